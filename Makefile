@@ -1,0 +1,47 @@
+# jaxlint developer commands. `make demo` and `make test` work on a fresh machine.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+
+.PHONY: demo test lint format venv clean docs bench
+
+# Find a Python >= 3.12 that really runs (current JAX needs 3.12+); never fall back to 3.11.
+PYTHON312 := $(shell ./scripts/find_python312.sh 2>/dev/null)
+
+$(VENV)/.installed: pyproject.toml
+	@if [ -z "$(PYTHON312)" ]; then echo "error: no working Python >= 3.12 found (tried python3.13, python3.12, pyenv versions). Install one, or set PYTHON312=/path/to/python3.12." >&2; exit 2; fi
+	@test -x $(PY) || $(PYTHON312) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	@touch $@
+
+venv: $(VENV)/.installed
+
+demo: venv
+	@echo "== jaxlint check examples/ =="
+	-$(VENV)/bin/jaxlint check examples/
+	@echo
+	@echo "== jaxlint check --diff --unsafe-fixes examples/ (nothing is written) =="
+	-$(VENV)/bin/jaxlint check --diff --unsafe-fixes examples/
+	@echo
+	@echo "(exit code 1 above means findings were reported, as expected for the examples)"
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: venv
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+docs: venv
+	$(PY) -m jaxlint.docs_gen docs/rules
+
+test: lint
+	$(PY) -m pytest -q tests; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 1; fi; exit $$rc
+
+bench: venv
+	$(PY) benchmarks/bench.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -1,0 +1,364 @@
+"""Lint one file's text: parse once, build the semantic model, run every rule in one pass."""
+
+from __future__ import annotations
+
+import re
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+from jaxlint.analysis.names import SemanticModel
+from jaxlint.config import Settings
+from jaxlint.diagnostics import (
+    PARSE_ERROR_CODE,
+    Applicability,
+    Diagnostic,
+    Edit,
+    Fix,
+    Position,
+)
+from jaxlint.noqa import file_noqa_codes, noqa_codes, suppresses
+from jaxlint.rules.base import ReplaceNode, RequireImport, Rule, Violation
+
+PREFILTER_WORDS = ("jax", "flax", "equinox", "haiku", "optax")
+"""A file whose text contains none of these cannot involve JAX and is not parsed."""
+
+_PREFILTER_RE = re.compile("|".join(PREFILTER_WORDS))
+
+
+_LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Physical lines as Python counts them (``str.splitlines`` also splits on \\f etc.)."""
+    return _LINE_BREAK_RE.split(text)
+
+
+def mentions_jax(text: str) -> bool:
+    return _PREFILTER_RE.search(text) is not None
+
+
+@dataclass
+class InternalError:
+    """A rule crashed on a file. The run reports it and exits 2."""
+
+    filename: str
+    rule_code: str
+    rule_name: str
+    error: str
+    traceback: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.filename}: internal error in rule {self.rule_code} ({self.rule_name}): "
+            f"{self.error}"
+        )
+
+
+@dataclass
+class FileResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    internal_errors: list[InternalError] = field(default_factory=list)
+    parsed: bool = True
+
+
+class FileContext:
+    """What a rule sees of the file it is checking."""
+
+    def __init__(
+        self, module: cst.Module, text: str, filename: str, settings: Settings
+    ) -> None:
+        self.module = module
+        self.text = text
+        self.filename = filename
+        self.settings = settings
+        self.model = SemanticModel(module)
+        self.violations: list[Violation] = []
+        self._positions = None
+
+    @property
+    def positions(self):
+        """libcst positions, computed on first use only (most files have no findings)."""
+        if self._positions is None:
+            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+            self._positions = wrapper.resolve(PositionProvider)
+        return self._positions
+
+    def code(self, node: cst.CSTNode) -> str:
+        """The source text of ``node`` as the user wrote it."""
+        return self.module.code_for_node(node)
+
+    def line_prefix(self, node: cst.CSTNode) -> str:
+        """The text of the line on which ``node`` starts, up to ``node``."""
+        pos = self.positions[node].start
+        return split_lines(self.text)[pos.line - 1][: pos.column]
+
+    def line_indent(self, node: cst.CSTNode) -> str:
+        """The leading whitespace of the line on which ``node`` starts."""
+        row = self.positions[node].start.line
+        line = split_lines(self.text)[row - 1]
+        return line[: len(line) - len(line.lstrip(" \t"))]
+
+    @property
+    def target_jax(self) -> tuple[int, int, int]:
+        return self.settings.target_jax
+
+    def add_violation(self, violation: Violation) -> None:
+        self.violations.append(violation)
+
+
+class _Dispatcher(cst.CSTVisitor):
+    """One traversal that calls every rule's ``visit_X``/``leave_X`` handler."""
+
+    def __init__(self, rules: Sequence[Rule], on_error: Callable[[Rule, BaseException], None]):
+        super().__init__()
+        self.on_error = on_error
+        self.visit_handlers: dict[str, list[tuple[Rule, Callable]]] = {}
+        self.leave_handlers: dict[str, list[tuple[Rule, Callable]]] = {}
+        for rule in rules:
+            for attr in dir(type(rule)):
+                if attr.startswith("visit_"):
+                    table, node_type = self.visit_handlers, attr[6:]
+                elif attr.startswith("leave_"):
+                    table, node_type = self.leave_handlers, attr[6:]
+                else:
+                    continue
+                table.setdefault(node_type, []).append((rule, getattr(rule, attr)))
+        self.dead: set[int] = set()
+
+    def _call(self, handlers: list[tuple[Rule, Callable]], node: cst.CSTNode) -> None:
+        for rule, handler in handlers:
+            if id(rule) in self.dead:
+                continue
+            try:
+                handler(node)
+            except Exception as exc:  # a broken rule must not take the others down
+                self.dead.add(id(rule))
+                self.on_error(rule, exc)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        handlers = self.visit_handlers.get(type(node).__name__)
+        if handlers:
+            self._call(handlers, node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        handlers = self.leave_handlers.get(type(original_node).__name__)
+        if handlers:
+            self._call(handlers, original_node)
+
+
+def parse_error_diagnostic(filename: str, message: str, row: int, column: int) -> Diagnostic:
+    pos = Position(max(row, 1), max(column, 1))
+    return Diagnostic(
+        code=PARSE_ERROR_CODE,
+        name="parse-error",
+        message=message,
+        filename=filename,
+        start=pos,
+        end=pos,
+    )
+
+
+def parse_module(text: str, filename: str) -> cst.Module | Diagnostic:
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        message = f"SyntaxError: {exc.message}"
+        return parse_error_diagnostic(filename, message, exc.raw_line, exc.raw_column + 1)
+    except RecursionError:
+        return parse_error_diagnostic(filename, "cannot parse: the code is nested too deeply", 1, 1)
+    except MemoryError:
+        return parse_error_diagnostic(filename, "cannot parse: out of memory", 1, 1)
+
+
+def lint_text(
+    text: str,
+    filename: str,
+    settings: Settings,
+    rules: Sequence[type[Rule]] | None = None,
+    *,
+    want_fixes: bool = False,
+    path: Path | None = None,
+    apply_noqa: bool = True,
+) -> FileResult:
+    """Lint ``text``. ``rules`` defaults to the rules ``settings`` enables."""
+    if rules is None:
+        from jaxlint.rules import all_rules
+
+        rules = settings.enabled_rules(all_rules())
+    result = FileResult()
+    if not rules or not mentions_jax(text):
+        return result
+    file_codes = file_noqa_codes(text) if apply_noqa else None
+    if file_codes is not None and "*" in file_codes:
+        return result
+    parsed = parse_module(text, filename)
+    if isinstance(parsed, Diagnostic):
+        result.parsed = False
+        result.diagnostics.append(parsed)
+        return result
+    module = parsed
+    ctx = FileContext(module, text, filename, settings)
+    crashed: set[int] = set()
+
+    def on_error(rule: Rule, exc: BaseException) -> None:
+        crashed.add(id(rule))
+        result.internal_errors.append(
+            InternalError(
+                filename=filename,
+                rule_code=rule.code,
+                rule_name=rule.name,
+                error=f"{type(exc).__name__}: {exc}",
+                traceback="".join(traceback.format_exception(exc)),
+            )
+        )
+
+    instances: list[Rule] = []
+    for cls in rules:
+        try:
+            instances.append(cls(ctx))
+        except Exception as exc:
+            on_error(cls.__new__(cls), exc)
+    module.visit(_Dispatcher(instances, on_error))
+
+    violations = [v for v in ctx.violations if id(v.rule) not in crashed]
+    if not violations:
+        return result
+    positions = ctx.positions
+    lines = split_lines(text)
+    ignored_here = settings.file_ignores(path)
+    importer = _ImportPlacer(module, ctx.model, positions, text)
+    for v in violations:
+        code_range: CodeRange = positions[v.node]
+        start = Position(code_range.start.line, code_range.start.column + 1)
+        end = Position(code_range.end.line, code_range.end.column + 1)
+        if apply_noqa:
+            if suppresses(file_codes, v.rule.code) or suppresses(ignored_here, v.rule.code):
+                continue
+            line = lines[start.row - 1] if start.row - 1 < len(lines) else ""
+            if suppresses(noqa_codes(line), v.rule.code):
+                continue
+        diag = Diagnostic(
+            code=v.rule.code,
+            name=v.rule.name,
+            message=v.message,
+            filename=filename,
+            start=start,
+            end=end,
+            fix_applicability=v.applicability if v.fix_factory is not None else None,
+            fix_message=v.fix_message,
+            probe=v.rule.probe,
+        )
+        if want_fixes and v.fix_factory is not None and v.applicability is not None:
+            try:
+                diag.fix = _materialize(v, positions, importer)
+            except Exception as exc:
+                on_error(v.rule, exc)
+                continue
+        result.diagnostics.append(diag)
+    result.diagnostics.sort(key=Diagnostic.sort_key)
+    return result
+
+
+def _materialize(v: Violation, positions, importer: _ImportPlacer) -> Fix | None:
+    assert v.fix_factory is not None and v.applicability is not None
+    ops = v.fix_factory()
+    if not ops:
+        return None
+    edits: list[Edit] = []
+    for op in ops:
+        if isinstance(op, ReplaceNode):
+            rng: CodeRange = positions[op.node]
+            edits.append(
+                Edit(
+                    Position(rng.start.line, rng.start.column + 1),
+                    Position(rng.end.line, rng.end.column + 1),
+                    op.text,
+                )
+            )
+        elif isinstance(op, RequireImport):
+            edit = importer.edit_for(op.module)
+            if edit is not None:
+                edits.append(edit)
+        else:  # pragma: no cover - defensive
+            raise TypeError(f"unknown fix operation {op!r}")
+    edits.sort(key=lambda e: (e.start, e.end))
+    return Fix(v.applicability, v.fix_message or "Apply fix", tuple(edits))
+
+
+class _ImportPlacer:
+    """Where to add ``import X`` so that it comes once, after the file's top imports."""
+
+    def __init__(self, module: cst.Module, model: SemanticModel, positions, text: str) -> None:
+        self.module = module
+        self.model = model
+        self.positions = positions
+        self.text = text
+        self._anchor: Position | None = None
+        self._after_last_line = False
+
+    def _find_anchor(self) -> tuple[Position, bool]:
+        body = list(self.module.body)
+        idx = 0
+        # skip the docstring and __future__ imports
+        if body and _is_docstring(body[0]):
+            idx = 1
+        while idx < len(body) and _is_future_import(body[idx]):
+            idx += 1
+        last_import = None
+        j = idx
+        while j < len(body) and _is_import_line(body[j]):
+            last_import = body[j]
+            j += 1
+        if last_import is not None:
+            rng = self.positions[last_import]
+            return Position(rng.end.line + 1, 1), True
+        if idx < len(body):
+            rng = self.positions[body[idx]]
+            return Position(rng.start.line, 1), False
+        if idx > 0:
+            rng = self.positions[body[idx - 1]]
+            return Position(rng.end.line + 1, 1), True
+        return Position(1, 1), False
+
+    def edit_for(self, module_name: str) -> Edit | None:
+        top = module_name.split(".")[0]
+        if self.model.resolve_name(top, self.model.module_scope) == top:
+            return None  # already imported under its own name
+        pos, after = self._find_anchor()
+        newline = self.module.default_newline
+        content = f"import {module_name}{newline}"
+        n_lines = self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
+        if after and pos.row > n_lines and self.text and not self.text.endswith(("\n", "\r")):
+            content = newline + content
+        return Edit(pos, pos, content)
+
+
+def _is_docstring(stmt: cst.BaseStatement) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def _is_future_import(stmt: cst.BaseStatement) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) >= 1
+        and isinstance(stmt.body[0], cst.ImportFrom)
+        and isinstance(stmt.body[0].module, cst.Name)
+        and stmt.body[0].module.value == "__future__"
+    )
+
+
+def _is_import_line(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body
+    )

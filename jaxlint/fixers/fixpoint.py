@@ -1,0 +1,128 @@
+"""Fix to a fixed point: apply, re-lint, repeat; never keep a fix that breaks the parse."""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from jaxlint.diagnostics import Applicability, Diagnostic, Fix
+from jaxlint.fixers.edits import apply_fixes
+
+MAX_ITERATIONS = 10
+
+LintFn = Callable[[str], list[Diagnostic]]
+"""Lints a text with fixes materialised, returning its diagnostics."""
+
+
+@dataclass
+class DroppedFix:
+    code: str
+    row: int
+    column: int
+    reason: str
+
+
+@dataclass
+class FixOutcome:
+    text: str
+    applied: dict[str, int] = field(default_factory=dict)
+    """Fixes applied, per code."""
+    applied_messages: list[tuple[str, int, int, str]] = field(default_factory=list)
+    dropped: list[DroppedFix] = field(default_factory=list)
+    iterations: int = 0
+    converged: bool = True
+
+    @property
+    def total_applied(self) -> int:
+        return sum(self.applied.values())
+
+
+def _python_parses(text: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _cst_parses(text: str) -> bool:
+    try:
+        cst.parse_module(text)
+    except Exception:
+        return False
+    return True
+
+
+def is_applicable(diag: Diagnostic, unsafe: bool) -> bool:
+    if diag.fix is None:
+        return False
+    if diag.fix.applicability is Applicability.SAFE:
+        return True
+    return unsafe and diag.fix.applicability is Applicability.UNSAFE
+
+
+def _key(diag: Diagnostic) -> tuple:
+    assert diag.fix is not None
+    return (diag.code, diag.fix.edits)
+
+
+def fix_text(text: str, lint: LintFn, *, unsafe: bool) -> FixOutcome:
+    """Apply applicable fixes until nothing changes (at most ``MAX_ITERATIONS`` passes).
+
+    The result must parse: with :mod:`ast` when the input did (so it also compiles
+    on this interpreter), else with libcst. A fix whose output does not parse is
+    dropped and reported, and the other fixes of that pass are kept.
+    """
+    parses = _python_parses if _python_parses(text) else _cst_parses
+    outcome = FixOutcome(text=text)
+    rejected: set[tuple] = set()
+    for _ in range(MAX_ITERATIONS + 1):
+        if outcome.iterations == MAX_ITERATIONS:
+            outcome.converged = False
+            break
+        diags = [d for d in lint(outcome.text) if is_applicable(d, unsafe)]
+        diags = [d for d in diags if _key(d) not in rejected]
+        if not diags:
+            break
+        outcome.iterations += 1
+        by_fix = {id(d.fix): d for d in diags}
+        fixes: list[Fix] = [d.fix for d in diags if d.fix is not None]
+        new_text, applied = apply_fixes(outcome.text, fixes)
+        if not parses(new_text):
+            good: list[Fix] = []
+            for fix in applied:
+                candidate, _ = apply_fixes(outcome.text, [fix])
+                diag = by_fix[id(fix)]
+                if parses(candidate):
+                    good.append(fix)
+                else:
+                    rejected.add(_key(diag))
+                    outcome.dropped.append(
+                        DroppedFix(
+                            diag.code,
+                            diag.start.row,
+                            diag.start.column,
+                            "the fixed code would not parse",
+                        )
+                    )
+            new_text, applied = apply_fixes(outcome.text, good)
+            if not parses(new_text):
+                for fix in applied:
+                    rejected.add(_key(by_fix[id(fix)]))
+                continue
+        if new_text == outcome.text:
+            break
+        for fix in applied:
+            diag = by_fix[id(fix)]
+            outcome.applied[diag.code] = outcome.applied.get(diag.code, 0) + 1
+            outcome.applied_messages.append(
+                (diag.code, diag.start.row, diag.start.column, fix.message)
+            )
+        outcome.text = new_text
+    return outcome

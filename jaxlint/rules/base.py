@@ -1,0 +1,173 @@
+"""The rule API: one class per rule, with its code, docs, options and examples.
+
+A rule subclasses :class:`Rule`, sets its class attributes, and defines
+``visit_<Node>`` / ``leave_<Node>`` methods for the libcst node types it wants.
+The engine calls them during one shared traversal. A rule asks the shared
+semantic model (``self.model``) what names mean; it never re-derives imports.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import libcst as cst
+
+from jaxlint.diagnostics import Applicability
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.names import SemanticModel
+    from jaxlint.engine import FileContext
+
+
+@dataclass(frozen=True)
+class Valid:
+    """Code on which the rule must stay silent."""
+
+    code: str
+    note: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    target_jax: str | None = None
+
+
+@dataclass(frozen=True)
+class Invalid:
+    """Code on which the rule must fire.
+
+    ``line``/``column`` (1-based) pin the first report; ``expected_fix`` is the
+    whole file after applying every applicable fix (unsafe ones included when
+    ``unsafe_fix`` is true); ``message_contains`` checks the wording.
+    """
+
+    code: str
+    line: int | None = None
+    column: int | None = None
+    expected_fix: str | None = None
+    unsafe_fix: bool = False
+    message_contains: str | None = None
+    count: int | None = None
+    note: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    target_jax: str | None = None
+
+
+@dataclass(frozen=True)
+class Option:
+    """A per-rule setting read from ``[tool.jaxlint.rules.<code-or-name>]``."""
+
+    type: type
+    default: Any
+    help: str
+
+
+# -- fix plans: what a rule wants changed, turned into text edits by the fixer ------------
+
+
+@dataclass(frozen=True)
+class ReplaceNode:
+    node: cst.CSTNode
+    text: str
+
+
+@dataclass(frozen=True)
+class RequireImport:
+    """Make ``module`` importable under its own name (``import jax``)."""
+
+    module: str
+
+
+FixOp = ReplaceNode | RequireImport
+FixFactory = Callable[[], Sequence[FixOp]]
+
+
+@dataclass
+class Violation:
+    rule: Rule
+    node: cst.CSTNode
+    message: str
+    applicability: Applicability | None
+    fix_message: str | None
+    fix_factory: FixFactory | None
+
+
+_CODE_RE = re.compile(r"^JAX\d{3}$")
+_NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+DOC_SECTIONS = (
+    "What it does",
+    "Why is this bad",
+    "Example",
+    "Use instead",
+    "Fix safety",
+    "Verify at runtime",
+)
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    message: ClassVar[str]
+    """One-line template, formatted with the keyword arguments given to ``report``."""
+    docs: ClassVar[str]
+    """Markdown with the sections in ``DOC_SECTIONS``, each as a ``## `` heading."""
+    probe: ClassVar[str]
+    """The ``jaxlint probe ...`` command that confirms a finding at runtime."""
+    default_enabled: ClassVar[bool] = True
+    fix_availability: ClassVar[str] = "none"
+    """``always``, ``sometimes`` or ``none``."""
+    options: ClassVar[dict[str, Option]] = {}
+    VALID: ClassVar[list[Valid]] = []
+    INVALID: ClassVar[list[Invalid]] = []
+
+    def __init__(self, ctx: FileContext) -> None:
+        self.ctx = ctx
+        self.settings: dict[str, Any] = {
+            key: ctx.settings.rule_option(self, key) for key in self.options
+        }
+
+    @property
+    def model(self) -> SemanticModel:
+        return self.ctx.model
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        *,
+        fix: FixFactory | None = None,
+        applicability: Applicability | None = None,
+        fix_message: str | None = None,
+        **fmt: object,
+    ) -> None:
+        if fix is not None and applicability is None:
+            raise ValueError(f"{self.code}: a fix needs an applicability")
+        self.ctx.add_violation(
+            Violation(
+                rule=self,
+                node=node,
+                message=self.message.format(**fmt),
+                applicability=applicability,
+                fix_message=fix_message,
+                fix_factory=fix,
+            )
+        )
+
+    @classmethod
+    def check_definition(cls) -> list[str]:
+        """Problems with the class itself (used by the test suite and the registry)."""
+        problems = []
+        if not _CODE_RE.match(getattr(cls, "code", "")):
+            problems.append(f"{cls.__name__}: code must be JAX + 3 digits")
+        if not _NAME_RE.match(getattr(cls, "name", "")):
+            problems.append(f"{cls.__name__}: name must be kebab-case")
+        docs = getattr(cls, "docs", "")
+        for section in DOC_SECTIONS:
+            if f"## {section}" not in docs:
+                problems.append(f"{cls.__name__}: docs lack the '## {section}' section")
+        if "jaxlint probe " not in getattr(cls, "probe", ""):
+            problems.append(f"{cls.__name__}: probe must be a `jaxlint probe ...` command")
+        if cls.fix_availability not in ("always", "sometimes", "none"):
+            problems.append(f"{cls.__name__}: bad fix_availability")
+        if not cls.VALID or not cls.INVALID:
+            problems.append(f"{cls.__name__}: needs VALID and INVALID examples")
+        return problems

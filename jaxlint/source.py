@@ -1,0 +1,115 @@
+"""Reading Python source files faithfully, and writing them back atomically.
+
+The text keeps its line endings (CRLF stays CRLF); the encoding comes from the
+BOM or the PEP 263 coding line, and writing back re-encodes with the same
+encoding and BOM and keeps the file's mode.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import stat
+import tempfile
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class SourceError(Exception):
+    """The file cannot be read (missing, unreadable, not a file): exit code 2."""
+
+
+class DecodeError(Exception):
+    """The file's bytes are not text in its declared encoding (reported as JAX000)."""
+
+    def __init__(self, message: str, row: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.row = row
+        self.column = column
+
+
+@dataclass
+class SourceFile:
+    path: Path | None
+    text: str
+    encoding: str
+    """A Python codec name (``utf-8``, ``latin-1``, ...); ``utf-8-sig`` when a BOM was present."""
+    mode: int | None = None
+
+
+def decode_source(data: bytes) -> tuple[str, str]:
+    """Return ``(text, encoding)``; raise :class:`DecodeError` with a row on failure."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise DecodeError(f"bad encoding declaration: {exc.msg}", exc.lineno or 1) from None
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise DecodeError(f"unknown encoding {encoding!r}") from None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        row = data.count(b"\n", 0, exc.start) + 1
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        raise DecodeError(
+            f"cannot decode byte {data[exc.start : exc.start + 1]!r} as {encoding}"
+            f" (declare the file's encoding with a PEP 263 coding line, or save it as UTF-8)",
+            row,
+            exc.start - line_start + 1,
+        ) from None
+    if encoding == "utf-8-sig" and text.startswith("\ufeff"):
+        text = text[1:]
+    return text, encoding
+
+
+def read_source(path: Path) -> SourceFile:
+    """Read ``path``; :class:`SourceError` for IO problems, :class:`DecodeError` for bytes."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise SourceError(f"{path}: no such file or directory") from None
+    except OSError as exc:
+        raise SourceError(f"{path}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise SourceError(f"{path}: is a directory")
+    if not stat.S_ISREG(st.st_mode):
+        raise SourceError(f"{path}: not a regular file")
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    text, encoding = decode_source(data)
+    return SourceFile(path=path, text=text, encoding=encoding, mode=stat.S_IMODE(st.st_mode))
+
+
+def encode_source(text: str, encoding: str) -> bytes:
+    if encoding == "utf-8-sig":
+        return codecs.BOM_UTF8 + text.encode("utf-8")
+    return text.encode(encoding)
+
+
+def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write ``data`` to ``path`` via a temporary file in the same folder and a rename.
+
+    An interruption leaves either the old file or the new one, never a mix.
+    """
+    directory = path.parent
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".jaxlint-tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
