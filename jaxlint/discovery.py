@@ -1,0 +1,141 @@
+"""Which files a run checks: walking folders, excludes, ``.gitignore``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jaxlint.config import ConfigResolver
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+@dataclass
+class Discovery:
+    files: list[Path] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def discover(
+    paths: Iterable[str], resolver: ConfigResolver, *, force_exclude: bool = False
+) -> Discovery:
+    """Expand ``paths`` into the Python files to check, sorted and without duplicates.
+
+    Files named on the command line are checked whatever their suffix (as ruff
+    does) unless ``force_exclude`` applies the excludes to them too (pre-commit
+    passes every staged file explicitly).
+    """
+    out = Discovery()
+    walked: list[Path] = []
+    explicit: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            if os.path.islink(path):
+                out.errors.append(f"{raw}: broken symbolic link")
+            else:
+                out.errors.append(f"{raw}: no such file or directory")
+            continue
+        except OSError as exc:
+            out.errors.append(f"{raw}: {exc.strerror or exc}")
+            continue
+        if os.path.isdir(path):
+            if force_exclude and resolver.for_path(path).is_excluded(path):
+                continue
+            walked.extend(_walk(path, resolver, out))
+        else:
+            del st
+            if force_exclude and resolver.for_path(path).is_excluded(path):
+                continue
+            explicit.append(path)
+    walked = _drop_gitignored(walked, resolver)
+    seen: set[str] = set()
+    for path in [*explicit, *walked]:
+        key = os.path.normcase(os.path.abspath(path))
+        if key not in seen:
+            seen.add(key)
+            out.files.append(path)
+    out.files.sort(key=lambda p: p.as_posix())
+    return out
+
+
+def _walk(root: Path, resolver: ConfigResolver, out: Discovery) -> list[Path]:
+    found: list[Path] = []
+
+    def onerror(exc: OSError) -> None:
+        out.errors.append(f"{exc.filename}: {exc.strerror or exc}")
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
+        base = Path(dirpath)
+        settings = resolver.for_path(base)
+        dirnames[:] = sorted(d for d in dirnames if not settings.is_excluded(base / d))
+        for name in sorted(filenames):
+            if not name.endswith(PYTHON_SUFFIXES):
+                continue
+            path = base / name
+            if settings.is_excluded(path):
+                continue
+            found.append(path)
+    return found
+
+
+def _drop_gitignored(paths: list[Path], resolver: ConfigResolver) -> list[Path]:
+    """Remove files that git ignores, when ``respect-gitignore`` is on (the default)."""
+    if not paths or shutil.which("git") is None:
+        return paths
+    candidates = [p for p in paths if resolver.for_path(p).respect_gitignore]
+    if not candidates:
+        return paths
+    ignored: set[str] = set()
+    by_dir: dict[str, list[Path]] = {}
+    for p in candidates:
+        by_dir.setdefault(str(p.parent), []).append(p)
+    # One ``git check-ignore`` per repository top level.
+    by_top: dict[str, list[Path]] = {}
+    for directory, files in by_dir.items():
+        top = _git_toplevel(directory)
+        if top is not None:
+            by_top.setdefault(top, []).extend(files)
+    for top, files in by_top.items():
+        payload = "\0".join(os.path.abspath(f) for f in files) + "\0"
+        try:
+            proc = subprocess.run(
+                ["git", "-C", top, "check-ignore", "--stdin", "-z"],
+                input=payload.encode(),
+                capture_output=True,
+                timeout=60,
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if proc.returncode in (0, 1):
+            for item in proc.stdout.decode(errors="replace").split("\0"):
+                if item:
+                    ignored.add(os.path.normcase(os.path.abspath(os.path.join(top, item))))
+    return [p for p in paths if os.path.normcase(os.path.abspath(p)) not in ignored]
+
+
+_TOPLEVEL_CACHE: dict[str, str | None] = {}
+
+
+def _git_toplevel(directory: str) -> str | None:
+    if directory in _TOPLEVEL_CACHE:
+        return _TOPLEVEL_CACHE[directory]
+    try:
+        proc = subprocess.run(
+            ["git", "-C", directory, "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+        top = proc.stdout.decode().strip() if proc.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        top = None
+    _TOPLEVEL_CACHE[directory] = top or None
+    return top or None
