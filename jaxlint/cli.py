@@ -87,9 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     check.add_argument("--stdin-filename", help="the file name to report for stdin")
     check.add_argument("--output-format", choices=FORMATS, default="text")
-    check.add_argument(
-        "--show-internal-tracebacks", action="store_true", help=argparse.SUPPRESS
-    )
+    check.add_argument("--show-internal-tracebacks", action="store_true", help=argparse.SUPPRESS)
 
     rule = sub.add_parser("rule", help="show a rule's documentation")
     rule.add_argument("code", nargs="?", help="a code (JAX602) or name (empty-not-zeros)")
@@ -146,9 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def cmd_rule(args: argparse.Namespace) -> int:
     if args.all:
         for r in all_rules():
-            fix = {"always": "fix", "sometimes": "fix (sometimes)", "none": "-"}[
-                r.fix_availability
-            ]
+            fix = {"always": "fix", "sometimes": "fix (sometimes)", "none": "-"}[r.fix_availability]
             state = "" if r.default_enabled else " (off by default)"
             print(f"{r.code}  {r.name:<28} {fix}{state}")
         return EXIT_OK
@@ -271,9 +267,7 @@ def _rules_for(settings: Settings, cache: dict[int, list[type[Rule]]] = {}) -> l
 
 
 def _lint(text: str, name: str, settings: Settings, path: Path | None, want_fixes: bool):
-    return lint_text(
-        text, name, settings, _rules_for(settings), want_fixes=want_fixes, path=path
-    )
+    return lint_text(text, name, settings, _rules_for(settings), want_fixes=want_fixes, path=path)
 
 
 def _check_file(
@@ -472,9 +466,7 @@ def _summary(args: argparse.Namespace, state: RunState, diags: list[Diagnostic],
         if fixable:
             parts.append(f"[*] {fixable} fixable with the `--fix` option")
         if hidden and not unsafe:
-            parts.append(
-                f"{hidden} hidden fix(es) can be enabled with the `--unsafe-fixes` option"
-            )
+            parts.append(f"{hidden} hidden fix(es) can be enabled with the `--unsafe-fixes` option")
         print(" (".join(parts) + (")" if len(parts) == 2 else "") + ".", file=out)
 
 

@@ -152,9 +152,7 @@ def _glob_match(rel: str, pattern: str) -> bool:
     if "/" in pattern:
         # ``tests/*`` style: a folder prefix also matches everything under it.
         parts = rel.split("/")
-        return any(
-            fnmatch.fnmatchcase("/".join(parts[:i]), pattern) for i in range(1, len(parts))
-        )
+        return any(fnmatch.fnmatchcase("/".join(parts[:i]), pattern) for i in range(1, len(parts)))
     return any(fnmatch.fnmatchcase(part, pattern) for part in rel.split("/"))
 
 
@@ -178,7 +176,9 @@ def check_selector(sel: str, where: str) -> None:
     from jaxlint.rules import all_rules
 
     if not _SELECTOR_RE.match(sel):
-        raise ConfigError(f"{where}: invalid rule selector {sel!r} (expected e.g. 'JAX2', 'JAX301')")
+        raise ConfigError(
+            f"{where}: invalid rule selector {sel!r} (expected e.g. 'JAX2', 'JAX301')"
+        )
     prefix = "JAX" if sel == "ALL" else sel
     if not any(r.code.startswith(prefix) for r in all_rules()):
         raise ConfigError(f"{where}: selector {sel!r} matches no jaxlint rule")
@@ -247,7 +247,7 @@ def settings_from_table(table: Mapping[str, Any], source: Path | None, where: st
             kwargs["unsafe_fixes"] = _bool(value, loc)
         elif key == "target-jax":
             if not isinstance(value, str):
-                raise ConfigError(f"{loc}: expected a version string like \"0.4.26\"")
+                raise ConfigError(f'{loc}: expected a version string like "0.4.26"')
             try:
                 kwargs["target_jax"] = parse_version(value)
             except ValueError as exc:

@@ -15,7 +15,6 @@ from jaxlint.analysis.names import SemanticModel
 from jaxlint.config import Settings
 from jaxlint.diagnostics import (
     PARSE_ERROR_CODE,
-    Applicability,
     Diagnostic,
     Edit,
     Fix,
@@ -69,9 +68,7 @@ class FileResult:
 class FileContext:
     """What a rule sees of the file it is checking."""
 
-    def __init__(
-        self, module: cst.Module, text: str, filename: str, settings: Settings
-    ) -> None:
+    def __init__(self, module: cst.Module, text: str, filename: str, settings: Settings) -> None:
         self.module = module
         self.text = text
         self.filename = filename

@@ -59,9 +59,7 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, list[Fix]]:
     already chosen edit is left for the next pass of the fix loop.
     """
     index = LineIndex(text)
-    ordered = sorted(
-        (f for f in fixes if f.edits), key=lambda f: min(e.start for e in f.edits)
-    )
+    ordered = sorted((f for f in fixes if f.edits), key=lambda f: min(e.start for e in f.edits))
     chosen: list[Fix] = []
     taken: list[_Span] = []
     for fix in ordered:

@@ -8,9 +8,7 @@ from jaxlint.analysis.names import SemanticModel
 from jaxlint.rules.base import FixOp, RequireImport
 
 
-def spell(
-    model: SemanticModel, qualname: str, at: cst.CSTNode
-) -> tuple[str, list[FixOp]] | None:
+def spell(model: SemanticModel, qualname: str, at: cst.CSTNode) -> tuple[str, list[FixOp]] | None:
     """Text for ``qualname`` at ``at``, plus any import it needs.
 
     Uses an existing import when one reaches it (``jnp.zeros`` for

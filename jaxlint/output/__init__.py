@@ -108,7 +108,11 @@ def _sarif_uri(filename: str) -> str:
     if filename == "-":
         return "stdin"
     rel = os.path.relpath(os.path.abspath(filename))
-    return rel.replace(os.sep, "/") if not rel.startswith("..") else "file://" + os.path.abspath(filename)
+    return (
+        rel.replace(os.sep, "/")
+        if not rel.startswith("..")
+        else "file://" + os.path.abspath(filename)
+    )
 
 
 def render_sarif(diags: Sequence[Diagnostic]) -> str:
@@ -121,7 +125,9 @@ def render_sarif(diags: Sequence[Diagnostic]) -> str:
             "id": r.code,
             "name": r.name,
             "shortDescription": {"text": r.message.split(";")[0].replace("`", "")},
-            "fullDescription": {"text": r.docs.split("## Why is this bad")[0].replace("## What it does", "").strip()},
+            "fullDescription": {
+                "text": r.docs.split("## Why is this bad")[0].replace("## What it does", "").strip()
+            },
             "help": {"text": r.docs, "markdown": r.docs},
             "defaultConfiguration": {"level": "error" if r.default_enabled else "none"},
             "properties": {"fix": r.fix_availability, "probe": r.probe},
@@ -134,7 +140,9 @@ def render_sarif(diags: Sequence[Diagnostic]) -> str:
             "startLine": d.start.row,
             "startColumn": d.start.column,
             "endLine": d.end.row,
-            "endColumn": max(d.end.column, d.start.column) if d.end.row == d.start.row else d.end.column,
+            "endColumn": max(d.end.column, d.start.column)
+            if d.end.row == d.start.row
+            else d.end.column,
         }
         result: dict[str, object] = {
             "ruleId": d.code,

@@ -14,9 +14,7 @@ _TYPED_KEYS_SINCE = (0, 4, 16)
 class LegacyPrngKey(Rule):
     code = "JAX302"
     name = "legacy-prng-key"
-    message = (
-        "`{callee}` makes a legacy raw uint32 key; use typed keys from `{replacement}`"
-    )
+    message = "`{callee}` makes a legacy raw uint32 key; use typed keys from `{replacement}`"
     fix_availability = "always"
     probe = "jaxlint probe compile FILE.py:FUNC"
     docs = """\
