@@ -1,0 +1,91 @@
+"""Every rule's embedded VALID and INVALID examples, run automatically (Fixit's habit)."""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+import pytest
+
+from jaxlint.config import Settings
+from jaxlint.engine import lint_text
+from jaxlint.fixers import fix_text
+from jaxlint.rules import all_rules
+from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.versions import NEWEST_KNOWN_JAX, parse_version
+
+
+def _settings(example: Valid | Invalid, rule: type[Rule]) -> Settings:
+    options = tuple((k, v) for k, v in example.options.items())
+    return Settings(
+        target_jax=parse_version(example.target_jax or NEWEST_KNOWN_JAX),
+        rule_options=((rule.code, options),) if options else (),
+    )
+
+
+def _cases(kind: str):
+    for rule in all_rules():
+        for i, example in enumerate(getattr(rule, kind)):
+            yield pytest.param(rule, example, id=f"{rule.code}-{kind.lower()}-{i}")
+
+
+def _lint(rule: type[Rule], example: Valid | Invalid, text: str):
+    result = lint_text(text, "example.py", _settings(example, rule), [rule], want_fixes=True)
+    assert not result.internal_errors, result.internal_errors[0].traceback
+    return result.diagnostics
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)
+def test_rule_definition(rule: type[Rule]) -> None:
+    assert rule.check_definition() == []
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)
+def test_rule_has_enough_examples(rule: type[Rule]) -> None:
+    assert len(rule.VALID) >= 6, "each rule needs near-miss VALID examples"
+    assert len(rule.INVALID) >= 5
+
+
+@pytest.mark.parametrize(("rule", "example"), list(_cases("VALID")))
+def test_valid_example_is_silent(rule: type[Rule], example: Valid) -> None:
+    diags = [d for d in _lint(rule, example, example.code) if d.code == rule.code]
+    assert diags == [], f"{rule.code} fired on VALID code:\n{example.code}"
+
+
+@pytest.mark.parametrize(("rule", "example"), list(_cases("INVALID")))
+def test_invalid_example_fires(rule: type[Rule], example: Invalid) -> None:
+    diags = [d for d in _lint(rule, example, example.code) if d.code == rule.code]
+    assert diags, f"{rule.code} did not fire on INVALID code:\n{example.code}"
+    first = diags[0]
+    if example.line is not None:
+        assert first.start.row == example.line
+    if example.column is not None:
+        assert first.start.column == example.column
+    if example.count is not None:
+        assert len(diags) == example.count
+    if example.message_contains is not None:
+        assert example.message_contains in first.message
+    for d in diags:
+        assert d.name == rule.name
+        assert d.probe == rule.probe
+
+
+@pytest.mark.parametrize(("rule", "example"), list(_cases("INVALID")))
+def test_invalid_example_fix(rule: type[Rule], example: Invalid) -> None:
+    def lint(text: str):
+        return _lint(rule, example, text)
+
+    once = fix_text(example.code, lint, unsafe=example.unsafe_fix)
+    assert once.dropped == []
+    if example.expected_fix is not None:
+        assert once.text == example.expected_fix
+    if once.text != example.code:
+        cst.parse_module(once.text)
+        ast.parse(once.text)
+        # the fix removed the finding it fixed, and fixing again changes nothing
+        twice = fix_text(once.text, lint, unsafe=example.unsafe_fix)
+        assert twice.text == once.text
+        assert twice.total_applied == 0
+    if example.expected_fix is not None and example.expected_fix != example.code:
+        remaining = [d for d in lint(once.text) if d.code == rule.code]
+        assert remaining == []
