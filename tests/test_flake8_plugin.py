@@ -1,0 +1,404 @@
+"""The flake8 plugin: the real ``flake8`` must report what ``jaxlint check`` reports."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import jaxlint
+import jaxlint.flake8_plugin as plugin_module
+from jaxlint.flake8_plugin import JaxlintChecker
+from jaxlint.rules.array_semantics import EmptyNotZeros
+
+FIXTURES = Path(__file__).parent / "fixtures" / "flake8"
+
+Finding = tuple[str, int, int, str]
+"""(path relative to the project, 1-based row, 1-based column, code)."""
+
+_FORMAT = "%(path)s\t%(row)d\t%(col)d\t%(code)s\t%(text)s"
+"""flake8's ``%(text)s`` is the message without its code."""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of the fixture project, outside the jaxlint repository."""
+    dest = tmp_path / "proj"
+    shutil.copytree(FIXTURES, dest)
+    return dest
+
+
+def run_flake8(
+    cwd: Path, *args: str, stdin: str | None = None
+) -> tuple[subprocess.CompletedProcess[str], list[tuple[Finding, str]]]:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "flake8",
+            "--isolated",
+            "--select",
+            "JAX",
+            f"--format={_FORMAT}",
+            *args,
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=300,
+    )
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    rows: list[tuple[Finding, str]] = []
+    for line in proc.stdout.splitlines():
+        path, row, col, code, text = line.split("\t", 4)
+        rel = Path(path).as_posix().removeprefix("./")
+        rows.append(((rel, int(row), int(col), code), text))
+    assert proc.returncode == (1 if rows else 0), proc.stdout + proc.stderr
+    return proc, rows
+
+
+def flake8_findings(cwd: Path, *args: str) -> set[Finding]:
+    _, rows = run_flake8(cwd, *args)
+    return {finding for finding, _ in rows}
+
+
+def jaxlint_findings(cwd: Path, *args: str) -> set[Finding]:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "jaxlint",
+            "check",
+            "--no-cache",
+            "--output-format",
+            "json",
+            *args,
+            ".",
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    out: set[Finding] = set()
+    for item in json.loads(proc.stdout):
+        path = Path(item["filename"])
+        rel = path.resolve().relative_to(cwd.resolve()) if path.is_absolute() else path
+        loc = item["location"]
+        out.add((rel.as_posix(), loc["row"], loc["column"], item["code"]))
+    return out
+
+
+# -- flake8 and jaxlint check agree ---------------------------------------------------
+
+
+def test_flake8_reports_exactly_what_jaxlint_check_reports(project: Path) -> None:
+    expected = jaxlint_findings(project)
+    assert flake8_findings(project) == expected
+
+    # The fixture set is meant to exercise all of this; make sure it still does.
+    assert {code for *_, code in expected} == {"JAX302", "JAX602", "JAX701"}
+    files = {path for path, *_ in expected}
+    assert "no_jax.py" not in files
+    assert "silenced.py" not in files  # file-level `# jaxlint: noqa`
+    assert ("arrays.py", 10, 22, "JAX602") in expected  # columns count characters
+    # lines silenced inline: by code (JAX602), by prefix (JAX3), and by a bare noqa
+    for path, row in [
+        ("arrays.py", 8),
+        ("mixed.py", 8),
+        ("mixed.py", 13),
+        ("prng_spellings.py", 12),
+        ("api_drift.py", 11),
+    ]:
+        assert not any(f[:2] == (path, row) for f in expected), (path, row)
+    # a noqa comment naming JAX601 or JAX302 does not silence other codes
+    assert ("arrays.py", 9, 5, "JAX602") in expected
+    assert ("mixed.py", 14, 29, "JAX701") in expected
+    # `# jaxlint: noqa: JAX602` silences only JAX602
+    assert {code for path, *_, code in expected if path == "partly_silenced.py"} == {
+        "JAX302",
+        "JAX701",
+    }
+    # target-jax = "0.10.0" in legacy_jax/pyproject.toml
+    assert {code for path, *_, code in expected if path == "legacy_jax/old_code.py"} == {
+        "JAX302",
+        "JAX701",
+    }
+
+
+def test_concise_output_has_the_same_positions(project: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "jaxlint", "check", "--no-cache", "--output-format", "concise"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    concise = set()
+    for line in proc.stdout.splitlines():
+        head, sep, rest = line.partition(": ")
+        if not sep or not rest.startswith("JAX"):
+            continue
+        path, row, col = head.rsplit(":", 2)
+        concise.add(f"{Path(path).as_posix()}:{row}:{col}:{rest.split()[0]}")
+    _, rows = run_flake8(project)
+    assert {f"{p}:{r}:{c}:{code}" for (p, r, c, code), _ in rows} == concise
+
+
+def test_message_text(project: Path) -> None:
+    _, rows = run_flake8(project, "arrays.py")
+    texts = {finding: text for finding, text in rows}
+    assert texts[("arrays.py", 5, 5, "JAX602")] == (
+        "`jnp.empty` returns uninitialized memory since JAX 0.11 (zeros only on CPU);"
+        " use `jnp.zeros`"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "dropped"),
+    [
+        (["--ignore", "JAX701"], {"JAX701"}),
+        (["--extend-ignore", "JAX701"], {"JAX701"}),
+        (["--extend-ignore", "JAX7,JAX30"], {"JAX701", "JAX302"}),
+        (["--select", "JAX6"], {"JAX701", "JAX302"}),
+    ],
+)
+def test_flake8_select_and_ignore_govern(project: Path, args: list[str], dropped: set[str]) -> None:
+    everything = jaxlint_findings(project)
+    got = flake8_findings(project, *args)
+    assert got == {f for f in everything if f[3] not in dropped}
+    assert got  # something is left
+
+
+def test_jaxlint_select_and_ignore_do_not_apply(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxlint]\nselect = ["JAX6"]\nignore = ["JAX602"]\n'
+        'per-file-ignores = { "*.py" = ["JAX3"] }\n'
+    )
+    shutil.copy(FIXTURES / "mixed.py", tmp_path / "mixed.py")
+    assert jaxlint_findings(tmp_path) == set()
+    codes = {code for *_, code in flake8_findings(tmp_path)}
+    assert codes == {"JAX302", "JAX602", "JAX701"}
+
+
+def test_noqa_is_handled_by_flake8(tmp_path: Path) -> None:
+    (tmp_path / "n.py").write_text(
+        textwrap.dedent(
+            """\
+            import jax.numpy as jnp
+
+            a = jnp.empty(1)  # noqa: JAX602
+            b = jnp.empty(1)  # noqa:JAX6
+            c = jnp.empty(1)  # noqa
+            d = jnp.empty(1)  # noqa: E501
+            e = jnp.empty(1)
+            """
+        )
+    )
+    assert {f[1] for f in flake8_findings(tmp_path)} == {6, 7}
+    assert {f[1] for f in flake8_findings(tmp_path, "--disable-noqa")} == {3, 4, 5, 6, 7}
+    assert {f[1] for f in jaxlint_findings(tmp_path)} == {6, 7}
+
+
+def test_target_jax_from_pyproject_next_to_the_file(tmp_path: Path) -> None:
+    source = "import jax.numpy as jnp\nx = jnp.empty(3)\n"
+    (tmp_path / "old").mkdir()
+    (tmp_path / "new").mkdir()
+    (tmp_path / "old" / "pyproject.toml").write_text('[tool.jaxlint]\ntarget-jax = "0.10.0"\n')
+    (tmp_path / "new" / "pyproject.toml").write_text('[tool.jaxlint]\ntarget-jax = "0.11.0"\n')
+    (tmp_path / "old" / "m.py").write_text(source)
+    (tmp_path / "new" / "m.py").write_text(source)
+    (tmp_path / "top.py").write_text(source)
+    expected = {("new/m.py", 2, 5, "JAX602"), ("top.py", 2, 5, "JAX602")}
+    assert flake8_findings(tmp_path) == expected
+    assert jaxlint_findings(tmp_path) == expected
+
+
+def test_jaxlint_toml_is_read_too(tmp_path: Path) -> None:
+    (tmp_path / "jaxlint.toml").write_text('target-jax = "0.4.20"\n')
+    (tmp_path / "m.py").write_text("import jax\nout = jax.tree_map(f, t)\nx = jax.numpy.empty(1)\n")
+    assert flake8_findings(tmp_path) == set()
+    assert jaxlint_findings(tmp_path) == set()
+
+
+def test_stdin_uses_the_display_name_for_config(project: Path) -> None:
+    text = (project / "legacy_jax" / "old_code.py").read_text()
+    _, rows = run_flake8(project, "--stdin-display-name", "legacy_jax/old_code.py", "-", stdin=text)
+    assert {f for f, _ in rows} == {
+        ("legacy_jax/old_code.py", 5, 7, "JAX302"),
+        ("legacy_jax/old_code.py", 6, 7, "JAX701"),
+    }
+    _, rows = run_flake8(project, "-", stdin=text)
+    assert {f[3] for f, _ in rows} == {"JAX302", "JAX602", "JAX701"}
+
+
+def test_crlf_file(tmp_path: Path) -> None:
+    (tmp_path / "w.py").write_bytes(
+        b"import jax\r\nimport jax.numpy as jnp\r\n\r\nx = jnp.empty(\r\n    3)\r\n"
+        b"k = jax.random.PRNGKey(0)\r\n"
+    )
+    expected = {("w.py", 4, 5, "JAX602"), ("w.py", 6, 5, "JAX302")}
+    assert jaxlint_findings(tmp_path) == expected
+    assert flake8_findings(tmp_path) == expected
+
+
+# -- errors become JAX900 findings, never an aborted flake8 run ------------------------
+
+
+def test_config_error_is_one_finding_per_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "pyproject.toml").write_text('[tool.jaxlint]\ntarget-jax = "banana"\n')
+    (bad / "a.py").write_text("import jax.numpy as jnp\nx = jnp.empty(3)\n")
+    (bad / "plain.py").write_text("x = 1\n")
+    (tmp_path / "good.py").write_text("import jax.numpy as jnp\nx = jnp.empty(3)\n")
+    proc, rows = run_flake8(tmp_path)
+    assert proc.returncode == 1
+    assert [f for f, _ in rows] == [
+        ("bad/a.py", 1, 1, "JAX900"),
+        ("good.py", 2, 5, "JAX602"),
+    ]
+    text = rows[0][1]
+    assert text.startswith("jaxlint config error: ")
+    assert "target-jax" in text and "\n" not in text
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
+
+
+def test_rule_crash_becomes_one_jax900(monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(self: EmptyNotZeros, node: object) -> None:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(EmptyNotZeros, "visit_Call", boom)
+    text = (FIXTURES / "mixed.py").read_text()
+    reports = list(JaxlintChecker(None, str(FIXTURES / "mixed.py"), _lines(text)).run())
+    internal = [r for r in reports if r[2].startswith("JAX900")]
+    assert len(internal) == 1
+    row, col, message, kind = internal[0]
+    assert (row, col, kind) == (1, 0, JaxlintChecker)
+    assert "JAX602" in message and "empty-not-zeros" in message and "kaboom" in message
+    # the other rules still report (inline noqa is flake8's job, so line 13 is here)
+    others = {(r[0], r[1], r[2].split()[0]) for r in reports if r not in internal}
+    assert others == {
+        (7, 10, "JAX302"),
+        (10, 13, "JAX701"),
+        (13, 9, "JAX302"),
+        (14, 28, "JAX701"),
+    }
+
+
+def test_rule_crash_does_not_abort_a_real_flake8_run(project: Path) -> None:
+    script = textwrap.dedent(
+        """\
+        import sys
+        from jaxlint.rules.array_semantics import EmptyNotZeros
+
+        def boom(self, node):
+            raise RuntimeError("kaboom")
+
+        EmptyNotZeros.visit_Call = boom
+        from flake8.main.cli import main
+        sys.exit(main(sys.argv[1:]))
+        """
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            script,
+            "--isolated",
+            "--select",
+            "JAX",
+            "-j1",
+            f"--format={_FORMAT}",
+            ".",
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and "critical" not in proc.stderr.lower()
+    found = {tuple(line.split("\t")[:4]) for line in proc.stdout.splitlines()}
+    codes = {f[3] for f in found}
+    assert codes == {"JAX302", "JAX701", "JAX900"}
+    crashed = {f[0].removeprefix("./") for f in found if f[3] == "JAX900"}
+    # every file that reaches JAX602's visitor reports the crash once, at 1:1
+    assert crashed == {
+        "api_drift.py",
+        "arrays.py",
+        "legacy_jax/old_code.py",
+        "mixed.py",
+        "partly_silenced.py",
+        "prng_spellings.py",
+    }
+    assert all(f[1:3] == ("1", "1") for f in found if f[3] == "JAX900")
+
+
+def test_unexpected_exception_becomes_jax900(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ValueError("engine exploded\non two lines")
+
+    monkeypatch.setattr(plugin_module, "lint_text", broken)
+    reports = list(JaxlintChecker(None, "x.py", ["import jax\n"]).run())
+    assert reports == [
+        (
+            1,
+            0,
+            "JAX900 jaxlint internal error: ValueError: engine exploded on two lines",
+            JaxlintChecker,
+        )
+    ]
+
+
+def test_files_without_jax_are_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    def must_not_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("parsed a file that cannot involve JAX")
+
+    monkeypatch.setattr(plugin_module, "lint_text", must_not_run)
+    monkeypatch.setattr(JaxlintChecker, "settings_for", must_not_run)
+    text = (FIXTURES / "no_jax.py").read_text()
+    assert list(JaxlintChecker(None, "no_jax.py", _lines(text)).run()) == []
+    text = (FIXTURES / "silenced.py").read_text()
+    assert list(JaxlintChecker(None, "silenced.py", _lines(text)).run()) == []
+
+
+def test_parse_error_is_reported_as_jax000(tmp_path: Path) -> None:
+    # flake8 reports E999 itself and never calls tree plugins on such a file, but a
+    # file that libcst cannot parse still yields jaxlint's JAX000.
+    reports = list(JaxlintChecker(None, str(tmp_path / "x.py"), ["import jax\n", "x = (\n"]).run())
+    assert len(reports) == 1
+    assert reports[0][2].startswith("JAX000 SyntaxError")
+
+
+def test_plugin_metadata_and_no_flake8_import() -> None:
+    assert JaxlintChecker.name == "jaxlint"
+    assert JaxlintChecker.version == jaxlint.__version__
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, jaxlint.flake8_plugin, jaxlint.cli; "
+            "assert not [m for m in sys.modules if m.split('.')[0] == 'flake8'], 'flake8'",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    proc = subprocess.run(
+        [sys.executable, "-m", "flake8", "--version"], capture_output=True, text=True, timeout=120
+    )
+    assert f"jaxlint: {jaxlint.__version__}" in proc.stdout
