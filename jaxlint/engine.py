@@ -108,24 +108,31 @@ class FileContext:
         self.violations.append(violation)
 
 
-class _Dispatcher(cst.CSTVisitor):
-    """One traversal that calls every rule's ``visit_X``/``leave_X`` handler."""
+class _Dispatcher:
+    """Calls every rule's ``visit_X``/``leave_X`` handler over the model's event stream."""
 
     def __init__(self, rules: Sequence[Rule], on_error: Callable[[Rule, BaseException], None]):
-        super().__init__()
         self.on_error = on_error
-        self.visit_handlers: dict[str, list[tuple[Rule, Callable]]] = {}
-        self.leave_handlers: dict[str, list[tuple[Rule, Callable]]] = {}
+        self.handlers: dict[tuple[str, bool], list[tuple[Rule, Callable]]] = {}
         for rule in rules:
             for attr in dir(type(rule)):
                 if attr.startswith("visit_"):
-                    table, node_type = self.visit_handlers, attr[6:]
+                    key = (attr[6:], True)
                 elif attr.startswith("leave_"):
-                    table, node_type = self.leave_handlers, attr[6:]
+                    key = (attr[6:], False)
                 else:
                     continue
-                table.setdefault(node_type, []).append((rule, getattr(rule, attr)))
+                self.handlers.setdefault(key, []).append((rule, getattr(rule, attr)))
         self.dead: set[int] = set()
+
+    def run(self, events: Sequence[tuple[cst.CSTNode, bool]]) -> None:
+        handlers = self.handlers
+        if not handlers:
+            return
+        for node, entering in events:
+            found = handlers.get((type(node).__name__, entering))
+            if found:
+                self._call(found, node)
 
     def _call(self, handlers: list[tuple[Rule, Callable]], node: cst.CSTNode) -> None:
         for rule, handler in handlers:
@@ -136,17 +143,6 @@ class _Dispatcher(cst.CSTVisitor):
             except Exception as exc:  # a broken rule must not take the others down
                 self.dead.add(id(rule))
                 self.on_error(rule, exc)
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        handlers = self.visit_handlers.get(type(node).__name__)
-        if handlers:
-            self._call(handlers, node)
-        return True
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        handlers = self.leave_handlers.get(type(original_node).__name__)
-        if handlers:
-            self._call(handlers, original_node)
 
 
 def parse_error_diagnostic(filename: str, message: str, row: int, column: int) -> Diagnostic:
@@ -221,7 +217,7 @@ def lint_text(
             instances.append(cls(ctx))
         except Exception as exc:
             on_error(cls.__new__(cls), exc)
-    module.visit(_Dispatcher(instances, on_error))
+    _Dispatcher(instances, on_error).run(ctx.model.events)
 
     violations = [v for v in ctx.violations if id(v.rule) not in crashed]
     if not violations:

@@ -13,10 +13,12 @@ except ImportError: import numpy as np``) shadow it, and the resolver answers
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
+
+from jaxlint.analysis.walk import children
 
 _BUILTINS = frozenset(dir(builtins))
 
@@ -56,8 +58,9 @@ class SemanticModel:
         """The scope each function, lambda, class and comprehension node opens."""
         self.imports: list[tuple[cst.CSTNode, Binding]] = []
         self.scope_of_import: dict[int, Scope] = {}
-        builder = _ScopeBuilder(self)
-        module.visit(builder)
+        self.events: list[tuple[cst.CSTNode, bool]] = []
+        """``(node, entering)`` for every non-trivia node, in source order."""
+        _ScopeBuilder(self).walk(module)
 
     # -- lookups ---------------------------------------------------------------------
 
@@ -172,22 +175,66 @@ def _relative_module(node: cst.ImportFrom) -> str | None:
     return _dotted(node.module)
 
 
-class _ScopeBuilder(cst.CSTVisitor):
-    """One pass: scopes, bindings, and the scope of every ``Name``."""
+class _ScopeBuilder:
+    """One walk: scopes, bindings, the scope of every ``Name``, and the event stream.
+
+    ``model.events`` lists ``(node, entering)`` for every non-trivia node in source
+    order, so that the rules can be run afterwards without walking the tree again.
+    """
 
     def __init__(self, model: SemanticModel) -> None:
-        super().__init__()
         self.model = model
         self.stack: list[Scope] = [model.module_scope]
+        self.events = model.events
+        self._special = {
+            cst.Attribute: self._attribute,
+            cst.FunctionDef: self._function,
+            cst.Lambda: self._lambda,
+            cst.ClassDef: self._class,
+            cst.ListComp: self._comprehension,
+            cst.SetComp: self._comprehension,
+            cst.GeneratorExp: self._comprehension,
+            cst.DictComp: self._comprehension,
+        }
+        self._binders = {
+            cst.Name: self._name,
+            cst.Import: self._import,
+            cst.ImportFrom: self._import_from,
+            cst.Global: self._global,
+            cst.Nonlocal: self._nonlocal,
+            cst.AssignTarget: lambda n: self._bind_target(n.target, "assign"),
+            cst.AnnAssign: self._ann_assign,
+            cst.AugAssign: lambda n: self._bind_target(n.target, "assign"),
+            cst.For: lambda n: self._bind_target(n.target, "assign"),
+            cst.WithItem: self._with_item,
+            cst.ExceptHandler: self._except_handler,
+            cst.NamedExpr: self._named_expr,
+            cst.MatchAs: self._match_name,
+            cst.MatchStar: self._match_name,
+            cst.MatchMapping: self._match_mapping,
+        }
 
     @property
     def scope(self) -> Scope:
         return self.stack[-1]
 
-    def _push(self, kind: str, node: cst.CSTNode) -> Scope:
+    def walk(self, node: cst.CSTNode) -> None:
+        events = self.events
+        events.append((node, True))
+        special = self._special.get(type(node))
+        if special is not None:
+            special(node)
+        else:
+            binder = self._binders.get(type(node))
+            if binder is not None:
+                binder(node)
+            for child in children(node):
+                self.walk(child)
+        events.append((node, False))
+
+    def _new_scope(self, kind: str, node: cst.CSTNode) -> Scope:
         scope = Scope(kind, node, self.scope)
         self.model.scope_of_node[id(node)] = scope
-        self.stack.append(scope)
         return scope
 
     def _bind(self, name: str, kind: str, node: cst.CSTNode, qualname: str | None = None) -> None:
@@ -209,18 +256,12 @@ class _ScopeBuilder(cst.CSTVisitor):
         elif isinstance(target, cst.StarredElement):
             self._bind_target(target.value, kind)
 
-    # names ----------------------------------------------------------------------------
+    # binders (the node's children are walked afterwards) ---------------------------------
 
-    def visit_Name(self, node: cst.Name) -> None:
+    def _name(self, node: cst.Name) -> None:
         self.model.scope_of_name[id(node)] = self.scope
 
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
-        return False  # ``attr`` is not a variable reference
-
-    # imports ----------------------------------------------------------------------------
-
-    def visit_Import(self, node: cst.Import) -> bool:
+    def _import(self, node: cst.Import) -> None:
         for alias in node.names:
             dotted = _dotted(alias.name)
             if dotted is None:
@@ -230,11 +271,10 @@ class _ScopeBuilder(cst.CSTVisitor):
             else:
                 top = dotted.split(".")[0]
                 self._bind(top, "import", node, top)
-        return False
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+    def _import_from(self, node: cst.ImportFrom) -> None:
         if isinstance(node.names, cst.ImportStar):
-            return False
+            return
         module = _relative_module(node)
         for alias in node.names:
             if not isinstance(alias.name, cst.Name):
@@ -244,42 +284,27 @@ class _ScopeBuilder(cst.CSTVisitor):
                 local = alias.asname.name.value
             qualname = f"{module}.{alias.name.value}" if module else None
             self._bind(local, "import", node, qualname)
-        return False
 
-    # statements that bind -----------------------------------------------------------------
-
-    def visit_Global(self, node: cst.Global) -> None:
+    def _global(self, node: cst.Global) -> None:
         for item in node.names:
             self.scope.global_names.add(item.name.value)
 
-    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+    def _nonlocal(self, node: cst.Nonlocal) -> None:
         for item in node.names:
             self.scope.nonlocal_names.add(item.name.value)
 
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._bind_target(node.target, "assign")
+    def _ann_assign(self, node: cst.AnnAssign) -> None:
+        self._bind_target(node.target, "assign" if node.value is not None else "annotation")
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None:
-            self._bind_target(node.target, "assign")
-        else:
-            self._bind_target(node.target, "annotation")
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._bind_target(node.target, "assign")
-
-    def visit_For(self, node: cst.For) -> None:
-        self._bind_target(node.target, "assign")
-
-    def visit_WithItem(self, node: cst.WithItem) -> None:
+    def _with_item(self, node: cst.WithItem) -> None:
         if node.asname is not None:
             self._bind_target(node.asname.name, "assign")
 
-    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+    def _except_handler(self, node: cst.ExceptHandler) -> None:
         if node.name is not None and isinstance(node.name.name, cst.Name):
             self._bind(node.name.name.value, "assign", node)
 
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+    def _named_expr(self, node: cst.NamedExpr) -> None:
         # PEP 572: the target binds in the nearest enclosing non-comprehension scope.
         idx = len(self.stack) - 1
         while idx > 0 and self.stack[idx].kind == "comprehension":
@@ -287,99 +312,95 @@ class _ScopeBuilder(cst.CSTVisitor):
         if isinstance(node.target, cst.Name):
             self.stack[idx].bind(Binding(node.target.value, "assign", None, node.target))
 
-    def visit_MatchAs(self, node: cst.MatchAs) -> None:
+    def _match_name(self, node: cst.MatchAs | cst.MatchStar) -> None:
         if node.name is not None:
             self._bind(node.name.value, "assign", node)
 
-    def visit_MatchStar(self, node: cst.MatchStar) -> None:
-        if node.name is not None:
-            self._bind(node.name.value, "assign", node)
-
-    def visit_MatchMapping(self, node: cst.MatchMapping) -> None:
+    def _match_mapping(self, node: cst.MatchMapping) -> None:
         if node.rest is not None:
             self._bind(node.rest.value, "assign", node)
 
-    # scopes -------------------------------------------------------------------------------
+    # nodes that open scopes or hide children ------------------------------------------------
 
-    def _visit_params_outer(self, params: cst.Parameters) -> None:
-        for param in _all_params(params):
-            if param.default is not None:
-                param.default.visit(self)
-            if param.annotation is not None:
-                param.annotation.visit(self)
+    def _attribute(self, node: cst.Attribute) -> None:
+        self.walk(node.value)  # ``attr`` is not a variable reference
 
-    def _bind_params(self, params: cst.Parameters) -> None:
+    def _params(self, params: cst.Parameters, inner: Scope) -> None:
+        self.events.append((params, True))
         for param in _all_params(params):
+            self.events.append((param, True))
+            self.stack.append(inner)
             self._bind(param.name.value, "param", param)
-            self.model.scope_of_name[id(param.name)] = self.scope
+            self.walk(param.name)
+            self.stack.pop()
+            if param.annotation is not None:
+                self.walk(param.annotation)
+            if param.default is not None:
+                self.walk(param.default)
+            self.events.append((param, False))
+        self.events.append((params, False))
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+    def _function(self, node: cst.FunctionDef) -> None:
         for dec in node.decorators:
-            dec.visit(self)
-        self._visit_params_outer(node.params)
-        if node.returns is not None:
-            node.returns.visit(self)
+            self.walk(dec)
         self._bind(node.name.value, "def", node)
-        self.model.scope_of_name[id(node.name)] = self.scope
-        self._push("function", node)
-        self._bind_params(node.params)
-        node.body.visit(self)
+        self.walk(node.name)
+        inner = self._new_scope("function", node)
+        self._params(node.params, inner)
+        if node.returns is not None:
+            self.walk(node.returns)
+        self.stack.append(inner)
+        self.walk(node.body)
         self.stack.pop()
-        return False
 
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        self._visit_params_outer(node.params)
-        self._push("lambda", node)
-        self._bind_params(node.params)
-        node.body.visit(self)
+    def _lambda(self, node: cst.Lambda) -> None:
+        inner = self._new_scope("lambda", node)
+        self._params(node.params, inner)
+        self.stack.append(inner)
+        self.walk(node.body)
         self.stack.pop()
-        return False
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+    def _class(self, node: cst.ClassDef) -> None:
         for dec in node.decorators:
-            dec.visit(self)
-        for arg in (*node.bases, *node.keywords):
-            arg.visit(self)
+            self.walk(dec)
         self._bind(node.name.value, "class", node)
-        self.model.scope_of_name[id(node.name)] = self.scope
-        self._push("class", node)
-        node.body.visit(self)
+        self.walk(node.name)
+        for arg in (*node.bases, *node.keywords):
+            self.walk(arg)
+        self.stack.append(self._new_scope("class", node))
+        self.walk(node.body)
         self.stack.pop()
-        return False
 
-    def _visit_comprehension(
-        self, node: cst.BaseComprehension, elements: Sequence[cst.BaseExpression]
-    ) -> bool:
-        # The first iterable is evaluated in the enclosing scope.
-        node.for_in.iter.visit(self)
-        self._push("comprehension", node)
+    def _comprehension(self, node: cst.BaseComprehension) -> None:
+        outer = self.scope
+        inner = self._new_scope("comprehension", node)
+        self.stack.append(inner)
         comp: cst.CompFor | None = node.for_in
-        first = True
         while comp is not None:
             self._bind_target(comp.target, "assign")
-            comp.target.visit(self)
-            if not first:
-                comp.iter.visit(self)
-            for cond in comp.ifs:
-                cond.visit(self)
-            first = False
             comp = comp.inner_for_in
-        for el in elements:
-            el.visit(self)
+        if isinstance(node, cst.DictComp):
+            self.walk(node.key)
+            self.walk(node.value)
+        else:
+            self.walk(node.elt)  # type: ignore[attr-defined]
+        self._comp_for(node.for_in, outer, first=True)
         self.stack.pop()
-        return False
 
-    def visit_ListComp(self, node: cst.ListComp) -> bool:
-        return self._visit_comprehension(node, [node.elt])
-
-    def visit_SetComp(self, node: cst.SetComp) -> bool:
-        return self._visit_comprehension(node, [node.elt])
-
-    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
-        return self._visit_comprehension(node, [node.elt])
-
-    def visit_DictComp(self, node: cst.DictComp) -> bool:
-        return self._visit_comprehension(node, [node.key, node.value])
+    def _comp_for(self, comp: cst.CompFor, outer: Scope, first: bool) -> None:
+        self.events.append((comp, True))
+        self.walk(comp.target)
+        if first:  # the first iterable is evaluated in the enclosing scope
+            self.stack.append(outer)
+            self.walk(comp.iter)
+            self.stack.pop()
+        else:
+            self.walk(comp.iter)
+        for cond in comp.ifs:
+            self.walk(cond)
+        if comp.inner_for_in is not None:
+            self._comp_for(comp.inner_for_in, outer, first=False)
+        self.events.append((comp, False))
 
 
 def _all_params(params: cst.Parameters) -> Iterator[cst.Param]:

@@ -1,0 +1,123 @@
+"""A fast, read-only walk over a libcst tree.
+
+``CSTNode.visit`` rebuilds every node it passes (``_visit_and_replace_children``
+constructs a new dataclass per node), which costs about as much as the parse.
+jaxlint never changes the tree while linting, so it walks the fields itself, in
+the order libcst visits them (read once per node class from libcst's own
+``_visit_and_replace_children``), and skips trivia: whitespace, comments,
+commas, brackets and operator tokens, which no rule inspects on its own.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import libcst as cst
+
+TRIVIA: tuple[type, ...] = (
+    cst.BaseParenthesizableWhitespace,
+    cst.Comment,
+    cst.Newline,
+    cst.EmptyLine,
+    cst.TrailingWhitespace,
+    cst.Comma,
+    cst.Dot,
+    cst.Colon,
+    cst.Semicolon,
+    cst.AssignEqual,
+    cst.LeftParen,
+    cst.RightParen,
+    cst.LeftSquareBracket,
+    cst.RightSquareBracket,
+    cst.LeftCurlyBrace,
+    cst.RightCurlyBrace,
+    cst.BaseBinaryOp,
+    cst.BaseUnaryOp,
+    cst.BaseBooleanOp,
+    cst.BaseCompOp,
+    cst.BaseAugOp,
+    cst.Asynchronous,
+    cst.ImportStar,
+)
+
+_TRIVIA_FIELDS = frozenset(
+    {
+        "lpar",
+        "rpar",
+        "comma",
+        "leading_lines",
+        "lines_after_decorators",
+        "header",
+        "footer",
+        "semicolon",
+        "equal",
+        "colon",
+        "dot",
+        "lbracket",
+        "rbracket",
+        "lbrace",
+        "rbrace",
+        "trailing_whitespace",
+        "newline",
+        "asynchronous",
+        "operator",
+        "star",
+        "import_star",
+    }
+)
+"""Fields that only ever hold trivia (``whitespace_*`` fields are skipped too)."""
+
+_FIELD_RE = re.compile(
+    r"visit_(?:required|optional|sequence|body_sequence|iterable)\(\s*self\s*,\s*\"(\w+)\""
+)
+_ORDER: dict[type, tuple[str, ...]] = {}
+_TRIVIA_CACHE: dict[type, bool] = {}
+
+
+def field_order(cls: type) -> tuple[str, ...]:
+    """The child fields of ``cls`` in the order libcst visits them (non-trivia only)."""
+    order = _ORDER.get(cls)
+    if order is None:
+        try:
+            source = inspect.getsource(cls._visit_and_replace_children)  # type: ignore[attr-defined]
+            order = tuple(_FIELD_RE.findall(source))
+        except (OSError, TypeError):
+            order = ()
+        declared = tuple(
+            f.name
+            for f in cls.__dataclass_fields__.values()  # type: ignore[attr-defined]
+            if not f.name.startswith("__")
+        )
+        # keep libcst's visiting order, drop repeats, and never lose a declared field
+        order = tuple(dict.fromkeys((*order, *declared)))
+        order = tuple(
+            f for f in order if f not in _TRIVIA_FIELDS and not f.startswith("whitespace")
+        )
+        _ORDER[cls] = order
+    return order
+
+
+def is_trivia(node: object) -> bool:
+    cls = type(node)
+    cached = _TRIVIA_CACHE.get(cls)
+    if cached is None:
+        cached = issubclass(cls, TRIVIA)
+        _TRIVIA_CACHE[cls] = cached
+    return cached
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The non-trivia direct children of ``node`` in source order."""
+    out: list[cst.CSTNode] = []
+    order = _ORDER.get(type(node)) or field_order(type(node))
+    for name in order:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            if not is_trivia(value):
+                out.append(value)
+        elif type(value) is tuple or type(value) is list:
+            for item in value:
+                if isinstance(item, cst.CSTNode) and not is_trivia(item):
+                    out.append(item)
+    return out
