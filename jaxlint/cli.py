@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from jaxlint import __version__
 from jaxlint.config import ConfigError, ConfigResolver, Settings, check_selector
@@ -21,7 +22,14 @@ from jaxlint.diagnostics import Applicability, Diagnostic
 from jaxlint.discovery import discover
 from jaxlint.engine import InternalError, lint_text, parse_error_diagnostic
 from jaxlint.fixers.fixpoint import FixOutcome, fix_text
-from jaxlint.output import FORMATS, RenderOptions, render, render_statistics
+from jaxlint.output import (
+    FORMATS,
+    STATISTICS_FORMATS,
+    RenderOptions,
+    fix_marker,
+    render,
+    render_statistics,
+)
 from jaxlint.rules import all_rules, find_rule
 from jaxlint.rules.base import Rule
 from jaxlint.source import (
@@ -63,7 +71,20 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="lint files (default command)")
     check.add_argument("paths", nargs="*", help="files or folders (default: .); '-' reads stdin")
     check.add_argument("--fix", action="store_true", help="apply safe fixes")
-    check.add_argument("--unsafe-fixes", action="store_true", help="also apply unsafe fixes")
+    check.add_argument(
+        "--unsafe-fixes",
+        action="store_const",
+        const=True,
+        default=None,
+        help="also apply (and offer) unsafe fixes",
+    )
+    check.add_argument(
+        "--no-unsafe-fixes",
+        dest="unsafe_fixes",
+        action="store_const",
+        const=False,
+        help="never apply unsafe fixes, whatever the config says",
+    )
     check.add_argument(
         "--diff", action="store_true", help="print the fixes as a diff; write nothing"
     )
@@ -72,9 +93,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--exit-non-zero-on-fix", action="store_true", help="exit 1 if any file was fixed"
     )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
-    check.add_argument("--select", type=_selector_list, help="comma-separated code prefixes")
-    check.add_argument("--extend-select", type=_selector_list, default=[], action="extend")
-    check.add_argument("--ignore", type=_selector_list, default=[], action="extend")
+    check.add_argument(
+        "--select",
+        type=_selector_list,
+        action="extend",
+        help="comma-separated code prefixes to check (replaces the config's select)",
+    )
+    check.add_argument(
+        "--extend-select",
+        type=_selector_list,
+        default=[],
+        action="extend",
+        help="code prefixes to check in addition",
+    )
+    check.add_argument(
+        "--ignore", type=_selector_list, default=[], action="extend", help="code prefixes to skip"
+    )
     check.add_argument("--extend-exclude", type=_selector_list, default=[], action="extend")
     check.add_argument(
         "--force-exclude",
@@ -141,18 +175,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 # -- jaxlint rule ---------------------------------------------------------------------------
 
 
+_FIX_LABELS = {"always": "fix: always", "sometimes": "fix: sometimes", "none": "fix: none"}
+
+
 def cmd_rule(args: argparse.Namespace) -> int:
     if args.all:
-        for r in all_rules():
-            fix = {"always": "fix", "sometimes": "fix (sometimes)", "none": "-"}[r.fix_availability]
-            state = "" if r.default_enabled else " (off by default)"
-            print(f"{r.code}  {r.name:<28} {fix}{state}")
+        rules = all_rules()
+        width = max((len(r.name) for r in rules), default=0)
+        for r in rules:
+            state = "" if r.default_enabled else "  (off by default)"
+            print(f"{r.code}  {r.name:<{width}}  {_FIX_LABELS[r.fix_availability]}{state}")
         return EXIT_OK
     if not args.code:
         raise UsageError("jaxlint rule: give a rule code or name, or --all")
-    rule = find_rule(args.code)
+    rule = find_rule(args.code) or find_rule(args.code.strip().upper())
     if rule is None:
-        raise UsageError(f"jaxlint rule: unknown rule {args.code!r}")
+        rule = find_rule(args.code.strip().lower())
+    if rule is None:
+        known = ", ".join(r.code for r in all_rules())
+        raise UsageError(f"jaxlint rule: unknown rule {args.code!r} (known: {known})")
     print(rule_markdown(rule), end="")
     return EXIT_OK
 
@@ -220,12 +261,20 @@ class RunState:
     changed_files: int = 0
     diffs: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    unsafe_files: set[str] = field(default_factory=set)
+    """Files whose settings enable unsafe fixes."""
+    rules_cache: dict[int, tuple[Settings, list[type[Rule]]]] = field(default_factory=dict)
+    """id(settings) -> (settings, its enabled rules); holding the settings keeps the id valid."""
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, object]:
-    where = "command line"
-    for sel in [*(args.select or []), *args.extend_select, *args.ignore]:
-        check_selector(sel, where)
+    for option, sels in (
+        ("--select", args.select or []),
+        ("--extend-select", args.extend_select),
+        ("--ignore", args.ignore),
+    ):
+        for sel in sels:
+            check_selector(sel, option)
     target = None
     if args.target_jax is not None:
         try:
@@ -243,10 +292,15 @@ def _overrides(args: argparse.Namespace) -> dict[str, object]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    if args.statistics and args.output_format not in STATISTICS_FORMATS:
+        raise UsageError(
+            f"--statistics cannot be combined with --output-format {args.output_format}"
+            f" (use {', '.join(STATISTICS_FORMATS)})"
+        )
     resolver = ConfigResolver(args.config, _overrides(args))
     fixing = args.fix or args.diff
     state = RunState()
-    paths = args.paths or ["."]
+    paths = args.paths or (["-"] if args.stdin_filename else ["."])
     if "-" in paths:
         if len(paths) > 1:
             raise UsageError("'-' (stdin) cannot be combined with other paths")
@@ -259,15 +313,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     return _finish(args, state, fixing)
 
 
-def _rules_for(settings: Settings, cache: dict[int, list[type[Rule]]] = {}) -> list[type[Rule]]:  # noqa: B006
-    key = id(settings)
-    if key not in cache:
-        cache[key] = settings.enabled_rules(all_rules())
-    return cache[key]
+def _rules_for(settings: Settings, state: RunState) -> list[type[Rule]]:
+    cached = state.rules_cache.get(id(settings))
+    if cached is None or cached[0] is not settings:
+        cached = (settings, settings.enabled_rules(all_rules()))
+        state.rules_cache[id(settings)] = cached
+    return cached[1]
 
 
-def _lint(text: str, name: str, settings: Settings, path: Path | None, want_fixes: bool):
-    return lint_text(text, name, settings, _rules_for(settings), want_fixes=want_fixes, path=path)
+def _lint(
+    text: str,
+    name: str,
+    settings: Settings,
+    path: Path | None,
+    want_fixes: bool,
+    state: RunState,
+):
+    rules = _rules_for(settings, state)
+    return lint_text(text, name, settings, rules, want_fixes=want_fixes, path=path)
 
 
 def _check_file(
@@ -305,12 +368,14 @@ def _process_text(
     """Lint (and fix) one text; record diagnostics; return the fixed text if fixing."""
     want_fixes = args.output_format in ("json", "sarif")
     unsafe = settings.unsafe_fixes
+    if unsafe:
+        state.unsafe_files.add(name)
     final_text = text
     if fixing:
         errors: list[InternalError] = []
 
         def lint_for_fix(t: str) -> list[Diagnostic]:
-            result = _lint(t, name, settings, path, True)
+            result = _lint(t, name, settings, path, True, state)
             errors.extend(result.internal_errors)
             return result.diagnostics
 
@@ -327,7 +392,7 @@ def _process_text(
         if not outcome.converged:
             state.notes.append(f"{name}: fixes did not converge after {outcome.iterations} passes")
         _add_internal(state, errors)
-    result = _lint(final_text, name, settings, path, want_fixes)
+    result = _lint(final_text, name, settings, path, want_fixes, state)
     _add_internal(state, result.internal_errors)
     state.diagnostics.extend(result.diagnostics)
     if result.diagnostics:
@@ -357,15 +422,23 @@ def _write_back(path: Path, source: SourceFile, new_text: str, state: RunState) 
     state.changed_files += 1
 
 
+def _diff_lines(text: str) -> list[str]:
+    """Lines as ``patch`` and ``git apply`` see them: split at ``\\n`` only (not at the
+    form feeds and other separators ``str.splitlines`` knows), ends kept."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
 def _unified_diff(old: str, new: str, name: str) -> str:
-    return "".join(
-        difflib.unified_diff(
-            old.splitlines(keepends=True),
-            new.splitlines(keepends=True),
-            fromfile=f"a/{name}",
-            tofile=f"b/{name}",
-        )
-    )
+    out = []
+    for line in difflib.unified_diff(
+        _diff_lines(old), _diff_lines(new), fromfile=f"a/{name}", tofile=f"b/{name}"
+    ):
+        if not line.endswith("\n"):
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+    return "".join(out)
 
 
 def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunState) -> int:
@@ -396,7 +469,11 @@ def _finish(
 ) -> int:
     out = sys.stderr if stdout_is_code else sys.stdout
     diags = sorted(state.diagnostics, key=Diagnostic.sort_key)
-    unsafe = bool(args.unsafe_fixes)
+    opts = RenderOptions(
+        unsafe_fixes=bool(args.unsafe_fixes),
+        sources=state.sources,
+        unsafe_files=frozenset(state.unsafe_files),
+    )
     for err in state.io_errors:
         print(f"error: {err}", file=sys.stderr)
     for err in state.internal_errors:
@@ -406,37 +483,44 @@ def _finish(
     for note in state.notes:
         print(f"warning: {note}", file=sys.stderr)
 
+    human = args.output_format in ("text", "concise")
     if args.diff:
         for diff in state.diffs:
             out.write(diff)
-        n = sum(1 for _ in state.diffs)
-        if n:
-            print(f"Would fix {state.fixed_total} error(s) in {n} file(s).", file=sys.stderr)
+        out.flush()
+        hidden = _count_hidden(diags, opts)
+        if state.diffs:
+            print(
+                f"Would fix {state.fixed_total} error(s) in {len(state.diffs)} file(s).",
+                file=sys.stderr,
+            )
+        elif hidden:
+            print(
+                f"No fixes available ({hidden} hidden fix(es) can be enabled with the"
+                " `--unsafe-fixes` option).",
+                file=sys.stderr,
+            )
         else:
             print("No fixes available.", file=sys.stderr)
-    elif args.statistics:
-        out.write(render_statistics(diags, unsafe))
     else:
-        opts = RenderOptions(unsafe_fixes=unsafe, sources=state.sources)
-        out.write(render(args.output_format, diags, opts))
-        if args.output_format in ("text", "concise"):
-            _summary(args, state, diags, out)
-    if args.show_fixes and state.fixed_by_file and not args.diff:
-        print(f"Fixed {state.fixed_total} error(s):", file=out)
-        for fname, counts in sorted(state.fixed_by_file.items()):
-            print(f"- {fname}:", file=out)
-            for code, n in sorted(counts.items()):
-                rule = find_rule(code)
-                label = f" ({rule.name})" if rule else ""
-                print(f"    {n} × {code}{label}", file=out)
+        if args.statistics:
+            out.write(render_statistics(args.output_format, diags, opts))
+        else:
+            out.write(render(args.output_format, diags, opts))
+        if args.show_fixes and state.fixed_by_file:
+            # After the findings and before the summary, as ruff prints it; on stderr when
+            # stdout carries JSON/SARIF or workflow commands.
+            _show_fixes(state, out if human else sys.stderr)
+        if human:
+            _summary(state, diags, opts, out)
     out.flush()
 
     if state.io_errors or state.internal_errors:
         return EXIT_ERROR
-    if args.diff:
-        return EXIT_FINDINGS if state.diffs else EXIT_OK
     if args.exit_zero:
         return EXIT_OK
+    if args.diff:
+        return EXIT_FINDINGS if state.diffs else EXIT_OK
     if diags:
         return EXIT_FINDINGS
     if args.exit_non_zero_on_fix and state.fixed_total:
@@ -444,8 +528,29 @@ def _finish(
     return EXIT_OK
 
 
-def _summary(args: argparse.Namespace, state: RunState, diags: list[Diagnostic], out) -> None:
-    unsafe = bool(args.unsafe_fixes)
+def _show_fixes(state: RunState, out: TextIO) -> None:
+    print(f"Fixed {state.fixed_total} error(s):", file=out)
+    for fname, counts in sorted(state.fixed_by_file.items()):
+        print(f"- {fname}:", file=out)
+        for code, n in sorted(counts.items()):
+            rule = find_rule(code)
+            label = f" ({rule.name})" if rule else ""
+            print(f"    {n} × {code}{label}", file=out)
+    print(file=out)
+
+
+def _count_hidden(diags: Sequence[Diagnostic], opts: RenderOptions) -> int:
+    """Unsafe fixes that ``--unsafe-fixes`` would enable."""
+    return sum(
+        1
+        for d in diags
+        if d.fix_applicability is Applicability.UNSAFE and not opts.unsafe_for(d.filename)
+    )
+
+
+def _summary(
+    state: RunState, diags: Sequence[Diagnostic], opts: RenderOptions, out: TextIO
+) -> None:
     fixed = state.fixed_total
     if not diags:
         if fixed:
@@ -453,21 +558,20 @@ def _summary(args: argparse.Namespace, state: RunState, diags: list[Diagnostic],
         else:
             print("All checks passed!", file=out)
         return
-    total = len(diags) + fixed
     if fixed:
+        total = len(diags) + fixed
         print(f"Found {total} error(s) ({fixed} fixed, {len(diags)} remaining).", file=out)
     else:
         print(f"Found {len(diags)} error(s).", file=out)
-    safe = sum(1 for d in diags if d.fix_applicability is Applicability.SAFE)
-    hidden = sum(1 for d in diags if d.fix_applicability is Applicability.UNSAFE)
-    fixable = safe + (hidden if unsafe else 0)
-    if fixable or hidden:
-        parts = []
-        if fixable:
-            parts.append(f"[*] {fixable} fixable with the `--fix` option")
-        if hidden and not unsafe:
-            parts.append(f"{hidden} hidden fix(es) can be enabled with the `--unsafe-fixes` option")
-        print(" (".join(parts) + (")" if len(parts) == 2 else "") + ".", file=out)
+    fixable = sum(1 for d in diags if fix_marker(d, opts.unsafe_for(d.filename)))
+    hidden = _count_hidden(diags, opts)
+    hidden_text = f"{hidden} hidden fix(es) can be enabled with the `--unsafe-fixes` option"
+    if fixable and hidden:
+        print(f"[*] {fixable} fixable with the `--fix` option ({hidden_text}).", file=out)
+    elif fixable:
+        print(f"[*] {fixable} fixable with the `--fix` option.", file=out)
+    elif hidden:
+        print(f"No fixes available ({hidden_text}).", file=out)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,6 +6,7 @@ naming the file and the key, and the CLI turns it into exit code 2.
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import os
 import re
@@ -59,6 +60,10 @@ DEFAULT_EXCLUDE = (
 _SELECTOR_RE = re.compile(r"^(ALL|JAX\d{0,3})$")
 
 
+Selection = tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]]
+"""(select or None, extend-select, ignore)."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """The effective configuration for one file."""
@@ -73,6 +78,12 @@ class Settings:
     target_jax: Version = field(default_factory=default_target_jax)
     unsafe_fixes: bool = False
     rule_options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    cli_selection: Selection | None = None
+    """``--select``/``--extend-select``/``--ignore``: a second layer on top of the config's.
+
+    As in ruff, a more specific selector beats a broader one within a layer (and
+    ``ignore`` wins a tie), while across layers the command line wins.
+    """
     root: Path | None = None
     """The folder of the config file (globs are relative to it), or None."""
     source: Path | None = None
@@ -82,16 +93,12 @@ class Settings:
 
     def is_enabled(self, rule: type[Rule]) -> bool:
         code = rule.code
-        selected = _longest_match(code, self.select) if self.select is not None else None
-        if self.select is None and rule.default_enabled:
-            selected = 0
-        extended = _longest_match(code, self.extend_select)
-        if extended is not None and (selected is None or extended > selected):
-            selected = extended
-        if selected is None:
-            return False
-        ignored = _longest_match(code, self.ignore)
-        return ignored is None or ignored < selected
+        enabled = _layer_enables(
+            code, self.select, self.extend_select, self.ignore, rule.default_enabled
+        )
+        if self.cli_selection is not None:
+            enabled = _layer_enables(code, *self.cli_selection, enabled)
+        return enabled
 
     def enabled_rules(self, rules: Iterable[type[Rule]]) -> list[type[Rule]]:
         return [r for r in rules if self.is_enabled(r)]
@@ -99,19 +106,33 @@ class Settings:
     def file_ignores(self, path: Path | None) -> tuple[str, ...]:
         if path is None or not self.per_file_ignores:
             return ()
-        rel = _relative(path, self.root)
+        rel, inside = _relative(path, self.root)
         out: list[str] = []
         for pattern, codes in self.per_file_ignores:
-            if _glob_match(rel, pattern):
+            if _glob_match(rel, inside, pattern, folders=True):
                 out.extend(codes)
         return tuple(out)
 
-    def is_excluded(self, path: Path) -> bool:
-        rel = _relative(path, self.root)
-        for pattern in (*self.exclude, *self.extend_exclude):
-            if _glob_match(rel, pattern):
-                return True
-        return False
+    def is_excluded(self, path: Path, *, parents: bool = False) -> bool:
+        """Whether ``exclude``/``extend-exclude`` match ``path`` itself.
+
+        A bare pattern (``build``) matches a file or folder name, a pattern with a
+        slash (``src/gen/*.py``) the path relative to the config's folder. Folders
+        above ``path`` are not looked at (a walk stops at excluded folders anyway)
+        unless ``parents`` is true, and then only those below the config's folder
+        (or the current folder): a project inside ``~/build`` is still checked.
+        """
+        rel, inside = _relative(path, self.root)
+        patterns = (*self.exclude, *self.extend_exclude)
+        candidates = [rel]
+        if parents and inside:
+            parts = rel.split("/")
+            candidates += ["/".join(parts[:i]) for i in range(1, len(parts))]
+        return any(
+            _glob_match(candidate, inside, pattern, folders=False)
+            for candidate in candidates
+            for pattern in patterns
+        )
 
     def rule_option(self, rule: Rule | type[Rule], key: str) -> Any:
         for code, values in self.rule_options:
@@ -135,25 +156,65 @@ def _longest_match(code: str, selectors: Iterable[str] | None) -> int | None:
     return best
 
 
-def _relative(path: Path, root: Path | None) -> str:
+def _layer_enables(
+    code: str,
+    select: Iterable[str] | None,
+    extend_select: Iterable[str],
+    ignore: Iterable[str],
+    carried: bool,
+) -> bool:
+    """One layer of rule selection (ruff's semantics).
+
+    ``select`` starts afresh; without it the rule keeps its state from the layer
+    below (``carried``). The most specific matching selector decides; ``ignore``
+    wins a tie.
+    """
+    if select is not None:
+        selected = _longest_match(code, select)
+    else:
+        selected = 0 if carried else None
+    extended = _longest_match(code, extend_select)
+    if extended is not None and (selected is None or extended > selected):
+        selected = extended
+    if selected is None:
+        return False
+    ignored = _longest_match(code, ignore)
+    return ignored is None or ignored < selected
+
+
+def _relative(path: Path, root: Path | None) -> tuple[str, bool]:
+    """``path`` relative to ``root`` (or the current folder) as posix, and whether it is inside."""
     path = Path(os.path.abspath(path))
     base = Path(os.path.abspath(root)) if root is not None else Path.cwd()
     try:
-        return path.relative_to(base).as_posix()
+        return path.relative_to(base).as_posix(), True
     except ValueError:
-        return path.as_posix()
+        return path.as_posix(), False
 
 
-def _glob_match(rel: str, pattern: str) -> bool:
-    """ruff-like matching: the whole relative path, any parent folder, or the basename."""
+def _glob_match(rel: str, inside: bool, pattern: str, *, folders: bool) -> bool:
+    """ruff-like glob matching of one path.
+
+    A pattern with a slash matches the relative path (absolute for paths outside the
+    config's folder) or, like ``tests/*``, a folder prefix of it. A bare pattern
+    matches the basename and, when ``folders`` is true, any folder name between the
+    config's folder and the file (never folders above the config's folder).
+    """
     pattern = pattern.rstrip("/")
+    if not pattern:
+        return False
+    if pattern.startswith("./"):
+        pattern = pattern[2:]
     if fnmatch.fnmatchcase(rel, pattern):
         return True
+    parts = rel.split("/")
     if "/" in pattern:
-        # ``tests/*`` style: a folder prefix also matches everything under it.
-        parts = rel.split("/")
         return any(fnmatch.fnmatchcase("/".join(parts[:i]), pattern) for i in range(1, len(parts)))
-    return any(fnmatch.fnmatchcase(part, pattern) for part in rel.split("/"))
+    if fnmatch.fnmatchcase(parts[-1], pattern):
+        return True
+    if folders and inside:
+        return any(fnmatch.fnmatchcase(part, pattern) for part in parts[:-1])
+    return False
 
 
 # -- reading files ---------------------------------------------------------------------------
@@ -191,37 +252,56 @@ def _bool(value: Any, where: str) -> bool:
 
 
 def _rule_options(value: Any, where: str) -> tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]:
+    """``[rules.<code-or-name>]`` tables; ``where`` names the file (and table)."""
     from jaxlint.rules import find_rule
 
     if not isinstance(value, Mapping):
-        raise ConfigError(f"{where}: expected a table of rule tables")
+        raise ConfigError(f"{where}: key 'rules': expected a table of rule tables")
     out = []
     for key, options in value.items():
+        loc = f"{where}: key 'rules.{key}'"
         rule = find_rule(key)
         if rule is None:
-            raise ConfigError(f"{where}.{key}: unknown rule {key!r}")
+            raise ConfigError(f"{loc}: unknown rule {key!r}")
         if not isinstance(options, Mapping):
-            raise ConfigError(f"{where}.{key}: expected a table of options")
+            raise ConfigError(f"{loc}: expected a table of options, got {options!r}")
         items = []
         for opt, val in options.items():
             spec = rule.options.get(opt)
             if spec is None:
                 known = ", ".join(sorted(rule.options)) or "none"
                 raise ConfigError(
-                    f"{where}.{key}: unknown option {opt!r} for {rule.code} (known: {known})"
+                    f"{loc}: unknown option {opt!r} for {rule.code} ({rule.name});"
+                    f" known options: {known}"
                 )
             ok = isinstance(val, spec.type) and not (spec.type is int and isinstance(val, bool))
             if not ok:
                 raise ConfigError(
-                    f"{where}.{key}.{opt}: expected {spec.type.__name__}, got {val!r}"
+                    f"{where}: key 'rules.{key}.{opt}': expected {spec.type.__name__}, got {val!r}"
                 )
             items.append((opt, val))
         out.append((rule.code, tuple(items)))
     return tuple(out)
 
 
+CONFIG_KEYS = (
+    "select",
+    "extend-select",
+    "ignore",
+    "per-file-ignores",
+    "exclude",
+    "extend-exclude",
+    "respect-gitignore",
+    "unsafe-fixes",
+    "target-jax",
+    "rules",
+)
+
+
 def settings_from_table(table: Mapping[str, Any], source: Path | None, where: str) -> Settings:
     """Validate one ``[tool.jaxlint]`` table (or a whole ``jaxlint.toml``)."""
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{where}: expected a table, got {table!r}")
     kwargs: dict[str, Any] = {}
     for key, value in table.items():
         loc = f"{where}: key '{key}'"
@@ -235,7 +315,8 @@ def settings_from_table(table: Mapping[str, Any], source: Path | None, where: st
             if not isinstance(value, Mapping):
                 raise ConfigError(f"{loc}: expected a table of glob = [codes]")
             kwargs["per_file_ignores"] = tuple(
-                (str(glob), _selectors(codes, f"{loc}.{glob}")) for glob, codes in value.items()
+                (str(glob), _selectors(codes, f"{where}: key 'per-file-ignores.\"{glob}\"'"))
+                for glob, codes in value.items()
             )
         elif key == "exclude":
             kwargs["exclude"] = _str_list(value, loc)
@@ -253,9 +334,11 @@ def settings_from_table(table: Mapping[str, Any], source: Path | None, where: st
             except ValueError as exc:
                 raise ConfigError(f"{loc}: {exc}") from None
         elif key == "rules":
-            kwargs["rule_options"] = _rule_options(value, f"{where}: [rules]")
+            kwargs["rule_options"] = _rule_options(value, where)
         else:
-            raise ConfigError(f"{where}: unknown key '{key}'")
+            close = difflib.get_close_matches(str(key), CONFIG_KEYS, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ConfigError(f"{where}: unknown key '{key}'{hint}")
     root = source.parent if source is not None else None
     return Settings(root=root, source=source, **kwargs)
 
@@ -266,6 +349,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: not UTF-8 ({exc.reason})") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
@@ -276,7 +361,8 @@ def load_config_file(path: Path) -> Settings:
         raise ConfigError(f"{path}: config file not found")
     data = _read_toml(path)
     if path.name == "pyproject.toml":
-        table = data.get("tool", {}).get("jaxlint", {})
+        tool = data.get("tool", {})
+        table = tool.get("jaxlint", {}) if isinstance(tool, Mapping) else {}
         return settings_from_table(table, path, f"{path} [tool.jaxlint]")
     return settings_from_table(data, path, str(path))
 
@@ -305,6 +391,8 @@ class ConfigResolver:
         self._explicit = load_config_file(explicit) if explicit is not None else None
         self._by_dir: dict[Path, Settings] = {}
         self._default = Settings()
+        self._applied: dict[int, tuple[Settings, Settings]] = {}
+        """id(config settings) -> (them, them with the overrides): one object per config."""
 
     def for_path(self, path: Path | None) -> Settings:
         if self._explicit is not None:
@@ -339,18 +427,26 @@ class ConfigResolver:
         return result
 
     def _apply(self, settings: Settings) -> Settings:
+        cached = self._applied.get(id(settings))
+        if cached is not None and cached[0] is settings:
+            return cached[1]
         o = self.overrides
         changes: dict[str, Any] = {}
-        if o.get("select") is not None:
-            changes["select"] = tuple(o["select"])
-        if o.get("extend_select"):
-            changes["extend_select"] = settings.extend_select + tuple(o["extend_select"])
-        if o.get("ignore"):
-            changes["ignore"] = settings.ignore + tuple(o["ignore"])
+        select = o.get("select")
+        extend_select = tuple(o.get("extend_select") or ())
+        ignore = tuple(o.get("ignore") or ())
+        if select is not None or extend_select or ignore:
+            changes["cli_selection"] = (
+                tuple(select) if select is not None else None,
+                extend_select,
+                ignore,
+            )
         if o.get("target_jax") is not None:
             changes["target_jax"] = o["target_jax"]
-        if o.get("unsafe_fixes"):
-            changes["unsafe_fixes"] = True
+        if o.get("unsafe_fixes") is not None:
+            changes["unsafe_fixes"] = bool(o["unsafe_fixes"])
         if o.get("extend_exclude"):
             changes["extend_exclude"] = settings.extend_exclude + tuple(o["extend_exclude"])
-        return replace(settings, **changes) if changes else settings
+        applied = replace(settings, **changes) if changes else settings
+        self._applied[id(settings)] = (settings, applied)
+        return applied

@@ -45,14 +45,12 @@ def discover(
         except OSError as exc:
             out.errors.append(f"{raw}: {exc.strerror or exc}")
             continue
+        del st
+        if force_exclude and resolver.for_path(path).is_excluded(path, parents=True):
+            continue
         if os.path.isdir(path):
-            if force_exclude and resolver.for_path(path).is_excluded(path):
-                continue
             walked.extend(_walk(path, resolver, out))
         else:
-            del st
-            if force_exclude and resolver.for_path(path).is_excluded(path):
-                continue
             explicit.append(path)
     walked = _drop_gitignored(walked, resolver)
     seen: set[str] = set()
@@ -93,17 +91,29 @@ def _drop_gitignored(paths: list[Path], resolver: ConfigResolver) -> list[Path]:
     if not candidates:
         return paths
     ignored: set[str] = set()
+    toplevels: dict[str, str | None] = {}
     by_dir: dict[str, list[Path]] = {}
     for p in candidates:
-        by_dir.setdefault(str(p.parent), []).append(p)
+        by_dir.setdefault(os.path.abspath(p.parent), []).append(p)
     # One ``git check-ignore`` per repository top level.
     by_top: dict[str, list[Path]] = {}
     for directory, files in by_dir.items():
-        top = _git_toplevel(directory)
+        top = _git_toplevel(directory, toplevels)
         if top is not None:
             by_top.setdefault(top, []).extend(files)
     for top, files in by_top.items():
-        payload = "\0".join(os.path.abspath(f) for f in files) + "\0"
+        # Paths relative to the top level: git rejects absolute paths that reach the
+        # repository through a symbolic link as "outside repository".
+        real_top = os.path.realpath(top)
+        rel_to_path: dict[str, Path] = {}
+        for f in files:
+            real = os.path.join(os.path.realpath(f.parent), f.name)
+            rel = os.path.relpath(real, real_top)
+            if not rel.startswith(os.pardir):
+                rel_to_path[rel.replace(os.sep, "/")] = f
+        if not rel_to_path:
+            continue
+        payload = "\0".join(rel_to_path) + "\0"
         try:
             proc = subprocess.run(
                 ["git", "-C", top, "check-ignore", "--stdin", "-z"],
@@ -116,17 +126,15 @@ def _drop_gitignored(paths: list[Path], resolver: ConfigResolver) -> list[Path]:
             continue
         if proc.returncode in (0, 1):
             for item in proc.stdout.decode(errors="replace").split("\0"):
-                if item:
-                    ignored.add(os.path.normcase(os.path.abspath(os.path.join(top, item))))
+                if item in rel_to_path:
+                    ignored.add(os.path.normcase(os.path.abspath(rel_to_path[item])))
     return [p for p in paths if os.path.normcase(os.path.abspath(p)) not in ignored]
 
 
-_TOPLEVEL_CACHE: dict[str, str | None] = {}
-
-
-def _git_toplevel(directory: str) -> str | None:
-    if directory in _TOPLEVEL_CACHE:
-        return _TOPLEVEL_CACHE[directory]
+def _git_toplevel(directory: str, cache: dict[str, str | None]) -> str | None:
+    """The work tree that holds ``directory`` (cached for one run: repositories come and go)."""
+    if directory in cache:
+        return cache[directory]
     try:
         proc = subprocess.run(
             ["git", "-C", directory, "rev-parse", "--show-toplevel"],
@@ -137,5 +145,5 @@ def _git_toplevel(directory: str) -> str | None:
         top = proc.stdout.decode().strip() if proc.returncode == 0 else None
     except (OSError, subprocess.SubprocessError):
         top = None
-    _TOPLEVEL_CACHE[directory] = top or None
+    cache[directory] = top or None
     return top or None

@@ -4,24 +4,39 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import urllib.parse
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jaxlint import __version__
 from jaxlint.diagnostics import Applicability, Diagnostic
 
+if TYPE_CHECKING:
+    from jaxlint.rules.base import Rule
+
 FORMATS = ("text", "concise", "json", "sarif", "github")
+STATISTICS_FORMATS = ("text", "concise", "json")
 
 
 @dataclass
 class RenderOptions:
     unsafe_fixes: bool = False
+    """Unsafe fixes are enabled for every file (``--unsafe-fixes``)."""
     sources: dict[str, str] | None = None
     """filename -> text, for showing the offending line."""
+    unsafe_files: frozenset[str] = frozenset()
+    """Files whose config enables unsafe fixes (``unsafe-fixes = true``)."""
+
+    def unsafe_for(self, filename: str) -> bool:
+        return self.unsafe_fixes or filename in self.unsafe_files
 
 
 def fix_marker(d: Diagnostic, unsafe: bool) -> str:
+    """``"[*] "`` when ``--fix`` (with ``unsafe`` meaning ``--unsafe-fixes``) would fix ``d``."""
     if d.fix_applicability is Applicability.SAFE or (
         unsafe and d.fix_applicability is Applicability.UNSAFE
     ):
@@ -39,7 +54,7 @@ def render(fmt: str, diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
     if fmt == "concise":
         return "".join(
             f"{d.filename}:{d.start.row}:{d.start.column}: {d.code} "
-            f"{fix_marker(d, opts.unsafe_fixes)}{d.message}\n"
+            f"{fix_marker(d, opts.unsafe_for(d.filename))}{d.message}\n"
             for d in diags
         )
     return render_text(diags, opts)
@@ -53,7 +68,7 @@ def render_text(diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
     for d in diags:
         out.append(
             f"{d.filename}:{d.start.row}:{d.start.column}: {d.code} "
-            f"{fix_marker(d, opts.unsafe_fixes)}{d.message}"
+            f"{fix_marker(d, opts.unsafe_for(d.filename))}{d.message}"
         )
         text = (opts.sources or {}).get(d.filename)
         if text is not None:
@@ -71,7 +86,9 @@ def render_text(diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
         if d.fix_message and d.fix_applicability is not None:
             kind = {
                 Applicability.SAFE: "safe fix",
-                Applicability.UNSAFE: "unsafe fix: needs --unsafe-fixes",
+                Applicability.UNSAFE: "unsafe fix"
+                if opts.unsafe_for(d.filename)
+                else "unsafe fix: needs --unsafe-fixes",
                 Applicability.DISPLAY_ONLY: "suggestion, not applied automatically",
             }[d.fix_applicability]
             out.append(f"  = help: {d.fix_message} ({kind})")
@@ -81,21 +98,28 @@ def render_text(diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def _json_item(d: Diagnostic) -> dict[str, object]:
-    fix = None
+def _json_fix(d: Diagnostic) -> dict[str, object] | None:
     if d.fix is not None:
-        fix = d.fix.to_json()
-    elif d.fix_applicability is not None and d.fix_message is not None:
-        fix = {"applicability": d.fix_applicability.value, "message": d.fix_message, "edits": []}
+        return d.fix.to_json()
+    if d.fix_applicability is not None and d.fix_message is not None:
+        # A fix was found but not materialised (or it turned out to need no edit).
+        return {"applicability": d.fix_applicability.value, "edits": [], "message": d.fix_message}
+    return None
+
+
+def _json_item(d: Diagnostic) -> dict[str, object]:
+    """One diagnostic in ruff's ``--output-format json`` shape (same keys, same order)."""
     return {
         "cell": None,
         "code": d.code,
         "end_location": {"column": d.end.column, "row": d.end.row},
         "filename": os.path.abspath(d.filename) if d.filename != "-" else "-",
-        "fix": fix,
+        "fix": _json_fix(d),
         "location": {"column": d.start.column, "row": d.start.row},
         "message": d.message,
+        "name": d.name,
         "noqa_row": d.start.row,
+        "severity": d.severity,
         "url": None,
     }
 
@@ -104,15 +128,104 @@ def render_json(diags: Sequence[Diagnostic]) -> str:
     return json.dumps([_json_item(d) for d in diags], indent=2) + "\n"
 
 
+# -- SARIF 2.1.0 -------------------------------------------------------------------------------
+
+SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
 def _sarif_uri(filename: str) -> str:
+    """A relative URI for files under the current folder (what GitHub code scanning wants),
+    an absolute ``file://`` URI otherwise; percent-encoded either way."""
     if filename == "-":
         return "stdin"
-    rel = os.path.relpath(os.path.abspath(filename))
-    return (
-        rel.replace(os.sep, "/")
-        if not rel.startswith("..")
-        else "file://" + os.path.abspath(filename)
-    )
+    path = os.path.abspath(filename)
+    rel = os.path.relpath(path)
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
+        return Path(path).as_uri()
+    return urllib.parse.quote(rel.replace(os.sep, "/"), safe="/")
+
+
+def _doc_section(docs: str, title: str) -> str:
+    """The text of the ``## title`` section of a rule's markdown docs."""
+    match = re.search(rf"^## {re.escape(title)}\s*$(.*?)(?=^## |\Z)", docs, re.M | re.S)
+    return match.group(1).strip() if match else ""
+
+
+def _first_sentence(text: str) -> str:
+    flat = " ".join(text.split())
+    match = re.match(r"(.+?\.)(\s|$)", flat)
+    return match.group(1) if match else flat
+
+
+def _sarif_rule(rule: type[Rule]) -> dict[str, object]:
+    what = _doc_section(rule.docs, "What it does")
+    why = _doc_section(rule.docs, "Why is this bad")
+    full = "\n\n".join(part for part in (what, why) if part) or rule.name
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": _first_sentence(what) if what else rule.name},
+        "fullDescription": {"text": full},
+        "help": {"text": rule.docs.strip(), "markdown": rule.docs.strip()},
+        "defaultConfiguration": {"enabled": rule.default_enabled, "level": "error"},
+        "properties": {
+            "tags": ["jax"],
+            "fix": rule.fix_availability,
+            "probe": rule.probe,
+        },
+    }
+
+
+def _sarif_region(start_row: int, start_col: int, end_row: int, end_col: int) -> dict[str, int]:
+    start_row, start_col = max(start_row, 1), max(start_col, 1)
+    if end_row < start_row or (end_row == start_row and end_col < start_col):
+        end_row, end_col = start_row, start_col
+    return {
+        "startLine": start_row,
+        "startColumn": start_col,
+        "endLine": end_row,
+        "endColumn": max(end_col, 1),
+    }
+
+
+def _sarif_result(d: Diagnostic, index: dict[str, int]) -> dict[str, object]:
+    uri = _sarif_uri(d.filename)
+    result: dict[str, object] = {
+        "ruleId": d.code,
+        "level": "error" if d.severity == "error" else "warning",
+        "message": {"text": f"{d.code} {d.message}"},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": uri},
+                    "region": _sarif_region(d.start.row, d.start.column, d.end.row, d.end.column),
+                }
+            }
+        ],
+    }
+    if d.code in index:
+        result["ruleIndex"] = index[d.code]
+    if d.fix is not None and d.fix.edits:
+        result["fixes"] = [
+            {
+                "description": {"text": d.fix.message},
+                "artifactChanges": [
+                    {
+                        "artifactLocation": {"uri": uri},
+                        "replacements": [
+                            {
+                                "deletedRegion": _sarif_region(
+                                    e.start.row, e.start.column, e.end.row, e.end.column
+                                ),
+                                "insertedContent": {"text": e.content},
+                            }
+                            for e in d.fix.edits
+                        ],
+                    }
+                ],
+            }
+        ]
+    return result
 
 
 def render_sarif(diags: Sequence[Diagnostic]) -> str:
@@ -120,71 +233,8 @@ def render_sarif(diags: Sequence[Diagnostic]) -> str:
 
     rules = list(all_rules())
     index = {r.code: i for i, r in enumerate(rules)}
-    rule_objs = [
-        {
-            "id": r.code,
-            "name": r.name,
-            "shortDescription": {"text": r.message.split(";")[0].replace("`", "")},
-            "fullDescription": {
-                "text": r.docs.split("## Why is this bad")[0].replace("## What it does", "").strip()
-            },
-            "help": {"text": r.docs, "markdown": r.docs},
-            "defaultConfiguration": {"level": "error" if r.default_enabled else "none"},
-            "properties": {"fix": r.fix_availability, "probe": r.probe},
-        }
-        for r in rules
-    ]
-    results = []
-    for d in diags:
-        region = {
-            "startLine": d.start.row,
-            "startColumn": d.start.column,
-            "endLine": d.end.row,
-            "endColumn": max(d.end.column, d.start.column)
-            if d.end.row == d.start.row
-            else d.end.column,
-        }
-        result: dict[str, object] = {
-            "ruleId": d.code,
-            "level": "error",
-            "message": {"text": f"{d.code} {d.message}"},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": _sarif_uri(d.filename)},
-                        "region": region,
-                    }
-                }
-            ],
-        }
-        if d.code in index:
-            result["ruleIndex"] = index[d.code]
-        if d.fix is not None and d.fix.edits:
-            result["fixes"] = [
-                {
-                    "description": {"text": d.fix.message},
-                    "artifactChanges": [
-                        {
-                            "artifactLocation": {"uri": _sarif_uri(d.filename)},
-                            "replacements": [
-                                {
-                                    "deletedRegion": {
-                                        "startLine": e.start.row,
-                                        "startColumn": e.start.column,
-                                        "endLine": e.end.row,
-                                        "endColumn": e.end.column,
-                                    },
-                                    "insertedContent": {"text": e.content},
-                                }
-                                for e in d.fix.edits
-                            ],
-                        }
-                    ],
-                }
-            ]
-        results.append(result)
     doc = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "$schema": SARIF_SCHEMA_URI,
         "version": "2.1.0",
         "runs": [
             {
@@ -193,14 +243,18 @@ def render_sarif(diags: Sequence[Diagnostic]) -> str:
                         "name": "jaxlint",
                         "version": __version__,
                         "informationUri": "https://pypi.org/project/jaxlint/",
-                        "rules": rule_objs,
+                        "rules": [_sarif_rule(r) for r in rules],
                     }
                 },
-                "results": results,
+                "columnKind": "unicodeCodePoints",
+                "results": [_sarif_result(d, index) for d in diags],
             }
         ],
     }
     return json.dumps(doc, indent=2) + "\n"
+
+
+# -- GitHub Actions workflow commands ------------------------------------------------------------
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:
@@ -211,26 +265,49 @@ def _gh_escape(text: str, prop: bool = False) -> str:
 
 
 def render_github(diags: Sequence[Diagnostic]) -> str:
+    """``::error title=...,file=...,line=...,col=...,endLine=...,endColumn=...::message``."""
     lines = []
     for d in diags:
         props = (
             f"title={_gh_escape(f'jaxlint ({d.code})', True)},"
-            f"file={_gh_escape(d.filename, True)},"
+            f"file={_gh_escape(d.filename.replace(os.sep, '/'), True)},"
             f"line={d.start.row},col={d.start.column},"
             f"endLine={d.end.row},endColumn={d.end.column}"
         )
-        msg = _gh_escape(f"{d.filename}:{d.start.row}:{d.start.column}: {d.code} {d.message}")
-        lines.append(f"::error {props}::{msg}")
+        msg = f"{d.filename}:{d.start.row}:{d.start.column}: {d.code} {d.message}"
+        if d.fix_message and d.fix_applicability is not None:
+            msg += f"\n  help: {d.fix_message}"
+        level = "error" if d.severity == "error" else "warning"
+        lines.append(f"::{level} {props}::{_gh_escape(msg)}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def render_statistics(diags: Sequence[Diagnostic], unsafe: bool) -> str:
+# -- --statistics ---------------------------------------------------------------------------------
+
+
+def render_statistics(fmt: str, diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
+    """ruff's ``--statistics``: a count per code, most frequent first (``json``: a list)."""
     counts = Counter(d.code for d in diags)
     names = {d.code: d.name for d in diags}
-    fixable = {d.code for d in diags if fix_marker(d, unsafe)}
+    fixable_count = Counter(d.code for d in diags if fix_marker(d, opts.unsafe_for(d.filename)))
+    order = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    if fmt == "json":
+        items = [
+            {
+                "code": code,
+                "name": names[code],
+                "count": n,
+                "fixable": fixable_count[code] > 0,
+                "fixable_count": fixable_count[code],
+            }
+            for code, n in order
+        ]
+        return json.dumps(items, indent=2) + "\n"
+    any_fixable = bool(fixable_count)
     width = max((len(str(n)) for n in counts.values()), default=1)
-    lines = [
-        f"{n:>{width}}\t{code}\t{'[*] ' if code in fixable else ''}{names[code]}"
-        for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    ]
+    code_width = max((len(code) for code in counts), default=1)
+    lines = []
+    for code, n in order:
+        marker = ("[*] " if fixable_count[code] else "[ ] ") if any_fixable else ""
+        lines.append(f"{n:>{width}}\t{code:<{code_width}}\t{marker}{names[code]}")
     return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,559 @@
+"""``--output-format``: text, concise, json (ruff's schema), sarif (2.1.0), github.
+
+The JSON format is compared key for key with what the installed ruff prints, and
+the SARIF output is validated against the official OASIS SARIF 2.1.0 schema
+vendored under ``tests/schemas`` (errata 01, from github.com/oasis-tcs/sarif-spec,
+``sarif-2.1/schema/sarif-schema-2.1.0.json``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import jaxlint.versions
+from jaxlint.cli import main
+from jaxlint.rules import all_rules
+
+SCHEMA_PATH = Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json"
+
+ALL_THREE = """\
+import jax
+import jax.numpy as jnp
+
+key = jax.random.PRNGKey(0)
+buf = jnp.empty((3,))
+out = jax.tree_map(lambda x: x, buf)
+"""
+EMPTY = "import jax.numpy as jnp\nx = jnp.empty(3)\n"
+CLEAN = "import jax.numpy as jnp\nx = jnp.zeros(3)\n"
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+Run = Callable[..., Result]
+
+
+@pytest.fixture(autouse=True)
+def _pinned_jax(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jaxlint.versions, "installed_jax_version", lambda: "0.12.0")
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def jaxlint_run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
+    def run(*args: str, stdin: bytes | None = None) -> Result:
+        capsys.readouterr()
+        if stdin is not None:
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return run
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode())
+
+
+def apply_json_edits(text: str, edits: list[dict[str, Any]]) -> str:
+    """Apply ruff-style edits (1-based rows and character columns, end exclusive)."""
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+
+    def offset(loc: dict[str, int]) -> int:
+        row, col = loc["row"], loc["column"]
+        if row - 1 >= len(starts):
+            return len(text)
+        return min(starts[row - 1] + col - 1, len(text))
+
+    spans = sorted(
+        ((offset(e["location"]), offset(e["end_location"]), e["content"]) for e in edits),
+        reverse=True,
+    )
+    for start, end, content in spans:
+        text = text[:start] + content + text[end:]
+    return text
+
+
+# -- json: ruff's schema ---------------------------------------------------------------------------
+
+
+def key_paths(value: Any, prefix: str = "$") -> set[str]:
+    """Every key path in a JSON value: ``$[].fix.edits[].location.row`` and so on."""
+    paths = {prefix}
+    if isinstance(value, dict):
+        for key, item in value.items():
+            paths |= key_paths(item, f"{prefix}.{key}")
+    elif isinstance(value, list):
+        for item in value:
+            paths |= key_paths(item, f"{prefix}[]")
+    return paths
+
+
+def _ruff() -> str:
+    exe = Path(sys.executable).parent / ("ruff.exe" if os.name == "nt" else "ruff")
+    found = str(exe) if exe.exists() else shutil.which("ruff")
+    if found is None:
+        pytest.skip("ruff is not installed")
+    return found
+
+
+def test_json_keys_match_the_installed_ruff(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"unused.py": "import os\nimport sys\n\nprint(sys.argv)\n", "a.py": ALL_THREE})
+    proc = subprocess.run(
+        [_ruff(), "check", "--no-cache", "--isolated", "--select", "F401"]
+        + ["--output-format", "json", "unused.py"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert proc.returncode == 1, proc.stderr
+    ruff_items = json.loads(proc.stdout)
+    assert ruff_items and ruff_items[0]["fix"] is not None
+
+    r = jaxlint_run("check", "--output-format", "json", "a.py")
+    assert r.code == 1
+    ours = r.json()
+    with_fix = [item for item in ours if item["fix"] is not None]
+    assert len(with_fix) == 3
+    assert key_paths(with_fix) == key_paths(ruff_items)
+    # and item by item, including ``fix: null`` ones
+    for item in ours:
+        assert list(item) == sorted(item)
+        assert set(item) == set(ruff_items[0])
+
+
+def test_json_values(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"a.py": ALL_THREE})
+    items = jaxlint_run("check", "--output-format", "json", "a.py").json()
+    assert [i["code"] for i in items] == ["JAX302", "JAX602", "JAX701"]
+    prng, empty, tree = items
+    assert prng["filename"] == str(project / "a.py")
+    assert prng["location"] == {"column": 7, "row": 4}
+    assert prng["end_location"] == {"column": 25, "row": 4}
+    assert prng["noqa_row"] == 4
+    assert prng["cell"] is None
+    assert prng["url"] is None
+    assert prng["name"] == "legacy-prng-key"
+    assert prng["severity"] == "error"
+    assert prng["message"].startswith("`jax.random.PRNGKey` makes a legacy raw uint32 key")
+    assert prng["fix"] == {
+        "applicability": "unsafe",
+        "message": "Replace with `jax.random.key` (typed key)",
+        "edits": [
+            {
+                "content": "jax.random.key",
+                "location": {"column": 7, "row": 4},
+                "end_location": {"column": 25, "row": 4},
+            }
+        ],
+    }
+    assert empty["fix"]["applicability"] == "safe"
+    assert tree["fix"]["applicability"] == "safe"
+
+
+def test_json_no_findings_is_an_empty_list(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"ok.py": CLEAN})
+    r = jaxlint_run("check", "--output-format", "json", "ok.py")
+    assert r.code == 0
+    assert r.json() == []
+
+
+def test_json_fix_is_null_without_a_fix(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"bad.py": "import jax\nx = (\n"})
+    items = jaxlint_run("check", "--output-format", "json", "bad.py").json()
+    assert [i["code"] for i in items] == ["JAX000"]
+    assert items[0]["fix"] is None
+    assert items[0]["name"] == "parse-error"
+
+
+def test_json_stdin(project: Path, jaxlint_run: Run) -> None:
+    r = jaxlint_run("check", "--output-format", "json", "-", stdin=EMPTY.encode())
+    assert r.json()[0]["filename"] == "-"
+    r = jaxlint_run(
+        "check", "--output-format", "json", "--stdin-filename", "sub/x.py", stdin=EMPTY.encode()
+    )
+    assert r.json()[0]["filename"] == str(project / "sub" / "x.py")
+
+
+@pytest.mark.parametrize(
+    ("src", "argv"),
+    [
+        (EMPTY, ["--fix"]),
+        # the fix also adds ``import jax``: two edits
+        ("from jax.numpy import empty\n\nx = empty(5)\n", ["--fix"]),
+        # no newline at the end of the file
+        ("import jax.numpy as jnp\nx = jnp.empty(3)", ["--fix"]),
+        ("from jax.numpy import empty\nx = empty(5)", ["--fix"]),
+        ("import jax.numpy as jnp\r\nx = jnp.empty(\r\n    (3,),\r\n)\r\n", ["--fix"]),
+        ("from jax import tree_map\nout = tree_map(f, t)\n", ["--fix"]),
+        ("import jax\n\nkey = jax.random.PRNGKey(0)  # é\n", ["--fix", "--unsafe-fixes"]),
+        ("import jax.numpy as jnp\nx = [jnp.empty(3) for _ in 'éé']; y = 'ü'\n", ["--fix"]),
+    ],
+)
+def test_json_edits_give_the_same_text_as_fix(
+    project: Path, jaxlint_run: Run, src: str, argv: list[str]
+) -> None:
+    write(project, {"a.py": src})
+    items = jaxlint_run("check", "--output-format", "json", "a.py").json()
+    fixes = [i["fix"] for i in items if i["fix"] is not None]
+    assert len(fixes) == 1, items
+    from_json = apply_json_edits(src, fixes[0]["edits"])
+    jaxlint_run("check", *argv, "a.py")
+    assert (project / "a.py").read_bytes().decode() == from_json
+    assert from_json != src
+
+
+def test_apply_json_edits_agrees_with_ruff(project: Path) -> None:
+    """The edit convention used above is ruff's: check it on ruff's own output."""
+    src = "import os\nimport sys  # é\nimport re\n\nprint(sys.argv)\n"
+    write(project, {"u.py": src})
+    ruff = _ruff()
+    base = [ruff, "check", "--no-cache", "--isolated", "--select", "F401"]
+    proc = subprocess.run(
+        [*base, "--output-format", "json", "u.py"], capture_output=True, text=True, timeout=60
+    )
+    edits = [e for item in json.loads(proc.stdout) for e in item["fix"]["edits"]]
+    subprocess.run([*base, "--fix", "u.py"], capture_output=True, timeout=60)
+    assert apply_json_edits(src, edits) == (project / "u.py").read_text()
+
+
+# -- sarif ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sarif_validator() -> Any:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    assert schema["title"] == "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema"
+    # The validator class follows the draft the schema declares in ``$schema``.
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+def assert_valid_sarif(validator: Any, doc: Any) -> None:
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:10])
+
+
+_URI_RE = re.compile(r"^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]+$")
+
+
+def assert_github_requirements(doc: dict[str, Any]) -> None:
+    """What GitHub code scanning needs from an uploaded SARIF file."""
+    assert doc["version"] == "2.1.0"
+    assert doc["$schema"].endswith("sarif-2.1.0.json")
+    assert len(doc["runs"]) == 1
+    run = doc["runs"][0]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "jaxlint"
+    assert driver["version"]
+    rules = driver["rules"]
+    assert [r["id"] for r in rules] == [r.code for r in all_rules()]
+    for rule in rules:
+        for key in ("shortDescription", "fullDescription", "help"):
+            assert rule[key]["text"].strip(), (rule["id"], key)
+        assert "{" not in rule["shortDescription"]["text"], "an unformatted message template"
+        assert rule["help"]["markdown"].startswith("## What it does")
+    for result in run["results"]:
+        assert result["ruleId"]
+        assert result["message"]["text"]
+        if "ruleIndex" in result:
+            assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+        assert result["locations"]
+        for loc in result["locations"]:
+            phys = loc["physicalLocation"]
+            uri = phys["artifactLocation"]["uri"]
+            assert _URI_RE.match(uri), uri
+            region = phys["region"]
+            assert region["startLine"] >= 1
+            assert region["startColumn"] >= 1
+            assert region["endLine"] >= region["startLine"]
+            assert region["endColumn"] >= 1
+        for fix in result.get("fixes", []):
+            for change in fix["artifactChanges"]:
+                for rep in change["replacements"]:
+                    assert rep["deletedRegion"]["startLine"] >= 1
+                    assert rep["deletedRegion"]["startColumn"] >= 1
+
+
+def _uris(doc: dict[str, Any]) -> list[str]:
+    return [
+        loc["physicalLocation"]["artifactLocation"]["uri"]
+        for result in doc["runs"][0]["results"]
+        for loc in result["locations"]
+    ]
+
+
+def test_sarif_is_valid(project: Path, jaxlint_run: Run, sarif_validator: Any) -> None:
+    write(
+        project, {"pkg/a.py": ALL_THREE, "pkg/b.py": "from jax.numpy import empty\nx = empty(3)\n"}
+    )
+    r = jaxlint_run("check", "--output-format", "sarif", "pkg")
+    assert r.code == 1
+    doc = json.loads(r.out)
+    assert_valid_sarif(sarif_validator, doc)
+    assert_github_requirements(doc)
+    results = doc["runs"][0]["results"]
+    assert [res["ruleId"] for res in results] == ["JAX302", "JAX602", "JAX701", "JAX602"]
+    assert set(_uris(doc)) == {"pkg/a.py", "pkg/b.py"}
+    first = results[0]
+    assert first["locations"][0]["physicalLocation"]["region"] == {
+        "startLine": 4,
+        "startColumn": 7,
+        "endLine": 4,
+        "endColumn": 25,
+    }
+    assert first["message"]["text"].startswith("JAX302 `jax.random.PRNGKey`")
+    assert first["level"] == "error"
+    # fixes ride along, as in ruff's SARIF
+    b_fix = results[3]["fixes"][0]
+    assert len(b_fix["artifactChanges"][0]["replacements"]) == 2
+
+
+def test_sarif_without_findings_is_valid(
+    project: Path, jaxlint_run: Run, sarif_validator: Any
+) -> None:
+    write(project, {"ok.py": CLEAN})
+    r = jaxlint_run("check", "--output-format", "sarif", "ok.py")
+    assert r.code == 0
+    doc = json.loads(r.out)
+    assert_valid_sarif(sarif_validator, doc)
+    assert_github_requirements(doc)
+    assert doc["runs"][0]["results"] == []
+
+
+def test_sarif_parse_error_is_valid(project: Path, jaxlint_run: Run, sarif_validator: Any) -> None:
+    write(project, {"bad.py": "import jax\nx = (\n"})
+    doc = json.loads(jaxlint_run("check", "--output-format", "sarif", "bad.py").out)
+    assert_valid_sarif(sarif_validator, doc)
+    assert_github_requirements(doc)
+    assert doc["runs"][0]["results"][0]["ruleId"] == "JAX000"
+
+
+def test_sarif_uris_are_percent_encoded(
+    project: Path, jaxlint_run: Run, sarif_validator: Any
+) -> None:
+    write(project, {"my dir/a#b%c.py": EMPTY, "ü.py": EMPTY})
+    doc = json.loads(jaxlint_run("check", "--output-format", "sarif", ".").out)
+    assert_valid_sarif(sarif_validator, doc)
+    assert_github_requirements(doc)
+    uris = _uris(doc)
+    assert sorted(urllib.parse.unquote(u) for u in uris) == ["my dir/a#b%c.py", "ü.py"]
+
+
+def test_sarif_uri_outside_the_current_folder_is_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jaxlint_run: Run, sarif_validator: Any
+) -> None:
+    write(tmp_path, {"elsewhere/a.py": EMPTY})
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    doc = json.loads(jaxlint_run("check", "--output-format", "sarif", "../elsewhere").out)
+    assert_valid_sarif(sarif_validator, doc)
+    assert _uris(doc) == [(tmp_path / "elsewhere" / "a.py").as_uri()]
+
+
+def test_sarif_stdin(project: Path, jaxlint_run: Run, sarif_validator: Any) -> None:
+    r = jaxlint_run(
+        "check", "--output-format", "sarif", "--stdin-filename", "src/m.py", stdin=EMPTY.encode()
+    )
+    doc = json.loads(r.out)
+    assert_valid_sarif(sarif_validator, doc)
+    assert _uris(doc) == ["src/m.py"]
+
+
+# -- github ----------------------------------------------------------------------------------------
+
+_GITHUB_RE = re.compile(
+    r"^::error title=jaxlint \(JAX\d{3}\),file=(?P<file>[^,]+),line=(?P<line>\d+),"
+    r"col=(?P<col>\d+),endLine=(?P<end_line>\d+),endColumn=(?P<end_col>\d+)::(?P<msg>.+)$"
+)
+
+
+def test_github_format(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"pkg/a.py": ALL_THREE})
+    r = jaxlint_run("check", "--output-format", "github", "pkg/a.py")
+    assert r.code == 1
+    lines = r.out.splitlines()
+    assert len(lines) == 3
+    matches = [_GITHUB_RE.match(line) for line in lines]
+    assert all(matches), lines
+    first = matches[0]
+    assert first is not None
+    assert first.group("file") == "pkg/a.py"
+    assert (first.group("line"), first.group("col")) == ("4", "7")
+    assert (first.group("end_line"), first.group("end_col")) == ("4", "25")
+    msg = first.group("msg")
+    assert msg.startswith("pkg/a.py:4:7: JAX302 `jax.random.PRNGKey` makes a legacy raw")
+    assert msg.endswith("%0A  help: Replace with `jax.random.key` (typed key)")
+    assert "Found" not in r.out  # no summary lines among the workflow commands
+
+
+def test_github_escapes_properties_and_message(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"a,b:c.py": EMPTY})
+    r = jaxlint_run("check", "--output-format", "github", "a,b:c.py")
+    line = r.out.strip()
+    assert "file=a%2Cb%3Ac.py," in line
+    assert _GITHUB_RE.match(line)
+    assert "\n" not in line
+
+
+def test_github_no_findings_prints_nothing(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"ok.py": CLEAN})
+    r = jaxlint_run("check", "--output-format", "github", "ok.py")
+    assert (r.code, r.out) == (0, "")
+
+
+# -- text and concise ------------------------------------------------------------------------------
+
+
+def test_text_format(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"a.py": ALL_THREE})
+    r = jaxlint_run("check", "a.py")
+    assert r.code == 1
+    expected_602 = (
+        "a.py:5:7: JAX602 [*] `jnp.empty` returns uninitialized memory since JAX 0.11"
+        " (zeros only on CPU); use `jnp.zeros`\n"
+        "  |\n"
+        "5 | buf = jnp.empty((3,))\n"
+        "  |       ^^^^^^^^^ JAX602\n"
+        "  |\n"
+        "  = help: Replace with `jnp.zeros` (safe fix)\n"
+        "  = verify: jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt\n"
+    )
+    assert expected_602 in r.out
+    assert "  = help: Replace with `jax.random.key` (typed key) (unsafe fix: needs" in r.out
+    assert "  = verify: jaxlint probe compile FILE.py:FUNC\n" in r.out
+    assert r.out.endswith(
+        "Found 3 error(s).\n"
+        "[*] 2 fixable with the `--fix` option"
+        " (1 hidden fix(es) can be enabled with the `--unsafe-fixes` option).\n"
+    )
+
+
+def test_text_caret_under_tabs_and_wide_line_numbers(project: Path, jaxlint_run: Run) -> None:
+    src = "import jax.numpy as jnp\n" + "\n" * 9 + "if True:\n\tx = jnp.empty(3)\n"
+    write(project, {"a.py": src})
+    r = jaxlint_run("check", "a.py")
+    assert "a.py:12:6: JAX602" in r.out
+    assert "   |\n12 |  x = jnp.empty(3)\n   |      ^^^^^^^^^ JAX602\n   |\n" in r.out
+
+
+def test_text_unsafe_fixes_enabled(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"a.py": "import jax\nk = jax.random.PRNGKey(0)\n"})
+    r = jaxlint_run("check", "--unsafe-fixes", "a.py")
+    assert "a.py:2:5: JAX302 [*] " in r.out
+    assert "(unsafe fix)\n" in r.out
+    assert r.out.endswith("Found 1 error(s).\n[*] 1 fixable with the `--fix` option.\n")
+
+
+def test_text_all_checks_passed(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"ok.py": CLEAN})
+    for fmt in ("text", "concise"):
+        r = jaxlint_run("check", "--output-format", fmt, "ok.py")
+        assert (r.code, r.out) == (0, "All checks passed!\n")
+
+
+def test_concise_format(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"a.py": ALL_THREE, "b.py": EMPTY})
+    r = jaxlint_run("check", "--output-format", "concise", "b.py", "a.py")
+    lines = r.out.splitlines()
+    assert lines[:4] == [
+        "a.py:4:7: JAX302 `jax.random.PRNGKey` makes a legacy raw uint32 key;"
+        " use typed keys from `jax.random.key`",
+        "a.py:5:7: JAX602 [*] `jnp.empty` returns uninitialized memory since JAX 0.11"
+        " (zeros only on CPU); use `jnp.zeros`",
+        "a.py:6:7: JAX701 [*] `jax.tree_map` is deprecated since JAX 0.4.26 and removed in"
+        " JAX 0.6.0; use `jax.tree.map`",
+        "b.py:2:5: JAX602 [*] `jnp.empty` returns uninitialized memory since JAX 0.11"
+        " (zeros only on CPU); use `jnp.zeros`",
+    ]
+    assert lines[4:] == [
+        "Found 4 error(s).",
+        "[*] 3 fixable with the `--fix` option"
+        " (1 hidden fix(es) can be enabled with the `--unsafe-fixes` option).",
+    ]
+
+
+def test_machine_formats_print_no_summary(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"a.py": ALL_THREE})
+    for fmt in ("json", "sarif"):
+        r = jaxlint_run("check", "--output-format", fmt, "a.py")
+        json.loads(r.out)  # nothing but the document on stdout
+        assert "Found" not in r.err
+
+
+def test_statistics_json(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"a.py": ALL_THREE, "b.py": EMPTY})
+    r = jaxlint_run("check", "--statistics", "--output-format", "json", "a.py", "b.py")
+    assert r.code == 1
+    assert r.json() == [
+        {
+            "code": "JAX602",
+            "name": "empty-not-zeros",
+            "count": 2,
+            "fixable": True,
+            "fixable_count": 2,
+        },
+        {
+            "code": "JAX302",
+            "name": "legacy-prng-key",
+            "count": 1,
+            "fixable": False,
+            "fixable_count": 0,
+        },
+        {
+            "code": "JAX701",
+            "name": "deprecated-api",
+            "count": 1,
+            "fixable": True,
+            "fixable_count": 1,
+        },
+    ]
+
+
+def test_statistics_json_keys_match_ruff(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"u.py": "import os\n", "a.py": EMPTY})
+    proc = subprocess.run(
+        [_ruff(), "check", "--no-cache", "--isolated", "--select", "F401", "--statistics"]
+        + ["--output-format", "json", "u.py"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    ruff_stats = json.loads(proc.stdout)
+    ours = jaxlint_run("check", "--statistics", "--output-format", "json", "a.py").json()
+    assert key_paths(ours) == key_paths(ruff_stats)
