@@ -143,10 +143,10 @@ def test_jax302_raw_keys_are_untyped_and_fix_keeps_the_stream(tmp_path: Path) ->
     path = _write(tmp_path, "keys.py", program)
     before = _run(path)
     assert before.returncode == 0, before.stderr
-    # safe fixes leave an unsafe one alone
-    assert _fix(path) == 1
+    assert _fix(path) == 0  # JAX302 is off by default
+    assert _fix(path, "--extend-select", "JAX302") == 1  # safe fixes leave an unsafe one
     assert "PRNGKey" in path.read_text()
-    assert _fix(path, "--unsafe-fixes") == 0
+    assert _fix(path, "--extend-select", "JAX302", "--unsafe-fixes") == 0
     assert "jax.random.key(42)" in path.read_text()
     after = _run(path)
     assert after.returncode == 0, after.stderr

@@ -83,6 +83,11 @@ in the jaxpr where `jnp.empty` is used (a `broadcast_in_dim` for `jnp.zeros`).
             note="two possible modules: ambiguous, stay silent",
         ),
         Valid("import jax.numpy as jnp\nx = jnp.empty((3,))  # noqa: JAX602\n"),
+        Valid(
+            "import jax.numpy as jnp\ndt = jnp.empty((), dtype=p.dtype).real.dtype\n"
+            "nd = jnp.empty((2, 3)).ndim\n",
+            note="only metadata is read, never the uninitialized memory",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -121,7 +126,25 @@ in the jaxpr where `jnp.empty` is used (a `broadcast_in_dim` for `jnp.zeros`).
         ),
     ]
 
+    _METADATA = frozenset({"dtype", "shape", "ndim", "size", "itemsize", "nbytes"})
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self._metadata_only: set[int] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        # ``jnp.empty((), dtype).dtype`` reads only metadata, never the memory
+        if node.attr.value not in self._METADATA:
+            return
+        value = node.value
+        while isinstance(value, cst.Attribute) and value.attr.value in ("real", "imag", "T", "mT"):
+            value = value.value
+        if isinstance(value, cst.Call):
+            self._metadata_only.add(id(value))
+
     def visit_Call(self, node: cst.Call) -> None:
+        if id(node) in self._metadata_only:
+            return
         qualname = self.model.call_name(node)
         replacement = _EMPTY_TO_ZEROS.get(qualname or "")
         if replacement is None or self.ctx.target_jax < _UNINITIALIZED_SINCE:
