@@ -199,28 +199,9 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
 
 def rule_markdown(rule: type[Rule]) -> str:
-    fix = {
-        "always": "Fix is always available.",
-        "sometimes": "Fix is sometimes available.",
-        "none": "No automatic fix.",
-    }[rule.fix_availability]
-    default = "on" if rule.default_enabled else "off"
-    lines = [
-        f"# {rule.name} ({rule.code})",
-        "",
-        f"Message: {rule.message}",
-        "",
-        f"{fix} Enabled by default: {default}.",
-        "",
-        rule.docs.rstrip(),
-        "",
-    ]
-    if rule.options:
-        lines += ["## Options", ""]
-        for key, opt in rule.options.items():
-            lines.append(f"- `{key}` ({opt.type.__name__}, default `{opt.default!r}`): {opt.help}")
-        lines.append("")
-    return "\n".join(lines)
+    from jaxlint.docs_gen import rule_markdown as generate
+
+    return generate(rule)
 
 
 # -- jaxlint probe --------------------------------------------------------------------------
