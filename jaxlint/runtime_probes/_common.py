@@ -1,0 +1,303 @@
+"""What every runtime probe shares: the report, its output, exit codes, the JAX guard.
+
+Nothing here imports JAX at module level: ``import jaxlint.runtime_probes.env``
+works without JAX installed, and the probe then fails with an install hint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any, NoReturn
+
+from jaxlint import __version__
+
+#: Version of the JSON shapes documented in ``docs/probes.md``.
+SCHEMA_VERSION = 1
+
+EXIT_OK = 0  # the probe ran and every check passed
+EXIT_EXPECTATION = 1  # the probe ran but an expectation the user set failed
+EXIT_ERROR = 2  # usage or operational error (JAX missing, backend init, target not found)
+EXIT_USER_CODE = 3  # the user's code raised (or broke the probe's contract on its output)
+
+FIRST_CALL_LABEL = "first call (includes tracing/compilation; may hit caches)"
+
+TRUST_WARNING = (
+    "WARNING: this probe imports and runs your code (the target module, the input\n"
+    "factory and everything they import). Use it on trusted code only."
+)
+
+INSTALL_HINT = (
+    "JAX is not importable in this Python environment ({python}). The runtime probes need it;"
+    " the linter does not. Install it with `pip install 'jaxlint[probes]'` (CPU) or follow"
+    " https://docs.jax.dev/en/latest/installation.html for GPU/TPU wheels."
+)
+
+EXIT_CODES_HELP = """\
+exit codes:
+  0  success
+  1  the probe ran but an expectation you set failed (e.g. --expect-compiles)
+  2  usage or operational error (JAX missing, backend init failed, target not found,
+     a factory that breaks its contract)
+  3  your code raised (or returned something the probe cannot honestly measure)
+"""
+
+Report = dict[str, Any]
+
+
+class ProbeFailure(Exception):
+    """Stops a probe: ``exit_code`` and the JSON ``error`` object to report."""
+
+    def __init__(self, exit_code: int, error: dict[str, Any]) -> None:
+        super().__init__(error.get("message", ""))
+        self.exit_code = exit_code
+        self.error = error
+
+
+def fail(exit_code: int, cls: str, message: str, **extra: Any) -> NoReturn:
+    raise ProbeFailure(exit_code, {"class": cls, "message": message, **extra})
+
+
+def usage_error(message: str) -> NoReturn:
+    fail(EXIT_ERROR, "UsageError", message)
+
+
+# -- JAX -------------------------------------------------------------------------------------
+
+
+def import_jax() -> ModuleType:
+    """Import JAX, or stop the probe with exit code 2 and an install hint."""
+    try:
+        import jax
+    except ImportError as exc:
+        fail(
+            EXIT_ERROR,
+            "JaxNotInstalled",
+            INSTALL_HINT.format(python=sys.executable),
+            detail=f"{type(exc).__name__}: {exc}",
+        )
+    except Exception as exc:  # e.g. ValueError for JAX_ENABLE_X64=maybe, raised at import
+        fail(
+            EXIT_ERROR,
+            "JaxImportFailed",
+            f"importing jax raised {type(exc).__name__}: {first_line(str(exc))}",
+            detail=str(exc)[:4000],
+        )
+    return jax
+
+
+def init_backend(jax: ModuleType) -> list[Any]:
+    """Initialise the default backend and return its devices (exit 2 on failure)."""
+    try:
+        return list(jax.devices())
+    except Exception as exc:
+        fail(
+            EXIT_ERROR,
+            "BackendInitError",
+            f"{type(exc).__name__}: {first_line(str(exc))}",
+            detail=str(exc)[:4000],
+        )
+
+
+# -- argument parsing ------------------------------------------------------------------------
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=30, width=100)
+
+
+def make_parser(
+    name: str, summary: str, details: str, examples: str, trust: str = TRUST_WARNING
+) -> argparse.ArgumentParser:
+    """A parser with the common flags; ``--help`` names the trust warning and exit codes."""
+    parser = argparse.ArgumentParser(
+        prog=f"jaxlint probe {name}",
+        description=f"{summary}\n\n{details.rstrip()}\n\n{trust}",
+        epilog=(
+            f"examples:\n{examples.rstrip()}\n\n{EXIT_CODES_HELP}\n"
+            f"Also runnable as `python -m jaxlint.runtime_probes.{name} ...`."
+            " The JSON shape is documented in docs/probes.md."
+        ),
+        formatter_class=_HelpFormatter,
+    )
+    parser.add_argument(
+        "--format",
+        choices=("json", "text"),
+        default="json",
+        help="output format: json (default; for scripts and pipes) or text (for people)",
+    )
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        help="write the report to FILE instead of standard output",
+    )
+    return parser
+
+
+def int_list(text: str) -> list[int]:
+    """Parse ``0,2`` (or ``0``) into ``[0, 2]``."""
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected integers like 0 or 0,2; got {text!r}") from None
+
+
+def name_list(text: str) -> list[str]:
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    if not all(n.isidentifier() for n in names):
+        raise argparse.ArgumentTypeError(f"expected names like x or x,y; got {text!r}")
+    return names
+
+
+def add_jit_flags(parser: argparse.ArgumentParser, *, donate: bool = True) -> None:
+    parser.add_argument(
+        "--static-argnums",
+        type=int_list,
+        action="extend",
+        default=[],
+        metavar="I[,J]",
+        help="positional arguments passed to jax.jit(static_argnums=...); repeatable",
+    )
+    parser.add_argument(
+        "--static-argnames",
+        type=name_list,
+        action="extend",
+        default=[],
+        metavar="NAME[,NAME]",
+        help="keyword arguments passed to jax.jit(static_argnames=...); repeatable",
+    )
+    if donate:
+        parser.add_argument(
+            "--donate-argnums",
+            type=int_list,
+            action="extend",
+            default=[],
+            metavar="I[,J]",
+            help="positional arguments passed to jax.jit(donate_argnums=...): their buffers are"
+            " consumed by the call; repeatable",
+        )
+
+
+# -- report and output -----------------------------------------------------------------------
+
+
+def new_report(probe: str) -> Report:
+    return {"version": SCHEMA_VERSION, "probe": probe, "jaxlint_version": __version__, "ok": False}
+
+
+def first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def _json_default(obj: object) -> object:
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    return str(obj)
+
+
+def to_json(report: Report) -> str:
+    return json.dumps(report, indent=2, default=_json_default, allow_nan=True) + "\n"
+
+
+def write_output(text: str, output: str | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        directory = os.path.dirname(os.path.abspath(output))
+        os.makedirs(directory, exist_ok=True)
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        fail(EXIT_ERROR, "OutputError", f"cannot write {output}: {exc.strerror or exc}")
+
+
+def error_text(error: dict[str, Any]) -> list[str]:
+    lines = [f"error: {error.get('class')}: {error.get('message')}"]
+    if error.get("file"):
+        where = f"{error['file']}:{error.get('line')}"
+        if error.get("function"):
+            where += f" in {error['function']}"
+        lines.append(f"  at {where}")
+        if error.get("code"):
+            lines.append(f"    {error['code']}")
+    if error.get("phase"):
+        lines.append(f"  while: {error['phase']}")
+    if error.get("rule"):
+        lines.append(
+            f"  predicted by jaxlint rule {error['rule']} (`jaxlint rule {error['rule']}`)"
+        )
+    if error.get("hint"):
+        lines.append(f"  hint: {error['hint']}")
+    return lines
+
+
+def run_probe(
+    name: str,
+    parser: argparse.ArgumentParser,
+    run: Callable[[argparse.Namespace, Report], int],
+    render_text: Callable[[Report], str],
+    argv: Sequence[str] | None,
+) -> int:
+    """Parse ``argv``, run the probe, print its report; return the exit code.
+
+    ``run`` fills the report and returns an exit code, or raises ``ProbeFailure``.
+    The report's ``ok`` is true only for exit code 0: a probe never reports
+    success for partial output.
+    """
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # --help (0) or a usage error (2, message already printed)
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_ERROR
+    report = new_report(name)
+    try:
+        code = run(args, report)
+    except ProbeFailure as failure:
+        code = failure.exit_code
+        report["error"] = failure.error
+    except KeyboardInterrupt:
+        code = EXIT_ERROR
+        report["error"] = {"class": "KeyboardInterrupt", "message": "interrupted"}
+    report["ok"] = code == EXIT_OK
+    # the text report already shows the error when it goes to standard output
+    stdout_text = args.format == "text" and args.output is None
+    if code != EXIT_OK and "error" in report and not stdout_text:
+        for line in error_text(report["error"]):
+            print(
+                f"jaxlint probe {name}: {line}" if line.startswith("error") else line,
+                file=sys.stderr,
+            )
+    text = to_json(report) if args.format == "json" else render_text(report)
+    try:
+        write_output(text, args.output)
+    except ProbeFailure as failure:
+        print(f"jaxlint probe {name}: error: {failure.error['message']}", file=sys.stderr)
+        return EXIT_ERROR
+    return code
+
+
+# -- small text helpers ----------------------------------------------------------------------
+
+
+def fmt_seconds(value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    if value >= 1:
+        return f"{value:.3f} s"
+    if value >= 1e-3:
+        return f"{value * 1e3:.3f} ms"
+    return f"{value * 1e6:.1f} us"
+
+
+def status_line(report: Report) -> str:
+    return f"ok: {'yes' if report.get('ok') else 'NO'}"

@@ -1,0 +1,285 @@
+"""Load ``path/to/file.py:function`` or ``package.module:function`` and input factories.
+
+Loading a target imports (runs) the user's module. An import that raises is the
+user's code raising (exit 3); a file, module or attribute that does not exist is
+a usage error (exit 2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import os
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from jaxlint.runtime_probes._common import EXIT_ERROR, EXIT_USER_CODE, ProbeFailure, fail
+from jaxlint.runtime_probes._errors import describe_exception
+
+DEFAULT_FACTORY = "make_inputs"
+
+Inputs = tuple[tuple[Any, ...], dict[str, Any]]
+
+
+@dataclass
+class Target:
+    spec: str
+    module: ModuleType
+    obj: Callable[..., Any]
+    attr: str
+
+    @property
+    def file(self) -> str | None:
+        return getattr(self.module, "__file__", None)
+
+    @property
+    def name(self) -> str:
+        return self.attr
+
+    def location(self) -> dict[str, Any]:
+        """Where the function is defined, when Python can tell."""
+        try:
+            fn = inspect.unwrap(self.obj)
+            file = inspect.getsourcefile(fn)
+            _, line = inspect.getsourcelines(fn)
+        except (TypeError, OSError, ValueError):
+            return {"file": self.file, "line": None}
+        return {"file": file, "line": line}
+
+
+def _looks_like_path(module_part: str) -> bool:
+    return module_part.endswith(".py") or "/" in module_part or os.sep in module_part
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    module_part, sep, attr = spec.rpartition(":")
+    if not sep or not module_part or not attr:
+        fail(
+            EXIT_ERROR,
+            "UsageError",
+            f"expected path/to/file.py:FUNCTION or package.module:FUNCTION, got {spec!r}",
+        )
+    if not all(part.isidentifier() for part in attr.split(".")):
+        fail(EXIT_ERROR, "UsageError", f"{attr!r} in {spec!r} is not a Python name")
+    return module_part, attr
+
+
+class Loader:
+    """Loads targets; a file loaded twice in one probe run is executed once."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, ModuleType] = {}
+
+    def load(self, spec: str, role: str = "target") -> Target:
+        module_part, attr = split_spec(spec)
+        if _looks_like_path(module_part):
+            module = self._load_file(module_part, role)
+        else:
+            module = self._load_module(module_part, role)
+        return Target(spec, module, self._resolve(module, attr, spec, role), attr)
+
+    def load_factory(self, spec: str | None, target: Target, role: str = "factory") -> Target:
+        """``spec`` is a full target spec or a name in the target's module."""
+        if spec is not None and ":" in spec:
+            return self.load(spec, role)
+        name = spec or DEFAULT_FACTORY
+        if not all(part.isidentifier() for part in name.split(".")):
+            fail(EXIT_ERROR, "UsageError", f"--{role}: {name!r} is not a Python name")
+        where = target.file or target.module.__name__
+        if not _has_attr_path(target.module, name):
+            hint = (
+                f"define `def {name}(): return (args, kwargs)` in {where} or pass --{role}"
+                " FILE.py:FUNCTION"
+            )
+            fail(EXIT_ERROR, "FactoryNotFound", f"no {role} {name!r} in {where}", hint=hint)
+        obj = self._resolve(target.module, name, f"{where}:{name}", role)
+        return Target(f"{where}:{name}", target.module, obj, name)
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _load_file(self, path: str, role: str) -> ModuleType:
+        full = os.path.abspath(path)
+        if full in self._files:
+            return self._files[full]
+        if not os.path.isfile(full):
+            fail(EXIT_ERROR, "TargetNotFound", f"{role} file not found: {path}")
+        digest = hashlib.sha1(full.encode()).hexdigest()[:10]
+        stem = os.path.splitext(os.path.basename(full))[0]
+        mod_name = f"_jaxlint_probe_{''.join(c if c.isalnum() else '_' for c in stem)}_{digest}"
+        spec = importlib.util.spec_from_file_location(mod_name, full)
+        if spec is None or spec.loader is None:
+            fail(EXIT_ERROR, "TargetNotFound", f"cannot import {path} as a Python module")
+        module = importlib.util.module_from_spec(spec)
+        folder = os.path.dirname(full)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)  # sibling imports work as with `python file.py`
+        sys.modules[mod_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException as exc:
+            sys.modules.pop(mod_name, None)
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            raise ProbeFailure(
+                EXIT_USER_CODE, describe_exception(exc, phase=f"importing {role} file {path}")
+            ) from exc
+        self._files[full] = module
+        return module
+
+    def _load_module(self, name: str, role: str) -> ModuleType:
+        cwd = os.getcwd()
+        if cwd not in sys.path and "" not in sys.path:
+            sys.path.insert(0, cwd)  # as `python -m` does
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            missing = exc.name or ""
+            if missing and (name == missing or name.startswith(missing + ".")):
+                fail(EXIT_ERROR, "TargetNotFound", f"{role} module not found: {name}")
+            raise ProbeFailure(
+                EXIT_USER_CODE, describe_exception(exc, phase=f"importing {role} module {name}")
+            ) from exc
+        except Exception as exc:
+            raise ProbeFailure(
+                EXIT_USER_CODE, describe_exception(exc, phase=f"importing {role} module {name}")
+            ) from exc
+
+    @staticmethod
+    def _resolve(module: ModuleType, attr: str, spec: str, role: str) -> Callable[..., Any]:
+        obj: Any = module
+        for part in attr.split("."):
+            if not hasattr(obj, part):
+                fail(EXIT_ERROR, "TargetNotFound", f"{role} {spec!r}: no attribute {part!r}")
+            obj = getattr(obj, part)
+        if not callable(obj):
+            fail(EXIT_ERROR, "TargetNotCallable", f"{role} {spec!r} is not callable")
+        return obj
+
+
+def _has_attr_path(obj: Any, dotted: str) -> bool:
+    for part in dotted.split("."):
+        if not hasattr(obj, part):
+            return False
+        obj = getattr(obj, part)
+    return True
+
+
+def _check_inputs(value: Any, where: str) -> Inputs:
+    ok = (
+        isinstance(value, (tuple, list))
+        and len(value) == 2
+        and isinstance(value[0], (tuple, list))
+        and isinstance(value[1], Mapping)
+        and all(isinstance(k, str) for k in value[1])
+    )
+    if not ok:
+        got = type(value).__name__
+        if isinstance(value, (tuple, list)):
+            got += f" of length {len(value)}"
+        fail(
+            EXIT_ERROR,
+            "FactoryContractError",
+            f"{where} must return (args, kwargs): a tuple of positional arguments and a dict of"
+            f" keyword arguments; got {got}",
+            hint="e.g. `return (x, y), {}`",
+        )
+    return tuple(value[0]), dict(value[1])
+
+
+def call_factory(factory: Target, role: str = "factory") -> Inputs:
+    """Call an input factory; it must return ``(args, kwargs)``."""
+    try:
+        value = factory.obj()
+    except Exception as exc:
+        raise ProbeFailure(
+            EXIT_USER_CODE, describe_exception(exc, phase=f"calling {role} {factory.name}()")
+        ) from exc
+    return _check_inputs(value, f"{role} {factory.name}()")
+
+
+def call_cases(factory: Target) -> list[Inputs]:
+    """Call a cases factory; it must return a list of ``(args, kwargs)``."""
+    try:
+        value = factory.obj()
+    except Exception as exc:
+        raise ProbeFailure(
+            EXIT_USER_CODE, describe_exception(exc, phase=f"calling cases {factory.name}()")
+        ) from exc
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        fail(
+            EXIT_ERROR,
+            "FactoryContractError",
+            f"cases {factory.name}() must return a list of (args, kwargs);"
+            f" got {type(value).__name__}",
+        )
+    cases = [_check_inputs(item, f"each item of cases {factory.name}()") for item in value]
+    if not cases:
+        fail(EXIT_ERROR, "FactoryContractError", f"cases {factory.name}() returned no cases")
+    return cases
+
+
+def parameter_names(fn: Callable[..., Any]) -> list[str] | None:
+    """Positional parameter names, when the signature can be read."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    return [
+        p.name
+        for p in sig.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+
+
+def is_jitted(fn: Any) -> bool:
+    """A ``jax.jit`` object (it can ``trace`` and ``lower`` itself)."""
+    return callable(getattr(fn, "trace", None)) and callable(getattr(fn, "lower", None))
+
+
+def jit_target(
+    jax: Any,
+    fn: Callable[..., Any],
+    *,
+    static_argnums: list[int],
+    static_argnames: list[str],
+    donate_argnums: list[int],
+) -> tuple[Callable[..., Any], bool]:
+    """``jax.jit(fn, ...)`` with the flags, or ``fn`` itself when it is jitted and no flag is set.
+
+    Returns the callable and whether it was wrapped here.
+    """
+    if is_jitted(fn) and not (static_argnums or static_argnames or donate_argnums):
+        return fn, False
+    kwargs: dict[str, Any] = {}
+    if static_argnums:
+        kwargs["static_argnums"] = tuple(static_argnums)
+    if static_argnames:
+        kwargs["static_argnames"] = tuple(static_argnames)
+    if donate_argnums:
+        kwargs["donate_argnums"] = tuple(donate_argnums)
+    try:
+        return jax.jit(fn, **kwargs), True
+    except (TypeError, ValueError) as exc:  # e.g. static_argnames not in the signature
+        fail(EXIT_ERROR, "UsageError", f"jax.jit rejected the flags: {exc}")
+
+
+def static_keys(
+    n_args: int, params: list[str] | None, static_argnums: list[int], static_argnames: list[str]
+) -> set[int | str]:
+    """Positions and keyword names that are static, mapping names and positions both ways."""
+    keys: set[int | str] = set()
+    for i in static_argnums:
+        pos = i + n_args if i < 0 else i
+        keys.add(pos)
+        if params is not None and 0 <= pos < len(params):
+            keys.add(params[pos])
+    for name in static_argnames:
+        keys.add(name)
+        if params is not None and name in params:
+            keys.add(params.index(name))
+    return keys
