@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-
 from probe_support import EIGHT_DEVICES, ROOT, probe_env, run_main, run_module
 
 pytest.importorskip("jax")
@@ -21,7 +20,9 @@ def test_env_json_in_process(tmp_path):
     code, report = run_main(env.main, [], tmp_path)
     assert code == 0
     assert report["version"] == 1 and report["probe"] == "env" and report["ok"] is True
-    assert report["versions"]["jax"] and report["versions"]["jaxlib"] and report["versions"]["numpy"]
+    assert (
+        report["versions"]["jax"] and report["versions"]["jaxlib"] and report["versions"]["numpy"]
+    )
     backend = report["backend"]
     assert backend["default_backend"] == "cpu"
     assert backend["process_count"] == 1

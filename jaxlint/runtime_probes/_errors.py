@@ -109,8 +109,12 @@ def _is_library_frame(filename: str, package_dirs: tuple[str, ...], stdlib: str)
 
 
 def _raised_in_jax(exc: BaseException) -> bool:
+    """Raised by a JAX frame: the last frame is JAX's, or JAX filtered its frames away."""
     frames = traceback.extract_tb(exc.__traceback__)
-    return bool(frames) and os.path.abspath(frames[-1].filename).startswith(_jax_dirs())
+    if frames and os.path.abspath(frames[-1].filename).startswith(_jax_dirs()):
+        return True
+    notes = getattr(exc, "__notes__", None) or []
+    return any("JAX has removed its internal frames" in str(n) for n in notes)
 
 
 def user_frame(exc: BaseException) -> traceback.FrameSummary | None:

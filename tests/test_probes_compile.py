@@ -1,0 +1,200 @@
+"""``jaxlint probe compile``: stages, StableHLO, cost analysis, tracer errors with rule codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from probe_support import (
+    EIGHT_DEVICES,
+    FIXTURES,
+    SAMPLE,
+    SHARDED,
+    probe_env,
+    run_main,
+    run_module,
+    spec,
+)
+
+pytest.importorskip("jax")
+
+from jaxlint.runtime_probes import compile as compile_probe  # noqa: E402
+from jaxlint.runtime_probes._errors import predicted_rule  # noqa: E402
+
+
+def test_stages_stablehlo_and_cost_analysis(tmp_path):
+    out_dir = tmp_path / "ir"
+    dump = tmp_path / "jaxpr.txt"
+    argv = [spec(SAMPLE, "matmul_sin"), "--dump", str(dump), "--out", str(out_dir)]
+    code, report = run_main(compile_probe.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    assert report["version"] == 1 and report["ok"] is True
+    stages = report["stages"]
+    assert all(stages[name]["ok"] and stages[name]["seconds"] >= 0 for name in compile_probe.STAGES)
+    assert [a["aval"] for a in report["arguments"]] == ["float32[4,8]", "float32[8,2]"]
+    (out,) = stages["eval_shape"]["outputs"]
+    assert out["shape"] == [4, 2] and out["dtype"] == "float32" and out["weak_type"] is False
+    assert stages["eval_shape"]["jax_events"]["traces"] == 1
+    jaxpr = stages["jaxpr"]
+    assert jaxpr["equations"] == 3
+    assert jaxpr["primitives"] == {"sin": 1, "dot_general": 1, "add": 1}
+    assert "dot_general" in dump.read_text()
+    lowering = stages["lowering"]
+    assert lowering["dialect"] == "stablehlo" and lowering["ops"]["stablehlo.sine"] == 1
+    hlo_text = (out_dir / "stablehlo.mlir").read_text()
+    assert "stablehlo.dot_general" in hlo_text and "func.func public @main" in hlo_text
+    compilation = stages["compilation"]
+    assert compilation["jax_events"]["backend_compiles"] == 1
+    cost = compilation["cost_analysis"]
+    # sin on 32 elements, a 4x8 @ 8x2 dot and an add: 136 flops, 32 transcendentals (CPU)
+    assert cost["available"] and cost["flops"] == 136.0 and cost["transcendentals"] == 32.0
+    assert cost["bytes_accessed"] > 0
+    memory = compilation["memory_analysis"]
+    assert memory["argument_bytes"] == (4 * 8 + 8 * 2) * 4 and memory["output_bytes"] == 4 * 2 * 4
+    assert (out_dir / "compiled_hlo.txt").read_text().startswith("HloModule")
+    assert (out_dir / "jaxpr.txt").exists()
+
+
+@pytest.mark.parametrize(
+    ("func", "factory", "error_class", "rule", "line_text"),
+    [
+        ("branchy", "make_scalar", "jax.errors.TracerBoolConversionError", "JAX201", "if y > 0:"),
+        (
+            "to_numpy",
+            "make_vector",
+            "jax.errors.TracerArrayConversionError",
+            "JAX101",
+            "np.asarray",
+        ),
+        ("zeros_of", "make_n", "TypeError", "JAX203", "jnp.zeros(n)"),
+    ],
+)
+def test_tracer_errors_exit_3_with_rule(tmp_path, func, factory, error_class, rule, line_text):
+    argv = [spec(SAMPLE, func), "--factory", factory]
+    code, report = run_main(compile_probe.main, argv, tmp_path)
+    assert code == 3
+    assert report["ok"] is False
+    error = report["error"]
+    assert error["class"] == error_class
+    assert error["rule"] == rule
+    assert error["phase"] == "eval_shape"
+    assert error["file"] == str(SAMPLE)
+    assert line_text in error["code"]
+    assert SAMPLE.read_text().splitlines()[error["line"] - 1].strip() == error["code"]
+    assert report["stages"]["eval_shape"]["ok"] is False
+    assert report["stages"]["compilation"]["skipped"] is True
+
+
+def test_text_output_names_rule_and_line(tmp_path, capsys):
+    code = compile_probe.main(
+        [spec(SAMPLE, "branchy"), "--factory", "make_scalar", "--format", "text"]
+    )
+    assert code == 3
+    text = capsys.readouterr().out
+    assert "TracerBoolConversionError" in text and "JAX201" in text and "if y > 0:" in text
+
+
+def test_static_argnums_pass_through(tmp_path):
+    code, report = run_main(
+        compile_probe.main,
+        [spec(SAMPLE, "zeros_of"), "--factory", "make_n", "--static-argnums", "0"],
+        tmp_path,
+    )
+    assert code == 0, report.get("error")
+    assert report["arguments"] == [{"argument": "n", "path": "n", "static": True, "value": "3"}]
+    assert report["stages"]["eval_shape"]["outputs"][0]["shape"] == [3]
+
+
+def test_real_exception_classes_map_to_rules():
+    import jax
+    import jax.numpy as jnp
+
+    def raised(fn, *args):
+        try:
+            jax.jit(fn).trace(*args)
+        except Exception as exc:
+            return exc
+        raise AssertionError("no error")
+
+    assert predicted_rule(raised(lambda x: int(x), 1.0)) == "JAX101"
+    assert predicted_rule(raised(lambda x: x.item(), 1.0)) == "JAX101"
+    assert predicted_rule(raised(lambda x: [1, 2][x], 1)) == "JAX101"
+    assert predicted_rule(raised(lambda n: jnp.arange(n), 3)) == "JAX203"
+    assert predicted_rule(raised(lambda x: x[x > 1], jnp.ones(3))) == "JAX203"
+    assert predicted_rule(raised(lambda x, n: x[:n], jnp.ones(3), 2)) == "JAX203"
+    assert predicted_rule(raised(lambda x: 1 if x > 0 else 2, jnp.ones(3))) == "JAX201"
+    with jax.debug_key_reuse(True):
+        exc = raised(lambda k: jax.random.normal(k) + jax.random.uniform(k), jax.random.key(0))
+    assert type(exc).__name__ == "KeyReuseError" and predicted_rule(exc) == "JAX301"
+    assert predicted_rule(ValueError("plain")) is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "error_class"),
+    [
+        (["no/such/file.py:f"], "TargetNotFound"),
+        ([f"{SAMPLE}:no_such_function"], "TargetNotFound"),
+        (["not_a_spec"], "UsageError"),
+        ([f"{SAMPLE}:matmul_sin", "--factory", "no_such_factory"], "FactoryNotFound"),
+        (["no_such_pkg_xyz.mod:f"], "TargetNotFound"),
+        ([f"{FIXTURES / 'bad_factory.py'}:identity"], "FactoryContractError"),
+    ],
+)
+def test_usage_errors_exit_2(tmp_path, argv, error_class):
+    code, report = run_main(compile_probe.main, argv, tmp_path)
+    assert code == 2, report
+    assert report["ok"] is False and report["error"]["class"] == error_class
+
+
+def test_factory_that_raises_exits_3(tmp_path):
+    # matmul_sin() without arguments raises TypeError: the user's code raised
+    argv = [f"{SAMPLE}:matmul_sin", "--factory", "matmul_sin"]
+    code, report = run_main(compile_probe.main, argv, tmp_path)
+    assert code == 3
+    assert report["error"]["class"] == "TypeError"
+    assert report["error"]["phase"] == "calling factory matmul_sin()"
+
+
+def test_module_that_raises_on_import_exits_3(tmp_path):
+    code, report = run_main(compile_probe.main, [f"{FIXTURES / 'raises_on_import.py'}:f"], tmp_path)
+    assert code == 3
+    assert report["error"]["class"] == "RuntimeError"
+    assert report["error"]["phase"].startswith("importing target file")
+
+
+def test_package_module_spec(tmp_path, monkeypatch):
+    monkeypatch.chdir(FIXTURES.parent)
+    code, report = run_main(compile_probe.main, ["probes.sample:matmul_sin"], tmp_path)
+    assert code == 0, report.get("error")
+
+
+def test_sharded_inputs_on_eight_devices():
+    proc = run_module(
+        "compile",
+        [spec(SHARDED, "total"), "--factory", "make_sharded_inputs"],
+        env=probe_env(XLA_FLAGS=EIGHT_DEVICES),
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["backend"]["device_count"] == 8
+    assert "NamedSharding" in report["arguments"][0]["sharding"]
+    assert report["stages"]["compilation"]["cost_analysis"]["available"] is True
+    assert report["stages"]["lowering"]["ops"]
+
+
+def test_help(capsys):
+    assert compile_probe.main(["--help"]) == 0
+    text = capsys.readouterr().out
+    for flag in (
+        "--factory",
+        "--static-argnums",
+        "--static-argnames",
+        "--donate-argnums",
+        "--dump",
+        "--out",
+        "--format",
+        "--output",
+        "trusted code only",
+        "examples:",
+    ):
+        assert flag in text
