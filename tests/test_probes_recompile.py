@@ -1,0 +1,159 @@
+"""``jaxlint probe recompile``: compile counts per case/step and the argument that changed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from probe_support import EIGHT_DEVICES, SAMPLE, SHARDED, probe_env, run_main, run_module, spec
+
+pytest.importorskip("jax")
+
+from jaxlint.runtime_probes import recompile  # noqa: E402
+
+
+def _cases(report):
+    return report["cases"]
+
+
+def test_stable_shapes_compile_exactly_once(tmp_path):
+    argv = [spec(SAMPLE, "scale"), "--cases", "stable_cases", "--expect-compiles", "1"]
+    code, report = run_main(recompile.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    assert report["ok"] is True and report["version"] == 1
+    assert report["total_compiles"] == 1
+    assert [c["compiles"] for c in _cases(report)] == [1, 0, 0]
+    assert _cases(report)[0]["by_function"] == {"jit(scale)": 1}
+    assert report["recompiling_calls"] == []
+
+
+def test_three_shapes_compile_three_times_and_name_the_shape(tmp_path):
+    code, report = run_main(recompile.main, [spec(SAMPLE, "scale")], tmp_path)  # make_cases
+    assert code == 0, report.get("error")
+    assert report["total_compiles"] == 3
+    cases = _cases(report)
+    assert [c["compiles"] for c in cases] == [1, 1, 1]
+    assert cases[0]["reason"].startswith("first call")
+    for case, size in zip(cases[1:], (4, 5), strict=True):
+        (change,) = case["changed"]
+        assert change["argument"] == "x" and change["kind"] == "shape"
+        assert change["now"] == [size]
+        assert any("TRACING CACHE MISS" in m for m in case["explain_cache_misses"])
+    assert report["recompiling_calls"] == [1, 2]
+
+
+def test_expect_compiles_mismatch_exits_1(tmp_path):
+    code, report = run_main(
+        recompile.main, [spec(SAMPLE, "scale"), "--expect-compiles", "1"], tmp_path
+    )
+    assert code == 1
+    assert report["ok"] is False
+    assert report["error"]["class"] == "ExpectationFailed"
+    assert report["total_compiles"] == 3 and report["expected_compiles"] == 1
+
+
+def test_dtype_weak_type_and_pytree_changes_are_named(tmp_path):
+    argv = [spec(SAMPLE, "tree_scale"), "--cases", "mixed_cases"]
+    code, report = run_main(recompile.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    cases = _cases(report)
+    assert [c["compiles"] for c in cases] == [1, 0, 1, 1, 1]
+    kinds = [[(ch["argument"], ch["kind"]) for ch in c.get("changed", [])] for c in cases]
+    assert kinds[2] == [("x", "dtype")]
+    assert kinds[3] == [("factor", "weak type")]
+    assert kinds[4] == [("x", "pytree structure")]
+
+
+def test_static_value_change_is_named(tmp_path):
+    argv = [spec(SAMPLE, "scale"), "--cases", "static_cases", "--static-argnums", "1"]
+    code, report = run_main(recompile.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    cases = _cases(report)
+    assert [c["compiles"] for c in cases] == [1, 0, 1]
+    (change,) = cases[2]["changed"]
+    assert change == {
+        "argument": "factor",
+        "path": "factor",
+        "kind": "static value",
+        "before": "2",
+        "now": "3",
+    }
+
+
+def test_loop_mode_counts_compiles_per_step(tmp_path):
+    argv = ["--loop", spec(SAMPLE, "train_step"), "--factory", "make_batch", "--steps", "3"]
+    code, report = run_main(recompile.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    assert [s["compiles"] for s in report["steps"]] == [1, 1, 1]
+    assert report["compiles_after_first_step"] == 2
+    assert report["steps_that_compiled_after_the_first"] == [1, 2]
+    assert report["rules"] == ["JAX401", "JAX402", "JAX404"]
+    assert report["steps"][1]["changed"] == []  # same inputs: the jit itself is new each step
+
+    argv = ["--loop", spec(SAMPLE, "stable_step"), "--factory", "make_batch", "--steps", "3"]
+    code, report = run_main(recompile.main, [*argv, "--expect-compiles", "1"], tmp_path)
+    assert code == 0, report.get("error")
+    assert [s["compiles"] for s in report["steps"]] == [1, 0, 0]
+    assert "rules" not in report
+
+
+def test_user_error_in_a_case_exits_3(tmp_path):
+    argv = [spec(SAMPLE, "branchy"), "--cases", "branch_cases"]
+    code, report = run_main(recompile.main, argv, tmp_path)
+    assert code == 3
+    assert report["ok"] is False
+    assert report["error"]["rule"] == "JAX201" and report["error"]["phase"] == "case 0"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        [f"{SAMPLE}:scale", "--loop", f"{SAMPLE}:stable_step"],
+        ["--loop", f"{SAMPLE}:stable_step", "--cases", "make_cases"],
+        [f"{SAMPLE}:scale", "--factory", "make_batch"],
+        ["--loop", f"{SAMPLE}:stable_step", "--steps", "0"],
+    ],
+)
+def test_usage_errors(tmp_path, argv):
+    code, report = run_main(recompile.main, argv, tmp_path)
+    assert code == 2 and report["error"]["class"] == "UsageError"
+
+
+def test_sharding_change_on_eight_devices():
+    proc = run_module(
+        "recompile",
+        [spec(SHARDED, "total"), "--cases", "sharding_cases", "--format", "json"],
+        env=probe_env(XLA_FLAGS=EIGHT_DEVICES),
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["backend"]["device_count"] == 8
+    assert [c["compiles"] for c in report["cases"]] == [1, 0, 1]
+    (change,) = report["cases"][2]["changed"]
+    assert change["argument"] == "x" and change["kind"] == "sharding"
+    assert "NamedSharding" in change["now"]
+
+
+def test_text_output(capsys):
+    assert recompile.main([spec(SAMPLE, "scale"), "--format", "text"]) == 0
+    text = capsys.readouterr().out
+    assert "total compilations: 3" in text
+    assert "x shape [3] -> [4]" in text
+
+
+def test_help(capsys):
+    assert recompile.main(["--help"]) == 0
+    text = capsys.readouterr().out
+    for flag in (
+        "--cases",
+        "--loop",
+        "--steps",
+        "--factory",
+        "--expect-compiles",
+        "--static-argnums",
+        "--static-argnames",
+        "trusted code only",
+        "examples:",
+    ):
+        assert flag in text
