@@ -1,0 +1,59 @@
+"""Every rule's docs show a runnable `jaxlint probe ...` command, and it runs.
+
+For each rule in ``jaxlint.rules.all_rules()``, the command in ``rule.probe`` must
+appear in the rule's docs page, and running it through the ``jaxlint`` CLI on
+``tests/fixtures/probes/docs_example.py`` (substituted for ``FILE.py:FUNC``) must
+not be a usage error (exit code 2).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+from probe_support import FIXTURES, probe_env
+
+from jaxlint.docs_gen import rule_markdown
+from jaxlint.rules import all_rules
+
+pytest.importorskip("jax")
+
+EXAMPLE = FIXTURES / "docs_example.py"
+PLACEHOLDER = re.compile(r"\bFILE\.py:[A-Z_]+\b")
+
+
+def _argv(command: str) -> list[str]:
+    words = shlex.split(PLACEHOLDER.sub(f"{EXAMPLE}:example", command))
+    assert words[:2] == ["jaxlint", "probe"], command
+    return [sys.executable, "-m", "jaxlint", *words[1:]]
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)
+def test_docs_show_the_probe_command(rule):
+    assert rule.probe.startswith("jaxlint probe ")
+    assert f"`{rule.probe}`" in rule_markdown(rule)
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)
+def test_probe_command_runs_without_usage_error(rule, tmp_path):
+    argv = _argv(rule.probe)
+    if "--format" not in argv:
+        argv += ["--format", "json"]
+    proc = subprocess.run(
+        argv, capture_output=True, text=True, cwd=tmp_path, env=probe_env(), timeout=300
+    )
+    assert proc.returncode != 2, f"{rule.code}: {rule.probe}\n{proc.stdout}\n{proc.stderr}"
+    report = json.loads(proc.stdout)
+    assert report["version"] == 1
+    assert report["ok"] is (proc.returncode == 0)
+    if rule.code == "JAX602":  # "--dump jaxpr.txt shows an `empty` equation"
+        assert "empty[" in (tmp_path / "jaxpr.txt").read_text()
+    if rule.code == "JAX302":  # "a raw key shows as uint32[2]"
+        outputs = report["stages"]["eval_shape"]["outputs"]
+        assert [o["aval"] for o in outputs] == ["float32[3]", "uint32[2]"]
+    if rule.code == "JAX701":  # "prints the installed JAX version"
+        assert report["versions"]["jax"]
