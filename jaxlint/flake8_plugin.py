@@ -1,14 +1,22 @@
-"""jaxlint as a flake8 plugin: ``flake8 --select JAX``.
+"""jaxlint as a flake8 plugin: ``flake8`` (or ``flake8 --select JAX``).
 
 Registered in ``pyproject.toml`` under ``[project.entry-points."flake8.extension"]``.
 This module never imports flake8, so the ``jaxlint`` CLI does not depend on it.
 
 What flake8 governs and what jaxlint does:
 
-* flake8's ``--select`` / ``--ignore`` / ``--extend-ignore`` / ``--per-file-ignores``
-  and inline ``# noqa`` comments decide which findings are shown. The plugin runs
-  every default-enabled jaxlint rule and leaves jaxlint's own ``select``, ``ignore``,
-  ``extend-select`` and ``per-file-ignores`` aside.
+* flake8's ``--select`` / ``--extend-select`` / ``--ignore`` / ``--extend-ignore`` /
+  ``--per-file-ignores`` and inline ``# noqa`` comments decide which findings are
+  shown. The plugin runs every jaxlint rule and leaves jaxlint's own ``select``,
+  ``ignore``, ``extend-select`` and ``per-file-ignores`` aside.
+* The codes of rules that are off by default (``default_enabled = False``, such as
+  JAX302) go on flake8's default ignore list (:meth:`JaxlintChecker.add_options`),
+  so a plain ``flake8`` run reports what ``jaxlint check`` reports. Selecting them
+  explicitly turns them on, as in jaxlint: ``--extend-select JAX302``,
+  ``--select JAX3``, and also ``--select JAX`` (flake8, like jaxlint, lets an
+  explicit selection override a default ignore). An explicit ``--ignore`` (or
+  ``ignore =`` in a flake8 config) replaces flake8's default ignore list and so
+  turns them on too; ``--extend-ignore`` does not.
 * The file's ``[tool.jaxlint]`` (or ``jaxlint.toml``) still supplies ``target-jax``
   and the per-rule options, and a file-level ``# jaxlint: noqa[: codes]`` line
   still silences the file (flake8 does not know that comment).
@@ -53,6 +61,16 @@ class JaxlintChecker:
         self.lines = lines
 
     @classmethod
+    def add_options(cls, parser: Any) -> None:
+        """Put the codes of jaxlint's default-off rules on flake8's default ignore list.
+
+        flake8 calls this with its ``OptionManager`` while registering plugins. The
+        plugin runs every rule; flake8's selection then hides these codes unless the
+        user selects them (``--extend-select JAX302``, ``--select JAX3``).
+        """
+        parser.extend_default_ignore(default_off_codes())
+
+    @classmethod
     def resolver(cls) -> ConfigResolver:
         if cls._resolver is None:
             cls._resolver = ConfigResolver()
@@ -60,7 +78,7 @@ class JaxlintChecker:
 
     @classmethod
     def settings_for(cls, filename: str) -> tuple[Settings, list[type[Rule]]]:
-        """The file's settings with jaxlint's rule selection cleared, and its rules."""
+        """The file's settings with jaxlint's rule selection cleared, and every rule."""
         path = None if filename in ("-", "stdin") else Path(filename)
         config = cls.resolver().for_path(path)
         cached = cls._flake8_settings.get(id(config))
@@ -68,7 +86,7 @@ class JaxlintChecker:
             settings = dataclasses.replace(
                 config, select=None, ignore=(), extend_select=(), per_file_ignores=()
             )
-            cached = (config, settings, settings.enabled_rules(all_rules()))
+            cached = (config, settings, list(all_rules()))
             cls._flake8_settings[id(config)] = cached
         return cached[1], cached[2]
 
@@ -108,6 +126,11 @@ class JaxlintChecker:
             col0 = max(diag.start.column - 1, 0)
             reports.append((diag.start.row, col0, f"{diag.code} {diag.message}", type(self)))
         return reports
+
+
+def default_off_codes() -> list[str]:
+    """The codes of the rules that ``jaxlint check`` runs only when selected."""
+    return [rule.code for rule in all_rules() if not rule.default_enabled]
 
 
 def _one_line(message: str) -> str:

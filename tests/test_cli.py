@@ -27,7 +27,8 @@ from jaxlint.diagnostics import Applicability
 from jaxlint.rules.base import FixOp, Option, ReplaceNode, Rule
 
 # One finding of each rule: JAX302 (unsafe fix) at 4:7, JAX602 (safe) at 5:7,
-# JAX701 (safe) at 6:7.
+# JAX701 (safe) at 6:7. JAX302 is off by default: tests that need it pass JAX302_ON
+# (or put ``extend-select = ["JAX302"]`` in their config).
 ALL_THREE = """\
 import jax
 import jax.numpy as jnp
@@ -43,6 +44,7 @@ ALL_THREE_ALL_FIXED = ALL_THREE_SAFE_FIXED.replace("jax.random.PRNGKey", "jax.ra
 EMPTY = "import jax.numpy as jnp\nx = jnp.empty(3)\n"
 CLEAN = "import jax.numpy as jnp\nx = jnp.zeros(3)\n"
 UNSAFE_ONLY = "import jax\nk = jax.random.PRNGKey(0)\n"
+JAX302_ON = ("--extend-select", "JAX302")
 
 
 @dataclass
@@ -163,9 +165,39 @@ def test_findings_exit_1(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
     r = jaxlint_run("check", "--output-format", "concise", "a.py")
     assert r.code == 1
+    assert r.codes == ["JAX602", "JAX701"]  # JAX302 is off by default
+    assert "a.py:5:7: JAX602 [*] " in r.out
+    r = jaxlint_run("check", "--output-format", "concise", *JAX302_ON, "a.py")
+    assert r.code == 1
     assert r.codes == ["JAX302", "JAX602", "JAX701"]
     assert "a.py:4:7: JAX302 " in r.out
     assert "a.py:5:7: JAX602 [*] " in r.out
+
+
+def test_jax302_is_opt_in(project: Path, jaxlint_run: Run) -> None:
+    write(project, {"k.py": UNSAFE_ONLY})
+    concise = ("check", "--output-format", "concise")
+    r = jaxlint_run(*concise, "k.py")
+    assert (r.code, r.out) == (0, "All checks passed!\n")
+    for argv in (
+        ["--extend-select", "JAX302"],
+        ["--select", "JAX3"],
+        ["--select", "JAX302"],
+        ["--select", "JAX"],
+        ["--select", "ALL"],
+    ):
+        r = jaxlint_run(*concise, *argv, "k.py")
+        assert (r.code, r.codes) == (1, ["JAX302"]), argv
+        assert "k.py:2:5: JAX302 " in r.out
+    write(project, {"jaxlint.toml": 'extend-select = ["JAX302"]\n'})
+    r = jaxlint_run(*concise, "k.py")
+    assert (r.code, r.codes) == (1, ["JAX302"])
+    assert jaxlint_run(*concise, "--ignore", "JAX3", "k.py").code == 0
+    write(project, {"jaxlint.toml": 'select = ["JAX3"]\n'})
+    assert jaxlint_run(*concise, "k.py").codes == ["JAX302"]
+    (project / "jaxlint.toml").unlink()
+    write(project, {"pyproject.toml": '[tool.jaxlint]\nextend-select = ["JAX302"]\n'})
+    assert jaxlint_run(*concise, "k.py").codes == ["JAX302"]
 
 
 def test_default_is_current_folder(project: Path, jaxlint_run: Run) -> None:
@@ -224,6 +256,9 @@ def test_exit_zero(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
     r = jaxlint_run("check", "--exit-zero", "a.py")
     assert r.code == 0
+    assert "Found 2 error(s)." in r.out
+    r = jaxlint_run("check", "--exit-zero", *JAX302_ON, "a.py")
+    assert r.code == 0
     assert "Found 3 error(s)." in r.out
 
 
@@ -233,19 +268,26 @@ def test_exit_zero(project: Path, jaxlint_run: Run) -> None:
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        ([], ["JAX302", "JAX602", "JAX701"]),
+        ([], ["JAX602", "JAX701"]),  # JAX302 is off by default
+        (["--extend-select", "JAX302"], ["JAX302", "JAX602", "JAX701"]),
+        (["--extend-select", "JAX3"], ["JAX302", "JAX602", "JAX701"]),
+        (["--select", "JAX"], ["JAX302", "JAX602", "JAX701"]),
+        (["--select", "JAX3"], ["JAX302"]),
         (["--select", "JAX6"], ["JAX602"]),
         (["--select", "JAX602"], ["JAX602"]),
-        (["--ignore", "JAX7"], ["JAX302", "JAX602"]),
-        (["--ignore", "JAX6,JAX7"], ["JAX302"]),
-        (["--ignore", "JAX6", "--ignore", "JAX7"], ["JAX302"]),
+        (["--ignore", "JAX7"], ["JAX602"]),
+        (["--extend-select", "JAX302", "--ignore", "JAX7"], ["JAX302", "JAX602"]),
+        (["--extend-select", "JAX302", "--ignore", "JAX6,JAX7"], ["JAX302"]),
+        (["--extend-select", "JAX302", "--ignore", "JAX6", "--ignore", "JAX7"], ["JAX302"]),
+        (["--extend-select", "JAX302", "--ignore", "JAX3"], ["JAX302", "JAX602", "JAX701"]),
+        (["--extend-select", "JAX3", "--ignore", "JAX302"], ["JAX602", "JAX701"]),
         (["--select", "JAX6", "--extend-select", "JAX7"], ["JAX602", "JAX701"]),
         (["--select", "JAX6,JAX7"], ["JAX602", "JAX701"]),
         (["--select", "JAX6", "--select", "JAX7"], ["JAX602", "JAX701"]),
         (["--select", "JAX302", "--ignore", "JAX3"], ["JAX302"]),
         (["--select", "JAX3", "--ignore", "JAX302"], []),
         (["--select", "JAX6", "--ignore", "JAX6"], []),
-        (["--ignore", "JAX602", "--extend-select", "JAX602"], ["JAX302", "JAX701"]),
+        (["--ignore", "JAX602", "--extend-select", "JAX602"], ["JAX701"]),
         (["--select", "ALL", "--ignore", "JAX7"], ["JAX302", "JAX602"]),
         (["--ignore", "JAX"], []),
     ],
@@ -270,7 +312,12 @@ def test_select_ignore(
         ('extend-select = ["JAX6"]\nselect = ["JAX7"]\n', [], ["JAX602", "JAX701"]),
         ('select = ["JAX7"]\n', ["--extend-select", "JAX6"], ["JAX602", "JAX701"]),
         ('select = ["JAX7"]\n', ["--select", "JAX3"], ["JAX302"]),
-        ('ignore = ["JAX3"]\n', ["--ignore", "JAX7"], ["JAX602"]),
+        ('extend-select = ["JAX302"]\nignore = ["JAX6"]\n', ["--ignore", "JAX7"], ["JAX302"]),
+        # the default-off JAX302, turned on or off on either layer
+        ('extend-select = ["JAX302"]\n', [], ["JAX302", "JAX602", "JAX701"]),
+        ('extend-select = ["JAX302"]\n', ["--ignore", "JAX302"], ["JAX602", "JAX701"]),
+        ('extend-select = ["JAX302"]\n', ["--select", "JAX6"], ["JAX602"]),
+        ('select = ["JAX6"]\n', ["--extend-select", "JAX302"], ["JAX302", "JAX602"]),
     ],
 )
 def test_config_and_command_line_selection(
@@ -306,7 +353,7 @@ def test_unknown_selector_exit_2(
 
 def test_statistics(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE, "b.py": EMPTY})
-    r = jaxlint_run("check", "--statistics", "a.py", "b.py")
+    r = jaxlint_run("check", "--statistics", *JAX302_ON, "a.py", "b.py")
     assert r.code == 1
     lines = r.out.splitlines()
     assert lines[:3] == [
@@ -320,9 +367,9 @@ def test_statistics(project: Path, jaxlint_run: Run) -> None:
 
 def test_statistics_unsafe_fixes_marks_unsafe_fixable(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": UNSAFE_ONLY})
-    r = jaxlint_run("check", "--statistics", "a.py")
+    r = jaxlint_run("check", "--statistics", *JAX302_ON, "a.py")
     assert r.out.splitlines()[0] == "1\tJAX302\tlegacy-prng-key"
-    r = jaxlint_run("check", "--statistics", "--unsafe-fixes", "a.py")
+    r = jaxlint_run("check", "--statistics", "--unsafe-fixes", *JAX302_ON, "a.py")
     assert r.out.splitlines()[0] == "1\tJAX302\t[*] legacy-prng-key"
 
 
@@ -339,7 +386,7 @@ def test_statistics_rejects_sarif(project: Path, jaxlint_run: Run) -> None:
 def test_diff_prints_and_writes_nothing(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
     before = (project / "a.py").stat()
-    r = jaxlint_run("check", "--diff", "a.py")
+    r = jaxlint_run("check", "--diff", *JAX302_ON, "a.py")
     assert r.code == 1
     assert (project / "a.py").read_text() == ALL_THREE
     assert (project / "a.py").stat().st_mtime_ns == before.st_mtime_ns
@@ -355,7 +402,7 @@ def test_diff_is_a_patch_that_gives_the_fixed_text(project: Path, jaxlint_run: R
     if shutil.which("patch") is None:
         pytest.skip("no patch(1)")
     write(project, {"a.py": ALL_THREE})
-    r = jaxlint_run("check", "--diff", "--unsafe-fixes", "a.py")
+    r = jaxlint_run("check", "--diff", "--unsafe-fixes", *JAX302_ON, "a.py")
     assert r.code == 1
     subprocess.run(["patch", "-p1", "-s"], input=r.out.encode(), cwd=project, check=True)
     assert (project / "a.py").read_text() == ALL_THREE_ALL_FIXED
@@ -393,11 +440,11 @@ def test_diff_nothing_to_fix_exit_0(project: Path, jaxlint_run: Run) -> None:
 
 def test_diff_only_unsafe_fixes(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": UNSAFE_ONLY})
-    r = jaxlint_run("check", "--diff", "a.py")
+    r = jaxlint_run("check", "--diff", *JAX302_ON, "a.py")
     assert r.code == 0
     assert r.out == ""
     assert "1 hidden fix(es) can be enabled with the `--unsafe-fixes` option" in r.err
-    r = jaxlint_run("check", "--diff", "--unsafe-fixes", "a.py")
+    r = jaxlint_run("check", "--diff", "--unsafe-fixes", *JAX302_ON, "a.py")
     assert r.code == 1
     assert "+k = jax.random.key(0)\n" in r.out
     assert (project / "a.py").read_text() == UNSAFE_ONLY
@@ -420,7 +467,7 @@ def test_diff_exit_zero(project: Path, jaxlint_run: Run) -> None:
 
 def test_fix_applies_only_safe_fixes(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
-    r = jaxlint_run("check", "--fix", "a.py")
+    r = jaxlint_run("check", "--fix", *JAX302_ON, "a.py")
     assert (project / "a.py").read_text() == ALL_THREE_SAFE_FIXED
     assert r.code == 1  # JAX302 remains
     assert "Found 3 error(s) (2 fixed, 1 remaining)." in r.out
@@ -429,7 +476,7 @@ def test_fix_applies_only_safe_fixes(project: Path, jaxlint_run: Run) -> None:
 
 def test_fix_unsafe_fixes(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
-    r = jaxlint_run("check", "--fix", "--unsafe-fixes", "a.py")
+    r = jaxlint_run("check", "--fix", "--unsafe-fixes", *JAX302_ON, "a.py")
     assert (project / "a.py").read_text() == ALL_THREE_ALL_FIXED
     assert r.code == 0
     assert r.out == "Found 3 error(s) (3 fixed, 0 remaining).\n"
@@ -437,14 +484,17 @@ def test_fix_unsafe_fixes(project: Path, jaxlint_run: Run) -> None:
 
 def test_unsafe_fixes_without_fix_changes_nothing(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
-    r = jaxlint_run("check", "--unsafe-fixes", "a.py")
+    r = jaxlint_run("check", "--unsafe-fixes", *JAX302_ON, "a.py")
     assert r.code == 1
     assert (project / "a.py").read_text() == ALL_THREE
     assert "[*] 3 fixable with the `--fix` option." in r.out
 
 
 def test_unsafe_fixes_from_config(project: Path, jaxlint_run: Run) -> None:
-    write(project, {"a.py": UNSAFE_ONLY, "jaxlint.toml": "unsafe-fixes = true\n"})
+    write(
+        project,
+        {"a.py": UNSAFE_ONLY, "jaxlint.toml": 'unsafe-fixes = true\nextend-select = ["JAX302"]\n'},
+    )
     r = jaxlint_run("check", "--output-format", "concise", "a.py")
     assert "JAX302 [*] " in r.out
     assert "[*] 1 fixable with the `--fix` option." in r.out
@@ -476,7 +526,7 @@ def test_fix_nothing_to_do_leaves_file_untouched(project: Path, jaxlint_run: Run
 
 def test_show_fixes(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE, "b.py": EMPTY})
-    r = jaxlint_run("check", "--fix", "--show-fixes", "a.py", "b.py")
+    r = jaxlint_run("check", "--fix", "--show-fixes", *JAX302_ON, "a.py", "b.py")
     fixed = r.out.index("Fixed 3 error(s):\n")
     assert r.out.index("a.py:4:7: JAX302") < fixed < r.out.index("Found 4 error(s)")
     assert (
@@ -567,9 +617,9 @@ def test_noqa_in_fix(project: Path, jaxlint_run: Run) -> None:
 )
 def test_file_level_noqa(project: Path, jaxlint_run: Run, header: str, expected: list[str]) -> None:
     write(project, {"a.py": header + ALL_THREE})
-    r = jaxlint_run("check", "--output-format", "concise", "a.py")
+    r = jaxlint_run("check", "--output-format", "concise", *JAX302_ON, "a.py")
     assert r.codes == expected
-    r = jaxlint_run("check", "--fix", "--unsafe-fixes", "a.py")
+    r = jaxlint_run("check", "--fix", "--unsafe-fixes", *JAX302_ON, "a.py")
     text = (project / "a.py").read_text()
     assert ("jnp.empty" in text) is ("JAX602" not in expected)
     assert r.code == 0
@@ -616,7 +666,7 @@ def test_stdin_fix_writes_code_to_stdout(project: Path, jaxlint_run: Run) -> Non
 
 
 def test_stdin_fix_keeps_unfixed_code(project: Path, jaxlint_run: Run) -> None:
-    r = jaxlint_run("check", "--fix", "-", stdin=UNSAFE_ONLY.encode())
+    r = jaxlint_run("check", "--fix", *JAX302_ON, "-", stdin=UNSAFE_ONLY.encode())
     assert r.code == 1
     assert r.out == UNSAFE_ONLY
     assert "-:2:5: JAX302" in r.err
@@ -650,7 +700,7 @@ def test_stdin_config_is_found_from_the_stdin_filename(project: Path, jaxlint_ru
 
 def test_target_jax(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
-    concise = ("check", "--output-format", "concise")
+    concise = ("check", "--output-format", "concise", *JAX302_ON)
     assert jaxlint_run(*concise, "a.py").codes == ["JAX302", "JAX602", "JAX701"]
     # jax.tree_map was deprecated in 0.4.26; jnp.empty is uninitialised from 0.11
     assert jaxlint_run(*concise, "--target-jax", "0.4.20", "a.py").codes == ["JAX302"]
@@ -663,7 +713,10 @@ def test_target_jax(project: Path, jaxlint_run: Run) -> None:
 
 
 def test_target_jax_overrides_config(project: Path, jaxlint_run: Run) -> None:
-    write(project, {"a.py": ALL_THREE, "jaxlint.toml": 'target-jax = "0.4.20"\n'})
+    write(
+        project,
+        {"a.py": ALL_THREE, "jaxlint.toml": 'target-jax = "0.4.20"\nextend-select = ["JAX302"]\n'},
+    )
     concise = ("check", "--output-format", "concise")
     assert jaxlint_run(*concise, "a.py").codes == ["JAX302"]
     assert jaxlint_run(*concise, "--target-jax", "0.12.0", "a.py").codes == [
@@ -702,13 +755,13 @@ def test_config_option_with_pyproject(project: Path, jaxlint_run: Run) -> None:
         project,
         {
             "a.py": ALL_THREE,
-            "other/pyproject.toml": '[project]\nname = "x"\n\n[tool.jaxlint]\nignore = ["JAX3"]\n',
+            "other/pyproject.toml": '[project]\nname = "x"\n\n[tool.jaxlint]\nignore = ["JAX7"]\n',
         },
     )
     r = jaxlint_run(
         "check", "--output-format", "concise", "--config", "other/pyproject.toml", "a.py"
     )
-    assert r.codes == ["JAX602", "JAX701"]
+    assert r.codes == ["JAX602"]
 
 
 def test_explicit_config_applies_to_every_file(project: Path, jaxlint_run: Run) -> None:
@@ -729,7 +782,7 @@ def test_nearest_config_wins(project: Path, jaxlint_run: Run) -> None:
     write(
         project,
         {
-            "pyproject.toml": '[tool.jaxlint]\nignore = ["JAX3"]\n',
+            "pyproject.toml": '[tool.jaxlint]\nextend-select = ["JAX302"]\nignore = ["JAX7"]\n',
             "a.py": ALL_THREE,
             "p1/jaxlint.toml": 'select = ["JAX6"]\n',
             "p1/a.py": ALL_THREE,
@@ -748,11 +801,11 @@ def test_nearest_config_wins(project: Path, jaxlint_run: Run) -> None:
             name, rest = line.split(":", 1)
             by_file.setdefault(name, []).append(rest.split(": ")[1].split()[0])
     assert by_file == {
-        "a.py": ["JAX602", "JAX701"],
+        "a.py": ["JAX302", "JAX602"],
         "p1/a.py": ["JAX602"],
         "p1/deep/er/a.py": ["JAX602"],
         "p2/a.py": ["JAX701"],
-        "p3/a.py": ["JAX602", "JAX701"],
+        "p3/a.py": ["JAX302", "JAX602"],
     }
 
 
@@ -760,9 +813,9 @@ def test_nearest_config_with_command_line_overrides(project: Path, jaxlint_run: 
     write(
         project,
         {
-            "p1/jaxlint.toml": 'ignore = ["JAX7"]\n',
+            "p1/jaxlint.toml": 'extend-select = ["JAX302"]\nignore = ["JAX7"]\n',
             "p1/a.py": ALL_THREE,
-            "p2/jaxlint.toml": 'ignore = ["JAX6"]\n',
+            "p2/jaxlint.toml": 'extend-select = ["JAX302"]\nignore = ["JAX6"]\n',
             "p2/a.py": ALL_THREE,
         },
     )
@@ -842,6 +895,9 @@ def test_per_file_ignores(project: Path, jaxlint_run: Run) -> None:
         project,
         {
             "pyproject.toml": """\
+                [tool.jaxlint]
+                extend-select = ["JAX302"]
+
                 [tool.jaxlint.per-file-ignores]
                 "tests/*" = ["JAX6"]
                 "__init__.py" = ["JAX7"]
@@ -1013,7 +1069,11 @@ def test_rule_all(jaxlint_run: Run) -> None:
     lines = r.out.splitlines()
     assert len(lines) == len(jaxlint.rules.all_rules())
     for rule, line in zip(jaxlint.rules.all_rules(), lines, strict=True):
-        assert line.split() == [rule.code, rule.name, "fix:", rule.fix_availability]
+        off = [] if rule.default_enabled else ["(off", "by", "default)"]
+        assert line.split() == [rule.code, rule.name, "fix:", rule.fix_availability, *off]
+    by_code = {line.split()[0]: line for line in lines}
+    assert by_code["JAX302"].endswith("  (off by default)")
+    assert "off by default" not in by_code["JAX602"] + by_code["JAX701"]
 
 
 def test_rule_unknown(jaxlint_run: Run) -> None:

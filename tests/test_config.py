@@ -33,10 +33,19 @@ def table(**kwargs: object) -> Settings:
 @pytest.mark.parametrize(
     ("config", "cli", "expected"),
     [
-        ({}, None, ["JAX302", "JAX602", "JAX701"]),
+        # JAX302 (legacy-prng-key) is off by default: only a selector that matches it
+        # turns it on
+        ({}, None, ["JAX602", "JAX701"]),
+        ({"extend_select": ["JAX302"]}, None, ["JAX302", "JAX602", "JAX701"]),
+        ({"extend_select": ["JAX3"]}, None, ["JAX302", "JAX602", "JAX701"]),
+        ({"select": ["JAX3"]}, None, ["JAX302"]),
+        ({"select": ["JAX"]}, None, ["JAX302", "JAX602", "JAX701"]),
         ({"select": ["JAX6"]}, None, ["JAX602"]),
         ({"select": ["ALL"]}, None, ["JAX302", "JAX602", "JAX701"]),
-        ({"ignore": ["JAX7"]}, None, ["JAX302", "JAX602"]),
+        ({"ignore": ["JAX7"]}, None, ["JAX602"]),
+        ({"extend_select": ["JAX302"], "ignore": ["JAX7"]}, None, ["JAX302", "JAX602"]),
+        ({"extend_select": ["JAX302"], "ignore": ["JAX3"]}, None, ["JAX302", "JAX602", "JAX701"]),
+        ({"extend_select": ["JAX3"], "ignore": ["JAX302"]}, None, ["JAX602", "JAX701"]),
         ({"select": ["JAX302"], "ignore": ["JAX3"]}, None, ["JAX302"]),
         ({"select": ["JAX3"], "ignore": ["JAX302"]}, None, []),
         ({"select": ["JAX302"], "ignore": ["JAX302"]}, None, []),  # a tie: ignore wins
@@ -48,9 +57,17 @@ def table(**kwargs: object) -> Settings:
         ({"select": ["JAX602"]}, (None, (), ("JAX6",)), []),
         # ... and its select beats the config's ignore
         ({"ignore": ["JAX6"]}, (("JAX602",), (), ()), ["JAX602"]),
-        ({"ignore": ["JAX6"]}, (None, ("JAX602",), ()), ["JAX302", "JAX602", "JAX701"]),
-        ({"ignore": ["JAX3"]}, (None, (), ("JAX7",)), ["JAX602"]),
+        ({"ignore": ["JAX6"]}, (None, ("JAX602",), ()), ["JAX602", "JAX701"]),
+        # ... its ignore adds to the config's (which still applies) ...
+        ({"extend_select": ["JAX302"], "ignore": ["JAX6"]}, (None, (), ("JAX7",)), ["JAX302"]),
         ({}, (("JAX302",), (), ("JAX3",)), ["JAX302"]),
+        # ... and the default-off JAX302 can be turned on, or back off, on either layer
+        ({}, (None, ("JAX302",), ()), ["JAX302", "JAX602", "JAX701"]),
+        ({}, (("JAX3",), (), ()), ["JAX302"]),
+        ({"extend_select": ["JAX302"]}, (None, (), ("JAX302",)), ["JAX602", "JAX701"]),
+        ({"extend_select": ["JAX302"]}, (("JAX6",), (), ()), ["JAX602"]),
+        ({"extend_select": ["JAX302"]}, (None, ("JAX7",), ()), ["JAX302", "JAX602", "JAX701"]),
+        ({"select": ["JAX6"]}, (None, ("JAX302",), ()), ["JAX302", "JAX602"]),
     ],
 )
 def test_selection_layers(
@@ -90,6 +107,16 @@ def test_off_by_default_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "JAX991" in codes(Settings(extend_select=("JAX991",)))
     assert "JAX991" in codes(Settings(select=("ALL",)))
     assert "JAX991" not in codes(Settings(cli_selection=(None, (), ("JAX",))))
+
+
+def test_jax302_is_the_real_rule_that_is_off_by_default() -> None:
+    """``legacy-prng-key`` is legacy, not deprecated: opt-in only (see docs/design.md)."""
+    assert [r.code for r in all_rules() if not r.default_enabled] == ["JAX302"]
+    assert "JAX302" not in enabled(Settings())
+    assert "JAX302" in enabled(table(extend_select=["JAX302"]))
+    assert "JAX302" in enabled(table(select=["JAX3"]))
+    assert "JAX302" in enabled(Settings(cli_selection=(None, ("JAX302",), ())))
+    assert "JAX302" in enabled(Settings(cli_selection=(("JAX3",), (), ())))
 
 
 # -- validation ------------------------------------------------------------------------------

@@ -1,4 +1,9 @@
-"""The flake8 plugin: the real ``flake8`` must report what ``jaxlint check`` reports."""
+"""The flake8 plugin: the real ``flake8`` must report what ``jaxlint check`` reports.
+
+Rules that are off by default (JAX302) are on flake8's default ignore list: both
+tools hide them unless selected, so flake8 and ``jaxlint check`` are compared with
+the same selection arguments (none, ``--extend-select JAX302``, ``--select JAX``...).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,8 @@ import pytest
 
 import jaxlint
 import jaxlint.flake8_plugin as plugin_module
-from jaxlint.flake8_plugin import JaxlintChecker
+from jaxlint.flake8_plugin import JaxlintChecker, default_off_codes
+from jaxlint.rules import all_rules
 from jaxlint.rules.array_semantics import EmptyNotZeros
 
 FIXTURES = Path(__file__).parent / "fixtures" / "flake8"
@@ -34,16 +40,27 @@ def project(tmp_path: Path) -> Path:
 
 
 def run_flake8(
-    cwd: Path, *args: str, stdin: str | None = None
+    cwd: Path,
+    *args: str,
+    stdin: str | None = None,
+    select_jax: bool = True,
+    isolated: bool = True,
 ) -> tuple[subprocess.CompletedProcess[str], list[tuple[Finding, str]]]:
+    """Run the real flake8; its ``JAX`` findings, with their message texts.
+
+    ``select_jax`` passes ``--select JAX``, which (an explicit selection beats a
+    default ignore) also selects the default-off rules. Without it flake8 keeps its
+    default selection, jaxlint's default-off codes stay on its default ignore list,
+    and the other plugins' findings (pycodestyle, pyflakes) are dropped here.
+    ``isolated`` passes ``--isolated`` (no flake8 config files are read).
+    """
     proc = subprocess.run(
         [
             sys.executable,
             "-m",
             "flake8",
-            "--isolated",
-            "--select",
-            "JAX",
+            *(["--isolated"] if isolated else []),
+            *(["--select", "JAX"] if select_jax else []),
             f"--format={_FORMAT}",
             *args,
         ],
@@ -56,16 +73,23 @@ def run_flake8(
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr, proc.stderr
     rows: list[tuple[Finding, str]] = []
-    for line in proc.stdout.splitlines():
+    lines = proc.stdout.splitlines()
+    for line in lines:
         path, row, col, code, text = line.split("\t", 4)
+        if not select_jax and not code.startswith("JAX"):
+            continue
         rel = Path(path).as_posix().removeprefix("./")
         rows.append(((rel, int(row), int(col), code), text))
-    assert proc.returncode == (1 if rows else 0), proc.stdout + proc.stderr
+    if select_jax:
+        assert len(rows) == len(lines), proc.stdout
+    assert proc.returncode == (1 if lines else 0), proc.stdout + proc.stderr
     return proc, rows
 
 
-def flake8_findings(cwd: Path, *args: str) -> set[Finding]:
-    _, rows = run_flake8(cwd, *args)
+def flake8_findings(
+    cwd: Path, *args: str, select_jax: bool = True, isolated: bool = True
+) -> set[Finding]:
+    _, rows = run_flake8(cwd, *args, select_jax=select_jax, isolated=isolated)
     return {finding for finding, _ in rows}
 
 
@@ -100,16 +124,42 @@ def jaxlint_findings(cwd: Path, *args: str) -> set[Finding]:
 # -- flake8 and jaxlint check agree ---------------------------------------------------
 
 
-def test_flake8_reports_exactly_what_jaxlint_check_reports(project: Path) -> None:
-    expected = jaxlint_findings(project)
-    assert flake8_findings(project) == expected
+@pytest.mark.parametrize(
+    ("argv", "jax302"),
+    [
+        ([], False),  # both tools' defaults: JAX302 is off
+        (["--extend-select", "JAX302"], True),
+        (["--extend-select", "JAX3"], True),
+        (["--select", "JAX"], True),
+        (["--select", "JAX3"], True),
+        (["--select", "JAX302"], True),
+        (["--select", "JAX6,JAX7"], False),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else None,
+)
+def test_flake8_reports_exactly_what_jaxlint_check_reports(
+    project: Path, argv: list[str], jax302: bool
+) -> None:
+    """The same selection arguments mean the same to flake8 and ``jaxlint check``."""
+    expected = jaxlint_findings(project, *argv)
+    assert expected
+    assert flake8_findings(project, *argv, select_jax=False) == expected
+    assert ("JAX302" in {code for *_, code in expected}) is jax302
+
+
+def test_the_fixtures_exercise_everything(project: Path) -> None:
+    everything = jaxlint_findings(project, "--extend-select", "JAX302")
+    default = jaxlint_findings(project)
+    assert default == {f for f in everything if f[3] != "JAX302"}
+    assert flake8_findings(project) == everything  # `flake8 --select JAX`: every rule
 
     # The fixture set is meant to exercise all of this; make sure it still does.
-    assert {code for *_, code in expected} == {"JAX302", "JAX602", "JAX701"}
-    files = {path for path, *_ in expected}
+    assert {code for *_, code in everything} == {"JAX302", "JAX602", "JAX701"}
+    files = {path for path, *_ in everything}
     assert "no_jax.py" not in files
     assert "silenced.py" not in files  # file-level `# jaxlint: noqa`
-    assert ("arrays.py", 10, 22, "JAX602") in expected  # columns count characters
+    assert ("arrays.py", 10, 22, "JAX602") in everything  # columns count characters
+    assert ("prng_spellings.py", 8, 8, "JAX302") in everything
     # lines silenced inline: by code (JAX602), by prefix (JAX3), and by a bare noqa
     for path, row in [
         ("arrays.py", 8),
@@ -118,25 +168,35 @@ def test_flake8_reports_exactly_what_jaxlint_check_reports(project: Path) -> Non
         ("prng_spellings.py", 12),
         ("api_drift.py", 11),
     ]:
-        assert not any(f[:2] == (path, row) for f in expected), (path, row)
+        assert not any(f[:2] == (path, row) for f in everything), (path, row)
     # a noqa comment naming JAX601 or JAX302 does not silence other codes
-    assert ("arrays.py", 9, 5, "JAX602") in expected
-    assert ("mixed.py", 14, 29, "JAX701") in expected
+    assert ("arrays.py", 9, 5, "JAX602") in everything
+    assert ("mixed.py", 14, 29, "JAX701") in everything
     # `# jaxlint: noqa: JAX602` silences only JAX602
-    assert {code for path, *_, code in expected if path == "partly_silenced.py"} == {
+    assert {code for path, *_, code in everything if path == "partly_silenced.py"} == {
         "JAX302",
         "JAX701",
     }
     # target-jax = "0.10.0" in legacy_jax/pyproject.toml
-    assert {code for path, *_, code in expected if path == "legacy_jax/old_code.py"} == {
+    assert {code for path, *_, code in everything if path == "legacy_jax/old_code.py"} == {
         "JAX302",
         "JAX701",
     }
 
 
-def test_concise_output_has_the_same_positions(project: Path) -> None:
+@pytest.mark.parametrize("argv", [[], ["--extend-select", "JAX302"]])
+def test_concise_output_has_the_same_positions(project: Path, argv: list[str]) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "jaxlint", "check", "--no-cache", "--output-format", "concise"],
+        [
+            sys.executable,
+            "-m",
+            "jaxlint",
+            "check",
+            "--no-cache",
+            "--output-format",
+            "concise",
+            *argv,
+        ],
         cwd=project,
         capture_output=True,
         text=True,
@@ -150,8 +210,9 @@ def test_concise_output_has_the_same_positions(project: Path) -> None:
             continue
         path, row, col = head.rsplit(":", 2)
         concise.add(f"{Path(path).as_posix()}:{row}:{col}:{rest.split()[0]}")
-    _, rows = run_flake8(project)
+    _, rows = run_flake8(project, *argv, select_jax=False)
     assert {f"{p}:{r}:{c}:{code}" for (p, r, c, code), _ in rows} == concise
+    assert any(":JAX302" in line for line in concise) is bool(argv)
 
 
 def test_message_text(project: Path) -> None:
@@ -173,10 +234,55 @@ def test_message_text(project: Path) -> None:
     ],
 )
 def test_flake8_select_and_ignore_govern(project: Path, args: list[str], dropped: set[str]) -> None:
-    everything = jaxlint_findings(project)
-    got = flake8_findings(project, *args)
+    everything = jaxlint_findings(project, "--select", "JAX")  # JAX302 included
+    got = flake8_findings(project, *args)  # after `--select JAX`
     assert got == {f for f in everything if f[3] not in dropped}
     assert got  # something is left
+
+
+@pytest.mark.parametrize(
+    ("args", "dropped"),
+    [
+        ([], {"JAX302"}),
+        # --extend-ignore adds to flake8's default ignore list: JAX302 stays off ...
+        (["--extend-ignore", "JAX701"], {"JAX302", "JAX701"}),
+        (["--extend-ignore", "E501"], {"JAX302"}),
+        # ... --ignore replaces that list, so it turns JAX302 on (flake8's semantics,
+        # as for pycodestyle's default-ignored W503)
+        (["--ignore", "JAX701"], {"JAX701"}),
+        (["--ignore", "E501"], set()),
+        # selecting it, or a prefix of it, explicitly turns it on
+        (["--extend-select", "JAX302"], set()),
+        (["--extend-select", "JAX302", "--extend-ignore", "JAX6"], {"JAX602"}),
+        (["--select", "JAX302"], {"JAX602", "JAX701"}),
+        (["--select", "JAX3"], {"JAX602", "JAX701"}),
+        (["--select", "JAX"], set()),
+        (["--select", "JAX", "--extend-ignore", "JAX302"], {"JAX302"}),
+        (["--select", "JAX6,JAX7"], {"JAX302"}),
+    ],
+)
+def test_default_off_rules_are_on_flake8s_default_ignore_list(
+    project: Path, args: list[str], dropped: set[str]
+) -> None:
+    everything = jaxlint_findings(project, "--select", "JAX")
+    assert "JAX302" in {f[3] for f in everything}
+    got = flake8_findings(project, *args, select_jax=False)
+    assert got == {f for f in everything if f[3] not in dropped}
+
+
+def test_jax302_opt_in_from_flake8_config(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(
+        "import jax\nimport jax.numpy as jnp\nk = jax.random.PRNGKey(0)\nx = jnp.empty(3)\n"
+    )
+    default = {("m.py", 4, 5, "JAX602")}
+    opted_in = {("m.py", 3, 5, "JAX302"), ("m.py", 4, 5, "JAX602")}
+    assert flake8_findings(tmp_path, select_jax=False, isolated=False) == default
+    assert jaxlint_findings(tmp_path) == default
+    (tmp_path / ".flake8").write_text("[flake8]\nextend-select = JAX302\n")
+    assert flake8_findings(tmp_path, select_jax=False, isolated=False) == opted_in
+    assert jaxlint_findings(tmp_path, "--extend-select", "JAX302") == opted_in
+    (tmp_path / ".flake8").write_text("[flake8]\nextend-ignore = E501\n")
+    assert flake8_findings(tmp_path, select_jax=False, isolated=False) == default
 
 
 def test_jaxlint_select_and_ignore_do_not_apply(tmp_path: Path) -> None:
@@ -188,6 +294,19 @@ def test_jaxlint_select_and_ignore_do_not_apply(tmp_path: Path) -> None:
     assert jaxlint_findings(tmp_path) == set()
     codes = {code for *_, code in flake8_findings(tmp_path)}
     assert codes == {"JAX302", "JAX602", "JAX701"}
+    codes = {code for *_, code in flake8_findings(tmp_path, select_jax=False)}
+    assert codes == {"JAX602", "JAX701"}  # flake8's defaults, not jaxlint's select
+
+
+def test_jaxlint_extend_select_does_not_opt_in_under_flake8(tmp_path: Path) -> None:
+    """Under flake8, only flake8's selection turns JAX302 on (docs/integrations.md)."""
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\nextend-select = ["JAX302"]\n')
+    shutil.copy(FIXTURES / "mixed.py", tmp_path / "mixed.py")
+    assert {code for *_, code in jaxlint_findings(tmp_path)} == {"JAX302", "JAX602", "JAX701"}
+    codes = {code for *_, code in flake8_findings(tmp_path, select_jax=False)}
+    assert codes == {"JAX602", "JAX701"}
+    got = flake8_findings(tmp_path, "--extend-select", "JAX302", select_jax=False)
+    assert got == jaxlint_findings(tmp_path)
 
 
 def test_noqa_is_handled_by_flake8(tmp_path: Path) -> None:
@@ -239,6 +358,15 @@ def test_stdin_uses_the_display_name_for_config(project: Path) -> None:
     }
     _, rows = run_flake8(project, "-", stdin=text)
     assert {f[3] for f, _ in rows} == {"JAX302", "JAX602", "JAX701"}
+    _, rows = run_flake8(
+        project,
+        "--stdin-display-name",
+        "legacy_jax/old_code.py",
+        "-",
+        stdin=text,
+        select_jax=False,
+    )
+    assert {f for f, _ in rows} == {("legacy_jax/old_code.py", 6, 7, "JAX701")}
 
 
 def test_crlf_file(tmp_path: Path) -> None:
@@ -247,8 +375,10 @@ def test_crlf_file(tmp_path: Path) -> None:
         b"k = jax.random.PRNGKey(0)\r\n"
     )
     expected = {("w.py", 4, 5, "JAX602"), ("w.py", 6, 5, "JAX302")}
-    assert jaxlint_findings(tmp_path) == expected
+    assert jaxlint_findings(tmp_path, "--extend-select", "JAX302") == expected
     assert flake8_findings(tmp_path) == expected
+    assert jaxlint_findings(tmp_path) == {("w.py", 4, 5, "JAX602")}
+    assert flake8_findings(tmp_path, select_jax=False) == {("w.py", 4, 5, "JAX602")}
 
 
 # -- errors become JAX900 findings, never an aborted flake8 run ------------------------
@@ -288,7 +418,8 @@ def test_rule_crash_becomes_one_jax900(monkeypatch: pytest.MonkeyPatch) -> None:
     row, col, message, kind = internal[0]
     assert (row, col, kind) == (1, 0, JaxlintChecker)
     assert "JAX602" in message and "empty-not-zeros" in message and "kaboom" in message
-    # the other rules still report (inline noqa is flake8's job, so line 13 is here)
+    # the other rules still report (inline noqa is flake8's job, so line 13 is here;
+    # the plugin runs every rule, and flake8's selection hides JAX302 by default)
     others = {(r[0], r[1], r[2].split()[0]) for r in reports if r not in internal}
     assert others == {
         (7, 10, "JAX302"),
@@ -381,6 +512,35 @@ def test_parse_error_is_reported_as_jax000(tmp_path: Path) -> None:
     reports = list(JaxlintChecker(None, str(tmp_path / "x.py"), ["import jax\n", "x = (\n"]).run())
     assert len(reports) == 1
     assert reports[0][2].startswith("JAX000 SyntaxError")
+
+
+class _RecordingParser:
+    def __init__(self) -> None:
+        self.default_ignore: list[str] = []
+
+    def extend_default_ignore(self, codes: list[str]) -> None:
+        self.default_ignore.extend(codes)
+
+
+def test_add_options_extends_the_default_ignore_list() -> None:
+    parser = _RecordingParser()
+    JaxlintChecker.add_options(parser)
+    assert parser.default_ignore == default_off_codes() == ["JAX302"]
+    assert default_off_codes() == [r.code for r in all_rules() if not r.default_enabled]
+
+
+def test_add_options_with_flake8s_option_manager() -> None:
+    from flake8.options.manager import OptionManager
+
+    manager = OptionManager(version="0", plugin_versions="", parents=[], formatter_names=[])
+    JaxlintChecker.add_options(manager)
+    assert manager.extended_default_ignore == ["JAX302"]
+
+
+def test_the_plugin_runs_default_off_rules(tmp_path: Path) -> None:
+    text = "import jax\nk = jax.random.PRNGKey(0)\n"
+    reports = list(JaxlintChecker(None, str(tmp_path / "k.py"), _lines(text)).run())
+    assert [(r[0], r[1], r[2].split()[0]) for r in reports] == [(2, 4, "JAX302")]
 
 
 def test_plugin_metadata_and_no_flake8_import() -> None:

@@ -37,6 +37,8 @@ key = jax.random.PRNGKey(0)
 buf = jnp.empty((3,))
 out = jax.tree_map(lambda x: x, buf)
 """
+JAX302_ON = ("--extend-select", "JAX302")
+"""JAX302 (in ALL_THREE, with the only unsafe fix) is off by default."""
 EMPTY = "import jax.numpy as jnp\nx = jnp.empty(3)\n"
 CLEAN = "import jax.numpy as jnp\nx = jnp.zeros(3)\n"
 
@@ -143,7 +145,7 @@ def test_json_keys_match_the_installed_ruff(project: Path, jaxlint_run: Run) -> 
     ruff_items = json.loads(proc.stdout)
     assert ruff_items and ruff_items[0]["fix"] is not None
 
-    r = jaxlint_run("check", "--output-format", "json", "a.py")
+    r = jaxlint_run("check", "--output-format", "json", *JAX302_ON, "a.py")
     assert r.code == 1
     ours = r.json()
     with_fix = [item for item in ours if item["fix"] is not None]
@@ -157,7 +159,7 @@ def test_json_keys_match_the_installed_ruff(project: Path, jaxlint_run: Run) -> 
 
 def test_json_values(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
-    items = jaxlint_run("check", "--output-format", "json", "a.py").json()
+    items = jaxlint_run("check", "--output-format", "json", *JAX302_ON, "a.py").json()
     assert [i["code"] for i in items] == ["JAX302", "JAX602", "JAX701"]
     prng, empty, tree = items
     assert prng["filename"] == str(project / "a.py")
@@ -227,11 +229,12 @@ def test_json_edits_give_the_same_text_as_fix(
     project: Path, jaxlint_run: Run, src: str, argv: list[str]
 ) -> None:
     write(project, {"a.py": src})
-    items = jaxlint_run("check", "--output-format", "json", "a.py").json()
+    # JAX302_ON for the PRNGKey case; the other sources have no JAX302 finding
+    items = jaxlint_run("check", "--output-format", "json", *JAX302_ON, "a.py").json()
     fixes = [i["fix"] for i in items if i["fix"] is not None]
     assert len(fixes) == 1, items
     from_json = apply_json_edits(src, fixes[0]["edits"])
-    jaxlint_run("check", *argv, "a.py")
+    jaxlint_run("check", *argv, *JAX302_ON, "a.py")
     assert (project / "a.py").read_bytes().decode() == from_json
     assert from_json != src
 
@@ -322,13 +325,16 @@ def test_sarif_is_valid(project: Path, jaxlint_run: Run, sarif_validator: Any) -
     write(
         project, {"pkg/a.py": ALL_THREE, "pkg/b.py": "from jax.numpy import empty\nx = empty(3)\n"}
     )
-    r = jaxlint_run("check", "--output-format", "sarif", "pkg")
+    r = jaxlint_run("check", "--output-format", "sarif", *JAX302_ON, "pkg")
     assert r.code == 1
     doc = json.loads(r.out)
     assert_valid_sarif(sarif_validator, doc)
     assert_github_requirements(doc)
     results = doc["runs"][0]["results"]
     assert [res["ruleId"] for res in results] == ["JAX302", "JAX602", "JAX701", "JAX602"]
+    rules = {rule["id"]: rule for rule in doc["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["JAX302"]["defaultConfiguration"]["enabled"] is False
+    assert rules["JAX602"]["defaultConfiguration"]["enabled"] is True
     assert set(_uris(doc)) == {"pkg/a.py", "pkg/b.py"}
     first = results[0]
     assert first["locations"][0]["physicalLocation"]["region"] == {
@@ -405,7 +411,7 @@ _GITHUB_RE = re.compile(
 
 def test_github_format(project: Path, jaxlint_run: Run) -> None:
     write(project, {"pkg/a.py": ALL_THREE})
-    r = jaxlint_run("check", "--output-format", "github", "pkg/a.py")
+    r = jaxlint_run("check", "--output-format", "github", *JAX302_ON, "pkg/a.py")
     assert r.code == 1
     lines = r.out.splitlines()
     assert len(lines) == 3
@@ -442,7 +448,7 @@ def test_github_no_findings_prints_nothing(project: Path, jaxlint_run: Run) -> N
 
 def test_text_format(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
-    r = jaxlint_run("check", "a.py")
+    r = jaxlint_run("check", *JAX302_ON, "a.py")
     assert r.code == 1
     expected_602 = (
         "a.py:5:7: JAX602 [*] `jnp.empty` returns uninitialized memory since JAX 0.11"
@@ -474,7 +480,7 @@ def test_text_caret_under_tabs_and_wide_line_numbers(project: Path, jaxlint_run:
 
 def test_text_unsafe_fixes_enabled(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": "import jax\nk = jax.random.PRNGKey(0)\n"})
-    r = jaxlint_run("check", "--unsafe-fixes", "a.py")
+    r = jaxlint_run("check", "--unsafe-fixes", *JAX302_ON, "a.py")
     assert "a.py:2:5: JAX302 [*] " in r.out
     assert "(unsafe fix)\n" in r.out
     assert r.out.endswith("Found 1 error(s).\n[*] 1 fixable with the `--fix` option.\n")
@@ -489,7 +495,7 @@ def test_text_all_checks_passed(project: Path, jaxlint_run: Run) -> None:
 
 def test_concise_format(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE, "b.py": EMPTY})
-    r = jaxlint_run("check", "--output-format", "concise", "b.py", "a.py")
+    r = jaxlint_run("check", "--output-format", "concise", *JAX302_ON, "b.py", "a.py")
     lines = r.out.splitlines()
     assert lines[:4] == [
         "a.py:4:7: JAX302 `jax.random.PRNGKey` makes a legacy raw uint32 key;"
@@ -511,14 +517,14 @@ def test_concise_format(project: Path, jaxlint_run: Run) -> None:
 def test_machine_formats_print_no_summary(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
     for fmt in ("json", "sarif"):
-        r = jaxlint_run("check", "--output-format", fmt, "a.py")
+        r = jaxlint_run("check", "--output-format", fmt, *JAX302_ON, "a.py")
         json.loads(r.out)  # nothing but the document on stdout
         assert "Found" not in r.err
 
 
 def test_statistics_json(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE, "b.py": EMPTY})
-    r = jaxlint_run("check", "--statistics", "--output-format", "json", "a.py", "b.py")
+    r = jaxlint_run("check", "--statistics", "--output-format", "json", *JAX302_ON, "a.py", "b.py")
     assert r.code == 1
     assert r.json() == [
         {
