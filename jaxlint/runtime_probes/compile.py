@@ -333,7 +333,9 @@ def render_text(report: Report) -> str:
         if info.get("skipped"):
             lines.append(f"{name}: skipped (an earlier stage failed)")
             continue
-        head = f"{name} ({fmt_seconds(info.get('seconds'))})"
+        cached = name == "jaxpr" and info.get("jax_events", {}).get("traces") == 0
+        note = ", from JAX's trace cache" if cached else ""
+        head = f"{name} ({fmt_seconds(info.get('seconds'))}{note})"
         if not info.get("ok"):
             lines.append(f"{head}: FAILED")
             continue
