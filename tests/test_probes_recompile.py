@@ -157,3 +157,23 @@ def test_help(capsys):
         "examples:",
     ):
         assert flag in text
+
+
+def test_persistent_cache_hits_are_not_counted_as_compiles(tmp_path):
+    env = probe_env(
+        JAX_COMPILATION_CACHE_DIR=str(tmp_path / "cache"),
+        JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
+    )
+    runs = []
+    for _ in range(2):
+        proc = run_module("recompile", [spec(SAMPLE, "scale")], env=env)
+        assert proc.returncode == 0, proc.stderr
+        assert "persistent compilation cache" not in proc.stderr  # captured, not printed
+        runs.append(json.loads(proc.stdout))
+    cold, warm = runs
+    assert cold["total_compiles"] == 3
+    # the backend event still fires on a persistent-cache hit; the hit is subtracted
+    assert [(c["backend_compile_events"], c["persistent_cache_hits"]) for c in warm["cases"]] == [
+        (1, 1)
+    ] * 3
+    assert warm["total_compiles"] == 0

@@ -8,7 +8,8 @@ event, so real compilations are backend events minus cache hits. Tracing records
 ``/jax/core/compile/jaxpr_trace_duration`` and lowering
 ``/jax/core/compile/jaxpr_to_mlir_module_duration``. With
 ``jax_explain_cache_misses`` on, each tracing-cache miss is logged at WARNING on
-``jax._src.interpreters.partial_eval`` as ``TRACING CACHE MISS at ...``.
+``jax._src.interpreters.partial_eval`` as ``TRACING CACHE MISS at ...``, and
+persistent-cache misses on ``jax._src.compiler`` (``PERSISTENT COMPILATION CACHE MISS``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,12 @@ BACKEND_COMPILE = "/jax/core/compile/backend_compile_duration"
 TRACE = "/jax/core/compile/jaxpr_trace_duration"
 LOWER = "/jax/core/compile/jaxpr_to_mlir_module_duration"
 CACHE_HIT = "/jax/compilation_cache/cache_hits"
-EXPLAIN_LOGGER = "jax._src.interpreters.partial_eval"
+# tracing-cache misses; persistent-cache misses, writes and hits
+EXPLAIN_LOGGERS = (
+    "jax._src.interpreters.partial_eval",
+    "jax._src.compiler",
+    "jax._src.compilation_cache",
+)
 
 
 @dataclass(frozen=True)
@@ -128,16 +134,22 @@ class CompileMonitor(AbstractContextManager["CompileMonitor"]):
             return Window(list(self._events[mark:]))
 
 
-class _ListHandler(logging.Handler):
+class _Capture(logging.Filter):
+    """A logger filter that keeps cache-miss explanations and stops them being printed."""
+
     def __init__(self) -> None:
-        super().__init__(level=logging.WARNING)
+        super().__init__()
         self.messages: list[str] = []
 
-    def emit(self, record: logging.LogRecord) -> None:
+    def filter(self, record: logging.LogRecord) -> bool:
         try:
-            self.messages.append(record.getMessage())
+            message = record.getMessage()
         except Exception:
-            pass
+            return True
+        if "CACHE MISS" in message or "persistent compilation cache" in message.lower():
+            self.messages.append(message)
+            return False
+        return True
 
 
 class ExplainCapture(AbstractContextManager["ExplainCapture"]):
@@ -145,15 +157,14 @@ class ExplainCapture(AbstractContextManager["ExplainCapture"]):
 
     def __init__(self, jax: ModuleType) -> None:
         self._jax = jax
-        self._handler = _ListHandler()
+        self._capture = _Capture()
         self._stack = ExitStack()
-        self._logger = logging.getLogger(EXPLAIN_LOGGER)
-        self._propagate = self._logger.propagate
+        self._loggers = [logging.getLogger(name) for name in EXPLAIN_LOGGERS]
 
     def __enter__(self) -> ExplainCapture:
         self._stack.enter_context(self._jax.explain_cache_misses(True))
-        self._logger.addHandler(self._handler)
-        self._logger.propagate = False
+        for logger in self._loggers:
+            logger.addFilter(self._capture)
         return self
 
     def __exit__(
@@ -162,12 +173,12 @@ class ExplainCapture(AbstractContextManager["ExplainCapture"]):
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self._logger.removeHandler(self._handler)
-        self._logger.propagate = self._propagate
+        for logger in self._loggers:
+            logger.removeFilter(self._capture)
         self._stack.close()
 
     def mark(self) -> int:
-        return len(self._handler.messages)
+        return len(self._capture.messages)
 
     def since(self, mark: int) -> list[str]:
-        return [m for m in self._handler.messages[mark:] if "CACHE MISS" in m]
+        return list(self._capture.messages[mark:])
