@@ -198,3 +198,13 @@ def test_help(capsys):
         "examples:",
     ):
         assert flag in text
+
+
+def test_unwritable_output_exits_2(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    code = compile_probe.main(
+        [spec(SAMPLE, "matmul_sin"), "--output", str(blocker / "report.json")]
+    )
+    assert code == 2
+    assert "cannot write" in capsys.readouterr().err

@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any, NoReturn
@@ -268,6 +269,14 @@ def run_probe(
     except KeyboardInterrupt:
         code = EXIT_ERROR
         report["error"] = {"class": "KeyboardInterrupt", "message": "interrupted"}
+    except Exception as exc:  # a bug in the probe, or user code outside a guarded call
+        traceback.print_exc(file=sys.stderr)
+        code = EXIT_ERROR
+        report["error"] = {
+            "class": "InternalError",
+            "message": f"{type(exc).__name__}: {first_line(str(exc))}",
+            "hint": "the probe itself failed; the traceback is on standard error",
+        }
     report["ok"] = code == EXIT_OK
     # the text report already shows the error when it goes to standard output
     stdout_text = args.format == "text" and args.output is None

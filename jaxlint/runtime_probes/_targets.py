@@ -41,16 +41,6 @@ class Target:
     def name(self) -> str:
         return self.attr
 
-    def location(self) -> dict[str, Any]:
-        """Where the function is defined, when Python can tell."""
-        try:
-            fn = inspect.unwrap(self.obj)
-            file = inspect.getsourcefile(fn)
-            _, line = inspect.getsourcelines(fn)
-        except (TypeError, OSError, ValueError):
-            return {"file": self.file, "line": None}
-        return {"file": file, "line": line}
-
 
 def _looks_like_path(module_part: str) -> bool:
     return module_part.endswith(".py") or "/" in module_part or os.sep in module_part

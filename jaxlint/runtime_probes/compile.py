@@ -234,7 +234,10 @@ def run(args: argparse.Namespace, report: Report) -> int:
     stages: dict[str, Any] = {name: {"ok": False, "skipped": True} for name in STAGES}
     report["stages"] = stages
     if args.out:
-        os.makedirs(args.out, exist_ok=True)
+        try:
+            os.makedirs(args.out, exist_ok=True)
+        except OSError as exc:
+            fail(EXIT_ERROR, "OutputError", f"cannot create {args.out}: {exc.strerror or exc}")
 
     with CompileMonitor(jax) as monitor:
 

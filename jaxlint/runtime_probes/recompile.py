@@ -37,7 +37,7 @@ from jaxlint.runtime_probes._common import (
     usage_error,
 )
 from jaxlint.runtime_probes._errors import describe_exception
-from jaxlint.runtime_probes._monitor import CompileMonitor, ExplainCapture
+from jaxlint.runtime_probes._monitor import CompileMonitor, ExplainCapture, Window
 from jaxlint.runtime_probes._targets import (
     Inputs,
     Loader,
@@ -123,7 +123,7 @@ def _call(jax: ModuleType, fn: Any, inputs: Inputs) -> Any:
     return jax.block_until_ready(fn(*args, **kwargs))
 
 
-def _entry(window: Any, explain: list[str], seconds: float) -> dict[str, Any]:
+def _entry(window: Window, explain: list[str], seconds: float) -> dict[str, Any]:
     return {
         "compiles": window.compiles,
         "backend_compile_events": window.backend_compiles,
