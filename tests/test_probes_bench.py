@@ -184,3 +184,16 @@ def test_help(capsys):
         "examples:",
     ):
         assert flag in text
+
+
+def test_compiles_during_timed_calls_are_flagged(tmp_path):
+    argv = [spec(BENCH, "update"), "--factory", "make_growing", "--jit", "--repeat", "3"]
+    code, report = run_main(bench.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    result = report["results"]["target"]
+    assert result["compiles_during_first_call"] == 1
+    assert result["compiles_during_timed_calls"] == 3
+    assert "include compilation" in result["warnings"][0]
+
+    code, report = run_main(bench.main, [spec(BENCH, "update"), "--jit", "--repeat", "3"], tmp_path)
+    assert report["results"]["target"]["compiles_during_timed_calls"] == 0

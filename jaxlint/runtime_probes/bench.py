@@ -45,6 +45,7 @@ from jaxlint.runtime_probes._common import (
     usage_error,
 )
 from jaxlint.runtime_probes._errors import describe_exception
+from jaxlint.runtime_probes._monitor import CompileMonitor
 from jaxlint.runtime_probes._targets import Inputs, Loader, Target, call_factory, jit_target
 from jaxlint.runtime_probes.env import backend_summary, versions_report
 
@@ -168,6 +169,8 @@ class Subject:
     donated_not_consumed: int = 0
     reused_input_objects: int = 0
     output_arrays: int = 0
+    compiles_first_call: int = 0
+    compiles_timed: int = 0
     warnings: list[str] = field(default_factory=list)
     _previous_ids: set[int] = field(default_factory=set)
     _previous_refs: list[Any] = field(default_factory=list)
@@ -202,11 +205,17 @@ def array_leaves_safe(jax: ModuleType, tree: Any) -> list[Any]:
     return [leaf for leaf in jax.tree_util.tree_leaves(tree) if isinstance(leaf, jax.Array)]
 
 
-def call_once(jax: ModuleType, subject: Subject, phase: str) -> float:
-    """Prepare fresh inputs (untimed), then time the call plus output synchronisation."""
+def call_once(
+    jax: ModuleType, subject: Subject, phase: str, monitor: CompileMonitor
+) -> tuple[float, int]:
+    """Prepare fresh inputs (untimed), then time the call plus output synchronisation.
+
+    Returns the seconds and the number of XLA compilations during the call.
+    """
     inputs = subject.prepare(jax, phase)
     args, kwargs = inputs
     donated = subject.donated(jax, inputs)
+    mark = monitor.mark()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         start = time.perf_counter()
@@ -227,6 +236,7 @@ def call_once(jax: ModuleType, subject: Subject, phase: str) -> float:
                 EXIT_USER_CODE, describe_exception(exc, phase=f"{subject.label}: {phase}")
             ) from exc
         elapsed = time.perf_counter() - start
+    compiles = monitor.since(mark).compiles
     del out
     subject.calls += 1
     subject.output_arrays = n_arrays
@@ -239,7 +249,7 @@ def call_once(jax: ModuleType, subject: Subject, phase: str) -> float:
             subject.donated_consumed += 1
         else:
             subject.donated_not_consumed += 1
-    return elapsed
+    return elapsed, compiles
 
 
 # -- statistics ------------------------------------------------------------------------------
@@ -305,8 +315,17 @@ def _subject_report(s: Subject) -> dict[str, Any]:
         "factory_calls": s.factory_calls,
         "output_arrays_synchronised_per_call": s.output_arrays,
         "calls_reusing_input_objects": s.reused_input_objects,
+        "compiles_during_first_call": s.compiles_first_call,
+        "compiles_during_timed_calls": s.compiles_timed,
         "warnings": s.warnings,
     }
+    if s.compiles_timed:
+        out["warnings"] = [
+            f"{s.compiles_timed} XLA compilation(s) happened during the timed calls: the inputs'"
+            " shapes, dtypes, shardings or static values change between calls, so these times"
+            " include compilation",
+            *s.warnings,
+        ]
     if s.donate_argnums:
         out["donation"] = {
             "calls_that_consumed_donated_inputs": s.donated_consumed,
@@ -354,14 +373,17 @@ def run(args: argparse.Namespace, report: Report) -> int:
     report["target"] = args.target
     report["compare"] = args.compare
     try:
-        for s in subjects:
-            s.first_call = call_once(jax, s, "first call")
-        for i in range(args.warmup):
+        with CompileMonitor(jax) as monitor:  # JAX records nothing on a cached call
             for s in subjects:
-                call_once(jax, s, f"warm-up call {i + 1}")
-        for i in range(args.repeat):
-            for s in subjects:
-                s.samples.append(call_once(jax, s, f"timed call {i + 1}"))
+                s.first_call, s.compiles_first_call = call_once(jax, s, "first call", monitor)
+            for i in range(args.warmup):
+                for s in subjects:
+                    call_once(jax, s, f"warm-up call {i + 1}", monitor)
+            for i in range(args.repeat):
+                for s in subjects:
+                    seconds, compiles = call_once(jax, s, f"timed call {i + 1}", monitor)
+                    s.samples.append(seconds)
+                    s.compiles_timed += compiles
     except ProbeFailure:
         report["calls_before_failure"] = {s.label: s.calls for s in subjects}
         raise  # no numbers: the failure is the result
