@@ -105,6 +105,18 @@ def test_static_argnums_pass_through(tmp_path):
     assert report["stages"]["eval_shape"]["outputs"][0]["shape"] == [3]
 
 
+def test_donate_argnums_pass_through(tmp_path):
+    argv = [spec(SAMPLE, "matmul_sin"), "--donate-argnums", "0"]
+    code, report = run_main(compile_probe.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    assert report["jit"]["donate_argnums"] == [0]
+    assert report["stages"]["lowering"]["donated_leaves"] == 1
+    # the output (4, 2) cannot reuse the (4, 8) buffer: JAX warns, the probe reports it
+    assert any(
+        "donated buffers were not usable" in w for w in report["stages"]["lowering"]["warnings"]
+    )
+
+
 def test_real_exception_classes_map_to_rules():
     import jax
     import jax.numpy as jnp

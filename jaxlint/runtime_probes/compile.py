@@ -12,8 +12,10 @@ import os
 import re
 import sys
 import time
+import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any
 
 from jaxlint.runtime_probes._common import (
@@ -243,22 +245,24 @@ def run(args: argparse.Namespace, report: Report) -> int:
 
         def stage(name: str, work: Callable[[], Any]) -> Any:
             mark = monitor.mark()
-            start = time.perf_counter()
-            try:
-                result = work()
-            except Exception as exc:
-                stages[name] = {
-                    "ok": False,
-                    "seconds": time.perf_counter() - start,
-                    "jax_events": monitor.since(mark).summary(),
-                }
-                report["error"] = describe_exception(exc, phase=name)
-                raise _StageFailed from exc
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                start = time.perf_counter()
+                try:
+                    result = work()
+                    failure = None
+                except Exception as exc:
+                    result, failure = None, exc
+                seconds = time.perf_counter() - start
             stages[name] = {
-                "ok": True,
-                "seconds": time.perf_counter() - start,
+                "ok": failure is None,
+                "seconds": seconds,
                 "jax_events": monitor.since(mark).summary(),
+                "warnings": sorted({str(w.message).splitlines()[0] for w in caught}),
             }
+            if failure is not None:
+                report["error"] = describe_exception(failure, phase=name)
+                raise _StageFailed from failure
             return result
 
         try:
@@ -271,6 +275,7 @@ def run(args: argparse.Namespace, report: Report) -> int:
             info = stages["lowering"]
             info.update(dialect="stablehlo", chars=len(text), lines=text.count("\n") + 1)
             info["ops"] = op_counts(text)
+            info["donated_leaves"] = _donated_leaves(jax, lowered)
             info["file"] = (
                 _write(os.path.join(args.out, "stablehlo.mlir"), text) if args.out else None
             )
@@ -279,6 +284,15 @@ def run(args: argparse.Namespace, report: Report) -> int:
         except _StageFailed:
             return EXIT_USER_CODE
     return EXIT_OK
+
+
+def _donated_leaves(jax: ModuleType, lowered: Any) -> int | None:
+    """How many argument leaves the lowered computation donates (``ArgInfo.donated``)."""
+    try:
+        leaves = jax.tree_util.tree_leaves(lowered.args_info)
+    except Exception:
+        return None
+    return sum(1 for a in leaves if getattr(a, "donated", False))
 
 
 def _jaxpr_details(traced: Any, info: dict[str, Any], args: argparse.Namespace) -> None:
@@ -343,6 +357,7 @@ def render_text(report: Report) -> str:
             lines.append(f"{head}: FAILED")
             continue
         lines.extend(_stage_text(name, head, info))
+        lines.extend(f"  warning: {w}" for w in info.get("warnings", []))
     if report.get("error"):
         lines.extend(error_text(report["error"]))
     return "\n".join(lines) + "\n"
