@@ -78,6 +78,10 @@ class Settings:
     target_jax: Version = field(default_factory=default_target_jax)
     unsafe_fixes: bool = False
     rule_options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    traced_decorators: tuple[str, ...] = ()
+    """Qualified names of a project's own decorators that trace (``mylib.my_jit``)."""
+    traced_wrappers: tuple[str, ...] = ()
+    """Qualified names of a project's own wrappers that trace (``step = mylib.compile(f)``)."""
     cli_selection: Selection | None = None
     """``--select``/``--extend-select``/``--ignore``: a second layer on top of the config's.
 
@@ -294,6 +298,8 @@ CONFIG_KEYS = (
     "respect-gitignore",
     "unsafe-fixes",
     "target-jax",
+    "traced-decorators",
+    "traced-wrappers",
     "rules",
 )
 
@@ -333,6 +339,12 @@ def settings_from_table(table: Mapping[str, Any], source: Path | None, where: st
                 kwargs["target_jax"] = parse_version(value)
             except ValueError as exc:
                 raise ConfigError(f"{loc}: {exc}") from None
+        elif key in ("traced-decorators", "traced-wrappers"):
+            names = _str_list(value, loc)
+            for name in names:
+                if not all(part.isidentifier() for part in name.split(".")):
+                    raise ConfigError(f"{loc}: {name!r} is not a dotted name like 'mylib.my_jit'")
+            kwargs[key.replace("-", "_")] = names
         elif key == "rules":
             kwargs["rule_options"] = _rule_options(value, where)
         else:

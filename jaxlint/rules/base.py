@@ -30,6 +30,8 @@ class Valid:
     note: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     target_jax: str | None = None
+    runs: bool = False
+    """Runtime truth: the code is a complete program that runs on CPU JAX without error."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,10 @@ class Invalid:
     ``line``/``column`` (1-based) pin the first report; ``expected_fix`` is the
     whole file after applying every applicable fix (unsafe ones included when
     ``unsafe_fix`` is true); ``message_contains`` checks the wording.
+
+    ``raises`` is runtime truth: the code is a complete program and running it on
+    CPU JAX raises this exception class (its ``__name__``, e.g.
+    ``"TracerBoolConversionError"``); after the fix it must run without it.
     """
 
     code: str
@@ -51,6 +57,10 @@ class Invalid:
     note: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     target_jax: str | None = None
+    raises: str | None = None
+    fixed_runs: bool = True
+    """With ``raises`` and a fix: the fixed program runs without error (False when
+    the fix is only a step, e.g. it leaves another finding)."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1097 @@
+"""Which functions JAX traces, and which values inside them are tracers.
+
+Two questions every JAX rule asks, answered once per file:
+
+* **Is this function traced?** Decorated by a transform (``@jax.jit``,
+  ``@partial(jax.jit, static_argnums=...)``, ``@nnx.jit``, ``@eqx.filter_jit``,
+  stacked or not), wrapped by one (``step = jax.jit(train_step)``,
+  ``jax.vmap(f)(x)``), passed as a body to ``lax.scan``/``fori_loop``/
+  ``while_loop``/``cond``/``switch``/``map``/``associative_scan``, called from
+  traced code in the same module (helpers, ``self.method``), or named in the
+  ``traced-decorators``/``traced-wrappers`` settings.
+* **Is this value traced?** A flow-sensitive walk of each function gives every
+  expression a :class:`Val`: ``STATIC`` (known at trace time: literals, shapes,
+  static arguments), ``MAYBE`` (depends on something we cannot see, such as an
+  unknown function called with traced arguments) or ``TRACED`` (definitely a
+  tracer). Error-level rules fire on ``TRACED`` only.
+
+Every function is walked, traced or not, so that host code also knows which
+values are JAX arrays (results of ``jnp`` calls or of jitted functions).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+import libcst as cst
+
+from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.transforms import (
+    ARRAY_MODULES,
+    BODY_ARGS,
+    BODY_KEYWORDS,
+    PARTIAL,
+    STAGING,
+    STATIC_ATTRIBUTES,
+    STATIC_CALLS,
+    SWITCH,
+    TRANSFORMS,
+    Transform,
+)
+
+
+class Level(enum.IntEnum):
+    STATIC = 0
+    MAYBE = 1
+    TRACED = 2
+
+
+LineOf = Callable[[cst.CSTNode], int]
+
+
+@dataclass(eq=False)
+class TracedFunction:
+    """A function (``def`` or ``lambda``) whose body JAX traces."""
+
+    node: cst.FunctionDef | cst.Lambda
+    name: str
+    verb: str
+    """``jitted``, ``vmapped``, ``the body of `lax.scan```, ``called from traced `step```."""
+    site: cst.CSTNode
+    """The decorator, wrapping call or call site that makes it traced (for its line)."""
+    staging: bool
+    """Inside it every JAX operation returns a tracer (jit-like), not only those on inputs."""
+    static_params: set[str] = field(default_factory=set)
+    param_levels: dict[str, Level] = field(default_factory=dict)
+    unknown_statics: bool = False
+    """``static_argnums`` was not a literal: no parameter is definitely traced."""
+    caller: TracedFunction | None = None
+
+    def how(self, line_of: LineOf) -> str:
+        return f"{self.verb} at line {line_of(self.site)}"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Why a value is traced, in the user's names."""
+
+    name: str
+    role: str
+    func: TracedFunction | None
+
+    def describe(self, line_of: LineOf) -> str:
+        if self.func is None:
+            return f"`{self.name}` is traced: {self.role}"
+        return f"`{self.name}` is traced: {self.role}, {self.func.how(line_of)}"
+
+
+@dataclass(frozen=True)
+class Val:
+    level: Level = Level.STATIC
+    origin: Origin | None = None
+    container: bool = False
+    """A Python tuple/list/dict/set built here: its truth value and length are static."""
+    array: bool = False
+    """Known to be a JAX array (or tracer): a ``jnp`` result, a jitted call's result."""
+
+    @property
+    def traced(self) -> bool:
+        return self.level is Level.TRACED
+
+
+STATIC = Val()
+MAYBE = Val(Level.MAYBE)
+
+
+def join(*vals: Val) -> Val:
+    best = STATIC
+    array = False
+    for v in vals:
+        array = array or v.array
+        if v.level > best.level or (v.level == best.level and best.origin is None):
+            best = v
+    if best.array != array:
+        best = replace(best, array=array)
+    return best
+
+
+class LazyWhy:
+    """Formats to an origin's description only when a message is rendered."""
+
+    def __init__(self, origin: Origin | None, line_of: LineOf, fallback: str) -> None:
+        self.origin = origin
+        self.line_of = line_of
+        self.fallback = fallback
+
+    def __format__(self, spec: str) -> str:
+        text = self.origin.describe(self.line_of) if self.origin else self.fallback
+        return format(text, spec)
+
+    def __str__(self) -> str:
+        return format(self, "")
+
+
+# -- finding traced functions --------------------------------------------------------------
+
+
+@dataclass
+class _Wrap:
+    transform: Transform
+    kwargs: dict[str, cst.BaseExpression]
+    bound_positional: int = 0
+    bound_keywords: frozenset[str] = frozenset()
+
+
+def _literal_ints(expr: cst.BaseExpression | None) -> list[int] | None:
+    if expr is None:
+        return []
+    if isinstance(expr, cst.Integer):
+        return [int(expr.evaluated_value)]
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        inner = _literal_ints(expr.expression)
+        return None if inner is None or len(inner) != 1 else [-inner[0]]
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        out: list[int] = []
+        for el in expr.elements:
+            got = _literal_ints(el.value)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+    if isinstance(expr, cst.Name) and expr.value == "None":
+        return []
+    return None
+
+
+def _literal_strs(expr: cst.BaseExpression | None) -> list[str] | None:
+    if expr is None:
+        return []
+    if isinstance(expr, cst.SimpleString):
+        value = expr.evaluated_value
+        return [value] if isinstance(value, str) else None
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        out: list[str] = []
+        for el in expr.elements:
+            got = _literal_strs(el.value)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+    if isinstance(expr, cst.Name) and expr.value == "None":
+        return []
+    return None
+
+
+def positional_params(fn: cst.FunctionDef | cst.Lambda) -> list[str]:
+    p = fn.params
+    return [x.name.value for x in (*p.posonly_params, *p.params)]
+
+
+def all_param_names(fn: cst.FunctionDef | cst.Lambda) -> list[str]:
+    p = fn.params
+    names = [x.name.value for x in (*p.posonly_params, *p.params)]
+    if isinstance(p.star_arg, cst.Param):
+        names.append(p.star_arg.name.value)
+    names.extend(x.name.value for x in p.kwonly_params)
+    if p.star_kwarg is not None:
+        names.append(p.star_kwarg.name.value)
+    return names
+
+
+_STATIC_ANNOTATIONS = frozenset(
+    {"bool", "int", "str", "float", "Callable", "type", "callable", "Literal", "Sequence[int]"}
+)
+_ARRAY_ANNOTATION_HINTS = ("Array", "ndarray", "Float[", "Int[", "Bool[", "Shaped[", "PRNGKey")
+
+
+class TraceAnalysis:
+    """Traced functions and the value of every expression, for one module."""
+
+    def __init__(
+        self,
+        model: SemanticModel,
+        line_of: LineOf,
+        traced_decorators: Iterable[str] = (),
+        traced_wrappers: Iterable[str] = (),
+    ) -> None:
+        self.model = model
+        self.line_of = line_of
+        self.extra_decorators = frozenset(traced_decorators)
+        self.extra_wrappers = frozenset(traced_wrappers)
+        self.functions: dict[int, TracedFunction] = {}
+        self.values: dict[int, Val] = {}
+        self.owner: dict[int, TracedFunction] = {}
+        self.returns: dict[int, Val] = {}
+        self.merged_env: dict[int, dict[str, Val]] = {}
+        self._defs: list[cst.FunctionDef | cst.Lambda] = []
+        self._parent_fn: dict[int, cst.FunctionDef | cst.Lambda | None] = {}
+        self._class_of: dict[int, cst.ClassDef] = {}
+        self._collect()
+        self._find_seeds()
+        self._analyze_all()
+
+    # -- public queries ----------------------------------------------------------------
+
+    def value(self, expr: cst.CSTNode) -> Val | None:
+        """The value of ``expr`` where it is evaluated, or ``None`` if never evaluated."""
+        return self.values.get(id(expr))
+
+    def traced_function_of(self, node: cst.CSTNode) -> TracedFunction | None:
+        """The traced function whose body directly contains ``node``, if any."""
+        return self.owner.get(id(node))
+
+    def info(self, fn: cst.CSTNode) -> TracedFunction | None:
+        return self.functions.get(id(fn))
+
+    def why(self, val: Val, fallback: str = "it is traced") -> LazyWhy:
+        return LazyWhy(val.origin, self.line_of, fallback)
+
+    def describe(self, val: Val) -> str:
+        return str(self.why(val))
+
+    # -- collection --------------------------------------------------------------------
+
+    def _collect(self) -> None:
+        stack: list[cst.CSTNode] = []  # enclosing functions and classes
+        for node, entering in self.model.events:
+            if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                if not entering:
+                    stack.pop()
+                    continue
+                if not isinstance(node, cst.ClassDef):
+                    self._defs.append(node)
+                    parent = next(
+                        (n for n in reversed(stack) if not isinstance(n, cst.ClassDef)), None
+                    )
+                    self._parent_fn[id(node)] = parent  # type: ignore[assignment]
+                    if (
+                        isinstance(node, cst.FunctionDef)
+                        and stack
+                        and isinstance(stack[-1], cst.ClassDef)
+                    ):
+                        self._class_of[id(node)] = stack[-1]
+                stack.append(node)
+
+    # -- seeds -------------------------------------------------------------------------
+
+    def _transform_of(self, expr: cst.BaseExpression) -> _Wrap | None:
+        """``jax.jit`` / ``jax.jit(static_argnums=0)`` / ``partial(jax.jit, ...)``."""
+        qn = self.model.qualified_name(expr)
+        if qn is not None:
+            if qn in TRANSFORMS:
+                return _Wrap(TRANSFORMS[qn], {})
+            if qn in self.extra_decorators or qn in self.extra_wrappers:
+                return _Wrap(Transform(qn, qn, f"wrapped by `{qn}`", has_static_args=True), {})
+            return None
+        if isinstance(expr, cst.Call):
+            fq = self.model.qualified_name(expr.func)
+            kwargs = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
+            positional = [a for a in expr.args if a.keyword is None and not a.star]
+            if fq in PARTIAL and positional:
+                inner = self._transform_of(positional[0].value)
+                if inner is not None and len(positional) == 1:
+                    return _Wrap(inner.transform, {**inner.kwargs, **kwargs})
+                return None
+            if fq is not None and not positional:
+                inner = self._transform_of(expr.func)
+                if inner is not None:  # ``@jax.jit(static_argnums=...)`` / ``@eqx.filter_jit()``
+                    return _Wrap(inner.transform, {**inner.kwargs, **kwargs})
+        return None
+
+    def _resolve_callable(
+        self, expr: cst.BaseExpression
+    ) -> tuple[cst.FunctionDef | cst.Lambda, int, frozenset[str]] | None:
+        """A function node that ``expr`` refers to in this module, with partial bindings."""
+        if isinstance(expr, cst.Lambda):
+            return expr, 0, frozenset()
+        if isinstance(expr, cst.Name):
+            found = self.model.lookup(expr.value, self.model.scope_for(expr))
+            if found is None:
+                return None
+            _, bindings = found
+            defs = [b.node for b in bindings if b.kind == "def"]
+            if len(defs) == 1 and len(bindings) == 1 and isinstance(defs[0], cst.FunctionDef):
+                return defs[0], 0, frozenset()
+            return None
+        if isinstance(expr, cst.Call) and self.model.qualified_name(expr.func) in PARTIAL:
+            positional = [a for a in expr.args if a.keyword is None and not a.star]
+            if not positional or any(a.star for a in expr.args):
+                return None
+            inner = self._resolve_callable(positional[0].value)
+            if inner is None:
+                return None
+            node, n, kws = inner
+            keywords = frozenset(a.keyword.value for a in expr.args if a.keyword is not None)
+            return node, n + len(positional) - 1, kws | keywords
+        return None
+
+    def _mark(
+        self,
+        fn: cst.FunctionDef | cst.Lambda,
+        wrap: _Wrap,
+        site: cst.CSTNode,
+        verb: str | None = None,
+        bound_positional: int = 0,
+        bound_keywords: frozenset[str] = frozenset(),
+    ) -> None:
+        t = wrap.transform
+        name = fn.name.value if isinstance(fn, cst.FunctionDef) else "<lambda>"
+        existing = self.functions.get(id(fn))
+        info = existing or TracedFunction(
+            node=fn,
+            name=name,
+            verb=verb or f"{t.verb} by `{t.short}`",
+            site=site,
+            staging=t.qualname in STAGING,
+        )
+        if existing is not None and t.qualname in STAGING:
+            existing.staging = True
+        positional = positional_params(fn)
+        names = all_param_names(fn)
+        levels: dict[str, Level] = {}
+        statics: set[str] = set()
+        # parameters bound by functools.partial are closed-over constants
+        for pname in positional[:bound_positional]:
+            statics.add(pname)
+        statics |= set(bound_keywords) & set(names)
+        unknown = False
+        if t.has_static_args:
+            keys = ("static_argnums", "static_broadcasted_argnums")
+            nums: list[int] | None = []
+            for key in keys:
+                got = _literal_ints(wrap.kwargs.get(key))
+                nums = None if got is None or nums is None else nums + got
+            strs = _literal_strs(wrap.kwargs.get("static_argnames"))
+            if nums is None or strs is None:
+                unknown = True
+            else:
+                usable = positional[bound_positional:]
+                for n in nums:
+                    idx = n if n >= 0 else len(usable) + n
+                    if 0 <= idx < len(usable):
+                        statics.add(usable[idx])
+                statics |= set(strs)
+        for pname in names:
+            levels[pname] = Level.TRACED
+        if not t.all_params_traced:
+            argnums = _literal_ints(wrap.kwargs.get("argnums"))
+            in_axes = wrap.kwargs.get("in_axes")
+            traced_idx: set[int] | None = None
+            if t.verb == "differentiated":
+                traced_idx = set(argnums) if argnums is not None and argnums else {0}
+                if argnums is None:
+                    traced_idx = None
+            elif in_axes is not None:
+                if isinstance(in_axes, (cst.Tuple, cst.List)):
+                    traced_idx = {
+                        i
+                        for i, el in enumerate(in_axes.elements)
+                        if not (isinstance(el.value, cst.Name) and el.value.value == "None")
+                    }
+                elif isinstance(in_axes, cst.Integer):
+                    traced_idx = set(range(len(names)))
+                else:
+                    traced_idx = None
+            elif t.filter_static:
+                traced_idx = None
+            else:
+                traced_idx = set(range(len(names)))
+            usable = positional[bound_positional:]
+            for i, pname in enumerate(usable):
+                if traced_idx is None or i not in traced_idx:
+                    levels[pname] = Level.MAYBE
+            for pname in names[len(positional) :]:
+                if traced_idx is None:
+                    levels[pname] = Level.MAYBE
+        if t.filter_static:
+            for param in _params(fn):
+                levels[param.name.value] = min(
+                    levels.get(param.name.value, Level.TRACED), _filter_level(param)
+                )
+                if _filter_level(param) is Level.STATIC:
+                    statics.add(param.name.value)
+        if unknown:
+            for pname in names:
+                levels[pname] = min(levels[pname], Level.MAYBE)
+        for pname in statics:
+            levels[pname] = Level.STATIC
+        if isinstance(fn, cst.FunctionDef) and id(fn) in self._class_of and positional:
+            # ``self``/``cls``: a pytree module or a static object; never definitely traced
+            first = positional[0]
+            if first not in statics:
+                levels[first] = min(levels.get(first, Level.MAYBE), Level.MAYBE)
+        if existing is not None:
+            # stacked transforms: a parameter is static if any layer makes it static,
+            # and traced if any layer traces it
+            for pname, lvl in levels.items():
+                old = existing.param_levels.get(pname, Level.STATIC)
+                if pname in statics or pname in existing.static_params:
+                    existing.param_levels[pname] = Level.STATIC
+                else:
+                    existing.param_levels[pname] = max(old, lvl)
+            existing.static_params |= statics
+            existing.unknown_statics = existing.unknown_statics or unknown
+            return
+        info.param_levels = levels
+        info.static_params = statics
+        info.unknown_statics = unknown
+        self.functions[id(fn)] = info
+
+    def _find_seeds(self) -> None:
+        for fn in self._defs:
+            if isinstance(fn, cst.FunctionDef):
+                for dec in reversed(fn.decorators):
+                    wrap = self._transform_of(dec.decorator)
+                    if wrap is not None:
+                        self._mark(fn, wrap, dec)
+        for node, entering in self.model.events:
+            if entering and isinstance(node, cst.Call):
+                self._seed_from_call(node)
+
+    def _seed_from_call(self, call: cst.Call) -> None:
+        wrap = self._transform_of(call.func)
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        if wrap is not None and positional:
+            target = self._resolve_callable(positional[0].value)
+            if target is not None:
+                node, nb, kb = target
+                merged = _Wrap(wrap.transform, {**wrap.kwargs, **kwargs})
+                self._mark(node, merged, call, bound_positional=nb, bound_keywords=kb)
+            return
+        qn = self.model.call_name(call)
+        if qn is None:
+            return
+        bodies: list[cst.BaseExpression] = []
+        if qn in BODY_ARGS:
+            for idx in BODY_ARGS[qn]:
+                if idx < len(positional):
+                    bodies.append(positional[idx].value)
+            for key in BODY_KEYWORDS.get(qn, ()):
+                if key in kwargs:
+                    bodies.append(kwargs[key])
+        elif qn == SWITCH and len(positional) >= 2:
+            branches = positional[1].value
+            if isinstance(branches, (cst.List, cst.Tuple)):
+                bodies.extend(el.value for el in branches.elements)
+        if not bodies:
+            return
+        short = qn.replace("jax.lax.", "lax.")
+        body_t = Transform(qn, short, f"the body of `{short}`")
+        for body in bodies:
+            target = self._resolve_callable(body)
+            if target is not None:
+                node, nb, kb = target
+                self._mark(
+                    node,
+                    _Wrap(body_t, {}),
+                    call,
+                    verb=f"traced as a body of `{short}`",
+                    bound_positional=nb,
+                    bound_keywords=kb,
+                )
+                self.functions[id(node)].staging = True
+
+    # -- analysis ----------------------------------------------------------------------
+
+    def _analyze_all(self) -> None:
+        # Walk every function; helpers called from traced code become traced and are
+        # walked again, until nothing changes (bounded).
+        for _ in range(4):
+            before = {k: dict(v.param_levels) for k, v in self.functions.items()}
+            self.values.clear()
+            self.owner.clear()
+            self._module_walker().run_module()
+            for fn in self._defs:
+                _FunctionWalker(self, fn).run()
+            after = {k: dict(v.param_levels) for k, v in self.functions.items()}
+            if after == before:
+                break
+
+    def _module_walker(self) -> _FunctionWalker:
+        return _FunctionWalker(self, None)
+
+    def call_helper(
+        self,
+        caller: TracedFunction,
+        call: cst.Call,
+        target: cst.FunctionDef,
+        args: Sequence[tuple[str | None, Val]],
+        skip_first: bool,
+    ) -> None:
+        """A call from traced code to a function of this module: that function is traced."""
+        info = self.functions.get(id(target))
+        if info is None:
+            info = TracedFunction(
+                node=target,
+                name=target.name.value,
+                verb=f"called from traced `{caller.name}`",
+                site=call,
+                staging=caller.staging,
+                caller=caller,
+            )
+            for pname in all_param_names(target):
+                info.param_levels[pname] = Level.STATIC
+            self.functions[id(target)] = info
+        elif info.caller is not None and caller.staging:
+            info.staging = True
+        if info.caller is None:
+            return  # a transform already decided its parameters
+        positional = positional_params(target)
+        if skip_first and positional:
+            positional = positional[1:]
+        names = all_param_names(target)
+        i = 0
+        for keyword, val in args:
+            if keyword is None:
+                if i < len(positional):
+                    pname = positional[i]
+                    info.param_levels[pname] = max(info.param_levels[pname], val.level)
+                i += 1
+            elif keyword == "*":
+                for pname in positional[i:]:
+                    info.param_levels[pname] = max(info.param_levels[pname], Level.MAYBE)
+            elif keyword == "**":
+                for pname in names:
+                    info.param_levels[pname] = max(info.param_levels[pname], Level.MAYBE)
+            elif keyword in info.param_levels:
+                info.param_levels[keyword] = max(info.param_levels[keyword], val.level)
+        if skip_first and all_param_names(target):
+            first = all_param_names(target)[0]
+            info.param_levels[first] = max(info.param_levels[first], Level.MAYBE)
+
+
+def _params(fn: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:
+    p = fn.params
+    out = [*p.posonly_params, *p.params]
+    if isinstance(p.star_arg, cst.Param):
+        out.append(p.star_arg)
+    out.extend(p.kwonly_params)
+    if p.star_kwarg is not None:
+        out.append(p.star_kwarg)
+    return out
+
+
+def _annotation_text(param: cst.Param) -> str:
+    if param.annotation is None:
+        return ""
+    return cst.Module([]).code_for_node(param.annotation.annotation)
+
+
+def _filter_level(param: cst.Param) -> Level:
+    """Equinox filter transforms trace arrays and keep every other leaf static."""
+    ann = _annotation_text(param)
+    if ann:
+        base = ann.split("[")[0].split(".")[-1]
+        if base in _STATIC_ANNOTATIONS or ann in _STATIC_ANNOTATIONS:
+            return Level.STATIC
+        if any(h in ann for h in _ARRAY_ANNOTATION_HINTS):
+            return Level.TRACED
+    default = param.default
+    if isinstance(default, (cst.Integer, cst.Float, cst.SimpleString)):
+        return Level.STATIC
+    if isinstance(default, cst.Name) and default.value in ("True", "False", "None"):
+        return Level.STATIC
+    return Level.MAYBE
+
+
+# -- the per-function walk -----------------------------------------------------------------
+
+Env = dict[str, Val]
+
+
+def _join_env(a: Env, b: Env) -> Env:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = join(out[k], v) if k in out else v
+    return out
+
+
+class _FunctionWalker:
+    """Evaluates one function body (or the module body) statement by statement."""
+
+    def __init__(self, analysis: TraceAnalysis, fn: cst.FunctionDef | cst.Lambda | None) -> None:
+        self.a = analysis
+        self.fn = fn
+        self.info = analysis.functions.get(id(fn)) if fn is not None else None
+        self.env: Env = {}
+        self.merged: Env = {}
+        self.local_names: set[str] = set()
+        if fn is not None:
+            scope = analysis.model.scope_of_node.get(id(fn))
+            if scope is not None:
+                self.local_names = set(scope.bindings) - scope.global_names - scope.nonlocal_names
+
+    # entry points -------------------------------------------------------------------
+
+    def run_module(self) -> None:
+        self._block(self.a.model.module.body)
+
+    def run(self) -> None:
+        fn = self.fn
+        assert fn is not None
+        for param in _params(fn):
+            name = param.name.value
+            if param.default is not None:
+                self._eval(param.default)
+            self.env[name] = self._param_val(name)
+        if isinstance(fn, cst.Lambda):
+            val = self._eval(fn.body)
+            self.a.returns[id(fn)] = val
+        else:
+            self._block(fn.body.body if isinstance(fn.body, cst.IndentedBlock) else [fn.body])
+        self.a.merged_env[id(fn)] = self.merged
+
+    def _param_val(self, name: str) -> Val:
+        info = self.info
+        if info is None:
+            return STATIC
+        level = info.param_levels.get(name, Level.STATIC)
+        if level is Level.STATIC:
+            return STATIC
+        if info.caller is not None:
+            role = f"parameter of `{info.name}`"
+        elif "body of" in info.verb:
+            role = f"parameter of `{info.name}`"
+        else:
+            role = f"parameter of `{info.name}`"
+        return Val(level, Origin(name, role, info), array=level is Level.TRACED)
+
+    # bookkeeping -------------------------------------------------------------------------
+
+    def _own(self, node: cst.CSTNode) -> None:
+        if self.info is not None:
+            self.a.owner[id(node)] = self.info
+
+    def _set(self, name: str, val: Val) -> None:
+        self.env[name] = val
+        self.merged[name] = join(self.merged[name], val) if name in self.merged else val
+
+    def _bind(self, target: cst.BaseExpression, val: Val) -> None:
+        if isinstance(target, cst.Name):
+            if val.origin is not None and val.level > Level.STATIC:
+                origin = val.origin
+                if origin.name != target.value:
+                    origin = Origin(
+                        target.value, f"computed from `{origin.name}` ({origin.role})", origin.func
+                    )
+                val = replace(val, origin=origin)
+            self._set(target.value, val)
+            self.a.values[id(target)] = val
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                inner = el.value
+                self._bind(inner, replace(val, container=isinstance(inner, cst.StarredElement)))
+        elif isinstance(target, cst.StarredElement):
+            self._bind(target.value, replace(val, container=True))
+        else:
+            # attribute / subscript targets: evaluate their parts
+            self._eval(target)
+
+    # statements ------------------------------------------------------------------------
+
+    def _block(self, body: Sequence[cst.CSTNode]) -> None:
+        for stmt in body:
+            self._stmt(stmt)
+
+    def _stmt(self, stmt: cst.CSTNode) -> None:
+        self._own(stmt)
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                self._small(small)
+            return
+        if isinstance(stmt, cst.If):
+            self._if(stmt)
+        elif isinstance(stmt, cst.For):
+            self._for(stmt)
+        elif isinstance(stmt, cst.While):
+            self._own(stmt)
+            self._eval(stmt.test)
+            before = dict(self.env)
+            for _ in range(2):
+                self._block(stmt.body.body)
+                self.env = _join_env(before, self.env)
+                self._eval(stmt.test)
+            if stmt.orelse is not None:
+                self._block(stmt.orelse.body.body)
+        elif isinstance(stmt, (cst.With,)):
+            for item in stmt.items:
+                v = self._eval(item.item)
+                if item.asname is not None:
+                    self._bind(item.asname.name, v)
+            self._block(stmt.body.body)
+        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+            before = dict(self.env)
+            self._block(stmt.body.body)
+            after_body = dict(self.env)
+            envs = [after_body]
+            for handler in stmt.handlers:
+                self.env = _join_env(before, after_body)
+                if handler.type is not None:
+                    self._eval(handler.type)
+                if handler.name is not None and isinstance(handler.name.name, cst.Name):
+                    self._set(handler.name.name.value, STATIC)
+                self._block(handler.body.body)
+                envs.append(dict(self.env))
+            self.env = envs[0]
+            for e in envs[1:]:
+                self.env = _join_env(self.env, e)
+            if stmt.orelse is not None:
+                self._block(stmt.orelse.body.body)
+            if stmt.finalbody is not None:
+                self._block(stmt.finalbody.body.body)
+        elif isinstance(stmt, cst.FunctionDef):
+            for dec in stmt.decorators:
+                self._eval(dec.decorator)
+            self._set(stmt.name.value, STATIC)
+        elif isinstance(stmt, cst.ClassDef):
+            self._set(stmt.name.value, STATIC)
+        elif isinstance(stmt, cst.Match):
+            self._eval(stmt.subject)
+            before = dict(self.env)
+            result = dict(before)
+            for case in stmt.cases:
+                self.env = dict(before)
+                if case.guard is not None:
+                    self._eval(case.guard)
+                self._block(case.body.body)
+                result = _join_env(result, self.env)
+            self.env = result
+        elif isinstance(stmt, cst.IndentedBlock):
+            self._block(stmt.body)
+
+    def _if(self, stmt: cst.If) -> None:
+        self._own(stmt)
+        self._eval(stmt.test)
+        before = dict(self.env)
+        self._block(stmt.body.body)
+        then_env = self.env
+        self.env = dict(before)
+        if isinstance(stmt.orelse, cst.If):
+            self._if(stmt.orelse)
+        elif isinstance(stmt.orelse, cst.Else):
+            self._block(stmt.orelse.body.body)
+        self.env = _join_env(then_env, self.env)
+
+    def _for(self, stmt: cst.For) -> None:
+        self._own(stmt)
+        it = self._eval(stmt.iter)
+        element = self._element_of(stmt.iter, it)
+        before = dict(self.env)
+        for _ in range(2):
+            self._bind(stmt.target, element)
+            self._block(stmt.body.body)
+            self.env = _join_env(before, self.env)
+        if stmt.orelse is not None:
+            self._block(stmt.orelse.body.body)
+
+    def _element_of(self, iterable: cst.BaseExpression, it: Val) -> Val:
+        if isinstance(iterable, cst.Call):
+            qn = self.a.model.call_name(iterable)
+            if qn == "builtins.range":
+                return STATIC
+            if qn in ("builtins.enumerate", "builtins.zip") and iterable.args:
+                parts = [
+                    self._element_of(a.value, self.a.values.get(id(a.value), STATIC))
+                    for a in iterable.args
+                ]
+                return replace(join(*parts), container=True)
+        if isinstance(iterable, (cst.Tuple, cst.List, cst.Set)):
+            vals = [self.a.values.get(id(el.value), STATIC) for el in iterable.elements]
+            return replace(join(*vals), container=False) if vals else STATIC
+        if it.container:
+            return replace(it, container=False)
+        return it
+
+    def _small(self, small: cst.BaseSmallStatement) -> None:
+        self._own(small)
+        if isinstance(small, cst.Assign):
+            val = self._eval(small.value)
+            for t in small.targets:
+                self._bind(t.target, val)
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self._bind(small.target, self._eval(small.value))
+        elif isinstance(small, cst.AugAssign):
+            current = self._eval(small.target)
+            val = join(current, self._eval(small.value))
+            if isinstance(small.target, cst.Name):
+                self._set(small.target.value, val)
+        elif isinstance(small, cst.Expr):
+            self._eval(small.value)
+        elif isinstance(small, cst.Return):
+            if small.value is not None and self.fn is not None:
+                val = self._eval(small.value)
+                prev = self.a.returns.get(id(self.fn))
+                self.a.returns[id(self.fn)] = join(prev, val) if prev else val
+        elif isinstance(small, cst.Assert):
+            self._eval(small.test)
+            if small.msg is not None:
+                self._eval(small.msg)
+        elif isinstance(small, cst.Raise):
+            if small.exc is not None:
+                self._eval(small.exc)
+        elif isinstance(small, cst.Del):
+            self._eval(small.target)
+        elif isinstance(small, (cst.Import, cst.ImportFrom)):
+            pass
+
+    # expressions -----------------------------------------------------------------------
+
+    def _eval(self, expr: cst.BaseExpression) -> Val:
+        val = self._eval_inner(expr)
+        self.a.values[id(expr)] = val
+        self._own(expr)
+        return val
+
+    def _lookup(self, name: str) -> Val:
+        if name in self.env:
+            return self.env[name]
+        if name in self.local_names:
+            return STATIC  # assigned later in the function (loop back-edge handled above)
+        # a closure: the enclosing function's values
+        parent = self.a._parent_fn.get(id(self.fn)) if self.fn is not None else None
+        while parent is not None:
+            merged = self.a.merged_env.get(id(parent))
+            if merged is not None and name in merged:
+                val = merged[name]
+                if val.level > Level.STATIC and val.origin is not None:
+                    origin = val.origin
+                    val = replace(
+                        val,
+                        origin=Origin(
+                            origin.name,
+                            f"{origin.role}, captured by `{_fn_name(self.fn)}`",
+                            origin.func,
+                        ),
+                    )
+                return val
+            parent = self.a._parent_fn.get(id(parent))
+        return STATIC
+
+    def _eval_inner(self, expr: cst.BaseExpression) -> Val:
+        if isinstance(expr, cst.Name):
+            if expr.value in ("True", "False", "None"):
+                return STATIC
+            return self._lookup(expr.value)
+        if isinstance(
+            expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis)
+        ):
+            return STATIC
+        if isinstance(expr, cst.ConcatenatedString):
+            self._eval(expr.left)
+            self._eval(expr.right)
+            return STATIC
+        if isinstance(expr, cst.FormattedString):
+            for part in expr.parts:
+                if isinstance(part, cst.FormattedStringExpression):
+                    self._eval(part.expression)
+            return STATIC
+        if isinstance(expr, cst.Attribute):
+            base = self._eval(expr.value)
+            if expr.attr.value in STATIC_ATTRIBUTES:
+                return STATIC
+            if base.level > Level.STATIC:
+                return replace(base, container=False)
+            return STATIC
+        if isinstance(expr, cst.Subscript):
+            base = self._eval(expr.value)
+            index = STATIC
+            for el in expr.slice:
+                sl = el.slice
+                if isinstance(sl, cst.Index):
+                    index = join(index, self._eval(sl.value))
+                elif isinstance(sl, cst.Slice):
+                    for part in (sl.lower, sl.upper, sl.step):
+                        if part is not None:
+                            index = join(index, self._eval(part))
+            if base.level > Level.STATIC:
+                return replace(base, container=False)
+            if index.level > Level.STATIC:
+                return replace(index, level=Level.MAYBE, container=False)
+            return STATIC
+        if isinstance(expr, cst.Call):
+            return self._call(expr)
+        if isinstance(expr, cst.BinaryOperation):
+            return replace(join(self._eval(expr.left), self._eval(expr.right)), container=False)
+        if isinstance(expr, cst.UnaryOperation):
+            inner = self._eval(expr.expression)
+            if isinstance(expr.operator, cst.Not) and inner.container:
+                return STATIC
+            return replace(inner, container=False)
+        if isinstance(expr, cst.BooleanOperation):
+            return join(self._eval(expr.left), self._eval(expr.right))
+        if isinstance(expr, cst.Comparison):
+            vals = [self._eval(expr.left)]
+            identity = False
+            for comp in expr.comparisons:
+                vals.append(self._eval(comp.comparator))
+                if isinstance(comp.operator, (cst.Is, cst.IsNot)):
+                    identity = True
+            if identity:
+                return STATIC
+            return replace(join(*vals), container=False)
+        if isinstance(expr, cst.IfExp):
+            self._eval(expr.test)
+            return join(self._eval(expr.body), self._eval(expr.orelse))
+        if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+            vals = [self._eval(el.value) for el in expr.elements]
+            return (
+                replace(join(*vals), container=True, array=False) if vals else Val(container=True)
+            )
+        if isinstance(expr, cst.Dict):
+            vals = []
+            for el in expr.elements:
+                if isinstance(el, cst.DictElement):
+                    self._eval(el.key)
+                    vals.append(self._eval(el.value))
+                else:
+                    vals.append(self._eval(el.value))
+            return (
+                replace(join(*vals), container=True, array=False) if vals else Val(container=True)
+            )
+        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            return self._comprehension(expr)
+        if isinstance(expr, cst.Lambda):
+            return STATIC
+        if isinstance(expr, cst.NamedExpr):
+            val = self._eval(expr.value)
+            self._bind(expr.target, val)
+            return val
+        if isinstance(expr, cst.StarredElement):
+            return self._eval(expr.value)
+        if isinstance(expr, (cst.Await, cst.Yield)):
+            inner = getattr(expr, "expression", None) or getattr(expr, "value", None)
+            if isinstance(inner, cst.BaseExpression):
+                self._eval(inner)
+            return MAYBE
+        return STATIC
+
+    def _comprehension(self, expr: cst.BaseComprehension) -> Val:
+        saved = dict(self.env)
+        comp: cst.CompFor | None = expr.for_in
+        while comp is not None:
+            it = self._eval(comp.iter)
+            self._bind(comp.target, self._element_of(comp.iter, it))
+            for cond in comp.ifs:
+                self._eval(cond.test)
+            comp = comp.inner_for_in
+        if isinstance(expr, cst.DictComp):
+            self._eval(expr.key)
+            val = self._eval(expr.value)
+        else:
+            val = self._eval(expr.elt)  # type: ignore[attr-defined]
+        self.env = saved
+        return replace(val, container=True, array=False)
+
+    def _call(self, call: cst.Call) -> Val:
+        model = self.a.model
+        func = call.func
+        args: list[tuple[str | None, Val]] = []
+        for arg in call.args:
+            v = self._eval(arg.value)
+            key = (
+                arg.keyword.value
+                if arg.keyword is not None
+                else ("*" if arg.star == "*" else "**" if arg.star == "**" else None)
+            )
+            args.append((key, v))
+        arg_vals = [v for _, v in args]
+        joined = replace(join(*arg_vals), container=False) if arg_vals else STATIC
+        qn = model.call_name(call)
+        info = self.info
+        staging = info is not None and info.staging
+        if qn is not None:
+            if qn in STATIC_CALLS:
+                return STATIC
+            if qn in ("builtins.float", "builtins.int", "builtins.bool", "builtins.complex"):
+                return STATIC
+            if qn.startswith(ARRAY_MODULES):
+                if staging and info is not None:
+                    if joined.traced:
+                        return replace(joined, array=True)
+                    short = _short(qn)
+                    return Val(
+                        Level.TRACED,
+                        Origin(
+                            cst.Module([]).code_for_node(call)[:40],
+                            f"made by `{short}` inside `{info.name}`",
+                            info,
+                        ),
+                        array=True,
+                    )
+                return replace(joined, array=True)
+            if qn in TRANSFORMS or qn in PARTIAL:
+                return STATIC  # builds a function
+        if isinstance(func, cst.Call):
+            # ``jax.jit(f)(x)``, ``jax.vmap(f)(x)``: the wrapped function's results
+            self._eval(func)
+            inner = self.a._transform_of(func.func)
+            if inner is not None:
+                if joined.level > Level.STATIC:
+                    return replace(joined, array=True)
+                return Val(Level.MAYBE if not staging else Level.TRACED, joined.origin, array=True)
+        else:
+            base = self._eval(func) if isinstance(func, cst.Attribute) else None
+            if isinstance(func, cst.Attribute) and base is not None and base.level > Level.STATIC:
+                method = func.attr.value
+                if method in ("item", "tolist", "__bool__", "__float__", "__int__", "__index__"):
+                    return STATIC
+                return replace(base, container=False, array=base.array or base.traced)
+        target = self._local_target(call)
+        if target is not None and info is not None:
+            fn, skip_first = target
+            self.a.call_helper(info, call, fn, args, skip_first)
+            ret = self.a.returns.get(id(fn))
+            if ret is not None:
+                return ret if ret.level <= joined.level or ret.origin is None else ret
+            return replace(joined, level=min(joined.level, Level.MAYBE))
+        if target is not None:
+            fn, _ = target
+            callee = self.a.functions.get(id(fn))
+            if callee is not None and callee.staging and callee.caller is None:
+                # calling a jitted function from host code returns jax.Arrays
+                return Val(Level.STATIC, array=True)
+        if joined.level > Level.STATIC:
+            return replace(joined, level=Level.MAYBE)
+        return STATIC
+
+    def _local_target(self, call: cst.Call) -> tuple[cst.FunctionDef, bool] | None:
+        func = call.func
+        if isinstance(func, cst.Name):
+            resolved = self.a._resolve_callable(func)
+            if resolved is not None and isinstance(resolved[0], cst.FunctionDef):
+                return resolved[0], False
+            return None
+        if (
+            isinstance(func, cst.Attribute)
+            and isinstance(func.value, cst.Name)
+            and func.value.value == "self"
+            and isinstance(self.fn, cst.FunctionDef)
+        ):
+            cls = self.a._class_of.get(id(self.fn))
+            if cls is None:
+                return None
+            for stmt in cls.body.body:
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value == func.attr.value:
+                    return stmt, True
+        return None
+
+
+def _fn_name(fn: cst.CSTNode | None) -> str:
+    if isinstance(fn, cst.FunctionDef):
+        return fn.name.value
+    return "<lambda>"
+
+
+def _short(qn: str) -> str:
+    for long, short in (
+        ("jax.numpy.", "jnp."),
+        ("jax.lax.", "lax."),
+        ("jax.random.", "jax.random."),
+    ):
+        if qn.startswith(long):
+            return short + qn[len(long) :]
+    return qn

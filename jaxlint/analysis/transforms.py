@@ -1,0 +1,185 @@
+"""What JAX's transformations do to the functions they receive: the tables the
+trace analysis reads. Checked against jax 0.12 (see tests/test_tracing_runtime.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Transform:
+    qualname: str
+    short: str
+    """How messages name it: ``jax.jit``."""
+    verb: str
+    """``jitted``, ``vmapped``, ``differentiated``..."""
+    all_params_traced: bool = True
+    """False when only some arguments become tracers (``grad``'s ``argnums``,
+    ``vmap``'s mapped axes); the others are passed through unchanged."""
+    has_static_args: bool = False
+    """Accepts ``static_argnums``/``static_argnames``."""
+    filter_static: bool = False
+    """Equinox ``filter_*``: non-array arguments are static."""
+
+
+def _t(qualname: str, verb: str, **kw: bool) -> Transform:
+    return Transform(qualname, qualname, verb, **kw)
+
+
+_JIT = dict(has_static_args=True)
+TRANSFORMS: dict[str, Transform] = {
+    t.qualname: t
+    for t in [
+        _t("jax.jit", "jitted", **_JIT),
+        _t("jax.experimental.pjit.pjit", "jitted", **_JIT),
+        _t("jax.pmap", "pmapped", **_JIT),
+        _t("jax.shard_map", "shard_mapped"),
+        _t("jax.experimental.shard_map.shard_map", "shard_mapped"),
+        _t("jax.vmap", "vmapped", all_params_traced=False),
+        _t("jax.grad", "differentiated", all_params_traced=False),
+        _t("jax.value_and_grad", "differentiated", all_params_traced=False),
+        _t("jax.jacfwd", "differentiated", all_params_traced=False),
+        _t("jax.jacrev", "differentiated", all_params_traced=False),
+        _t("jax.hessian", "differentiated", all_params_traced=False),
+        _t("jax.checkpoint", "rematerialized"),
+        _t("jax.remat", "rematerialized"),
+        _t("jax.ad_checkpoint.checkpoint", "rematerialized"),
+        _t("jax.custom_jvp", "wrapped in jax.custom_jvp"),
+        _t("jax.custom_vjp", "wrapped in jax.custom_vjp"),
+        _t("jax.make_jaxpr", "traced by jax.make_jaxpr"),
+        _t("jax.eval_shape", "traced by jax.eval_shape"),
+        _t("flax.nnx.jit", "jitted", **_JIT),
+        _t("flax.nnx.vmap", "vmapped", all_params_traced=False),
+        _t("flax.nnx.scan", "scanned"),
+        _t("flax.nnx.grad", "differentiated", all_params_traced=False),
+        _t("flax.nnx.value_and_grad", "differentiated", all_params_traced=False),
+        _t("flax.nnx.remat", "rematerialized"),
+        _t("equinox.filter_jit", "jitted", filter_static=True),
+        _t("equinox.filter_vmap", "vmapped", all_params_traced=False, filter_static=True),
+        _t("equinox.filter_grad", "differentiated", all_params_traced=False, filter_static=True),
+        _t(
+            "equinox.filter_value_and_grad",
+            "differentiated",
+            all_params_traced=False,
+            filter_static=True,
+        ),
+        _t("equinox.filter_pmap", "pmapped", filter_static=True),
+        _t("equinox.filter_checkpoint", "rematerialized", filter_static=True),
+    ]
+}
+
+# Control-flow primitives: (qualname) -> positions of the callables they trace.
+# Each callable's parameters are all tracers.
+BODY_ARGS: dict[str, tuple[int, ...]] = {
+    "jax.lax.scan": (0,),
+    "jax.lax.fori_loop": (2,),
+    "jax.lax.while_loop": (0, 1),
+    "jax.lax.cond": (1, 2),
+    "jax.lax.map": (0,),
+    "jax.lax.associative_scan": (0,),
+    "jax.lax.custom_root": (0, 2, 3),
+    "jax.lax.custom_linear_solve": (0, 2),
+}
+BODY_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "jax.lax.scan": ("f",),
+    "jax.lax.fori_loop": ("body_fun",),
+    "jax.lax.while_loop": ("cond_fun", "body_fun"),
+    "jax.lax.cond": ("true_fun", "false_fun"),
+    "jax.lax.map": ("f",),
+    "jax.lax.associative_scan": ("fn",),
+}
+SWITCH = "jax.lax.switch"
+"""``lax.switch(index, branches, *operands)``: every callable in ``branches``."""
+
+PARTIAL = frozenset({"functools.partial"})
+
+# Attributes of arrays that are known at trace time.
+STATIC_ATTRIBUTES = frozenset(
+    {"shape", "ndim", "dtype", "size", "itemsize", "nbytes", "weak_type", "sharding", "aval"}
+)
+
+# Calls whose result is a Python value known at trace time, whatever the arguments.
+STATIC_CALLS = frozenset(
+    {
+        "builtins.len",
+        "builtins.isinstance",
+        "builtins.issubclass",
+        "builtins.type",
+        "builtins.callable",
+        "builtins.hasattr",
+        "builtins.id",
+        "builtins.range",
+        "builtins.repr",
+        "builtins.str",
+        "jax.numpy.shape",
+        "jax.numpy.ndim",
+        "jax.numpy.size",
+        "jax.numpy.issubdtype",
+        "jax.numpy.isdtype",
+        "jax.numpy.dtype",
+        "jax.numpy.result_type",
+        "jax.numpy.promote_types",
+        "jax.numpy.can_cast",
+        "jax.numpy.iinfo",
+        "jax.numpy.finfo",
+        "jax.numpy.isscalar",
+        "jax.dtypes.issubdtype",
+        "jax.dtypes.canonicalize_dtype",
+        "jax.dtypes.result_type",
+        "jax.core.is_concrete",
+        "jax.eval_shape",
+        "jax.ShapeDtypeStruct",
+        "jax.typeof",
+        "jax.tree.structure",
+        "jax.tree_util.tree_structure",
+        "jax.device_count",
+        "jax.local_device_count",
+        "jax.process_index",
+        "jax.devices",
+        "numpy.shape",
+        "numpy.ndim",
+        "numpy.dtype",
+        "numpy.issubdtype",
+        "numpy.iinfo",
+        "numpy.finfo",
+        "numpy.prod",
+        "math.prod",
+    }
+)
+
+# Modules whose functions produce traced arrays when called inside traced code
+# (omnistaging: even ``jnp.zeros(3)`` is a tracer under ``jit``).
+ARRAY_MODULES = (
+    "jax.numpy.",
+    "jax.lax.",
+    "jax.nn.",
+    "jax.random.",
+    "jax.scipy.",
+    "jax.image.",
+    "jax.ops.",
+)
+
+# Transformations that stage their function out to a jaxpr: inside them every JAX
+# operation returns a tracer, even on constants. ``grad`` and ``vmap`` on their own
+# run eagerly: operations on constants there stay concrete.
+STAGING = frozenset(
+    {
+        "jax.jit",
+        "jax.experimental.pjit.pjit",
+        "jax.pmap",
+        "jax.shard_map",
+        "jax.experimental.shard_map.shard_map",
+        "jax.checkpoint",
+        "jax.remat",
+        "jax.ad_checkpoint.checkpoint",
+        "jax.make_jaxpr",
+        "jax.eval_shape",
+        "flax.nnx.jit",
+        "flax.nnx.scan",
+        "flax.nnx.remat",
+        "equinox.filter_jit",
+        "equinox.filter_pmap",
+        "equinox.filter_checkpoint",
+    }
+)
