@@ -1,0 +1,1 @@
+"""JAX2xx: Python control flow on traced values."""

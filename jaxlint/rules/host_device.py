@@ -1,0 +1,1 @@
+"""JAX1xx: host transfers and side effects in traced code."""
