@@ -21,6 +21,7 @@ import statistics
 import sys
 import time
 import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -172,8 +173,7 @@ class Subject:
     compiles_first_call: int = 0
     compiles_timed: int = 0
     warnings: list[str] = field(default_factory=list)
-    _previous_ids: set[int] = field(default_factory=set)
-    _previous_refs: list[Any] = field(default_factory=list)
+    _previous: dict[int, weakref.ref[Any]] = field(default_factory=dict)
 
     def prepare(self, jax: ModuleType, phase: str) -> Inputs:
         inputs = call_factory(self.factory)
@@ -188,10 +188,10 @@ class Subject:
                     f" (donated or deleted) for the {phase}: the factory must build fresh"
                     " inputs on every call",
                 )
-        if any(id(leaf) in self._previous_ids for leaf in leaves):
+        if any(self._previous.get(id(leaf), _dead)() is leaf for leaf in leaves):
             self.reused_input_objects += 1
-        self._previous_refs = leaves  # keeps the ids valid until the next call
-        self._previous_ids = {id(leaf) for leaf in leaves}
+        # weak references: the previous inputs are not kept alive (they may be large)
+        self._previous = {id(leaf): weakref.ref(leaf) for leaf in leaves}
         jax.block_until_ready(inputs)  # transfers finish outside the timer
         return inputs
 
@@ -199,6 +199,10 @@ class Subject:
         args = inputs[0]
         picked = [args[i] for i in self.donate_argnums if -len(args) <= i < len(args)]
         return [a for a in jax.tree_util.tree_leaves(picked) if isinstance(a, jax.Array)]
+
+
+def _dead() -> None:
+    return None
 
 
 def array_leaves_safe(jax: ModuleType, tree: Any) -> list[Any]:
