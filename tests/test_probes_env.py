@@ -108,3 +108,13 @@ def test_help_explains_flags(capsys):
     for flag in ("--format", "--output", "--smoke", "examples:", "exit codes:"):
         assert flag in text
     assert env.main(["--no-such-flag"]) == 2
+
+
+def test_backend_init_failure_exits_2_with_partial_report():
+    proc = run_module("env", [], env=probe_env(JAX_PLATFORMS="gpu"))  # no GPU backend here
+    if proc.returncode == 0:
+        pytest.skip("a GPU backend is available")
+    assert proc.returncode == 2
+    report = json.loads(proc.stdout)
+    assert report["ok"] is False and report["error"]["class"] == "BackendInitError"
+    assert report["versions"]["jax"] and "backend" not in report
