@@ -446,3 +446,92 @@ def test_host_results_of_jitted_calls_are_arrays() -> None:
             if src in ("step(jnp.ones(3))", "jnp.ones(3)"):
                 val = p.trace.value(node)
                 assert val is not None and val.array and val.level is S, src
+
+
+def _array_of(p: Probe, source: str) -> tuple[bool, Level | None]:
+    for node, entering in p.model.events:
+        if entering and isinstance(node, cst.Call) and p.module.code_for_node(node) == source:
+            val = p.trace.value(node)
+            assert val is not None
+            return val.array, val.level
+    raise AssertionError(source)
+
+
+def test_host_calls_of_jitted_functions_return_concrete_arrays() -> None:
+    p = Probe(
+        """
+        import jax
+        from functools import partial
+
+        def train_step(s, b):
+            return s
+
+        train_step = jax.jit(train_step)
+        update = partial(jax.jit, donate_argnums=0)(train_step)
+
+        @jax.vmap
+        def per_example(x):
+            return x
+
+        def helper(x):
+            return x
+
+        helper = wrap(helper)
+
+        class Trainer:
+            def __init__(self):
+                self.step = jax.jit(self._step)
+
+            def _step(self, s):
+                return s
+
+            def run(self, s):
+                return self.step(s), self.other(s)
+
+        def main(s, b):
+            fast = jax.jit(helper)
+            a = train_step(s, b)
+            c = update(s, b)
+            d = per_example(b)
+            e = jax.jit(lambda v: v)(b)
+            f = helper(b)
+            g = fast(b)
+            return a, c, d, e, f, g
+        """
+    )
+    for call in (
+        "train_step(s, b)",
+        "update(s, b)",
+        "per_example(b)",
+        "jax.jit(lambda v: v)(b)",
+        "self.step(s)",
+        "fast(b)",
+    ):
+        assert _array_of(p, call) == (True, S), call
+    assert _array_of(p, "helper(b)") == (False, S)  # rebound by an unknown wrapper
+    assert _array_of(p, "self.other(s)") == (False, S)
+
+
+def test_transforms_recorded_per_function() -> None:
+    p = Probe(
+        """
+        import jax
+        from jax import lax
+        from flax import nnx
+
+        @nnx.jit
+        def a(m, x):
+            return x
+
+        @jax.jit
+        @jax.vmap
+        def b(x):
+            return lax.scan(body, x, x)
+
+        def body(c, x):
+            return c, x
+        """
+    )
+    assert p.fn("a").transforms == {"flax.nnx.jit"}
+    assert p.fn("b").transforms == {"jax.jit", "jax.vmap"}
+    assert p.fn("body").transforms == set()

@@ -68,6 +68,9 @@ class TracedFunction:
     unknown_statics: bool = False
     """``static_argnums`` was not a literal: no parameter is definitely traced."""
     caller: TracedFunction | None = None
+    transforms: set[str] = field(default_factory=set)
+    """Qualified names of the transforms that trace it (``jax.jit``, ``flax.nnx.jit``);
+    empty when it is traced only as a lax body or a helper of traced code."""
 
     def how(self, line_of: LineOf) -> str:
         return f"{self.verb} at line {line_of(self.site)}"
@@ -228,7 +231,12 @@ class TraceAnalysis:
         self._defs: list[cst.FunctionDef | cst.Lambda] = []
         self._parent_fn: dict[int, cst.FunctionDef | cst.Lambda | None] = {}
         self._class_of: dict[int, cst.ClassDef] = {}
+        self._wrapped_names: dict[int, Transform] = {}
+        """``step = jax.jit(f)``: the target ``Name`` node -> the transform."""
+        self._wrapped_attrs: dict[tuple[int, str], Transform] = {}
+        """``self.step = jax.jit(self._step)`` in a method: (class node, attr) -> transform."""
         self._collect()
+        self._collect_wrapped()
         self._find_seeds()
         self._analyze_all()
 
@@ -250,6 +258,46 @@ class TraceAnalysis:
 
     def describe(self, val: Val) -> str:
         return str(self.why(val))
+
+    def transformed_callee(
+        self, call: cst.Call, within: cst.FunctionDef | cst.Lambda | None = None
+    ) -> Transform | None:
+        """The transform wrapping the function that ``call`` calls, when this module shows
+        it: ``jax.jit(f)(x)``, ``f(x)`` for ``@jax.jit def f`` or ``f = jax.jit(g)``, and
+        ``self.step(x)`` for ``self.step = jax.jit(...)`` in a method of the class of
+        ``within`` (the function containing the call)."""
+        func = call.func
+        if isinstance(func, cst.Call):
+            has_fn = any(a.keyword is None and not a.star for a in func.args)
+            wrap = self._transform_of(func.func)
+            return wrap.transform if wrap is not None and has_fn else None
+        if isinstance(func, cst.Attribute):
+            if (
+                isinstance(func.value, cst.Name)
+                and func.value.value == "self"
+                and isinstance(within, cst.FunctionDef)
+            ):
+                cls = self._class_of.get(id(within))
+                if cls is not None:
+                    return self._wrapped_attrs.get((id(cls), func.attr.value))
+            return None
+        if not isinstance(func, cst.Name):
+            return None
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        if found is None:
+            return None
+        result: Transform | None = None
+        for binding in found[1]:
+            if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+                for dec in binding.node.decorators:
+                    wrap = self._transform_of(dec.decorator)
+                    if wrap is not None:
+                        result = wrap.transform
+            elif binding.kind == "assign" and id(binding.node) in self._wrapped_names:
+                result = self._wrapped_names[id(binding.node)]
+            else:
+                return None  # rebound to something else: cannot tell
+        return result
 
     # -- collection --------------------------------------------------------------------
 
@@ -273,6 +321,39 @@ class TraceAnalysis:
                     ):
                         self._class_of[id(node)] = stack[-1]
                 stack.append(node)
+
+    def _collect_wrapped(self) -> None:
+        """Names and ``self`` attributes bound to a transformed function."""
+        classes: list[cst.ClassDef | None] = []  # the class of each enclosing function
+        for node, entering in self.model.events:
+            if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+                if entering:
+                    classes.append(self._class_of.get(id(node)))
+                else:
+                    classes.pop()
+                continue
+            if not entering or not isinstance(node, cst.Assign):
+                continue
+            value = node.value
+            if not isinstance(value, cst.Call) or not any(
+                a.keyword is None and not a.star for a in value.args
+            ):
+                continue
+            wrap = self._transform_of(value.func)
+            if wrap is None:
+                continue
+            for target in node.targets:
+                t = target.target
+                if isinstance(t, cst.Name):
+                    self._wrapped_names[id(t)] = wrap.transform
+                elif (
+                    isinstance(t, cst.Attribute)
+                    and isinstance(t.value, cst.Name)
+                    and t.value.value == "self"
+                    and classes
+                    and classes[-1] is not None
+                ):
+                    self._wrapped_attrs[(id(classes[-1]), t.attr.value)] = wrap.transform
 
     # -- seeds -------------------------------------------------------------------------
 
@@ -348,6 +429,8 @@ class TraceAnalysis:
         )
         if existing is not None and t.qualname in STAGING:
             existing.staging = True
+        if verb is None:  # a transform, not a lax body
+            info.transforms.add(t.qualname)
         positional = positional_params(fn)
         names = all_param_names(fn)
         levels: dict[str, Level] = {}
@@ -1032,6 +1115,8 @@ class _FunctionWalker:
             if inner is not None:
                 if joined.level > Level.STATIC:
                     return replace(joined, array=True)
+                if info is None:  # host code: a concrete jax.Array
+                    return Val(Level.STATIC, array=True)
                 return Val(Level.MAYBE if not staging else Level.TRACED, joined.origin, array=True)
         else:
             base = self._eval(func) if isinstance(func, cst.Attribute) else None
@@ -1040,6 +1125,8 @@ class _FunctionWalker:
                 if method in ("item", "tolist", "__bool__", "__float__", "__int__", "__index__"):
                     return STATIC
                 return replace(base, container=False, array=base.array or base.traced)
+        if info is None and self.a.transformed_callee(call, self.fn) is not None:
+            return Val(Level.STATIC, array=True)  # host code calls a jitted/vmapped function
         target = self._local_target(call)
         if target is not None and info is not None:
             fn, skip_first = target
