@@ -214,9 +214,14 @@ def test_control_flow_bodies(call: str, names: set[str]) -> None:
     )
     traced = {i.name for i in p.trace.functions.values()}
     assert traced == names
+    eager = call.startswith("lax.associative_scan")  # runs its fn eagerly outside jit
     for name in names:
-        assert all(level is T for level in p.fn(name).param_levels.values())
-        assert p.fn(name).staging
+        levels = p.fn(name).param_levels
+        assert levels["c"] is T
+        # ``cond(c, x=None)``: a parameter left at its default keeps its Python value
+        assert levels.get("x") is (M if name == "cond" else T)
+        assert p.fn(name).staging is not eager
+        assert p.fn(name).abstract is not eager
 
 
 def test_lambda_body_and_fori_index() -> None:
@@ -446,6 +451,142 @@ def test_host_results_of_jitted_calls_are_arrays() -> None:
             if src in ("step(jnp.ones(3))", "jnp.ones(3)"):
                 val = p.trace.value(node)
                 assert val is not None and val.array and val.level is S, src
+
+
+def test_abstract_tracers_by_transform() -> None:
+    """``if``/``int()`` on a tracer raise under jit-like staging and vmap, not under grad."""
+    p = Probe(
+        """
+        import jax
+        from jax import lax
+
+        def helper_v(a):
+            return a
+
+        def helper_g(a):
+            return a
+
+        @jax.jit
+        def jitted(x):
+            return x
+
+        @jax.vmap
+        def mapped(x):
+            return helper_v(x)
+
+        @jax.grad
+        def differentiated(x):
+            return helper_g(x)
+
+        @jax.checkpoint
+        def remat(x):
+            return x
+
+        @jax.custom_jvp
+        def custom(x):
+            return x
+
+        def body(i, c):
+            return c
+
+        out = lax.fori_loop(0, 3, body, 0.0)
+        """
+    )
+    abstract = {i.name: i.abstract for i in p.trace.functions.values()}
+    assert abstract == {
+        "jitted": True,
+        "mapped": True,
+        "helper_v": True,
+        "differentiated": False,
+        "helper_g": False,
+        "remat": True,
+        "custom": False,
+        "body": True,
+    }
+
+
+def test_is_abstract_follows_the_origin_of_the_value() -> None:
+    p = Probe(
+        """
+        import jax
+
+        @jax.jit
+        def f(x):
+            def loss(p):
+                return p * x
+            return jax.grad(loss)(x)
+        """
+    )
+    for node, entering in p.model.events:
+        if entering and isinstance(node, cst.BinaryOperation):
+            val = p.trace.value(node)
+            assert val is not None and val.traced
+            # ``x`` comes from the jitted ``f``: abstract even inside grad's ``loss``
+            assert p.trace.is_abstract(val, node)
+
+
+def test_parameters_left_at_their_default_are_maybe_traced() -> None:
+    p = Probe(
+        """
+        import jax
+
+        @jax.jit
+        def f(x, n=3, *, training=False, mask=None):
+            return x
+        """
+    )
+    assert p.fn("f").param_levels == {"x": T, "n": M, "training": M, "mask": M}
+
+
+def test_pytree_attributes_may_be_static_metadata() -> None:
+    p = Probe(
+        """
+        import jax
+
+        @jax.jit
+        def f(state, x: jax.Array):
+            a = state.num_layers > 2
+            b = x.sum() > 0
+            c = x.T > 0
+            d = (x * 2).real
+            e = x.at[0].set(1.0)
+            g = "w" in state
+            h = x in (1, 2)
+            return a
+        """
+    )
+    assert p.level_of("state.num_layers > 2") is M
+    assert p.level_of("x.sum() > 0") is T  # an array method
+    assert p.level_of("x.T > 0") is T
+    assert p.level_of("(x * 2).real") is T
+    assert p.level_of("x.at[0].set(1.0)") is T
+    assert p.level_of('"w" in state') is M  # a key lookup in a pytree
+    assert p.level_of("x in (1, 2)") is T
+
+
+def test_computed_values_are_single_arrays() -> None:
+    p = Probe(
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(params, x: jax.Array, y):
+            a = params
+            b = params["w"]
+            c = y > 0
+            d = jnp.sin(y)
+            e = x
+            return a, b, c, d, e
+        """
+    )
+    computed = {}
+    for node, entering in p.model.events:
+        if entering and isinstance(node, cst.Name) and node.value in "abcde":
+            val = p.trace.value(node)
+            if val is not None:
+                computed[node.value] = val.computed
+    assert computed == {"a": False, "b": False, "c": True, "d": True, "e": True}
 
 
 def _array_of(p: Probe, source: str) -> tuple[bool, Level | None]:

@@ -29,9 +29,12 @@ import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.transforms import (
+    ARRAY_ATTRIBUTES,
     ARRAY_MODULES,
+    BATCHING,
     BODY_ARGS,
     BODY_KEYWORDS,
+    EAGER_BODIES,
     PARTIAL,
     STAGING,
     STATIC_ATTRIBUTES,
@@ -68,6 +71,9 @@ class TracedFunction:
     unknown_statics: bool = False
     """``static_argnums`` was not a literal: no parameter is definitely traced."""
     caller: TracedFunction | None = None
+    abstract: bool = False
+    """Its tracers are abstract: ``if``, ``int()``, ``range()`` or a shape on a traced
+    value raises (jit-like staging, ``vmap``). Under ``grad`` alone values stay concrete."""
     transforms: set[str] = field(default_factory=set)
     """Qualified names of the transforms that trace it (``jax.jit``, ``flax.nnx.jit``);
     empty when it is traced only as a lax body or a helper of traced code."""
@@ -98,6 +104,10 @@ class Val:
     """A Python tuple/list/dict/set built here: its truth value and length are static."""
     array: bool = False
     """Known to be a JAX array (or tracer): a ``jnp`` result, a jitted call's result."""
+    computed: bool = False
+    """The result of an array operation (arithmetic, a comparison, a ``jnp``/``lax`` call,
+    an array method) or an array-annotated parameter: one array, never a pytree of
+    arrays, a Python container or ``None`` (whose truth value is static)."""
 
     @property
     def traced(self) -> bool:
@@ -231,6 +241,8 @@ class TraceAnalysis:
         self._defs: list[cst.FunctionDef | cst.Lambda] = []
         self._parent_fn: dict[int, cst.FunctionDef | cst.Lambda | None] = {}
         self._class_of: dict[int, cst.ClassDef] = {}
+        self._seeded_at: dict[int, list[cst.FunctionDef | cst.Lambda]] = {}
+        """Decorator or call -> the functions it makes traced."""
         self._wrapped_names: dict[int, Transform] = {}
         """``step = jax.jit(f)``: the target ``Name`` node -> the transform."""
         self._wrapped_attrs: dict[tuple[int, str], Transform] = {}
@@ -258,6 +270,19 @@ class TraceAnalysis:
 
     def describe(self, val: Val) -> str:
         return str(self.why(val))
+
+    def is_abstract(self, val: Val, at: cst.CSTNode) -> bool:
+        """``val`` is definitely traced by a transform whose tracers are abstract, so
+        Python cannot get its concrete value (``bool``, ``int``, shapes raise).
+
+        The function the value comes from decides (a closure's value comes from the
+        enclosing function); ``at`` locates values without an origin."""
+        if not val.traced:
+            return False
+        fn = val.origin.func if val.origin is not None else None
+        if fn is None:
+            fn = self.traced_function_of(at)
+        return fn is not None and fn.abstract
 
     def transformed_callee(
         self, call: cst.Call, within: cst.FunctionDef | cst.Lambda | None = None
@@ -418,6 +443,7 @@ class TraceAnalysis:
         bound_keywords: frozenset[str] = frozenset(),
     ) -> None:
         t = wrap.transform
+        self._seeded_at.setdefault(id(site), []).append(fn)
         name = fn.name.value if isinstance(fn, cst.FunctionDef) else "<lambda>"
         existing = self.functions.get(id(fn))
         info = existing or TracedFunction(
@@ -426,11 +452,14 @@ class TraceAnalysis:
             verb=verb or f"{t.verb} by `{t.short}`",
             site=site,
             staging=t.qualname in STAGING,
+            abstract=t.qualname in STAGING or t.qualname in BATCHING,
         )
         if existing is not None and t.qualname in STAGING:
             existing.staging = True
         if verb is None:  # a transform, not a lax body
             info.transforms.add(t.qualname)
+        if existing is not None and (t.qualname in STAGING or t.qualname in BATCHING):
+            existing.abstract = True
         positional = positional_params(fn)
         names = all_param_names(fn)
         levels: dict[str, Level] = {}
@@ -498,6 +527,12 @@ class TraceAnalysis:
         if unknown:
             for pname in names:
                 levels[pname] = min(levels[pname], Level.MAYBE)
+        for param in _params(fn):
+            # ``jit``/``vmap`` trace only the arguments a call passes: a parameter left
+            # at its default keeps its Python value, so it is traced only sometimes
+            if param.default is not None:
+                name_ = param.name.value
+                levels[name_] = min(levels.get(name_, Level.MAYBE), Level.MAYBE)
         for pname in statics:
             levels[pname] = Level.STATIC
         if isinstance(fn, cst.FunctionDef) and id(fn) in self._class_of and positional:
@@ -575,7 +610,9 @@ class TraceAnalysis:
                     bound_positional=nb,
                     bound_keywords=kb,
                 )
-                self.functions[id(node)].staging = True
+                eager = qn in EAGER_BODIES
+                self.functions[id(node)].staging = not eager
+                self.functions[id(node)].abstract = not eager
 
     # -- analysis ----------------------------------------------------------------------
 
@@ -583,18 +620,33 @@ class TraceAnalysis:
         # Walk every function; helpers called from traced code become traced and are
         # walked again, until nothing changes (bounded).
         for _ in range(4):
-            before = {k: dict(v.param_levels) for k, v in self.functions.items()}
+            before = {
+                k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
+            }
             self.values.clear()
             self.owner.clear()
             self._module_walker().run_module()
             for fn in self._defs:
                 _FunctionWalker(self, fn).run()
-            after = {k: dict(v.param_levels) for k, v in self.functions.items()}
+            after = {
+                k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
+            }
             if after == before:
                 break
 
     def _module_walker(self) -> _FunctionWalker:
         return _FunctionWalker(self, None)
+
+    def seeded_inside(self, site: cst.CSTNode, outer: TracedFunction | None) -> None:
+        """A transform applied inside traced code (``jax.grad(loss)(p)`` in a jitted
+        step) runs under the outer trace too: its function's tracers are the outer's."""
+        if outer is None:
+            return
+        for fn in self._seeded_at.get(id(site), ()):
+            info = self.functions.get(id(fn))
+            if info is not None and info is not outer:
+                info.staging = info.staging or outer.staging
+                info.abstract = info.abstract or outer.abstract
 
     def call_helper(
         self,
@@ -614,12 +666,15 @@ class TraceAnalysis:
                 site=call,
                 staging=caller.staging,
                 caller=caller,
+                abstract=caller.abstract,
             )
             for pname in all_param_names(target):
                 info.param_levels[pname] = Level.STATIC
             self.functions[id(target)] = info
         elif info.caller is not None and caller.staging:
             info.staging = True
+        if info.caller is not None and caller.abstract:
+            info.abstract = True
         if info.caller is None:
             return  # a transform already decided its parameters
         positional = positional_params(target)
@@ -661,6 +716,29 @@ def _annotation_text(param: cst.Param) -> str:
     if param.annotation is None:
         return ""
     return cst.Module([]).code_for_node(param.annotation.annotation)
+
+
+_ARRAY_ANNOTATIONS = frozenset(
+    {"Array", "ArrayLike", "ndarray", "bool", "int", "float", "complex", "Scalar"}
+)
+_JAXTYPING = ("Float[", "Int[", "Bool[", "Shaped[", "Num[", "Real[", "Inexact[", "Integer[")
+
+
+def _array_annotation(fn: cst.FunctionDef | cst.Lambda | None, name: str) -> bool:
+    """The parameter is annotated as one array or scalar (not Optional, not a pytree)."""
+    if fn is None:
+        return False
+    for param in _params(fn):
+        if param.name.value == name:
+            ann = _annotation_text(param).replace(" ", "")
+            if not ann:
+                return False
+            if ann.startswith(_JAXTYPING) or any(
+                ann.startswith(f"{m}.{k}") for m in ("jaxtyping", "jt") for k in _JAXTYPING
+            ):
+                return True
+            return ann.split(".")[-1] in _ARRAY_ANNOTATIONS
+    return False
 
 
 def _filter_level(param: cst.Param) -> Level:
@@ -740,7 +818,8 @@ class _FunctionWalker:
             role = f"parameter of `{info.name}`"
         else:
             role = f"parameter of `{info.name}`"
-        return Val(level, Origin(name, role, info), array=level is Level.TRACED)
+        computed = level is Level.TRACED and _array_annotation(self.fn, name)
+        return Val(level, Origin(name, role, info), array=level is Level.TRACED, computed=computed)
 
     # bookkeeping -------------------------------------------------------------------------
 
@@ -828,6 +907,7 @@ class _FunctionWalker:
         elif isinstance(stmt, cst.FunctionDef):
             for dec in stmt.decorators:
                 self._eval(dec.decorator)
+                self.a.seeded_inside(dec, self.info)
             self._set(stmt.name.value, STATIC)
         elif isinstance(stmt, cst.ClassDef):
             self._set(stmt.name.value, STATIC)
@@ -977,6 +1057,12 @@ class _FunctionWalker:
             if expr.attr.value in STATIC_ATTRIBUTES:
                 return STATIC
             if base.level > Level.STATIC:
+                if expr.attr.value in ARRAY_ATTRIBUTES:
+                    return replace(base, container=False, computed=True)
+                if not base.computed:
+                    # pytree navigation (``state.step``, ``model.depth``): the leaf may be
+                    # static metadata of the node (a static field, a module attribute)
+                    return replace(base, level=Level.MAYBE, container=False)
                 return replace(base, container=False)
             return STATIC
         if isinstance(expr, cst.Subscript):
@@ -998,24 +1084,36 @@ class _FunctionWalker:
         if isinstance(expr, cst.Call):
             return self._call(expr)
         if isinstance(expr, cst.BinaryOperation):
-            return replace(join(self._eval(expr.left), self._eval(expr.right)), container=False)
+            val = join(self._eval(expr.left), self._eval(expr.right))
+            return replace(val, container=False, computed=val.level > Level.STATIC)
         if isinstance(expr, cst.UnaryOperation):
             inner = self._eval(expr.expression)
-            if isinstance(expr.operator, cst.Not) and inner.container:
-                return STATIC
-            return replace(inner, container=False)
+            if isinstance(expr.operator, cst.Not):
+                if inner.container:
+                    return STATIC
+                return replace(inner, container=False)
+            return replace(inner, container=False, computed=inner.level > Level.STATIC)
         if isinstance(expr, cst.BooleanOperation):
             return join(self._eval(expr.left), self._eval(expr.right))
         if isinstance(expr, cst.Comparison):
             vals = [self._eval(expr.left)]
             identity = False
+            membership = False
             for comp in expr.comparisons:
                 vals.append(self._eval(comp.comparator))
                 if isinstance(comp.operator, (cst.Is, cst.IsNot)):
                     identity = True
+                if isinstance(comp.operator, (cst.In, cst.NotIn)) and not isinstance(
+                    comp.comparator, (cst.Tuple, cst.List, cst.Set)
+                ):
+                    membership = True
             if identity:
                 return STATIC
-            return replace(join(*vals), container=False)
+            val = join(*vals)
+            if membership:
+                # ``"w" in params`` looks up a key of a pytree: a Python bool
+                return replace(val, level=min(val.level, Level.MAYBE), container=False)
+            return replace(val, container=False, computed=val.level > Level.STATIC)
         if isinstance(expr, cst.IfExp):
             self._eval(expr.test)
             return join(self._eval(expr.body), self._eval(expr.orelse))
@@ -1086,6 +1184,7 @@ class _FunctionWalker:
         qn = model.call_name(call)
         info = self.info
         staging = info is not None and info.staging
+        self.a.seeded_inside(call, info)
         if qn is not None:
             if qn in STATIC_CALLS:
                 return STATIC
@@ -1094,7 +1193,7 @@ class _FunctionWalker:
             if qn.startswith(ARRAY_MODULES):
                 if staging and info is not None:
                     if joined.traced:
-                        return replace(joined, array=True)
+                        return replace(joined, array=True, computed=True)
                     short = _short(qn)
                     return Val(
                         Level.TRACED,
@@ -1104,8 +1203,9 @@ class _FunctionWalker:
                             info,
                         ),
                         array=True,
+                        computed=True,
                     )
-                return replace(joined, array=True)
+                return replace(joined, array=True, computed=joined.level > Level.STATIC)
             if qn in TRANSFORMS or qn in PARTIAL:
                 return STATIC  # builds a function
         if isinstance(func, cst.Call):

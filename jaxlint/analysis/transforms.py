@@ -183,3 +183,70 @@ STAGING = frozenset(
         "equinox.filter_checkpoint",
     }
 )
+
+# Transformations whose tracers are abstract although they do not stage: ``vmap``
+# batches its mapped arguments, so ``if``, ``int()`` or a shape on them raises as under
+# ``jit``. Under ``grad``/``jacfwd``/``custom_jvp`` alone the values stay concrete
+# (checked on jax 0.12: ``if x > 0`` runs under ``jax.grad`` and fails under
+# ``jax.vmap``).
+BATCHING = frozenset({"jax.vmap", "flax.nnx.vmap", "equinox.filter_vmap"})
+
+# Control-flow primitives that call their function eagerly on concrete arrays when
+# they run outside ``jit`` (``associative_scan`` is written in Python with slicing):
+# their bodies are traced only when the caller is.
+EAGER_BODIES = frozenset({"jax.lax.associative_scan"})
+
+# Attributes and methods of a JAX array: reading them from a traced array gives a
+# traced array. Any other attribute of a traced parameter is pytree navigation
+# (``state.step``, ``model.num_layers``) and may be static metadata.
+ARRAY_ATTRIBUTES = frozenset(
+    {
+        "T",
+        "mT",
+        "real",
+        "imag",
+        "at",
+        "flat",
+        "all",
+        "any",
+        "argmax",
+        "argmin",
+        "argsort",
+        "astype",
+        "clip",
+        "conj",
+        "conjugate",
+        "cumprod",
+        "cumsum",
+        "diagonal",
+        "dot",
+        "flatten",
+        "max",
+        "mean",
+        "min",
+        "nonzero",
+        "prod",
+        "ravel",
+        "repeat",
+        "reshape",
+        "round",
+        "sort",
+        "squeeze",
+        "std",
+        "sum",
+        "swapaxes",
+        "take",
+        "trace",
+        "transpose",
+        "var",
+        "view",
+        # ``x.at[i].set(v)`` and friends
+        "set",
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "power",
+        "apply",
+    }
+)
