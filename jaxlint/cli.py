@@ -11,6 +11,7 @@ import difflib
 import importlib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from jaxlint import __version__
 from jaxlint.config import ConfigError, ConfigResolver, Settings, check_selector
 from jaxlint.diagnostics import Applicability, Diagnostic
 from jaxlint.discovery import discover
-from jaxlint.engine import InternalError, lint_text, parse_error_diagnostic
+from jaxlint.engine import InternalError, lint_text, one_line, parse_error_diagnostic
 from jaxlint.fixers.fixpoint import FixOutcome, fix_text
 from jaxlint.output import (
     FORMATS,
@@ -146,7 +147,20 @@ def _normalize_argv(argv: Sequence[str]) -> list[str]:
     return ["check", *argv]
 
 
+def _tolerant_output() -> None:
+    """On a non-UTF-8 terminal, print what it cannot encode as escapes instead of crashing."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding not in ("utf8", "utf8sig") and reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerant_output()
     argv = _normalize_argv(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
@@ -169,6 +183,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        return EXIT_ERROR
+    except Exception as exc:  # a bug in jaxlint: one clear line and exit 2, not a traceback
+        if getattr(args, "show_internal_tracebacks", False):
+            traceback.print_exc()
+        print(f"error: internal error: {one_line(f'{type(exc).__name__}: {exc}')}", file=sys.stderr)
         return EXIT_ERROR
 
 
@@ -290,8 +309,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     state.io_errors.extend(found.errors)
     for path in found.files:
         settings = resolver.for_path(path)
-        _check_file(path, settings, args, state, fixing)
+        try:
+            _check_file(path, settings, args, state, fixing)
+        except Exception as exc:  # one file's failure is reported; the run goes on
+            if args.show_internal_tracebacks:
+                traceback.print_exc()
+            state.io_errors.append(_unexpected(str(path), exc))
     return _finish(args, state, fixing)
+
+
+def _unexpected(name: str, exc: Exception) -> str:
+    return f"{name}: internal error: {one_line(f'{type(exc).__name__}: {exc}')}"
 
 
 def _rules_for(settings: Settings, state: RunState) -> list[type[Rule]]:
@@ -429,18 +457,24 @@ def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunS
     data = sys.stdin.buffer.read()
     fixing = args.fix or args.diff
     try:
-        text, _ = decode_source(data)
+        text, encoding = decode_source(data)
     except DecodeError as exc:
         state.diagnostics.append(parse_error_diagnostic(name, str(exc), exc.row, exc.column))
         if args.fix and not args.diff:
             sys.stdout.buffer.write(data)
         return _finish(args, state, fixing, stdout_is_code=args.fix and not args.diff)
-    new_text = _process_text(text, name, settings, path, args, state, fixing)
+    try:
+        new_text = _process_text(text, name, settings, path, args, state, fixing)
+    except Exception as exc:
+        state.io_errors.append(_unexpected(name, exc))
+        new_text = None
     if args.diff:
         if new_text is not None and new_text != text:
             state.diffs.append(_unified_diff(text, new_text, name))
     elif args.fix:
-        sys.stdout.write(new_text if new_text is not None else text)
+        # The code goes back in its own encoding, BOM and line endings.
+        sys.stdout.flush()
+        sys.stdout.buffer.write(encode_source(new_text if new_text is not None else text, encoding))
         sys.stdout.flush()
     return _finish(args, state, fixing, stdout_is_code=args.fix and not args.diff)
 

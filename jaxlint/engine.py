@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import traceback
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,10 +54,16 @@ class InternalError:
     traceback: str
 
     def describe(self) -> str:
+        """One line: the file, the rule's code and name, and the exception."""
         return (
             f"{self.filename}: internal error in rule {self.rule_code} ({self.rule_name}): "
-            f"{self.error}"
+            f"{one_line(self.error)}"
         )
+
+
+def one_line(message: str) -> str:
+    """``message`` with its line breaks and runs of whitespace folded to single spaces."""
+    return " ".join(message.split())
 
 
 @dataclass
@@ -157,16 +165,72 @@ def parse_error_diagnostic(filename: str, message: str, row: int, column: int) -
     )
 
 
-def parse_module(text: str, filename: str) -> cst.Module | Diagnostic:
+NESTED_TOO_DEEPLY = "cannot parse: the code is nested too deeply"
+TOO_DEEP_TO_ANALYSE = "cannot analyse: the code is nested too deeply (Python's recursion limit)"
+
+_PYTHON_NESTING_ERRORS = ("too many nested parentheses", "too many levels of indentation")
+
+
+def _python_parse_error(text: str) -> BaseException | None:
+    """Python's own verdict on ``text``: ``None`` if it parses, else the exception.
+
+    CPython's parser reports accurate rows and columns and refuses code nested
+    deeper than it can handle; libcst's native parser reports positions poorly
+    and overflows the C stack (a segfault, not an exception) on such code, so
+    Python's parser goes first.
+    """
     try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, "<jaxlint>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        return exc
+    return None
+
+
+def parse_module(text: str, filename: str) -> cst.Module | Diagnostic:
+    """Parse ``text`` with libcst, or return the JAX000 diagnostic that says why not."""
+    py_error = _python_parse_error(text)
+    if isinstance(py_error, (RecursionError, MemoryError)) or (
+        isinstance(py_error, SyntaxError) and str(py_error.msg) in _PYTHON_NESTING_ERRORS
+    ):
+        row = getattr(py_error, "lineno", None) or 1
+        return parse_error_diagnostic(
+            filename, f"{NESTED_TOO_DEEPLY} ({_describe(py_error)})", row, 1
+        )
+    try:
+        # Code this Python rejects may still be newer syntax that libcst knows.
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        message = f"SyntaxError: {exc.message}"
-        return parse_error_diagnostic(filename, message, exc.raw_line, exc.raw_column + 1)
+        if isinstance(py_error, (SyntaxError, ValueError)):
+            return _python_error_diagnostic(filename, text, py_error)
+        message = one_line(f"SyntaxError: {exc.message}")
+        return parse_error_diagnostic(filename, message, exc.editor_line, exc.editor_column)
     except RecursionError:
-        return parse_error_diagnostic(filename, "cannot parse: the code is nested too deeply", 1, 1)
+        return parse_error_diagnostic(filename, NESTED_TOO_DEEPLY, 1, 1)
     except MemoryError:
         return parse_error_diagnostic(filename, "cannot parse: out of memory", 1, 1)
+
+
+def _python_error_diagnostic(filename: str, text: str, exc: SyntaxError | ValueError) -> Diagnostic:
+    """JAX000 at the place CPython's parser gives (for NUL, which it does not place: the NUL)."""
+    if isinstance(exc, SyntaxError):
+        row, column = exc.lineno or 1, exc.offset or 1
+        message = f"{type(exc).__name__}: {exc.msg}"
+        located = exc.lineno is not None
+    else:  # Python 3.10 and 3.11 reject NUL bytes with a ValueError
+        row, column, message, located = 1, 1, f"SyntaxError: {exc}", False
+    if not located and "\0" in text:
+        nul = text.index("\0")
+        row = text.count("\n", 0, nul) + 1
+        column = nul - (text.rfind("\n", 0, nul) + 1) + 1
+    return parse_error_diagnostic(filename, one_line(message), row, column)
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, SyntaxError):
+        return str(exc.msg)
+    return one_line(f"{type(exc).__name__}: {exc}")
 
 
 def lint_text(
@@ -195,7 +259,38 @@ def lint_text(
         result.parsed = False
         result.diagnostics.append(parsed)
         return result
-    module = parsed
+    try:
+        _lint_module(
+            parsed,
+            text,
+            filename,
+            settings,
+            rules,
+            result,
+            file_codes,
+            want_fixes,
+            path,
+            apply_noqa,
+        )
+    except RecursionError:
+        # Valid but very deeply nested code: libcst's tree walks are recursive.
+        result.parsed = False
+        result.diagnostics = [parse_error_diagnostic(filename, TOO_DEEP_TO_ANALYSE, 1, 1)]
+    return result
+
+
+def _lint_module(
+    module: cst.Module,
+    text: str,
+    filename: str,
+    settings: Settings,
+    rules: Sequence[type[Rule]],
+    result: FileResult,
+    file_codes: tuple[str, ...] | None,
+    want_fixes: bool,
+    path: Path | None,
+    apply_noqa: bool,
+) -> None:
     ctx = FileContext(module, text, filename, settings)
     crashed: set[int] = set()
 
@@ -221,7 +316,7 @@ def lint_text(
 
     violations = [v for v in ctx.violations if id(v.rule) not in crashed]
     if not violations:
-        return result
+        return
     positions = ctx.positions
     lines = split_lines(text)
     ignored_here = settings.file_ignores(path)
@@ -255,7 +350,6 @@ def lint_text(
                 continue
         result.diagnostics.append(diag)
     result.diagnostics.sort(key=Diagnostic.sort_key)
-    return result
 
 
 def _materialize(v: Violation, positions, importer: _ImportPlacer) -> Fix | None:

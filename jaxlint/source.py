@@ -70,6 +70,8 @@ def read_source(path: Path) -> SourceFile:
     try:
         st = os.stat(path)
     except FileNotFoundError:
+        if os.path.islink(path):
+            raise SourceError(f"{path}: broken symbolic link") from None
         raise SourceError(f"{path}: no such file or directory") from None
     except OSError as exc:
         raise SourceError(f"{path}: {exc.strerror or exc}") from None
@@ -95,17 +97,30 @@ def encode_source(text: str, encoding: str) -> bytes:
 def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` via a temporary file in the same folder and a rename.
 
-    An interruption leaves either the old file or the new one, never a mix.
+    An interruption leaves either the old file or the new one, never a mix, and
+    no temporary file. A symbolic link is kept: its target is replaced. ``mode``
+    defaults to the existing file's mode (or the umask's default for a new file);
+    the owner and group are kept where the OS allows.
     """
-    directory = path.parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".jaxlint-tmp", dir=directory)
+    path = Path(os.path.realpath(path))
+    try:
+        old: os.stat_result | None = os.stat(path)
+    except OSError:
+        old = None
+    if mode is None:
+        mode = stat.S_IMODE(old.st_mode) if old is not None else _default_mode()
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".jaxlint-tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
+        if old is not None and hasattr(os, "chown"):
+            try:
+                os.chown(tmp, old.st_uid, old.st_gid)
+            except OSError:
+                pass  # not allowed to give the file away: it stays ours
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -113,3 +128,24 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
         except OSError:
             pass
         raise
+    _fsync_dir(path.parent)
+
+
+def _default_mode() -> int:
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make the rename durable (best effort: not every OS can open a folder)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

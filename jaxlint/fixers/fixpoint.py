@@ -82,42 +82,43 @@ def fix_text(text: str, lint: LintFn, *, unsafe: bool) -> FixOutcome:
     parses = _python_parses if _python_parses(text) else _cst_parses
     outcome = FixOutcome(text=text)
     rejected: set[tuple] = set()
-    for _ in range(MAX_ITERATIONS + 1):
-        if outcome.iterations == MAX_ITERATIONS:
-            outcome.converged = False
-            break
+    while True:
         diags = [d for d in lint(outcome.text) if is_applicable(d, unsafe)]
         diags = [d for d in diags if _key(d) not in rejected]
         if not diags:
+            break
+        if outcome.iterations == MAX_ITERATIONS:
+            outcome.converged = False
             break
         outcome.iterations += 1
         by_fix = {id(d.fix): d for d in diags}
         fixes: list[Fix] = [d.fix for d in diags if d.fix is not None]
         new_text, applied = apply_fixes(outcome.text, fixes)
+        dropped_before = len(outcome.dropped)
         if not parses(new_text):
-            good: list[Fix] = []
+            # Keep each fix that still parses together with the ones kept before it;
+            # drop (and report) the others. The kept set parses by construction.
+            kept: list[Fix] = []
             for fix in applied:
-                candidate, _ = apply_fixes(outcome.text, [fix])
-                diag = by_fix[id(fix)]
+                candidate, _ = apply_fixes(outcome.text, [*kept, fix])
                 if parses(candidate):
-                    good.append(fix)
-                else:
-                    rejected.add(_key(diag))
-                    outcome.dropped.append(
-                        DroppedFix(
-                            diag.code,
-                            diag.start.row,
-                            diag.start.column,
-                            "the fixed code would not parse",
-                        )
+                    kept.append(fix)
+                    continue
+                diag = by_fix[id(fix)]
+                rejected.add(_key(diag))
+                outcome.dropped.append(
+                    DroppedFix(
+                        diag.code,
+                        diag.start.row,
+                        diag.start.column,
+                        "the fixed code would not parse",
                     )
-            new_text, applied = apply_fixes(outcome.text, good)
-            if not parses(new_text):
-                for fix in applied:
-                    rejected.add(_key(by_fix[id(fix)]))
-                continue
+                )
+            new_text, applied = apply_fixes(outcome.text, kept)
         if new_text == outcome.text:
-            break
+            if len(outcome.dropped) > dropped_before:
+                continue  # every fix of this pass was dropped: lint again without them
+            break  # the fixes change nothing: stop rather than loop
         for fix in applied:
             diag = by_fix[id(fix)]
             outcome.applied[diag.code] = outcome.applied.get(diag.code, 0) + 1
