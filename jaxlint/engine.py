@@ -14,6 +14,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.tracing import TraceAnalysis
 from jaxlint.config import Settings
 from jaxlint.diagnostics import (
     PARSE_ERROR_CODE,
@@ -84,6 +85,7 @@ class FileContext:
         self.model = SemanticModel(module)
         self.violations: list[Violation] = []
         self._positions = None
+        self._trace: TraceAnalysis | None = None
 
     @property
     def positions(self):
@@ -92,6 +94,18 @@ class FileContext:
             wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
             self._positions = wrapper.resolve(PositionProvider)
         return self._positions
+
+    @property
+    def trace(self) -> TraceAnalysis:
+        """Traced functions and values (computed on first use, by the rules that need it)."""
+        if self._trace is None:
+            self._trace = TraceAnalysis(
+                self.model,
+                lambda node: self.positions[node].start.line,
+                traced_decorators=self.settings.traced_decorators,
+                traced_wrappers=self.settings.traced_wrappers,
+            )
+        return self._trace
 
     def code(self, node: cst.CSTNode) -> str:
         """The source text of ``node`` as the user wrote it."""
