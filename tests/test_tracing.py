@@ -676,3 +676,22 @@ def test_transforms_recorded_per_function() -> None:
     assert p.fn("a").transforms == {"flax.nnx.jit"}
     assert p.fn("b").transforms == {"jax.jit", "jax.vmap"}
     assert p.fn("body").transforms == set()
+
+
+def test_helper_methods_of_a_jitted_method_with_traced_self() -> None:
+    p = Probe(
+        """
+        import jax
+
+        class Resize:
+            def flat(self, x, rows):
+                return x.reshape(rows, -1)
+
+            @jax.jit
+            def __call__(self, x, rows):
+                return self.flat(x, rows)
+        """
+    )
+    flat = p.fn("flat")
+    assert flat is not None and flat.abstract
+    assert flat.param_levels["rows"] is T and flat.param_levels["self"] is M

@@ -1220,7 +1220,13 @@ class _FunctionWalker:
                 return Val(Level.MAYBE if not staging else Level.TRACED, joined.origin, array=True)
         else:
             base = self._eval(func) if isinstance(func, cst.Attribute) else None
-            if isinstance(func, cst.Attribute) and base is not None and base.level > Level.STATIC:
+            if (
+                isinstance(func, cst.Attribute)
+                and base is not None
+                and base.level > Level.STATIC
+                # ``self.helper(x)`` with a maybe-traced ``self``: the method is resolved below
+                and not (self._local_target(call) is not None and self.info is not None)
+            ):
                 method = func.attr.value
                 if method in ("item", "tolist", "__bool__", "__float__", "__int__", "__index__"):
                     return STATIC
