@@ -4,10 +4,26 @@ from __future__ import annotations
 
 import functools
 
-from jaxlint.rules import api_drift, array_semantics, control_flow, host_device, prng
+from jaxlint.rules import (
+    api_drift,
+    array_semantics,
+    compilation,
+    control_flow,
+    host_device,
+    prng,
+    sharding,
+)
 from jaxlint.rules.base import Invalid, Option, Rule, Valid
 
-FAMILY_MODULES = (host_device, control_flow, prng, array_semantics, api_drift)
+FAMILY_MODULES = (
+    host_device,
+    control_flow,
+    prng,
+    compilation,
+    sharding,
+    array_semantics,
+    api_drift,
+)
 
 
 @functools.cache

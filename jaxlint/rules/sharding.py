@@ -1,0 +1,1 @@
+"""JAX5xx: pmap, legacy meshes and sharding APIs."""
