@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
+from jaxlint.analysis.names import Binding, Scope
+from jaxlint.analysis.tracing import Level
+from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
 from jaxlint.rules.base import FixOp, Invalid, ReplaceNode, Rule, Valid
@@ -171,3 +176,893 @@ in the jaxpr where `jnp.empty` is used (a `broadcast_in_dim` for `jnp.zeros`).
             applicability=Applicability.SAFE if spelled is not None else None,
             fix_message=f"Replace with `{shown}`",
         )
+
+
+# -- which expressions are certainly one immutable jax.Array ------------------------------
+
+# Functions of JAX's array modules that return a tuple, a list, a pytree, a function or
+# a Python value rather than one array.
+_NOT_ONE_ARRAY = frozenset(
+    {
+        *(
+            f"jax.numpy.{n}"
+            for n in (
+                "split array_split hsplit vsplit dsplit unstack meshgrid broadcast_arrays"
+                " atleast_1d atleast_2d atleast_3d nonzero unique_all unique_counts"
+                " unique_inverse histogram histogram2d histogramdd ix_ tril_indices"
+                " triu_indices tril_indices_from triu_indices_from diag_indices"
+                " diag_indices_from mask_indices unravel_index divmod frexp modf polyfit"
+                " einsum_path broadcast_shapes load vectorize frompyfunc printoptions"
+                " get_printoptions set_printoptions linalg.eig linalg.eigh linalg.svd"
+                " linalg.qr linalg.slogdet linalg.lstsq"
+            ).split()
+        ),
+        *(
+            f"jax.lax.{n}"
+            for n in (
+                "scan fori_loop while_loop cond switch map associative_scan custom_root"
+                " custom_linear_solve reduce sort sort_key_val top_k approx_max_k"
+                " approx_min_k psum pmean pmax pmin all_gather all_to_all ppermute pshuffle"
+                " psum_scatter pbroadcast optimization_barrier stop_gradient"
+                " with_sharding_constraint pcast pvary platform_dependent composite"
+            ).split()
+        ),
+    }
+)
+_NOT_ONE_ARRAY_PREFIXES = ("jax.nn.initializers.", "jax.lax.linalg.")
+_ONE_ARRAY_SCIPY = ("jax.scipy.special.", "jax.scipy.stats.")
+
+# Array methods whose result is a new array, whatever array-like object they are
+# called on (a list, a dict or a pytree has none of them).
+_ARRAY_METHODS = frozenset(
+    "astype reshape transpose ravel flatten squeeze sum mean max min prod cumsum cumprod"
+    " clip round conj conjugate swapaxes argmax argmin argsort sort std var dot".split()
+)
+# ... and these, only on a value already known to be one array (``list.copy()``).
+_COPY_METHODS = frozenset({"copy", "block_until_ready"})
+_ARRAY_VIEWS = frozenset({"T", "mT", "real", "imag"})
+_AT_METHODS = frozenset(
+    {"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"}
+)
+# The output of these transforms is the output of the function they wrap.
+_SAME_OUTPUT_VERBS = frozenset(
+    {"jitted", "vmapped", "pmapped", "shard_mapped", "rematerialized", "scanned"}
+)
+_ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array"})
+
+
+def _one_array_call(qualname: str, call: cst.Call) -> bool:
+    """``qualname(...)`` returns one JAX array."""
+    if not qualname.startswith(ARRAY_MODULES) or qualname in STATIC_CALLS:
+        return False
+    if qualname in _NOT_ONE_ARRAY or qualname.startswith(_NOT_ONE_ARRAY_PREFIXES):
+        return False
+    if qualname.startswith("jax.scipy.") and not qualname.startswith(_ONE_ARRAY_SCIPY):
+        return False
+    keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+    positional = [a for a in call.args if a.keyword is None]
+    if qualname == "jax.numpy.where" and len(positional) < 3 and not keywords & {"x", "y"}:
+        return False  # ``jnp.where(cond)`` is ``jnp.nonzero``: a tuple
+    if qualname == "jax.numpy.unique" and any(k.startswith("return_") for k in keywords):
+        return False
+    if qualname == "jax.numpy.indices" and "sparse" in keywords:
+        return False
+    return True
+
+
+def _short(qualname: str) -> str:
+    for long, short in (("jax.numpy.", "jnp."), ("jax.lax.", "lax.")):
+        if qualname.startswith(long):
+            return short + qualname[len(long) :]
+    return qualname
+
+
+def _derived(evidence: str | None) -> str | None:
+    """Evidence for a value computed from an array with that evidence."""
+    if evidence is None or evidence.startswith(("derived from", "computed from")):
+        return evidence
+    return f"derived from an array {evidence}"
+
+
+def _is_number(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.UnaryOperation):
+        expr = expr.expression
+    return isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary))
+
+
+class _ArrayEvidence:
+    """Why an expression is certainly one immutable ``jax.Array``, or ``None``.
+
+    The trace analysis's ``Val.array``/``Val.traced`` say that a value is, or holds,
+    JAX arrays: a traced parameter may be a pytree (a dict of parameters, a list of
+    caches), a mutable ``jax.Ref`` or a Flax NNX ``Variable``, and all of these accept
+    ``v[i] = x``. So an item assignment is flagged only with positive evidence of one
+    array: a ``jnp``/``lax``/``jax.random`` call that returns one array, an ``.at[]``
+    update, array arithmetic or an array method on such a value or on a tracer, a
+    traced parameter annotated ``jax.Array``, or the result of a jitted function of
+    this module whose every ``return`` is such a value. A name qualifies when *every*
+    assignment to it in its scope does (``x += v`` keeps what ``x`` was).
+    """
+
+    def __init__(self, rule: Rule) -> None:
+        self.rule = rule
+        self.model = rule.model
+        self.ctx = rule.ctx
+        self._assigned: dict[int, tuple[str, cst.BaseExpression]] | None = None
+        self._returns: dict[int, list[cst.Return]] = {}
+
+    # bookkeeping ------------------------------------------------------------------
+
+    @property
+    def assigned(self) -> dict[int, tuple[str, cst.BaseExpression]]:
+        """``id(target Name)`` -> (``value``/``aug``/``for``, the expression)."""
+        if self._assigned is None:
+            found: dict[int, tuple[str, cst.BaseExpression]] = {}
+            for node, entering in self.model.events:
+                if not entering:
+                    continue
+                if isinstance(node, cst.Assign):
+                    for t in node.targets:
+                        if isinstance(t.target, cst.Name):
+                            found[id(t.target)] = ("value", node.value)
+                elif isinstance(node, cst.AnnAssign):
+                    if node.value is not None and isinstance(node.target, cst.Name):
+                        found[id(node.target)] = ("value", node.value)
+                elif isinstance(node, cst.AugAssign):
+                    if isinstance(node.target, cst.Name):
+                        found[id(node.target)] = ("aug", node.value)
+                elif isinstance(node, cst.For) and isinstance(node.target, cst.Name):
+                    found[id(node.target)] = ("for", node.iter)
+            self._assigned = found
+        return self._assigned
+
+    def line(self, node: cst.CSTNode) -> int:
+        return self.ctx.positions[node].start.line
+
+    def bindings(self, name: cst.Name) -> tuple[Scope, list[Binding]] | None:
+        return self.model.lookup(name.value, self.model.scope_for(name))
+
+    # evidence ---------------------------------------------------------------------
+
+    def of(self, expr: cst.BaseExpression, depth: int = 0) -> str | None:
+        if depth > 8:
+            return None
+        if isinstance(expr, cst.Name):
+            return self._name(expr, depth)
+        if isinstance(expr, cst.Call):
+            return self._call(expr, depth)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._binary(expr, depth)
+        if isinstance(expr, cst.UnaryOperation) and not isinstance(expr.operator, cst.Not):
+            return _derived(self.of(expr.expression, depth + 1))
+        if isinstance(expr, cst.Subscript):
+            return _derived(self.of(expr.value, depth + 1))
+        if isinstance(expr, cst.Attribute) and expr.attr.value in _ARRAY_VIEWS:
+            return _derived(self.of(expr.value, depth + 1))
+        if isinstance(expr, cst.IfExp):
+            body = self.of(expr.body, depth + 1)
+            return body if body and self.of(expr.orelse, depth + 1) else None
+        return None
+
+    def _traced(self, expr: cst.BaseExpression) -> bool:
+        val = self.ctx.trace.value(expr)
+        return val is not None and val.traced and not val.container
+
+    def _binary(self, expr: cst.BinaryOperation, depth: int) -> str | None:
+        left, right = expr.left, expr.right
+        for side in (left, right):
+            found = self.of(side, depth + 1)
+            if found:
+                return _derived(found)
+        if isinstance(left, (cst.List, cst.Tuple, cst.SimpleString, cst.FormattedString)):
+            return None
+        if isinstance(right, (cst.List, cst.Tuple)):
+            return None
+        flags = [(side, self._traced(side)) for side in (left, right)]
+        traced = [side for side, is_traced in flags if is_traced]
+        if not traced:
+            return None
+        if isinstance(expr.operator, (cst.Add, cst.Multiply)):
+            # ``xs + ys`` / ``xs * 2`` may concatenate or repeat a list of arrays
+            for side, is_traced in flags:
+                if is_traced:
+                    continue
+                whole = side.expression if isinstance(side, cst.UnaryOperation) else side
+                if not _is_number(side) or (
+                    isinstance(expr.operator, cst.Multiply) and isinstance(whole, cst.Integer)
+                ):
+                    return None
+        val = self.ctx.trace.value(traced[0])
+        assert val is not None
+        return f"computed from a tracer ({self.ctx.trace.why(val)})"
+
+    def _call(self, call: cst.Call, depth: int) -> str | None:
+        qualname = self.model.call_name(call)
+        if qualname is not None:
+            if _one_array_call(qualname, call):
+                return f"made by `{_short(qualname)}` at line {self.line(call)}"
+            return None
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            method = func.attr.value
+            inner = func.value
+            if (
+                method in _AT_METHODS
+                and isinstance(inner, cst.Subscript)
+                and isinstance(inner.value, cst.Attribute)
+                and inner.value.attr.value == "at"
+            ):
+                return f"made by `.at[].{method}` at line {self.line(call)}"
+            if method in _ARRAY_METHODS or method in _COPY_METHODS:
+                found = self.of(inner, depth + 1)
+                if found:
+                    return _derived(found)
+                if method in _ARRAY_METHODS and self._traced(inner):
+                    why = self.ctx.trace.why(self.ctx.trace.value(inner))  # type: ignore[arg-type]
+                    return f"made by `.{method}()` on a tracer ({why})"
+            return None
+        return self._jitted_result(call, depth)
+
+    def _jitted_result(self, call: cst.Call, depth: int) -> str | None:
+        """``step(x)`` for a jitted ``step`` of this module that returns one array."""
+        transform = self.ctx.trace.transformed_callee(call)
+        if transform is None or transform.verb not in _SAME_OUTPUT_VERBS:
+            return None
+        fn = self._callee_def(call.func)
+        if fn is None:
+            return None
+        returns = self._returns_of(fn)
+        if not returns or any(r.value is None or not self.of(r.value, depth + 1) for r in returns):
+            return None
+        return f"returned by `{fn.name.value}`, {transform.verb} by `{transform.short}`"
+
+    def _callee_def(self, func: cst.BaseExpression) -> cst.FunctionDef | None:
+        if isinstance(func, cst.Call):  # ``jax.jit(f)(x)``
+            positional = [a for a in func.args if a.keyword is None and not a.star]
+            return self._callee_def(positional[0].value) if positional else None
+        if not isinstance(func, cst.Name):
+            return None
+        found = self.bindings(func)
+        if found is None or len(found[1]) != 1:
+            return None
+        binding = found[1][0]
+        if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+            return binding.node
+        if binding.kind == "assign":  # ``step = jax.jit(train_step)``
+            kind, value = self.assigned.get(id(binding.node), ("", cst.Name("None")))
+            if kind == "value" and isinstance(value, cst.Call):
+                return self._callee_def(value)
+        return None
+
+    def _returns_of(self, fn: cst.FunctionDef) -> list[cst.Return]:
+        if id(fn) not in self._returns:
+            found: list[cst.Return] = []
+
+            class _Returns(cst.CSTVisitor):
+                def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                    return node is fn
+
+                def visit_Lambda(self, node: cst.Lambda) -> bool:
+                    return False
+
+                def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+                    return False
+
+                def visit_Return(self, node: cst.Return) -> None:
+                    found.append(node)
+
+            fn.visit(_Returns())
+            self._returns[id(fn)] = found
+        return self._returns[id(fn)]
+
+    def _name(self, name: cst.Name, depth: int) -> str | None:
+        found = self.bindings(name)
+        if found is None:
+            return None
+        scope, bindings = found
+        evidence: str | None = None
+        for binding in bindings:
+            if binding.kind == "param" and isinstance(binding.node, cst.Param):
+                got = self._param(scope, binding.node)
+            elif binding.kind == "assign":
+                kind, value = self.assigned.get(id(binding.node), ("", name))
+                if kind == "aug":
+                    continue  # ``x += v`` keeps the kind of ``x``
+                got = self.of(value, depth + 1) if kind == "value" else None
+            else:
+                got = None
+            if got is None:
+                return None
+            evidence = evidence or got
+        return evidence
+
+    def _param(self, scope: Scope, param: cst.Param) -> str | None:
+        """A traced parameter annotated as one ``jax.Array``."""
+        info = self.ctx.trace.info(scope.node)
+        if info is None or info.param_levels.get(param.name.value) is not Level.TRACED:
+            return None
+        if param.annotation is None:
+            return None
+        ann = param.annotation.annotation
+        qualname = self.model.qualified_name(ann)
+        if qualname is None and isinstance(ann, cst.Subscript) and ann.slice:
+            # jaxtyping: ``Float[Array, "n"]``
+            base = self.model.qualified_name(ann.value)
+            first = ann.slice[0].slice
+            if base is not None and base.startswith("jaxtyping.") and isinstance(first, cst.Index):
+                qualname = self.model.qualified_name(first.value)
+        if qualname not in _ARRAY_ANNOTATIONS:
+            return None
+        text = self.ctx.code(ann)
+        return (
+            f"parameter of `{info.name}` annotated `{text}`,"
+            f" {info.how(lambda n: self.ctx.positions[n].start.line)}"
+        )
+
+
+# -- JAX601 --------------------------------------------------------------------------------
+
+_SUBTRACT_SINCE = (0, 4, 35)
+"""``x.at[i].subtract`` exists since JAX 0.4.35 (checked on the release tags)."""
+_AUG_METHODS: dict[type[cst.BaseAugOp], str] = {
+    cst.AddAssign: "add",
+    cst.SubtractAssign: "subtract",
+    cst.MultiplyAssign: "multiply",
+    cst.DivideAssign: "divide",
+    cst.PowerAssign: "power",
+}
+_AUG_OPERATORS: dict[type[cst.BaseAugOp], str] = {
+    cst.FloorDivideAssign: "//",
+    cst.ModuloAssign: "%",
+    cst.MatrixMultiplyAssign: "@",
+    cst.BitAndAssign: "&",
+    cst.BitOrAssign: "|",
+    cst.BitXorAssign: "^",
+    cst.LeftShiftAssign: "<<",
+    cst.RightShiftAssign: ">>",
+}
+_WHOLE_ARRAY_METHODS = frozenset({"divide", "power"})
+"""``.at[i].divide``/``.power`` compute over every element (``x / ones.at[i].mul(v)``)."""
+_MIN_MAX = {"jax.numpy.minimum": "min", "jax.numpy.maximum": "max"}
+_ATOMIC = (
+    cst.Name,
+    cst.Attribute,
+    cst.Call,
+    cst.Subscript,
+    cst.Integer,
+    cst.Float,
+    cst.Imaginary,
+    cst.SimpleString,
+    cst.ConcatenatedString,
+    cst.FormattedString,
+    cst.List,
+    cst.Dict,
+    cst.Set,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+)
+
+
+def _subscript_targets(expr: cst.BaseExpression) -> list[cst.Subscript]:
+    if isinstance(expr, cst.Subscript):
+        return [expr]
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return [s for el in expr.elements for s in _subscript_targets(el.value)]
+    if isinstance(expr, cst.StarredElement):
+        return _subscript_targets(expr.value)
+    return []
+
+
+class InPlaceUpdate(Rule):
+    code = "JAX601"
+    name = "in-place-update"
+    message = (
+        "`{base}` is a JAX array ({why}): item assignment raises TypeError because JAX"
+        " arrays are immutable; use `{suggestion}`"
+    )
+    fix_availability = "sometimes"
+    probe = "jaxlint probe compile FILE.py:FUNC"
+    docs = """\
+## What it does
+Flags item assignment into a JAX array: `x[i] = v`, and the augmented forms
+`x[i] += v`, `-=`, `*=`, `/=`, `**=`, `//=` and the other operators, on host or
+in traced code.
+
+It fires only when `x` is certainly one immutable `jax.Array`: made by a
+`jax.numpy`/`jax.lax`/`jax.random` function that returns one array, by an
+`.at[...]` update, by array arithmetic or an array method on such a value or on a
+tracer, a traced parameter annotated `jax.Array` (or jaxtyping `Float[Array,
+...]`), or the result of a jitted function of the module whose every `return` is
+such a value. Every assignment to the name in its scope must qualify
+(`x = np.zeros(3)` on one branch keeps the rule silent).
+
+It stays silent on values that accept item assignment: NumPy arrays, Python
+lists and dicts, pytrees of parameters passed to a jitted function, mutable
+`jax.Ref`s (`r = jax.new_ref(x); r[...] = v`, also inside `jax.jit`) and Flax
+NNX `Variable`s (`v[...] += 1`). An unannotated parameter of a jitted function may
+be any of these, so it needs an annotation to be flagged.
+
+## Why is this bad
+JAX arrays are immutable. `x[i] = v` raises, on the host and under `jit` alike:
+
+```text
+TypeError: JAX arrays are immutable and do not support in-place item assignment.
+Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method
+```
+
+`x.at[i].set(v)` returns a new array with the update (under `jit`, XLA performs
+it in place when `x` is not used afterwards).
+
+## Example
+```python
+import jax.numpy as jnp
+
+x = jnp.zeros(5)
+for i in range(5):
+    x[i] = i * i
+x[0] += 1.0
+```
+
+## Use instead
+```python
+import jax.numpy as jnp
+
+x = jnp.zeros(5)
+for i in range(5):
+    x = x.at[i].set(i * i)
+x = x.at[0].add(1.0)
+```
+
+`x[i] = v` becomes `x = x.at[i].set(v)`; `+=`, `-=`, `*=`, `/=`, `**=` become
+`.add(v)`, `.subtract(v)`, `.multiply(v)`, `.divide(v)`, `.power(v)`
+(`.subtract` exists since JAX 0.4.35; for an older `target-jax`, `-=` becomes
+`.add(-v)`, which gives the same result, also for unsigned integers);
+`x[i] = jnp.minimum(x[i], v)` becomes `.min(v)` (`.max` likewise; NaNs and
+signed zeros are handled the same, checked on CPU); the other operators become
+`.set(x[i] OP v)`.
+
+## Fix safety
+The fix rebinds the name (`x = x.at[i].set(v)`), keeping comments and the rest
+of the line. It is safe when the update means exactly what the NumPy code meant:
+
+- the index is basic: integer literals, slices, `...`, `None`, or a loop
+  variable of `for i in range(...)`. An index array may hold repeated indices:
+  NumPy's `x[idx] += v` then applies one update per position, `.at[idx].add(v)`
+  applies all of them, and `.set` keeps an unspecified one;
+- `x` is a local of the function, not a parameter: NumPy code that fills an
+  argument in place is seen by the caller, while the rebinding is not (return
+  `x` instead);
+- the method touches only the indexed elements. `.divide` and `.power` compute
+  over the whole array (`x / ones.at[i].mul(v)`): on CPU that flushes subnormal
+  numbers to zero in the other elements, and on an integer array `.divide`
+  returns floats.
+
+Otherwise the fix is unsafe. A statement with several targets (`x[0] = y[0] = v`,
+`x[0], y = v`) or a nested target (`x[i][j] = v`) gets no fix, nor does an array
+bound in an enclosing scope (rebinding it would make the name local). With an
+integer array and a float value, `.add(v)` casts `v` to the array's dtype before
+adding, while NumPy adds then casts; JAX warns about that cast (FutureWarning).
+
+## Verify at runtime
+`jaxlint probe compile FILE.py:FUNC` traces the function: an item assignment
+fails the `eval_shape` stage with `TypeError: JAX arrays are immutable and do not
+support in-place item assignment`, with the file and line of the assignment.
+"""
+    VALID = [
+        Valid(
+            "import jax.numpy as jnp\n"
+            "x = jnp.zeros(3)\n"
+            "x = x.at[0].set(1.0)\n"
+            "x = x.at[1:].add(2.0)\n",
+            runs=True,
+            note="the functional update already",
+        ),
+        Valid(
+            "import numpy as np\nx = np.zeros(3)\nx[0] = 1.0\nx[1:] += 2.0\n",
+            runs=True,
+            note="NumPy arrays are mutable",
+        ),
+        Valid(
+            "import jax.numpy as jnp\n"
+            "rows = [jnp.zeros(2), jnp.ones(2)]\n"
+            "rows[0] = jnp.full(2, 3.0)\n"
+            "metrics = {}\n"
+            "metrics['loss'] = jnp.mean(rows[0])\n",
+            runs=True,
+            note="Python list and dict holding arrays",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\n"
+            "@jax.jit\n"
+            "def step(ref, x):\n"
+            "    ref[...] += x\n"
+            "    ref[0] = 0.0\n"
+            "    return x\n\n"
+            "r = jax.new_ref(jnp.zeros(3))\n"
+            "step(r, jnp.ones(3))\n"
+            "r[...] = jnp.ones(3)\n",
+            runs=True,
+            note="mutable jax.Ref, on host and passed into jit",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\n"
+            "@jax.jit\n"
+            "def update(params, grads):\n"
+            "    params['w'] = params['w'] - 0.1 * grads['w']\n"
+            "    layers = params['layers']\n"
+            "    layers[0] = layers[0] * 2\n"
+            "    return params\n\n"
+            "update({'w': jnp.ones(2), 'layers': [jnp.ones(2)]}, {'w': jnp.ones(2)})\n",
+            runs=True,
+            note="a traced pytree of parameters is a dict and a list inside jit",
+        ),
+        Valid(
+            "import numpy as np\nimport jax.numpy as jnp\n\n"
+            "def f(flag):\n"
+            "    if flag:\n"
+            "        x = np.zeros(3)\n"
+            "    else:\n"
+            "        x = jnp.zeros(3)\n"
+            "    x[0] = 1.0\n"
+            "    return x\n\n"
+            "f(True)\n",
+            runs=True,
+            note="one assignment is NumPy: not certainly a JAX array",
+        ),
+        Valid(
+            "import numpy as np\nimport jax.numpy as jnp\n"
+            "x = np.array(jnp.arange(3.0))\n"
+            "x[0] = 5.0\n"
+            "y = jnp.asarray(x)\n",
+            runs=True,
+            note="copied to a NumPy array on the host before the assignment",
+        ),
+        Valid(
+            "from flax import nnx\nimport jax.numpy as jnp\n\n"
+            "class Counter(nnx.Module):\n"
+            "    def __init__(self):\n"
+            "        self.count = nnx.Variable(jnp.zeros(()))\n\n"
+            "@nnx.jit\n"
+            "def bump(m: Counter):\n"
+            "    m.count[...] += 1\n",
+            note="Flax NNX Variable attributes are mutable",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\n"
+            "def fill(buf):\n"
+            "    buf[0] = 1.0\n\n"
+            "@jax.jit\n"
+            "def f(x):\n"
+            "    parts = jnp.split(x, 2)\n"
+            "    parts[0] = parts[0] * 2\n"
+            "    return jnp.concatenate(parts)\n\n"
+            "f(jnp.ones(4))\n",
+            runs=True,
+            note="jnp.split returns a list; an unannotated host parameter may be NumPy",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n"
+            "x = jnp.zeros(3)\n"
+            "s = x.shape\n"
+            "cache = {}\n"
+            "cache[s] = x\n"
+            "x = x.at[0].set(1.0)  # noqa: JAX602\n",
+            runs=True,
+            note="assigning a JAX array into a dict is fine",
+        ),
+        Valid(
+            "import jax.numpy as jnp\nx = jnp.zeros(3)\nx[0] = 1.0  # noqa: JAX601\n",
+            note="suppressed",
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "import jax.numpy as jnp\n\n"
+            "x = jnp.zeros(5)\n"
+            "for i in range(5):\n"
+            "    x[i] = i * i  # square\n",
+            line=5,
+            column=5,
+            message_contains="made by `jnp.zeros` at line 3",
+            expected_fix=(
+                "import jax.numpy as jnp\n\n"
+                "x = jnp.zeros(5)\n"
+                "for i in range(5):\n"
+                "    x = x.at[i].set(i * i)  # square\n"
+            ),
+            raises="TypeError",
+        ),
+        Invalid(
+            "import jax.numpy as jnp\n"
+            "x = jnp.arange(6.0).reshape(2, 3)\n"
+            "x[0, 1:] += 1.0\n"
+            "x[:, 0] -= 2.0\n"
+            "x[1] *= 3.0\n",
+            count=3,
+            expected_fix=(
+                "import jax.numpy as jnp\n"
+                "x = jnp.arange(6.0).reshape(2, 3)\n"
+                "x = x.at[0, 1:].add(1.0)\n"
+                "x = x.at[:, 0].subtract(2.0)\n"
+                "x = x.at[1].multiply(3.0)\n"
+            ),
+            raises="TypeError",
+        ),
+        Invalid(
+            "import jax.numpy as jnp\nx = jnp.ones(3)\nx[0] -= 2 * x[1]\n",
+            target_jax="0.4.30",
+            expected_fix=(
+                "import jax.numpy as jnp\nx = jnp.ones(3)\nx = x.at[0].add(-(2 * x[1]))\n"
+            ),
+            note="no .at[].subtract before JAX 0.4.35",
+            raises="TypeError",
+        ),
+        Invalid(
+            "import jax\n"
+            "import jax.numpy as jnp\n\n"
+            "@jax.jit\n"
+            "def relax(d: jax.Array, w: jax.Array) -> jax.Array:\n"
+            "    d[1:] = jnp.minimum(d[1:], d[:-1] + w)\n"
+            "    return d\n\n"
+            "relax(jnp.arange(4.0), jnp.ones(3))\n",
+            line=6,
+            message_contains="parameter of `relax` annotated `jax.Array`, jitted by `jax.jit`",
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\n"
+                "import jax.numpy as jnp\n\n"
+                "@jax.jit\n"
+                "def relax(d: jax.Array, w: jax.Array) -> jax.Array:\n"
+                "    d = d.at[1:].min(d[:-1] + w)\n"
+                "    return d\n\n"
+                "relax(jnp.arange(4.0), jnp.ones(3))\n"
+            ),
+            note="a traced parameter: unsafe (the caller does not see a rebinding)",
+            raises="TypeError",
+        ),
+        Invalid(
+            "import jax\n"
+            "from jax import lax\n"
+            "import jax.numpy as jnp\n\n"
+            "def body(i, acc):\n"
+            "    out = acc * 2.0\n"
+            "    out[i] /= 3.0\n"
+            "    return out\n\n"
+            "lax.fori_loop(0, 3, body, jnp.ones(3))\n",
+            line=7,
+            message_contains="computed from a tracer (`acc` is traced: parameter of `body`",
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\n"
+                "from jax import lax\n"
+                "import jax.numpy as jnp\n\n"
+                "def body(i, acc):\n"
+                "    out = acc * 2.0\n"
+                "    out = out.at[i].divide(3.0)\n"
+                "    return out\n\n"
+                "lax.fori_loop(0, 3, body, jnp.ones(3))\n"
+            ),
+            note="arithmetic on a tracer is an array; .divide is unsafe",
+            raises="TypeError",
+        ),
+        Invalid(
+            "import jax\n"
+            "import jax.numpy as jnp\n\n"
+            "@jax.jit\n"
+            "def step(x):\n"
+            "    return x + 1.0\n\n"
+            "y = step(jnp.zeros(3))\n"
+            "y[0] //= 2; z = 1\n",
+            line=9,
+            message_contains="returned by `step`, jitted by `jax.jit`",
+            expected_fix=(
+                "import jax\n"
+                "import jax.numpy as jnp\n\n"
+                "@jax.jit\n"
+                "def step(x):\n"
+                "    return x + 1.0\n\n"
+                "y = step(jnp.zeros(3))\n"
+                "y = y.at[0].set(y[0] // 2); z = 1\n"
+            ),
+            note="host result of a jitted call; other operators go through .set",
+            raises="TypeError",
+        ),
+        Invalid(
+            "import jax\n"
+            "key = jax.random.key(0)\n"
+            "noise = jax.random.normal(key, (4,))\n"
+            "noise[0] = noise[1] = 0.0\n",
+            count=2,
+            expected_fix=None,
+            note="chained assignment: reported, no fix",
+            raises="TypeError",
+        ),
+        Invalid(
+            "import jax.numpy as jnp\ngrid = jnp.zeros((2, 2))\ngrid[0][1] = 1.0\n",
+            expected_fix=None,
+            note="nested target: reported, no fix",
+            raises="TypeError",
+        ),
+        Invalid(
+            "import jax.numpy as jnp\n"
+            "x = jnp.zeros(4)\n"
+            "idx = jnp.array([0, 0, 1])\n"
+            "x[idx] += 1.0\n",
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax.numpy as jnp\n"
+                "x = jnp.zeros(4)\n"
+                "idx = jnp.array([0, 0, 1])\n"
+                "x = x.at[idx].add(1.0)\n"
+            ),
+            note="an index array may repeat indices: unsafe",
+            raises="TypeError",
+        ),
+        Invalid(
+            "import jax.numpy as jnp\n"
+            "x = jnp.zeros(3)\n\n"
+            "def reset():\n"
+            "    x[0] = 0.0\n\n"
+            "reset()\n",
+            expected_fix=None,
+            note="bound in the enclosing scope: rebinding would make it local",
+            raises="TypeError",
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.evidence = _ArrayEvidence(self)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        targets = [s for t in node.targets for s in _subscript_targets(t.target)]
+        single = len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Subscript)
+        for target in targets:
+            self._check(node, target, None, single)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Subscript):
+            self._check(node, node.target, node.operator, True)
+
+    def _check(
+        self,
+        stmt: cst.Assign | cst.AugAssign,
+        target: cst.Subscript,
+        op: cst.BaseAugOp | None,
+        fixable: bool,
+    ) -> None:
+        why = self.evidence.of(target.value)
+        if why is None:
+            return
+        base = self.ctx.code(target.value)
+        index = self.ctx.code(target)[len(base) :]
+        plan = self._plan(stmt, target, op) if fixable else None
+        if plan is not None:
+            text, applicability, fix_message = plan
+            suggestion = text
+        else:
+            method = "set" if op is None else _AUG_METHODS.get(type(op), "set")
+            root = target.value
+            while isinstance(root, cst.Subscript):
+                root = root.value
+            if root is target.value:
+                suggestion = f"{base} = {base}.at{index}.{method}(...)"
+            else:
+                suggestion = f"x = x.at[...].{method}(...)"
+        suggestion = " ".join(suggestion.split())
+        if len(suggestion) > 70:
+            suggestion = suggestion[:67] + "..."
+
+        def fix() -> list[FixOp]:
+            return [ReplaceNode(stmt, plan[0])] if plan is not None else []
+
+        self.report(
+            target,
+            base=base,
+            why=why,
+            suggestion=suggestion,
+            fix=fix if plan is not None else None,
+            applicability=plan[1] if plan is not None else None,
+            fix_message=plan[2] if plan is not None else None,
+        )
+
+    def _plan(
+        self, stmt: cst.Assign | cst.AugAssign, target: cst.Subscript, op: cst.BaseAugOp | None
+    ) -> tuple[str, Applicability, str] | None:
+        """The replacement statement, its applicability and the fix message."""
+        name = target.value
+        if not isinstance(name, cst.Name):
+            return None
+        found = self.evidence.bindings(name)
+        scope = self.model.scope_for(name)
+        if found is None:
+            return None
+        owner, bindings = found
+        if owner is not scope and not (
+            name.value in scope.global_names or name.value in scope.nonlocal_names
+        ):
+            return None  # ``x = x.at[...]`` would make ``x`` local here
+        code = self.ctx.code
+        base = name.value
+        index = code(target)[len(code(name)) :]
+        value = stmt.value
+        unsafe: list[str] = []
+        if op is None:
+            method, arg = "set", _unwrapped(value, code)
+            if isinstance(value, cst.Call) and not any(a.keyword or a.star for a in value.args):
+                minmax = _MIN_MAX.get(self.model.call_name(value) or "")
+                args = [a.value for a in value.args]
+                if minmax is not None and len(args) == 2:
+                    same = [a for a in args if code(a) == code(target)]
+                    if same:
+                        other = args[1] if args[0] is same[0] else args[0]
+                        method, arg = minmax, _unwrapped(other, code)
+        elif type(op) in _AUG_METHODS:
+            method, arg = _AUG_METHODS[type(op)], _unwrapped(value, code)
+            if method == "subtract" and self.ctx.target_jax < _SUBTRACT_SINCE:
+                method, arg = "add", f"-{_atom(value, code)}"
+            if method in _WHOLE_ARRAY_METHODS:
+                unsafe.append(
+                    f"`.{method}` computes over the whole array (subnormals flushed on CPU,"
+                    " floats for an integer array)"
+                )
+        elif type(op) in _AUG_OPERATORS:
+            symbol = _AUG_OPERATORS[type(op)]
+            method, arg = "set", f"{code(target)} {symbol} {_atom(value, code)}"
+        else:
+            return None
+        if not self._basic_index(target):
+            unsafe.append("an index array may repeat indices, which `.at[]` treats differently")
+        if any(b.kind == "param" for b in bindings):
+            unsafe.append(f"the caller does not see the update: return `{base}`")
+        text = f"{base} = {base}.at{index}.{method}({arg})"
+        shown = f"Replace with `{base} = {base}.at[...].{method}(...)`"
+        if unsafe:
+            return text, Applicability.UNSAFE, f"{shown} (unsafe: {'; '.join(unsafe)})"
+        return text, Applicability.SAFE, shown
+
+    def _basic_index(self, target: cst.Subscript) -> bool:
+        """No element can be an index array (which may repeat indices)."""
+        for element in target.slice:
+            part = element.slice
+            if isinstance(part, cst.Slice):
+                continue
+            if part.star is not None:
+                return False
+            value = part.value
+            if _is_number(value) or isinstance(value, cst.Ellipsis):
+                continue
+            if isinstance(value, cst.Name) and (value.value == "None" or self._range_index(value)):
+                continue
+            return False
+        return True
+
+    def _range_index(self, name: cst.Name) -> bool:
+        """``name`` is only ever bound by ``for name in range(...)``."""
+        found = self.evidence.bindings(name)
+        if found is None:
+            return False
+        for binding in found[1]:
+            kind, it = self.evidence.assigned.get(id(binding.node), ("", name))
+            if (
+                kind != "for"
+                or not isinstance(it, cst.Call)
+                or self.model.call_name(it) != "builtins.range"
+            ):
+                return False
+        return True
+
+
+def _unwrapped(value: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> str:
+    """``value`` as one call argument (a bare tuple needs parentheses)."""
+    if isinstance(value, (cst.Tuple, cst.Yield, cst.GeneratorExp)) and not value.lpar:
+        return f"({code(value)})"
+    return code(value)
+
+
+def _atom(value: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> str:
+    """``value`` as an operand of a binary or unary operator."""
+    if isinstance(value, _ATOMIC) or getattr(value, "lpar", None):
+        return code(value)
+    return f"({code(value)})"
