@@ -1,0 +1,190 @@
+"""Runtime truth for JAX103-JAX105, whose mistakes do not raise.
+
+Each test runs a small program on CPU JAX, before and (where the rule has one) after
+``jaxlint check --fix --unsafe-fixes``, and checks the behaviour the rule describes:
+``print`` runs once at trace time and shows a tracer, side effects run once per
+trace, and a clock read without synchronisation measures dispatch, not the work.
+No assertion uses a fixed time threshold: timings are only compared with each other.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("jax")
+
+from jaxlint.cli import main as jaxlint_main  # noqa: E402
+
+ENV = {**os.environ, "JAX_PLATFORMS": "cpu"}
+
+
+def _write(tmp_path: Path, name: str, code: str) -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(code))
+    return path
+
+
+def _run(path: Path) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(
+        [sys.executable, str(path)], capture_output=True, text=True, env=ENV, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc
+
+
+def _fix(path: Path, code: str) -> str:
+    status = jaxlint_main(
+        ["check", "--fix", "--unsafe-fixes", "--select", code, "--exit-zero", str(path)]
+    )
+    assert status == 0
+    return path.read_text()
+
+
+def test_jax103_print_runs_once_with_a_tracer_and_the_fix_prints_every_call(
+    tmp_path: Path,
+) -> None:
+    path = _write(
+        tmp_path,
+        "prints.py",
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        @jax.jit
+        def step(x):
+            y = x * 2
+            print("value", y)
+            return y
+
+
+        for i in range(3):
+            step(jnp.full((2,), float(i))).block_until_ready()
+        """,
+    )
+    before = _run(path).stdout.splitlines()
+    printed = [line for line in before if line.startswith("value")]
+    assert len(printed) == 1, before  # once, while tracing
+    assert "Tracer" in printed[0] and "float32[2]" in printed[0], printed
+
+    fixed = _fix(path, "JAX103")
+    assert 'jax.debug.print("value {}", y)' in fixed
+    after = _run(path).stdout.splitlines()
+    assert [line for line in after if line.startswith("value")] == [
+        "value [0. 0.]",
+        "value [2. 2.]",
+        "value [4. 4.]",
+    ]
+
+
+def test_jax104_side_effects_run_once_per_trace(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        "effects.py",
+        """
+        import json
+        from functools import partial
+
+        import jax
+        import jax.numpy as jnp
+
+        calls = 0
+        leaked = []
+
+
+        @jax.jit
+        def f(x):
+            global calls
+            calls += 1
+            leaked.append(x * 2)
+            return x + 1
+
+
+        class Model:
+            def __init__(self):
+                self.calls = 0
+
+            @partial(jax.jit, static_argnums=0)
+            def apply(self, x):
+                self.calls += 1
+                return x * 2
+
+
+        m = Model()
+        for _ in range(3):
+            f(jnp.ones(2))
+            m.apply(jnp.ones(2))
+        try:
+            jnp.sum(leaked[0])
+            error = None
+        except Exception as exc:
+            error = type(exc).__name__
+        print(json.dumps({"calls": calls, "leaked": len(leaked), "method_calls": m.calls,
+                          "error": error}))
+        """,
+    )
+    result = json.loads(_run(path).stdout.strip().splitlines()[-1])
+    assert result == {
+        "calls": 1,
+        "leaked": 1,
+        "method_calls": 1,
+        "error": "UnexpectedTracerError",
+    }
+    # and the rule sees all three
+    from jaxlint.config import Settings
+    from jaxlint.engine import lint_text
+    from jaxlint.rules import find_rule
+
+    rule = find_rule("JAX104")
+    assert rule is not None
+    found = lint_text(path.read_text(), "effects.py", Settings(), [rule]).diagnostics
+    assert sorted(d.start.row for d in found) == [15, 16, 26]
+
+
+def test_jax105_unsynchronized_timing_measures_dispatch_and_the_fix_measures_work(
+    tmp_path: Path,
+) -> None:
+    path = _write(
+        tmp_path,
+        "timing.py",
+        """
+        import json
+        import time
+
+        import jax
+        import jax.numpy as jnp
+
+
+        @jax.jit
+        def work(x):
+            for _ in range(4):
+                x = jnp.tanh(x @ x)
+            return x
+
+
+        x = jnp.ones((1200, 1200)) / 1200
+        work(x).block_until_ready()  # compile outside the timings
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            out = work(x)
+            elapsed = time.perf_counter() - start
+            out.block_until_ready()  # settle before the next measurement
+            times.append(elapsed)
+        print(json.dumps(times))
+        """,
+    )
+    unsynced = json.loads(_run(path).stdout.strip().splitlines()[-1])
+    fixed = _fix(path, "JAX105")
+    assert "    out = work(x)\n    jax.block_until_ready(out)\n    elapsed = " in fixed
+    synced = json.loads(_run(path).stdout.strip().splitlines()[-1])
+    # the unsynchronised clock read returns before the matmuls finish
+    assert statistics.median(unsynced) < statistics.median(synced)
