@@ -695,3 +695,50 @@ def test_helper_methods_of_a_jitted_method_with_traced_self() -> None:
     flat = p.fn("flat")
     assert flat is not None and flat.abstract
     assert flat.param_levels["rows"] is T and flat.param_levels["self"] is M
+
+
+def test_positional_in_axes_and_argnums() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def pool(x, size, op):
+            return x
+
+        def loss(a, b):
+            return a
+
+        f = jax.vmap(pool, (0, None, None), 0)
+        g = jax.grad(loss, 1)
+        """
+    )
+    assert p.fn("pool").param_levels == {"x": T, "size": M, "op": M}
+    assert p.fn("loss").param_levels == {"a": M, "b": T}
+
+
+def test_host_call_results_need_the_outermost_transform_and_a_return_value() -> None:
+    p = Probe(
+        """
+        import jax
+        from functools import partial
+
+        @partial(unknown_wrapper, static_argnums=())
+        @jax.jit
+        def padded(a):
+            return a
+
+        @jax.jit
+        def nothing(model):
+            pass
+
+        @jax.jit
+        def inner(x):
+            return x
+
+        def main(x):
+            return padded(x), nothing(x), inner(x)
+        """
+    )
+    assert _array_of(p, "padded(x)") == (False, S)  # the outer wrapper decides
+    assert _array_of(p, "nothing(x)") == (False, S)  # returns None
+    assert _array_of(p, "inner(x)") == (True, S)

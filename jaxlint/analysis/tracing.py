@@ -36,6 +36,7 @@ from jaxlint.analysis.transforms import (
     BODY_KEYWORDS,
     EAGER_BODIES,
     PARTIAL,
+    POSITIONAL_OPTIONS,
     STAGING,
     STATIC_ATTRIBUTES,
     STATIC_CALLS,
@@ -314,15 +315,33 @@ class TraceAnalysis:
         result: Transform | None = None
         for binding in found[1]:
             if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
-                for dec in binding.node.decorators:
-                    wrap = self._transform_of(dec.decorator)
-                    if wrap is not None:
-                        result = wrap.transform
+                decorators = binding.node.decorators
+                # the outermost decorator decides what a call returns
+                wrap = self._transform_of(decorators[0].decorator) if decorators else None
+                if wrap is not None:
+                    result = wrap.transform
             elif binding.kind == "assign" and id(binding.node) in self._wrapped_names:
                 result = self._wrapped_names[id(binding.node)]
             else:
                 return None  # rebound to something else: cannot tell
         return result
+
+    def transform_of(
+        self, expr: cst.BaseExpression
+    ) -> tuple[Transform, dict[str, cst.BaseExpression]] | None:
+        """The transform that ``expr`` applies to the function it is called on, with its
+        keyword options: ``jax.jit`` -> (jit, {}); ``partial(jax.jit, static_argnums=0)``
+        and ``jax.jit(static_argnums=0)`` -> (jit, {"static_argnums": <node>})."""
+        wrap = self._transform_of(expr)
+        return None if wrap is None else (wrap.transform, dict(wrap.kwargs))
+
+    def resolve_callable(
+        self, expr: cst.BaseExpression
+    ) -> tuple[cst.FunctionDef | cst.Lambda, int, frozenset[str]] | None:
+        """The function of this module that ``expr`` is (a lambda, a name bound once by
+        a ``def``, ``partial(f, ...)`` of one), with the number of positional arguments
+        and the keyword names that ``functools.partial`` binds."""
+        return self._resolve_callable(expr)
 
     # -- collection --------------------------------------------------------------------
 
@@ -576,7 +595,9 @@ class TraceAnalysis:
             target = self._resolve_callable(positional[0].value)
             if target is not None:
                 node, nb, kb = target
-                merged = _Wrap(wrap.transform, {**wrap.kwargs, **kwargs})
+                names = POSITIONAL_OPTIONS.get(wrap.transform.qualname, ())
+                by_position = {k: a.value for k, a in zip(names, positional[1:], strict=False)}
+                merged = _Wrap(wrap.transform, {**wrap.kwargs, **by_position, **kwargs})
                 self._mark(node, merged, call, bound_positional=nb, bound_keywords=kb)
             return
         qn = self.model.call_name(call)
@@ -1232,7 +1253,12 @@ class _FunctionWalker:
                     return STATIC
                 return replace(base, container=False, array=base.array or base.traced)
         if info is None and self.a.transformed_callee(call, self.fn) is not None:
-            return Val(Level.STATIC, array=True)  # host code calls a jitted/vmapped function
+            # host code calls a jitted/vmapped function: its results are jax.Arrays
+            # (unless the function returns nothing)
+            local = self._local_target(call)
+            if local is not None and not _returns_value(local[0]):
+                return STATIC
+            return Val(Level.STATIC, array=True)
         target = self._local_target(call)
         if target is not None and info is not None:
             fn, skip_first = target
@@ -1244,7 +1270,13 @@ class _FunctionWalker:
         if target is not None:
             fn, _ = target
             callee = self.a.functions.get(id(fn))
-            if callee is not None and callee.staging and callee.caller is None:
+            if (
+                callee is not None
+                and callee.staging
+                and callee.caller is None
+                and not fn.decorators  # decorated: transformed_callee decided above
+                and _returns_value(fn)
+            ):
                 # calling a jitted function from host code returns jax.Arrays
                 return Val(Level.STATIC, array=True)
         if joined.level > Level.STATIC:
@@ -1271,6 +1303,19 @@ class _FunctionWalker:
                 if isinstance(stmt, cst.FunctionDef) and stmt.name.value == func.attr.value:
                     return stmt, True
         return None
+
+
+def _returns_value(fn: cst.FunctionDef) -> bool:
+    """``fn`` has a ``return <value>`` (nested functions aside)."""
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Return) and node.value is not None:
+            return True
+        for child in node.children:
+            if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                stack.append(child)
+    return False
 
 
 def _fn_name(fn: cst.CSTNode | None) -> str:

@@ -124,6 +124,13 @@ STATIC_CALLS = frozenset(
         "jax.numpy.iinfo",
         "jax.numpy.finfo",
         "jax.numpy.isscalar",
+        "jax.numpy.broadcast_shapes",
+        "jax.numpy.iscomplexobj",
+        "jax.numpy.isrealobj",
+        "jax.lax.broadcast_shapes",
+        "jax.lax.dtype",
+        "jax.lax.axis_size",
+        "numpy.broadcast_shapes",
         "jax.dtypes.issubdtype",
         "jax.dtypes.canonicalize_dtype",
         "jax.dtypes.result_type",
@@ -250,3 +257,15 @@ ARRAY_ATTRIBUTES = frozenset(
         "apply",
     }
 )
+
+# Options a transform also takes by position, after the function: ``jax.vmap(f, (0,
+# None))`` is ``in_axes=(0, None)``, ``jax.grad(f, 1)`` is ``argnums=1``.
+POSITIONAL_OPTIONS: dict[str, tuple[str, ...]] = {
+    "jax.vmap": ("in_axes", "out_axes"),
+    "jax.grad": ("argnums",),
+    "jax.value_and_grad": ("argnums",),
+    "jax.jacfwd": ("argnums",),
+    "jax.jacrev": ("argnums",),
+    "jax.hessian": ("argnums",),
+    "equinox.filter_vmap": ("in_axes", "out_axes"),
+}

@@ -266,6 +266,14 @@ JAX201.
             note="vmap in_axes=None passes the value through unchanged",
             runs=True,
         ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef pool(x, size):\n"
+            "    extra = x.shape[0] % size\n    if extra != 0:\n        x = x[extra:]\n"
+            "    return x.reshape(-1, size).mean(axis=1)\n\n"
+            "jax.vmap(pool, (0, None), 0)(jnp.ones((2, 5)), 2)\n",
+            note="in_axes given by position (equinox/nn/_pool.py): `size` is not mapped",
+            runs=True,
+        ),
     ]
     INVALID = [
         Invalid(
@@ -1002,6 +1010,22 @@ with your file and line, naming JAX203.
             "    parts = [xs, xs]\n    return jnp.concatenate(parts[:1]), xs[jnp.s_[1:]]\n\n"
             "f(jnp.ones(3))\n",
             note="slicing a Python list with a static bound",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef pool(x, size):\n"
+            "    head = x.shape[0] % size * (x.shape[0] // size + 1)\n"
+            "    return x[:head].sum() + x[head:].reshape(-1, x.shape[0] // size).sum()\n\n"
+            "jax.vmap(pool, (0, None), 0)(jnp.ones((2, 5)), 2)\n",
+            note="in_axes given by position (equinox/nn/_pool.py): `size` is not mapped",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n@jax.jit\n"
+            "def f(p, n):\n    shape = lax.broadcast_shapes(jnp.shape(p), jnp.shape(n))\n"
+            "    return jnp.reshape(jnp.broadcast_to(p, shape), -1) + jnp.zeros(shape).ravel()\n\n"
+            "f(jnp.ones((2, 1)), jnp.ones(3))\n",
+            note="broadcast_shapes returns a static tuple (numpyro/distributions/util.py)",
             runs=True,
         ),
     ]
