@@ -742,3 +742,20 @@ def test_host_call_results_need_the_outermost_transform_and_a_return_value() -> 
     assert _array_of(p, "padded(x)") == (False, S)  # the outer wrapper decides
     assert _array_of(p, "nothing(x)") == (False, S)  # returns None
     assert _array_of(p, "inner(x)") == (True, S)
+
+
+def test_collectives_of_python_constants_are_static() -> None:
+    p = Probe(
+        """
+        import jax
+        from jax import lax
+
+        @jax.jit
+        def f(x):
+            n = lax.psum(1, "i")
+            y = lax.psum(x, "i")
+            return n, y
+        """
+    )
+    assert p.level_of('lax.psum(1, "i")') is S  # the axis size, a Python int
+    assert p.level_of('lax.psum(x, "i")') is T

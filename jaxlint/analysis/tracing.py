@@ -34,6 +34,7 @@ from jaxlint.analysis.transforms import (
     BATCHING,
     BODY_ARGS,
     BODY_KEYWORDS,
+    CONSTANT_COLLECTIVES,
     EAGER_BODIES,
     PARTIAL,
     POSITIONAL_OPTIONS,
@@ -1211,6 +1212,8 @@ class _FunctionWalker:
                 return STATIC
             if qn in ("builtins.float", "builtins.int", "builtins.bool", "builtins.complex"):
                 return STATIC
+            if qn in CONSTANT_COLLECTIVES and args and args[0][1].level is Level.STATIC:
+                return STATIC  # ``lax.psum(1, "i")``: the axis size, a Python int
             if qn.startswith(ARRAY_MODULES):
                 if staging and info is not None:
                     if joined.traced:

@@ -269,3 +269,8 @@ POSITIONAL_OPTIONS: dict[str, tuple[str, ...]] = {
     "jax.hessian": ("argnums",),
     "equinox.filter_vmap": ("in_axes", "out_axes"),
 }
+
+# Collectives that return a Python value when their operand is one: ``lax.psum(1,
+# "i")`` is the axis size as an ``int`` even under ``jit`` (checked on jax 0.12 under
+# ``vmap(axis_name=...)`` and ``shard_map``).
+CONSTANT_COLLECTIVES = frozenset({"jax.lax.psum", "jax.lax.pmean", "jax.lax.pmax", "jax.lax.pmin"})

@@ -1028,6 +1028,14 @@ with your file and line, naming JAX203.
             note="broadcast_shapes returns a static tuple (numpyro/distributions/util.py)",
             runs=True,
         ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n@jax.jit\n"
+            "def f(xs):\n    def per_device(x):\n        n = lax.psum(1, 'i')\n"
+            "        return jnp.zeros(n) + x[:n].sum()\n"
+            "    return jax.vmap(per_device, axis_name='i')(xs)\n\nf(jnp.ones((2, 3)))\n",
+            note="`lax.psum(1, axis)` is the axis size, a Python int even under jit",
+            runs=True,
+        ),
     ]
     INVALID = [
         Invalid(
