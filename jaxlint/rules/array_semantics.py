@@ -752,6 +752,18 @@ support in-place item assignment`, with the file and line of the assignment.
             note="assigning a JAX array into a dict is fine",
         ),
         Valid(
+            "import equinox as eqx\nimport jax.numpy as jnp\n\n"
+            "class Model(eqx.Module):\n"
+            "    w: jnp.ndarray\n\n"
+            "@eqx.filter_jit\n"
+            "def scale(model: Model, grads):\n"
+            "    grads['w'] = grads['w'] * 0.5\n"
+            "    cache = [jnp.zeros(2)] * 2\n"
+            "    cache[0] = model.w\n"
+            "    return model, grads, cache\n",
+            note="Equinox: a dict of gradients, a list repeated with `*`",
+        ),
+        Valid(
             "import jax.numpy as jnp\nx = jnp.zeros(3)\nx[0] = 1.0  # noqa: JAX601\n",
             note="suppressed",
         ),
@@ -1066,3 +1078,347 @@ def _atom(value: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> str:
     if isinstance(value, _ATOMIC) or getattr(value, "lpar", None):
         return code(value)
     return f"({code(value)})"
+
+
+# -- JAX603 --------------------------------------------------------------------------------
+
+_FLOAT64_NAMES = frozenset(
+    {"jax.numpy.float64", "jax.numpy.double", "numpy.float64", "numpy.double", "numpy.float_"}
+)
+_FLOAT64_STRINGS = frozenset({"float64", "f8", "<f8", "=f8", "double"})
+_DTYPE_CALLS = frozenset({"numpy.dtype", "jax.numpy.dtype"})
+_X64_FLAGS = frozenset({"jax_enable_x64", "JAX_ENABLE_X64"})
+_X64_CONTEXTS = frozenset({"jax.enable_x64", "jax.experimental.enable_x64"})
+_CONFIG_UPDATES = frozenset({"jax.config.update", "jax.config.config.update"})
+_FLAG_PARSERS = frozenset({"jax.config.parse_flags_with_absl", "jax.config.config_with_absl"})
+_X64_ATTRIBUTES = frozenset({"jax_enable_x64", "x64_enabled"})
+_CONVERT_METHODS = frozenset({"astype", "view"})
+
+
+def _literal_false(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Name):
+        return expr.value == "False"
+    if isinstance(expr, cst.Integer):
+        return expr.value == "0"
+    if isinstance(expr, cst.SimpleString):
+        return str(expr.evaluated_value).lower() in ("0", "false", "")
+    return False
+
+
+class Float64WithoutX64(Rule):
+    code = "JAX603"
+    name = "float64-without-x64"
+    message = (
+        "{request}, but this module never enables x64: JAX warns and makes float32 instead;"
+        " enable `jax_enable_x64` at startup or ask for float32"
+    )
+    fix_availability = "none"
+    probe = "jaxlint probe compile FILE.py:FUNC"
+    docs = """\
+## What it does
+Flags a request for float64 from JAX in a module that never enables 64-bit
+mode: `jnp.float64(x)`, a float64 dtype (`jnp.float64`, `np.float64`,
+`jnp.double`, `"float64"`, `"f8"`, `np.dtype("float64")`) passed to a
+`jax.numpy`/`jax.lax`/`jax.random`/`jax.nn`/`jax.scipy` function
+(`jnp.zeros(n, dtype=jnp.float64)`, `jnp.asarray(x, np.float64)`,
+`lax.convert_element_type(x, jnp.float64)`), and `x.astype(jnp.float64)` or
+`x.view(jnp.float64)` on a JAX array.
+
+A module enables x64, and the rule stays silent in it, when it calls
+`jax.config.update("jax_enable_x64", True)` (or with a value that is not a
+literal false), uses `jax.enable_x64(...)` other than as a bare statement (`with`,
+decorator, assigned), sets or reads the flag by name (`os.environ["JAX_ENABLE_X64"]`,
+`jax.config.jax_enable_x64`, `jax.config.x64_enabled`, a `jax_enable_x64=` keyword),
+updates a config option whose name is not a literal, or parses JAX flags from the
+command line (`jax.config.parse_flags_with_absl()`). Reading the flag counts
+because such code usually picks the dtype from it
+(`jnp.float64 if jax.config.jax_enable_x64 else jnp.float32`).
+
+Only JAX's own functions are checked: a library that passes the dtype on to
+JAX (`nnx.Linear(2, 3, param_dtype=jnp.float64)`) truncates too, but is not
+flagged.
+
+It does not flag dtype introspection (`jnp.finfo(jnp.float64)`,
+`jnp.issubdtype(x.dtype, jnp.float64)`, `x.dtype == jnp.float64`),
+`jax.ShapeDtypeStruct(..., jnp.float64)` (which keeps float64), NumPy calls
+(`np.zeros(3, np.float64)`), nor `dtype=float`, which JAX maps to its default
+float type without a warning.
+
+## Why is this bad
+JAX is 32-bit by default. Without x64, a float64 request makes a float32 array
+and emits a `UserWarning` that is easy to miss (shown once per call site, hidden
+by many test runners and notebooks):
+
+```text
+UserWarning: Explicitly requested dtype float64 requested in zeros is not
+available, and will be truncated to dtype float32. To enable more dtypes, set
+the jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell environment
+variable.
+```
+
+Code that needs double precision (accumulations, ill-conditioned solves,
+finite-difference checks) then silently computes in single precision.
+
+## Example
+```python
+import jax.numpy as jnp
+
+acc = jnp.zeros(3, dtype=jnp.float64)  # float32
+```
+
+## Use instead
+```python
+import jax
+
+jax.config.update("jax_enable_x64", True)  # at startup, before any array is made
+
+import jax.numpy as jnp
+
+acc = jnp.zeros(3, dtype=jnp.float64)  # float64
+```
+
+Or, when float32 is what the program gets anyway, say so: `dtype=jnp.float32`.
+
+`jax.enable_x64(True)` as a bare statement does nothing: it is a context
+manager (`with jax.enable_x64(True): ...`).
+
+## Fix safety
+No fix. Enabling x64 changes the default dtype of the whole program (every
+`jnp.arange`, every Python float becomes 64-bit, doubling memory and slowing
+accelerators), so it is a decision for the program's entry point, not for this
+line; replacing `float64` by `float32` would make the code match what it does
+today but drop the precision the author asked for. The rule only sees the
+module it checks: a project that enables x64 elsewhere (a `conftest.py`, the
+`JAX_ENABLE_X64` environment variable, its `main`) can turn the rule off for
+those files with `per-file-ignores`.
+
+## Verify at runtime
+`jaxlint probe compile FILE.py:FUNC` traces the function and reports its output
+dtypes (`float32[...]` where float64 was asked for) and, under the stage that
+emitted it, JAX's `Explicitly requested dtype float64 ... truncated to dtype
+float32` warning (`stages.eval_shape.warnings` in the JSON; add `--format text`
+to read it). `jaxlint probe env` shows `jax_enable_x64`.
+"""
+    VALID = [
+        Valid(
+            "import jax\n"
+            'jax.config.update("jax_enable_x64", True)\n'
+            "import jax.numpy as jnp\n"
+            "x = jnp.zeros(3, dtype=jnp.float64)\n"
+            "assert x.dtype == jnp.float64\n",
+            runs=True,
+            note="x64 enabled in the module",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\n"
+            "with jax.enable_x64(True):\n"
+            "    x = jnp.ones(3).astype(jnp.float64)\n"
+            "    assert x.dtype == jnp.float64\n",
+            runs=True,
+            note="the context manager, used with `with`",
+        ),
+        Valid(
+            "import os\n"
+            'os.environ["JAX_ENABLE_X64"] = "1"\n'
+            "import jax.numpy as jnp\n"
+            'x = jnp.asarray([1.0], dtype="float64")\n',
+            note="the environment variable, set before JAX is imported",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n"
+            "DTYPE = jnp.float64 if jax.config.jax_enable_x64 else jnp.float32\n"
+            "x = jnp.zeros(3, dtype=DTYPE)\n"
+            "y = jnp.zeros(3, jnp.float64) if jax.config.x64_enabled else jnp.zeros(3)\n",
+            runs=True,
+            note="x64-aware code reads the flag",
+        ),
+        Valid(
+            "import numpy as np\nimport jax.numpy as jnp\n"
+            "a = np.zeros(3, dtype=np.float64)\n"
+            "b = np.asarray([1.0, 2.0]).astype(np.float64)\n"
+            "c = jnp.asarray(a, dtype=jnp.float32)\n"
+            "d = jnp.zeros(3, dtype=float)\n",
+            runs=True,
+            note="NumPy keeps float64; float32 and `float` are not float64 requests",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n"
+            "x = jnp.ones(3)\n"
+            "eps = jnp.finfo(jnp.float64).eps\n"
+            "is_double = jnp.issubdtype(x.dtype, jnp.float64) or x.dtype == jnp.float64\n"
+            "spec = jax.ShapeDtypeStruct((3,), jnp.float64)\n"
+            "wide = jnp.promote_types(jnp.float32, jnp.float64)\n",
+            runs=True,
+            note="dtype introspection and ShapeDtypeStruct make no array",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\n"
+            "def cast(tree):\n"
+            "    return jax.tree.map(lambda a: a.astype(jnp.float64), tree)\n",
+            note="the leaves may be NumPy arrays, which keep float64",
+        ),
+        Valid(
+            "import jax\nfrom absl.testing import absltest\nimport jax.numpy as jnp\n"
+            "jax.config.parse_flags_with_absl()\n\n"
+            "class T(absltest.TestCase):\n"
+            "    def test(self):\n"
+            "        jnp.zeros(2, jnp.float64)\n",
+            note="flags from the command line may enable x64",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n"
+            "for name, value in [('jax_enable_x64', True)]:\n"
+            "    jax.config.update(name, value)\n"
+            "x = jnp.zeros(3, jnp.float64)\n",
+            runs=True,
+            note="config updated through variables",
+        ),
+        Valid(
+            "import jax.numpy as jnp\nx = jnp.zeros(3, jnp.float64)  # noqa: JAX603\n",
+            note="suppressed",
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "import jax.numpy as jnp\nacc = jnp.zeros(3, dtype=jnp.float64)\n",
+            line=2,
+            column=26,
+            message_contains="`jnp.zeros` is asked for `jnp.float64`, but this module never enables x64",
+        ),
+        Invalid(
+            "import numpy as np\nimport jax.numpy as jnp\n"
+            "x = jnp.asarray(np.linspace(0.0, 1.0, 5), np.float64)\n",
+            message_contains="`jnp.asarray` is asked for `np.float64`",
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\n"
+            "@jax.jit\n"
+            "def mean64(x):\n"
+            '    return x.astype("float64").mean()\n\n'
+            "m = mean64(jnp.arange(4.0))\n",
+            line=6,
+            message_contains='`x.astype` is asked for `"float64"`',
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\njax.enable_x64(True)\nh = jnp.float64(0.1)\n",
+            message_contains="`jnp.float64(...)` makes a float64 scalar",
+            note="a bare enable_x64(...) call does nothing",
+        ),
+        Invalid(
+            "import jax\n"
+            'jax.config.update("jax_enable_x64", False)\n'
+            "key = jax.random.key(0)\n"
+            "noise = jax.random.normal(key, (3,), dtype=jax.numpy.float64)\n",
+            note="x64 explicitly disabled",
+        ),
+        Invalid(
+            "import jax.numpy as jnp\nfrom jax import lax\nimport numpy as np\n"
+            "x = jnp.ones(3)\n"
+            "y = lax.convert_element_type(x, np.dtype('f8'))\n"
+            "z = jnp.ones(3).view(jnp.double)\n",
+            count=2,
+        ),
+        Invalid(
+            "from jax.numpy import float64, zeros\ngrid = zeros((2, 2), float64)\n",
+            message_contains="`zeros` is asked for `float64`",
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self._x64: bool | None = None
+        self.evidence = _ArrayEvidence(self)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualname = self.model.call_name(node)
+        if qualname in ("jax.numpy.float64", "jax.numpy.double"):
+            self._flag(node.func, f"`{self.ctx.code(node.func)}(...)` makes a float64 scalar")
+            return
+        if qualname is not None:
+            if not qualname.startswith(ARRAY_MODULES) or qualname in STATIC_CALLS:
+                return
+            for arg in node.args:
+                if self._is_float64(arg.value):
+                    self._flag(arg.value, self._asked(node, arg.value))
+            return
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _CONVERT_METHODS:
+            dtype = next(
+                (
+                    a.value
+                    for a in node.args
+                    if (a.keyword is None and not a.star)
+                    or (a.keyword is not None and a.keyword.value == "dtype")
+                ),
+                None,
+            )
+            if dtype is None or not self._is_float64(dtype):
+                return
+            val = self.ctx.trace.value(func.value)
+            traced = val is not None and val.traced
+            if traced or self.evidence.of(func.value) is not None:
+                self._flag(dtype, self._asked(node, dtype))
+
+    def _is_float64(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.SimpleString):
+            return expr.evaluated_value in _FLOAT64_STRINGS
+        if isinstance(expr, cst.Call):
+            if self.model.call_name(expr) in _DTYPE_CALLS and len(expr.args) == 1:
+                return self._is_float64(expr.args[0].value)
+            return False
+        return self.model.qualified_name(expr) in _FLOAT64_NAMES
+
+    def _asked(self, call: cst.Call, dtype: cst.BaseExpression) -> str:
+        return f"`{self.ctx.code(call.func)}` is asked for `{self.ctx.code(dtype)}`"
+
+    def _flag(self, node: cst.BaseExpression, request: str) -> None:
+        if self._enables_x64():
+            return
+        self.report(node, request=request)
+
+    def _enables_x64(self) -> bool:
+        """The module turns x64 on, may turn it on, or reads the flag (see the docs)."""
+        if self._x64 is None:
+            self._x64 = self._scan_x64()
+        return self._x64
+
+    def _scan_x64(self) -> bool:
+        model = self.model
+        statements: set[int] = set()  # calls that are a whole expression statement
+        callees: set[int] = set()  # the functions of calls (checked with the call)
+        disabling: set[int] = set()  # "jax_enable_x64" in config.update(..., False)
+        for node, entering in model.events:
+            if not entering:
+                continue
+            if isinstance(node, cst.Expr):
+                statements.add(id(node.value))
+            elif isinstance(node, cst.Call):
+                qualname = model.call_name(node)
+                positional = [a.value for a in node.args if a.keyword is None and not a.star]
+                if qualname in _CONFIG_UPDATES:
+                    if not positional or not isinstance(positional[0], cst.SimpleString):
+                        return True  # an option chosen at runtime
+                    if positional[0].evaluated_value in _X64_FLAGS:
+                        if len(positional) > 1 and _literal_false(positional[1]):
+                            disabling.add(id(positional[0]))
+                        else:
+                            return True
+                elif qualname in _FLAG_PARSERS:
+                    return True
+                elif qualname in _X64_CONTEXTS:
+                    off = positional and _literal_false(positional[0])
+                    if id(node) not in statements and not off:
+                        return True
+                if any(a.keyword is not None and a.keyword.value in _X64_FLAGS for a in node.args):
+                    return True
+            elif isinstance(node, cst.SimpleString):
+                if node.evaluated_value in _X64_FLAGS and id(node) not in disabling:
+                    return True
+            elif isinstance(node, cst.Attribute):
+                if node.attr.value in _X64_ATTRIBUTES:
+                    return True
+                if model.qualified_name(node) in _X64_CONTEXTS and id(node) not in callees:
+                    return True  # ``ctx = jax.enable_x64``: used some other way
+            if isinstance(node, cst.Call):
+                callees.add(id(node.func))
+        return False

@@ -1,0 +1,144 @@
+"""Runtime truth for the JAX6xx rules beyond exception classes.
+
+``tests/test_example_runtime.py`` checks that JAX601's INVALID examples raise
+``TypeError`` and that their fixes run. Here:
+
+* JAX601: the ``TypeError`` is JAX's immutability error (its message), not some
+  other ``TypeError``.
+* JAX603 claims no exception: without x64, JAX warns and makes float32. Each
+  INVALID example runs, emits JAX's "Explicitly requested dtype float64" warning
+  from the line of every finding, and leaves no float64 array; each runnable VALID
+  example emits no such warning, and those that enable x64 do get float64.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jaxlint.config import Settings
+from jaxlint.engine import lint_text
+from jaxlint.rules.array_semantics import Float64WithoutX64, InPlaceUpdate
+from jaxlint.versions import NEWEST_KNOWN_JAX, parse_version
+
+pytest.importorskip("jax")
+
+RUNNER = textwrap.dedent(
+    """
+    import json, sys, traceback, warnings
+    import jax
+
+    TRUNCATED = "Explicitly requested dtype float64"
+    real_warn = warnings.warn
+    results = {}
+    for path in sys.argv[1:]:
+        lines = []
+
+        def warn(message, *args, _path=path, _lines=lines, **kwargs):
+            if TRUNCATED in str(message):
+                frames = [f for f in traceback.extract_stack() if f.filename == _path]
+                _lines.append(frames[-1].lineno if frames else None)
+            return real_warn(message, *args, **kwargs)
+
+        warnings.warn = warn
+        namespace = {"__name__": "__main__"}
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("always")
+                exec(compile(open(path).read(), path, "exec"), namespace)
+        except BaseException as exc:
+            out = {"ok": False, "error": type(exc).__name__,
+                   "message": (str(exc).splitlines() or [""])[0]}
+        else:
+            out = {"ok": True}
+        finally:
+            warnings.warn = real_warn
+        out["warned_lines"] = lines
+        out["dtypes"] = sorted({str(v.dtype) for v in namespace.values()
+                                if isinstance(v, jax.Array)})
+        results[path] = out
+        jax.config.update("jax_enable_x64", False)  # undo what an example switched on
+        jax.clear_caches()
+    print("RESULTS " + json.dumps(results))
+    """
+)
+
+
+def _run(directory: Path, programs: dict[str, str]) -> dict[str, dict]:
+    paths = {}
+    for name, code in programs.items():
+        path = directory / f"{name}.py"
+        path.write_text(code)
+        paths[str(path)] = name
+    proc = subprocess.run(
+        [sys.executable, "-c", RUNNER, *paths],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu", "JAX_ENABLE_X64": "0"},
+        timeout=600,
+    )
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULTS ")]
+    assert lines, f"runner printed nothing\n{proc.stderr[-3000:]}"
+    raw = json.loads(lines[-1][len("RESULTS ") :])
+    return {paths[p]: r for p, r in raw.items()}
+
+
+def _finding_lines(rule, code: str, target_jax: str | None) -> list[int]:
+    settings = Settings(target_jax=parse_version(target_jax or NEWEST_KNOWN_JAX))
+    result = lint_text(code, "example.py", settings, [rule])
+    return [d.start.row for d in result.diagnostics if d.code == rule.code]
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    programs = {f"jax603_invalid_{i}": ex.code for i, ex in enumerate(Float64WithoutX64.INVALID)}
+    programs.update(
+        {f"jax603_valid_{i}": ex.code for i, ex in enumerate(Float64WithoutX64.VALID) if ex.runs}
+    )
+    programs.update(
+        {f"jax601_invalid_{i}": ex.code for i, ex in enumerate(InPlaceUpdate.INVALID) if ex.raises}
+    )
+    return _run(tmp_path_factory.mktemp("jax6xx"), programs)
+
+
+@pytest.mark.parametrize("index", range(len(Float64WithoutX64.INVALID)))
+def test_jax603_invalid_warns_and_stays_float32(index: int, outcomes: dict[str, dict]) -> None:
+    example = Float64WithoutX64.INVALID[index]
+    out = outcomes[f"jax603_invalid_{index}"]
+    assert out["ok"], f"JAX603 INVALID examples are complete programs that run: {out}"
+    findings = _finding_lines(Float64WithoutX64, example.code, example.target_jax)
+    assert findings
+    # JAX truncates at every finding, and says so from that line
+    assert set(findings) <= set(out["warned_lines"]), (findings, out["warned_lines"])
+    assert "float64" not in out["dtypes"], out["dtypes"]
+    assert "float32" in out["dtypes"], out["dtypes"]
+
+
+def test_jax603_valid_examples_get_what_they_ask(outcomes: dict[str, dict]) -> None:
+    runnable = [i for i, ex in enumerate(Float64WithoutX64.VALID) if ex.runs]
+    assert len(runnable) >= 5
+    with_float64 = 0
+    for i in runnable:
+        out = outcomes[f"jax603_valid_{i}"]
+        assert out["ok"], out
+        assert out["warned_lines"] == [], (Float64WithoutX64.VALID[i].code, out)
+        with_float64 += "float64" in out["dtypes"]
+    # the ways of enabling x64 that the rule trusts really give float64 arrays
+    assert with_float64 >= 3
+
+
+@pytest.mark.parametrize("index", [i for i, ex in enumerate(InPlaceUpdate.INVALID) if ex.raises])
+def test_jax601_invalid_raises_the_immutability_error(
+    index: int, outcomes: dict[str, dict]
+) -> None:
+    out = outcomes[f"jax601_invalid_{index}"]
+    assert not out["ok"] and out["error"] == "TypeError", out
+    assert out["message"].startswith(
+        "JAX arrays are immutable and do not support in-place item assignment"
+    ), out["message"]
