@@ -1,1 +1,1039 @@
-"""JAX4xx: recompilation and wasted compilation."""
+"""JAX4xx: recompilation and wasted compilation.
+
+``jax.jit`` caches a compiled program on the identity of the function it wraps (and
+on the static arguments, shapes and dtypes of a call). Code that builds a new
+function to jit on every loop iteration or every call misses that cache and traces
+and compiles again; code that rebuilds the wrapper around the same function hits
+the cache but loses JAX's fast C++ dispatch path. Static arguments must be
+hashable, ``self`` is not an array, and a donated argument's buffers are deleted
+by the call. Each claim is checked on jax 0.12 (CPU): see the runtime-truth
+examples and tests/test_compilation_runtime.py.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.names import Binding, Scope, SemanticModel
+from jaxlint.analysis.tracing import _literal_ints, _literal_strs, positional_params
+from jaxlint.analysis.transforms import PARTIAL, TRANSFORMS
+from jaxlint.diagnostics import Applicability
+from jaxlint.rules.base import FixFactory, FixOp, Invalid, ReplaceNode, Rule, Valid
+
+if TYPE_CHECKING:
+    from jaxlint.engine import FileContext
+
+# Transforms that compile and cache what they compile on the wrapped function.
+_COMPILING = frozenset(
+    {
+        "jax.jit",
+        "jax.experimental.pjit.pjit",
+        "jax.pmap",
+        "flax.nnx.jit",
+        "equinox.filter_jit",
+        "equinox.filter_pmap",
+    }
+)
+# Transforms that take ``static_argnums``/``donate_argnums`` and hash the static ones.
+_ARGNUM_TRANSFORMS = frozenset(q for q in _COMPILING if TRANSFORMS[q].has_static_args)
+_PLAIN_JIT = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
+_CACHING_DECORATORS = frozenset(
+    {"functools.cache", "functools.lru_cache", "functools.cached_property"}
+)
+_RUN_ONCE = frozenset(
+    {"main", "setUp", "setUpClass", "setUpModule", "setup_method", "setup_class", "setup"}
+)
+"""Functions that run once per program or test: re-jitting there costs one compile."""
+_HARMLESS_CLASS_DECORATORS = frozenset(
+    {"dataclasses.dataclass", "functools.total_ordering", "typing.final"}
+)
+_NUMPY_ARRAY_MAKERS = frozenset(
+    {
+        "numpy.array",
+        "numpy.asarray",
+        "numpy.zeros",
+        "numpy.ones",
+        "numpy.empty",
+        "numpy.full",
+        "numpy.arange",
+        "numpy.linspace",
+    }
+)
+_SCOPE_NODES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+def _short(text: str, limit: int = 48) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _positional(call: cst.Call) -> list[cst.Arg]:
+    return [a for a in call.args if a.keyword is None and not a.star]
+
+
+def _dotted(expr: cst.BaseExpression) -> str | None:
+    """``self.fn`` -> "self.fn"; ``None`` for anything but names and attributes."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        base = _dotted(expr.value)
+        return None if base is None else f"{base}.{expr.attr.value}"
+    return None
+
+
+# -- a per-file index shared by the rules of this module -----------------------------------
+
+
+class _Index:
+    """Parents, event spans, simple assignments and every name used, for one module."""
+
+    def __init__(self, model: SemanticModel) -> None:
+        self.parent: dict[int, cst.CSTNode] = {}
+        self.span: dict[int, list[int]] = {}
+        self.assigned: dict[int, cst.BaseExpression] = {}
+        """``name = value``: id of the target ``Name`` -> value."""
+        self.names: set[str] = set()
+        self.events = model.events
+        stack: list[cst.CSTNode] = []
+        for i, (node, entering) in enumerate(model.events):
+            if entering:
+                if stack:
+                    self.parent.setdefault(id(node), stack[-1])
+                self.span[id(node)] = [i, i]
+                stack.append(node)
+                if isinstance(node, cst.Name):
+                    self.names.add(node.value)
+                elif isinstance(node, cst.Assign):
+                    for t in node.targets:
+                        if isinstance(t.target, cst.Name):
+                            self.assigned[id(t.target)] = node.value
+                elif (
+                    isinstance(node, cst.AnnAssign)
+                    and node.value is not None
+                    and isinstance(node.target, cst.Name)
+                ):
+                    self.assigned[id(node.target)] = node.value
+            else:
+                stack.pop()
+                self.span[id(node)][1] = i
+
+    def inside(self, node: cst.CSTNode, container: cst.CSTNode) -> bool:
+        inner = self.span.get(id(node))
+        outer = self.span.get(id(container))
+        if inner is None or outer is None:
+            return False
+        return outer[0] < inner[0] <= outer[1]
+
+    def nodes_in(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+        """Every node under ``node`` (entering events), in walk order."""
+        first, last = self.span[id(node)]
+        for i in range(first + 1, last):
+            child, entering = self.events[i]
+            if entering:
+                yield child
+
+    def ancestors(self, node: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, cst.CSTNode]]:
+        """``(child, parent)`` pairs from ``node`` up to the module."""
+        child = node
+        parent = self.parent.get(id(child))
+        while parent is not None:
+            yield child, parent
+            child = parent
+            parent = self.parent.get(id(child))
+
+
+_INDEXES: weakref.WeakKeyDictionary[SemanticModel, _Index] = weakref.WeakKeyDictionary()
+
+
+@dataclass
+class _Jitted:
+    """What a call site calls: a function wrapped by a transform with ``*_argnums``."""
+
+    transform: str
+    options: dict[str, cst.BaseExpression]
+    fn: cst.FunctionDef | cst.Lambda | None
+    bound: int = 0
+    """Positional parameters bound by ``functools.partial``."""
+    bound_keywords: frozenset[str] = frozenset()
+    method: bool = False
+    """Called as ``self.m(...)``: the first parameter is bound."""
+
+    def params(self) -> list[str] | None:
+        if self.fn is None:
+            return None
+        return positional_params(self.fn)[self.bound :]
+
+    def chosen(self, nums_keys: Sequence[str], names_key: str) -> set[str | int] | None:
+        """The parameters named by ``*_argnums``/``*_argnames``: names where the function
+        is known, else positions; ``None`` when an option is not a literal."""
+        nums: list[int] = []
+        for key in nums_keys:
+            got = _literal_ints(self.options.get(key))
+            if got is None:
+                return None
+            nums.extend(got)
+        names = _literal_strs(self.options.get(names_key))
+        if names is None:
+            return None
+        params = self.params()
+        out: set[str | int] = set(names)
+        for n in nums:
+            if params is None:
+                if n >= 0:
+                    out.add(n)
+                continue
+            idx = n if n >= 0 else len(params) + n
+            if 0 <= idx < len(params):
+                out.add(params[idx])
+        return out
+
+    def argument_params(self, call: cst.Call) -> Iterator[tuple[cst.Arg, str | int]]:
+        """Each argument of ``call`` with the parameter (name, else position) it binds."""
+        params = self.params()
+        shift = 1 if self.method else 0
+        i = 0
+        for arg in call.args:
+            if arg.star:
+                if arg.star == "*":
+                    return  # positions after ``*args`` are unknown
+                continue
+            if arg.keyword is not None:
+                yield arg, arg.keyword.value
+                continue
+            pos = i + shift
+            i += 1
+            if params is None:
+                yield arg, pos
+            elif pos < len(params):
+                yield arg, params[pos]
+
+
+class _Queries:
+    """Common queries of the JAX4xx rules (a mixin: the registry takes every Rule
+    subclass of this module for a rule)."""
+
+    ctx: FileContext
+
+    @property
+    def index(self) -> _Index:
+        model = self.ctx.model
+        found = _INDEXES.get(model)
+        if found is None:
+            found = _Index(model)
+            _INDEXES[model] = found
+        return found
+
+    def wrapper(
+        self, call: cst.Call, kinds: frozenset[str] = _COMPILING
+    ) -> tuple[str, cst.BaseExpression] | None:
+        """``jax.jit(f, ...)``: the transform's qualified name and the wrapped callable."""
+        positional = _positional(call)
+        if not positional:
+            return None
+        found = self.ctx.trace.transform_of(call.func)
+        if found is None or found[0].qualname not in kinds:
+            return None
+        return found[0].qualname, positional[0].value
+
+    def bindings(self, name: cst.Name) -> tuple[Scope, list[Binding]] | None:
+        model = self.ctx.model
+        return model.lookup(name.value, model.scope_for(name))
+
+    def function_scope(self, node: cst.CSTNode) -> tuple[cst.CSTNode | None, bool]:
+        """The innermost ``def`` (or ``None`` for the module) whose code evaluates
+        ``node``, and whether a loop or comprehension of that code contains it."""
+        looped = False
+        for child, parent in self.index.ancestors(node):
+            if isinstance(parent, cst.Lambda):
+                return parent, looped
+            if isinstance(parent, cst.FunctionDef):
+                if child is parent.body:
+                    return parent, looped
+                continue  # decorators, defaults: evaluated by the enclosing code
+            if isinstance(parent, cst.ClassDef) and child is parent.body:
+                return parent, looped
+            if isinstance(parent, (cst.For, cst.While)) and child is parent.body:
+                looped = True
+            if isinstance(parent, _COMPREHENSIONS):
+                looped = True
+        return None, looped
+
+    def loops_around(self, node: cst.CSTNode) -> list[cst.For | cst.While]:
+        """The loops whose body evaluates ``node``, innermost first, in the same scope.
+        Empty when a comprehension or a nested scope comes first."""
+        loops: list[cst.For | cst.While] = []
+        for child, parent in self.index.ancestors(node):
+            if isinstance(parent, (cst.Module, *_SCOPE_NODES, *_COMPREHENSIONS)):
+                if isinstance(parent, _COMPREHENSIONS):
+                    return []
+                break
+            if isinstance(parent, (cst.For, cst.While)) and child is parent.body:
+                loops.append(parent)
+        return loops
+
+    def enclosing_class(self, fn: cst.CSTNode) -> cst.ClassDef | None:
+        parent = self.index.parent.get(id(fn))
+        if isinstance(parent, cst.IndentedBlock):
+            grand = self.index.parent.get(id(parent))
+            if isinstance(grand, cst.ClassDef):
+                return grand
+        return None
+
+    def enclosing_def(self, node: cst.CSTNode) -> cst.FunctionDef | None:
+        for _, parent in self.index.ancestors(node):
+            if isinstance(parent, cst.FunctionDef):
+                return parent
+            if isinstance(parent, (cst.Lambda, cst.ClassDef)):
+                return None
+        return None
+
+    def bound_method(self, expr: cst.BaseExpression, within: cst.CSTNode | None) -> str | None:
+        """``self.m`` where ``m`` is a method of the class of the enclosing method: a new
+        bound-method object each time it is evaluated."""
+        if not (
+            isinstance(expr, cst.Attribute)
+            and isinstance(expr.value, cst.Name)
+            and isinstance(within, cst.FunctionDef)
+        ):
+            return None
+        params = positional_params(within)
+        if not params or expr.value.value != params[0]:
+            return None
+        cls = self.enclosing_class(within)
+        if cls is None or any(
+            self.ctx.model.qualified_name(d.decorator) in ("builtins.staticmethod",)
+            for d in within.decorators
+        ):
+            return None
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == expr.attr.value:
+                if any(
+                    self.ctx.model.qualified_name(d.decorator)
+                    in ("builtins.staticmethod", "builtins.property", "functools.cached_property")
+                    for d in stmt.decorators
+                ):
+                    return None
+                return f"{expr.value.value}.{expr.attr.value}"
+        return None
+
+    def jitted_call(self, call: cst.Call) -> _Jitted | None:
+        """The wrapped function a call calls, when this module shows its ``jit``."""
+        trace = self.ctx.trace
+        func = call.func
+        if isinstance(func, cst.Call):
+            return self._from_wrapper(func)
+        if isinstance(func, cst.Name):
+            found = self.bindings(func)
+            if found is None or len(found[1]) != 1:
+                return None
+            binding = found[1][0]
+            if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+                return self._from_decorated(binding.node, method=False)
+            if binding.kind == "assign":
+                value = self.index.assigned.get(id(binding.node))
+                if isinstance(value, cst.Call):
+                    return self._from_wrapper(value)
+            return None
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            within = self.enclosing_def(call)
+            if within is None or self.bound_method(func, within) is None:
+                return None
+            cls = self.enclosing_class(within)
+            assert cls is not None
+            for stmt in cls.body.body:
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value == func.attr.value:
+                    return self._from_decorated(stmt, method=True)
+        del trace
+        return None
+
+    def _from_wrapper(self, wrapper: cst.Call) -> _Jitted | None:
+        found = self.wrapper(wrapper, _ARGNUM_TRANSFORMS)
+        if found is None:
+            return None
+        transform, fexpr = found
+        got = self.ctx.trace.transform_of(wrapper.func)
+        assert got is not None
+        options = {**got[1]}
+        for arg in wrapper.args:
+            if arg.keyword is not None:
+                options[arg.keyword.value] = arg.value
+        resolved = self.ctx.trace.resolve_callable(fexpr)
+        if resolved is None:
+            return _Jitted(transform, options, None)
+        fn, bound, bound_kw = resolved
+        return _Jitted(transform, options, fn, bound, bound_kw)
+
+    def _from_decorated(self, fn: cst.FunctionDef, method: bool) -> _Jitted | None:
+        if not fn.decorators:
+            return None
+        got = self.ctx.trace.transform_of(fn.decorators[0].decorator)
+        if got is None or got[0].qualname not in _ARGNUM_TRANSFORMS:
+            return None
+        return _Jitted(got[0].qualname, dict(got[1]), fn, method=method)
+
+    def runs_once(self, fn: cst.FunctionDef) -> bool:
+        """A test, ``main`` or set-up function: it runs once, so one compile is all it costs."""
+        name = fn.name.value
+        return name.startswith("test") or name in _RUN_ONCE
+
+    def caches_result(self, fn: cst.FunctionDef) -> bool:
+        model = self.ctx.model
+        for dec in fn.decorators:
+            expr = dec.decorator
+            if isinstance(expr, cst.Call):
+                expr = expr.func
+            if model.qualified_name(expr) in _CACHING_DECORATORS:
+                return True
+        return False
+
+    def staged(self, node: cst.CSTNode) -> bool:
+        """``node`` runs while an outer ``jit`` traces: an inner wrapper is traced inline."""
+        info = self.ctx.trace.traced_function_of(node)
+        return info is not None and info.staging
+
+
+# -- source text helpers for fixes ---------------------------------------------------------
+
+
+class _Text:
+    def __init__(self, ctx: FileContext) -> None:
+        self.ctx = ctx
+        self.text = ctx.text
+        starts = [0]
+        for i, ch in enumerate(self.text):
+            if ch == "\n":
+                starts.append(i + 1)
+        self.starts = starts
+
+    def offset(self, line: int, column: int) -> int:
+        return self.starts[line - 1] + column
+
+    def range(self, node: cst.CSTNode) -> tuple[int, int]:
+        rng = self.ctx.positions[node]
+        return (
+            self.offset(rng.start.line, rng.start.column),
+            self.offset(rng.end.line, rng.end.column),
+        )
+
+    def line_end(self, offset: int) -> int:
+        """The offset of the end of the physical line containing ``offset`` (before \\n)."""
+        end = self.text.find("\n", offset)
+        end = len(self.text) if end < 0 else end
+        if end > 0 and self.text[end - 1] == "\r":
+            end -= 1
+        return end
+
+
+# -- JAX401 -----------------------------------------------------------------------------------
+
+
+class _Callable:
+    """How the wrapped callable behaves from one evaluation to the next."""
+
+    FRESH = "fresh"
+    STABLE = "stable"
+    UNKNOWN = "unknown"
+
+
+class JitInLoop(_Queries, Rule):
+    code = "JAX401"
+    name = "jit-in-loop"
+    message = "`{wrapper}` is built inside the loop at line {loop_line}: {consequence}; {advice}"
+    fix_availability = "sometimes"
+    probe = "jaxlint probe recompile --loop FILE.py:FUNC --steps 3"
+    docs = """\
+## What it does
+Flags a compiling transform (`jax.jit`, `jax.pmap`, `pjit`, `flax.nnx.jit`,
+`equinox.filter_jit`, `equinox.filter_pmap`, in any import spelling) applied to a
+function inside the body of a Python `for` or `while` loop, whether the wrapper
+is assigned (`step = jax.jit(train_step)`) or called inline
+(`jax.jit(train_step)(state, batch)`).
+
+It stays silent when the loop runs while an outer `jit` traces (the inner wrapper
+is traced inline, once per outer compilation), on `jax.vmap`/`jax.grad` wrappers
+(they cache nothing, so rebuilding them costs little), and when the wrapped
+function genuinely changes with the loop over a literal list of cases
+(`for dtype in (jnp.float32, jnp.bfloat16):`), where one compilation per case
+is the point.
+
+## Why is this bad
+`jax.jit` caches the compiled program on the identity of the function it wraps.
+Measured on JAX 0.12 (CPU):
+
+- When the wrapped function is a new object on every iteration (a `lambda`, a
+  `functools.partial`, a function defined in the loop, a bound method
+  `self.step`, the result of `jax.vmap(f)`), every iteration traces and compiles
+  it again: four iterations gave four XLA compilations instead of one.
+- When it is the same function every time (`jax.jit(train_step)`), the
+  compilation is reused, but every call goes through a new wrapper, off JAX's
+  fast C++ dispatch path: about 160 µs per call instead of 24 µs for a small
+  function.
+
+## Example
+```python
+import jax
+import jax.numpy as jnp
+
+def train_step(w, x):
+    return w - 0.1 * x
+
+w = jnp.ones(3)
+for i in range(100):
+    step = jax.jit(train_step)
+    w = step(w, jnp.full(3, i))
+```
+
+## Use instead
+```python
+import jax
+import jax.numpy as jnp
+
+def train_step(w, x):
+    return w - 0.1 * x
+
+w = jnp.ones(3)
+step = jax.jit(train_step)
+for i in range(100):
+    w = step(w, jnp.full(3, i))
+```
+When the wrapped function depends on the loop (`jax.jit(lambda w: w - lr * g)`
+with `g` computed in the loop), jit it once outside the loop and pass the
+changing values as arguments.
+
+## Fix safety
+Offered when the wrapper and everything it refers to (the wrapped function, the
+transform's options) do not depend on the loop: no name it uses is assigned in
+the loop body or by the loop target, no attribute or item of one is assigned
+there, it calls nothing but the transform and `functools.partial` (so building it
+once has no other effect), and no `try` or `with` lies between it and the loop.
+The wrapper moves above the outermost loop it does not depend on: an assignment
+`step = jax.jit(f)` moves as it is (with the comments just above it) when `step`
+is bound nowhere else in the function; otherwise the wrapper is bound to a new
+name above the loop (`train_step_jit = jax.jit(train_step)`) and used in its
+place. A function defined inside the loop is never hoisted (the fix would wrap a
+different object).
+
+Safe when the wrapped function is the same object on every iteration (a
+module-level function, an import, a name the loop does not rebind): the original
+already reused its first trace, so only the dispatch changes. Unsafe when it is a
+new object per iteration (a lambda, a `partial`, a bound method `self.step`): the
+original traced it again on every iteration, re-reading every Python value the
+function reads while tracing (an attribute of `self`, a closed-over dict, a
+global); after the fix such values are read once, at the first call, so a loop
+that changes them (`self.lr = schedule(epoch)`) computes with the first value.
+
+## Verify at runtime
+`jaxlint probe recompile --loop FILE.py:FUNC --steps 3` calls the function that
+contains the loop three times and counts XLA compilations per call (from
+`jax.monitoring` events): a wrapper around a new function compiles once per
+iteration, in every call.
+"""
+    VALID = [
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef train_step(w, x):\n"
+            "    return w - 0.1 * x\n\nw = jnp.ones(3)\nstep = jax.jit(train_step)\n"
+            "for i in range(3):\n    w = step(w, jnp.full(3, i))\n",
+            note="the fix: jit hoisted above the loop",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef step(w, x):\n"
+            "    return w - 0.1 * x\n\ndef train(w, xs):\n    for x in xs:\n"
+            "        w = step(w, x)\n    return w\n\ntrain(jnp.ones(3), [jnp.ones(3)] * 3)\n",
+            note="jit at module level, called in the loop",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef outer(x):\n"
+            "    for i in range(3):\n        x = jax.jit(lambda v: v * 2)(x)\n    return x\n\n"
+            "outer(jnp.ones(3))\n",
+            note="inside jit the inner wrapper is traced inline, once per outer compile",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\n"
+            "for dtype in (jnp.float32, jnp.int32):\n"
+            "    y = jax.jit(lambda v: v.astype(dtype))(x)\n",
+            note="one compilation per case of a literal sweep is the point",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return x * 2\n\n"
+            "for i in range(3):\n    y = jax.vmap(f)(jnp.ones((2, 3)))\n",
+            note="vmap caches nothing: rebuilding it costs little",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return x * 2\n\n"
+            "for i in range(3):\n    def g(x):\n        return jax.jit(f)(x)\n",
+            note="the wrapper is built when g is called, not by the loop",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return x * 2\n\n"
+            "fns = [jax.jit(f) for _ in range(3)]\nfor fn in fns:\n    fn(jnp.ones(3))\n",
+            note="wrappers built in a comprehension, called in the loop",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef f(x, n):\n    return x * n\n\n"
+            "jitted = {n: jax.jit(f, static_argnums=1) for n in (1, 2)}\n"
+            "for n in (1, 2):\n    jitted[n](jnp.ones(3), n)\n",
+            note="a cache of wrappers built once",
+            runs=True,
+        ),
+        Valid(
+            "import jax\n\ndef jit(f):\n    return f\n\nfor i in range(3):\n"
+            "    g = jit(lambda x: x)\n",
+            note="a local function named jit is not jax.jit",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\nfor i in jax.jit(lambda: jnp.arange(3))():\n"
+            "    print(i)\n",
+            note="the loop's iterable is evaluated once",
+            runs=True,
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\ndef train_step(w, x):\n"
+            "    return w - 0.1 * x\n\nw = jnp.ones(3)\nfor i in range(3):\n"
+            "    step = jax.jit(train_step)\n    w = step(w, jnp.full(3, i))\n",
+            line=9,
+            column=12,
+            message_contains="build it once above the loop at line 8",
+            expected_fix=(
+                "import jax\nimport jax.numpy as jnp\n\ndef train_step(w, x):\n"
+                "    return w - 0.1 * x\n\nw = jnp.ones(3)\nstep = jax.jit(train_step)\n"
+                "for i in range(3):\n    w = step(w, jnp.full(3, i))\n"
+            ),
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\ndef scale(x, k):\n    return x * k\n\n"
+            "def run(xs):\n    out = []\n    for x in xs:  # each batch\n"
+            "        # one wrapper per batch\n        out.append(jax.jit(scale, static_argnums=1)(x, 2))\n"
+            "    return out\n",
+            line=11,
+            message_contains="fast dispatch path",
+            expected_fix=(
+                "import jax\nimport jax.numpy as jnp\n\ndef scale(x, k):\n    return x * k\n\n"
+                "def run(xs):\n    out = []\n    scale_jit = jax.jit(scale, static_argnums=1)\n"
+                "    for x in xs:  # each batch\n"
+                "        # one wrapper per batch\n        out.append(scale_jit(x, 2))\n"
+                "    return out\n"
+            ),
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\nfor i in range(3):\n"
+            "    for j in range(2):\n        # doubles\n        double = jax.jit(lambda v: v * 2)\n"
+            "        x = double(x) + i + j\n",
+            line=8,
+            message_contains="traces and compiles it again",
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\n# doubles\n"
+                "double = jax.jit(lambda v: v * 2)\nfor i in range(3):\n"
+                "    for j in range(2):\n        x = double(x) + i + j\n"
+            ),
+            note="hoisted above the outermost loop it does not depend on, with its comment",
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\nfor i in (1, 2, 3):\n"
+            "    for j in range(2):\n        x = jax.jit(lambda v: v * i)(x)\n",
+            line=7,
+            message_contains="build it once above the loop at line 6",
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\nfor i in (1, 2, 3):\n"
+                "    fn_jit = jax.jit(lambda v: v * i)\n    for j in range(2):\n"
+                "        x = fn_jit(x)\n"
+            ),
+            note="depends on the outer sweep's i: hoisted above the inner loop only",
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\ndef loss(w, x):\n    return (w * x).sum()\n\n"
+            "def fit(w, batches):\n    for x in batches:\n"
+            "        g = jax.jit(lambda w: jax.grad(loss)(w, x))(w)\n        w = w - 0.1 * g\n"
+            "    return w\n",
+            line=9,
+            message_contains="pass `x` as an argument",
+            note="depends on the batch: no fix, the message says what to pass",
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\nfor i in range(3):\n"
+            "    def double(v):\n        return v * 2\n    x = jax.jit(double)(x)\n",
+            line=8,
+            message_contains="define `double`",
+            note="a function redefined in the loop: hoisting would wrap another object",
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\nclass Trainer:\n"
+            "    def step(self, w):\n        return w * 0.5\n\n    def fit(self, w):\n"
+            "        while w.sum() > 1:\n            w = jax.jit(self.step)(w)\n        return w\n",
+            line=10,
+            message_contains="bound method `self.step`",
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\nimport jax.numpy as jnp\n\nclass Trainer:\n"
+                "    def step(self, w):\n        return w * 0.5\n\n    def fit(self, w):\n"
+                "        step_jit = jax.jit(self.step)\n"
+                "        while w.sum() > 1:\n            w = step_jit(w)\n        return w\n"
+            ),
+        ),
+        Invalid(
+            "import equinox as eqx\nfrom flax import nnx\n\ndef f(x):\n    return x\n\n"
+            "for i in range(3):\n    a = eqx.filter_jit(f)(i)\n    b = nnx.jit(f)(i)\n",
+            count=2,
+            expected_fix=(
+                "import equinox as eqx\nfrom flax import nnx\n\ndef f(x):\n    return x\n\n"
+                "f_jit = eqx.filter_jit(f)\nf_jit_2 = nnx.jit(f)\n"
+                "for i in range(3):\n    a = f_jit(i)\n    b = f_jit_2(i)\n"
+            ),
+        ),
+        Invalid(
+            "import jax\n\ndef make():\n    return lambda x: x\n\nfor i in range(3):\n"
+            "    y = jax.jit(make())(i)\n",
+            line=7,
+            message_contains="if `make()` is a new object each time",
+            note="a call in the wrapper: no fix (building it once would skip the call)",
+        ),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        found = self.wrapper(node)
+        if found is None:
+            return
+        transform, fexpr = found
+        loops = self.loops_around(node)
+        if not loops or self.staged(node):
+            return
+        scope_node, _ = self.function_scope(node)
+        model = self.ctx.model
+        scope = (
+            model.scope_of_node.get(id(scope_node)) if scope_node is not None else None
+        ) or model.module_scope
+        hoist_to: cst.For | cst.While | None = None
+        deps: list[str] = []
+        for loop in loops:
+            deps = self._dependencies(node, loop, scope)
+            if deps:
+                break
+            hoist_to = loop
+        kind, what = self._kind(fexpr, loops[0], scope, scope_node)
+        if hoist_to is None:
+            # depends on the innermost loop: a new function per iteration is expected only
+            # when the loop sweeps a literal list of cases
+            if kind == _Callable.STABLE or self._sweep(loops[0]):
+                return
+        wrapper_text = _short(self.ctx.code(node))
+        consequence = {
+            _Callable.FRESH: (
+                f"the wrapped {what} is a new function on every iteration, "
+                "so JAX traces and compiles it again each time"
+            ),
+            _Callable.STABLE: (
+                "each iteration makes a new wrapper whose calls miss JAX's fast dispatch "
+                "path (the compiled code itself is reused)"
+            ),
+            _Callable.UNKNOWN: (
+                f"each iteration makes a new wrapper, and if `{what}` is a new object each "
+                "time, JAX also traces and compiles it again"
+            ),
+        }[kind]
+        fix = None
+        if hoist_to is not None:
+            loop_line = self.ctx.positions[hoist_to].start.line
+            advice = f"build it once above the loop at line {loop_line}"
+            if self._pure(node) and self._clear_path(node, hoist_to):
+                fix = self._hoist_fix(node, transform, fexpr, hoist_to, scope)
+        else:
+            loop_line = self.ctx.positions[loops[0]].start.line
+            defs = [d for d in deps if self._is_def_in(d, loops[0], scope)]
+            if defs and len(defs) == len(deps):
+                names = ", ".join(f"`{d}`" for d in defs)
+                advice = f"define {names} and build the wrapper once above the loop"
+            else:
+                rest = [f"`{d}`" for d in deps if d not in defs]
+                plural = "as arguments" if len(rest) > 1 else "as an argument"
+                advice = f"build it once above the loop and pass {', '.join(rest)} {plural}"
+        # Around the same function, the original reuses the first trace too: hoisting keeps
+        # behaviour. Around a new function per iteration, the original traced again each
+        # time, re-reading any Python state the function reads at trace time.
+        safe = kind == _Callable.STABLE
+        self.report(
+            node,
+            fix=fix,
+            applicability=(Applicability.SAFE if safe else Applicability.UNSAFE)
+            if fix is not None
+            else None,
+            fix_message="Build the wrapper once, above the loop",
+            wrapper=wrapper_text,
+            loop_line=self.ctx.positions[loops[0]].start.line,
+            consequence=consequence,
+            advice=advice,
+        )
+
+    # -- analysis ----------------------------------------------------------------------
+
+    def _bound_in(self, name: str, loop: cst.CSTNode, scope: Scope) -> list[Binding]:
+        return [b for b in scope.bindings.get(name, ()) if self.index.inside(b.node, loop)]
+
+    def _dependencies(self, wrapper: cst.Call, loop: cst.CSTNode, scope: Scope) -> list[str]:
+        """What the wrapper uses that the loop changes: names it (re)binds, and attributes
+        or items it assigns (``self.fn = ...``), in order of appearance."""
+        model = self.ctx.model
+        out: list[str] = []
+        mutated = self._mutated_paths(loop)
+        for node in self.index.nodes_in(wrapper):
+            if isinstance(node, cst.Name):
+                parent = self.index.parent.get(id(node))
+                if isinstance(parent, cst.Arg) and parent.keyword is node:
+                    continue
+                found = model.lookup(node.value, model.scope_for(node))
+                if found is None or found[0] is not scope:
+                    continue
+                if self._bound_in(node.value, loop, scope) and node.value not in out:
+                    out.append(node.value)
+            elif isinstance(node, (cst.Attribute, cst.Subscript)) and mutated:
+                path = _dotted(node.value if isinstance(node, cst.Subscript) else node)
+                if path is None:
+                    continue
+                for m in mutated:
+                    if (path == m or path.startswith(m + ".")) and m not in out:
+                        out.append(m)
+        return out
+
+    def _mutated_paths(self, loop: cst.CSTNode) -> set[str]:
+        """Dotted paths whose attributes or items the loop assigns or deletes:
+        ``self.fn = ...`` gives ``self.fn``, ``cfg["lr"] = ...`` gives ``cfg``."""
+        out: set[str] = set()
+        for node in self.index.nodes_in(loop):
+            targets: list[cst.BaseExpression] = []
+            if isinstance(node, cst.Assign):
+                targets = [t.target for t in node.targets]
+            elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.Del, cst.For)):
+                targets = [node.target]
+            elif isinstance(node, cst.WithItem) and node.asname is not None:
+                targets = [node.asname.name]
+            stack = list(targets)
+            while stack:
+                t = stack.pop()
+                if isinstance(t, (cst.Tuple, cst.List)):
+                    stack.extend(el.value for el in t.elements)
+                elif isinstance(t, cst.StarredElement):
+                    stack.append(t.value)
+                elif isinstance(t, (cst.Attribute, cst.Subscript)):
+                    path = _dotted(t.value if isinstance(t, cst.Subscript) else t)
+                    if path is not None:
+                        out.add(path)
+        return out
+
+    def _clear_path(self, node: cst.CSTNode, hoist_to: cst.CSTNode) -> bool:
+        """Between ``node`` and the loop it moves above, only blocks, loops and ``if``s:
+        no ``try`` (an error would escape it) and no ``with`` (a context would be left)."""
+        for _, parent in self.index.ancestors(node):
+            if parent is hoist_to:
+                return True
+            if isinstance(parent, (cst.Try, cst.TryStar, cst.With, cst.Match)):
+                return False
+        return False
+
+    def _pure(self, wrapper: cst.Call) -> bool:
+        """Evaluating the wrapper calls nothing but transforms and ``functools.partial``
+        (lambda bodies are not evaluated)."""
+        trace = self.ctx.trace
+        lambdas = [n for n in self.index.nodes_in(wrapper) if isinstance(n, cst.Lambda)]
+        for node in self.index.nodes_in(wrapper):
+            if not isinstance(node, cst.Call):
+                continue
+            if any(self.index.inside(node, lam) for lam in lambdas):
+                continue
+            if self.ctx.model.call_name(node) in PARTIAL:
+                continue
+            if trace.transform_of(node.func) is not None and _positional(node):
+                continue
+            return False
+        return True
+
+    def _is_def_in(self, name: str, loop: cst.CSTNode, scope: Scope) -> bool:
+        bound = self._bound_in(name, loop, scope)
+        return bool(bound) and all(b.kind == "def" for b in bound)
+
+    def _kind(
+        self,
+        fexpr: cst.BaseExpression,
+        loop: cst.CSTNode,
+        scope: Scope,
+        scope_node: cst.CSTNode | None,
+    ) -> tuple[str, str]:
+        model = self.ctx.model
+        if isinstance(fexpr, cst.Lambda):
+            return _Callable.FRESH, "lambda"
+        if isinstance(fexpr, cst.Call):
+            text = _short(self.ctx.code(fexpr), 32)
+            if model.call_name(fexpr) in PARTIAL:
+                return _Callable.FRESH, f"`{text}`"
+            if self.ctx.trace.transform_of(fexpr.func) is not None:
+                return _Callable.FRESH, f"`{text}` result"
+            return _Callable.UNKNOWN, text
+        if isinstance(fexpr, cst.Name):
+            found = model.lookup(fexpr.value, model.scope_for(fexpr))
+            if found is None:
+                return _Callable.UNKNOWN, fexpr.value
+            in_loop = [b for b in found[1] if self.index.inside(b.node, loop)]
+            if found[0] is not scope or not in_loop:
+                return _Callable.STABLE, fexpr.value
+            if all(b.kind == "def" for b in in_loop):
+                return _Callable.FRESH, f"function `{fexpr.value}`"
+            values = [self.index.assigned.get(id(b.node)) for b in in_loop]
+            if all(
+                isinstance(v, cst.Lambda)
+                or (isinstance(v, cst.Call) and model.call_name(v) in PARTIAL)
+                for v in values
+            ):
+                return _Callable.FRESH, f"`{fexpr.value}`"
+            return _Callable.UNKNOWN, fexpr.value
+        if isinstance(fexpr, cst.Attribute):
+            method = self.bound_method(fexpr, scope_node)
+            if method is not None:
+                return _Callable.FRESH, f"bound method `{method}`"
+            qn = model.qualified_name(fexpr)
+            if qn is not None:
+                return _Callable.STABLE, qn
+        return _Callable.UNKNOWN, _short(self.ctx.code(fexpr), 32)
+
+    def _sweep(self, loop: cst.For | cst.While) -> bool:
+        """A ``for`` over a literal list of cases (or ``zip``/``enumerate``/``product`` of
+        literal lists): a few different functions, each compiled once."""
+        return isinstance(loop, cst.For) and self._literal_cases(loop.iter)
+
+    def _literal_cases(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+            return True
+        if not isinstance(expr, cst.Call):
+            return False
+        args = _positional(expr)
+        qn = self.ctx.model.call_name(expr)
+        if qn in ("builtins.zip", "itertools.product"):
+            return bool(args) and all(self._literal_cases(a.value) for a in args)
+        if qn in ("builtins.enumerate", "builtins.reversed", "builtins.sorted"):
+            return bool(args) and self._literal_cases(args[0].value)
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in (
+            "items",
+            "keys",
+            "values",
+        ):
+            return self._literal_cases(expr.func.value)
+        return False
+
+    # -- the fix -----------------------------------------------------------------------
+
+    def _hoist_fix(
+        self,
+        wrapper: cst.Call,
+        transform: str,
+        fexpr: cst.BaseExpression,
+        hoist_to: cst.For | cst.While,
+        scope: Scope,
+    ) -> FixFactory:
+        ctx = self.ctx
+        src = _Text(ctx)
+        loop_start, loop_end = src.range(hoist_to)
+        indent = ctx.line_indent(hoist_to)
+        newline = ctx.module.default_newline
+        moved = self._movable_statement(wrapper, hoist_to, scope, src, loop_end)
+        if moved is not None:
+            remove_start, remove_end, replacement, hoisted = moved
+            body = src.text[loop_start:remove_start] + replacement + src.text[remove_end:loop_end]
+            new_text = f"{hoisted}{newline}{indent}{body}"
+        else:
+            name = self._fresh_name(fexpr, transform)
+            w_start, w_end = src.range(wrapper)
+            body = src.text[loop_start:w_start] + name + src.text[w_end:loop_end]
+            new_text = f"{name} = {src.text[w_start:w_end]}{newline}{indent}{body}"
+
+        def fix() -> list[FixOp]:
+            return [ReplaceNode(hoist_to, new_text)]
+
+        return fix
+
+    def _movable_statement(
+        self,
+        wrapper: cst.Call,
+        hoist_to: cst.CSTNode,
+        scope: Scope,
+        src: _Text,
+        loop_end: int,
+    ) -> tuple[int, int, str, str] | None:
+        """``name = jax.jit(f)`` alone on its line, ``name`` bound only there: the text to
+        remove from the loop, what to leave there, and the text to put above the loop."""
+        assign = self.index.parent.get(id(wrapper))
+        if not isinstance(assign, cst.Assign) or assign.value is not wrapper:
+            return None
+        if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+            return None
+        target = assign.targets[0].target
+        line = self.index.parent.get(id(assign))
+        block = self.index.parent.get(id(line))
+        if (
+            not isinstance(line, cst.SimpleStatementLine)
+            or len(line.body) != 1
+            or not isinstance(block, cst.IndentedBlock)
+        ):
+            return None
+        if target.value in scope.global_names or target.value in scope.nonlocal_names:
+            return None
+        if len(scope.bindings.get(target.value, ())) != 1:
+            return None
+        start, _ = src.range(line)
+        end = src.line_end(start)
+        if end >= loop_end:
+            return None  # the last line of the loop: its comment lies outside the loop's text
+        # comment lines directly above the statement move with it
+        comments: list[str] = []
+        for empty in reversed(line.leading_lines):
+            if empty.comment is None:
+                break
+            comments.insert(0, empty.comment.value)
+        line_no = self.ctx.positions[line].start.line
+        first_line = line_no - len(comments)
+        remove_start = src.starts[first_line - 1]
+        remove_end = end
+        text = src.text
+        if text.startswith("\r\n", remove_end):
+            remove_end += 2
+        elif remove_end < len(text) and text[remove_end] in "\r\n":
+            remove_end += 1
+        indent = self.ctx.line_indent(hoist_to)
+        newline = self.ctx.module.default_newline
+        hoisted = "".join(f"{c}{newline}{indent}" for c in comments) + text[start:end]
+        replacement = ""
+        if len(block.body) == 1:
+            replacement = f"{self.ctx.line_indent(line)}pass{newline}"
+        return remove_start, remove_end, replacement, hoisted
+
+    def _fresh_name(self, fexpr: cst.BaseExpression, transform: str) -> str:
+        suffix = "pmap" if transform.endswith("pmap") else "jit"
+        if isinstance(fexpr, cst.Call) and self.ctx.model.call_name(fexpr) in PARTIAL:
+            inner = _positional(fexpr)
+            fexpr = inner[0].value if inner else fexpr
+        if isinstance(fexpr, cst.Name):
+            base = fexpr.value.lstrip("_") or "fn"
+        elif isinstance(fexpr, cst.Attribute):
+            base = fexpr.attr.value.lstrip("_") or "fn"
+        else:
+            base = "fn"
+        stem = f"{base}_{suffix}"
+        taken: set[str] = self.__dict__.setdefault("_taken_names", set())
+        candidate = stem
+        n = 2
+        while candidate in self.index.names or candidate in taken:
+            candidate = f"{stem}_{n}"
+            n += 1
+        taken.add(candidate)
+        return candidate

@@ -1,0 +1,167 @@
+"""Runtime truth for JAX401, whose mistake does not raise: it compiles too often.
+
+Each test runs a program on CPU JAX before and after ``jaxlint check --fix
+--unsafe-fixes --select JAX401``, and checks that both compute the same numbers
+and how many XLA compilations each causes: counted from ``jax.monitoring``
+(``/jax/core/compile/backend_compile_duration`` events of the wrapped function)
+or by ``jaxlint probe recompile --loop``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from probe_support import probe_env
+
+pytest.importorskip("jax")
+
+from jaxlint.cli import main as jaxlint_main  # noqa: E402
+
+COUNTER = textwrap.dedent(
+    """
+    import collections, json, runpy, sys
+    import jax
+    compiles = collections.Counter()
+
+    def listener(name, secs, **kw):
+        if name == "/jax/core/compile/backend_compile_duration":
+            compiles[kw.get("fun_name")] += 1
+
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    ns = runpy.run_path(sys.argv[1], run_name="__main__")
+    print("RESULT " + json.dumps({"out": [float(v) for v in ns["out"]],
+                                  "compiles": dict(compiles)}))
+    """
+)
+
+
+def _write(tmp_path: Path, name: str, code: str) -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(code).lstrip())
+    return path
+
+
+def _fix(path: Path) -> str:
+    before = path.read_text()
+    status = jaxlint_main(
+        ["check", "--fix", "--unsafe-fixes", "--select", "JAX401", "--exit-zero", str(path)]
+    )
+    assert status == 0
+    after = path.read_text()
+    assert after != before, "JAX401 fixed nothing"
+    return after
+
+
+def _count(path: Path) -> dict:
+    proc = subprocess.run(
+        [sys.executable, "-c", COUNTER, str(path)],
+        capture_output=True,
+        text=True,
+        env=probe_env(),
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    line = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")][-1]
+    return json.loads(line[len("RESULT ") :])
+
+
+def _compare(tmp_path: Path, code: str, fun_name: str) -> tuple[int, int, str]:
+    original = _write(tmp_path, "original.py", code)
+    fixed = _write(tmp_path, "fixed.py", code)
+    fixed_text = _fix(fixed)
+    before, after = _count(original), _count(fixed)
+    assert after["out"] == before["out"]
+    return before["compiles"].get(fun_name, 0), after["compiles"].get(fun_name, 0), fixed_text
+
+
+def test_fresh_partial_compiles_once_per_iteration_and_once_after_the_fix(tmp_path: Path) -> None:
+    n_before, n_after, fixed = _compare(
+        tmp_path,
+        """
+        import functools
+        import jax
+        import jax.numpy as jnp
+
+        def scale(x, k):
+            return x * k
+
+        x = jnp.arange(3.0)
+        out = []
+        for i in range(4):
+            f = jax.jit(functools.partial(scale, k=2.0))
+            x = f(x) + i
+            out.append(x.sum())
+        """,
+        "jit(scale)",
+    )
+    assert (n_before, n_after) == (4, 1)
+    assert "f = jax.jit(functools.partial(scale, k=2.0))\nfor i in range(4):" in fixed
+
+
+def test_same_function_reuses_its_compilation_before_and_after_the_fix(tmp_path: Path) -> None:
+    n_before, n_after, fixed = _compare(
+        tmp_path,
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def train_step(w, x):
+            return w - 0.1 * x
+
+        w = jnp.ones(3)
+        out = []
+        for i in range(4):
+            step = jax.jit(train_step)
+            w = step(w, jnp.full(3, float(i)))
+            out.append(w.sum())
+        """,
+        "jit(train_step)",
+    )
+    # The wrapper is rebuilt, but jit's cache is keyed on train_step: one compile.
+    assert (n_before, n_after) == (1, 1)
+    assert "step = jax.jit(train_step)\nfor i in range(4):" in fixed
+
+
+def test_probe_counts_compiles_per_call_of_a_function_with_the_loop(tmp_path: Path) -> None:
+    code = """
+        import jax
+        import jax.numpy as jnp
+
+        def run(x):
+            for i in range(3):
+                # a new lambda each iteration
+                x = jax.jit(lambda v: v * 2.0)(x) + i
+            return x
+
+        def make_inputs():
+            return (jnp.arange(3.0),), {}
+        """
+    original = _write(tmp_path, "loop_original.py", code)
+    fixed = _write(tmp_path, "loop_fixed.py", code)
+    text = _fix(fixed)
+    assert "    fn_jit = jax.jit(lambda v: v * 2.0)\n    for i in range(3):" in text
+
+    def probe(path: Path) -> dict:
+        proc = subprocess.run(
+            [sys.executable, "-m", "jaxlint", "probe", "recompile", "--loop"]
+            + [f"{path}:run", "--steps", "2", "--format", "json"],
+            capture_output=True,
+            text=True,
+            env=probe_env(),
+            timeout=300,
+            cwd=tmp_path,
+        )
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return json.loads(proc.stdout)
+
+    def lambda_compiles(report: dict) -> list[int]:
+        return [s["by_function"].get("jit(<lambda>)", 0) for s in report["steps"]]
+
+    # every call of run compiles the lambda once per iteration; after the fix, once
+    assert lambda_compiles(probe(original)) == [3, 3]
+    assert lambda_compiles(probe(fixed)) == [1, 1]
