@@ -377,6 +377,47 @@ JAX201.
             line=7,
             message_contains="jitted by `flax.nnx.jit`",
         ),
+        Invalid(
+            "import jax\n\n@jax.jit\ndef sign(x):\n    if x > 0:\n        s = 1.0\n"
+            "    elif x < 0:\n        s = -1.0\n    else:\n        s = 0.0\n    return s\n\n"
+            "sign(2.0)\n",
+            count=2,
+            message_contains="Python `if`",
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\n\n@jax.jit\ndef sign(x):\n    if x > 0:\n        s = 1.0\n"
+                "    elif x < 0:\n        s = -1.0\n    else:\n        s = 0.0\n    return s\n\n"
+                "sign(2.0)\n"
+            ),
+            note="an elif chain: reported twice, no fix",
+            raises="TracerBoolConversionError",
+        ),
+        Invalid(
+            "import jax\n\n@jax.jit\ndef f(x):\n    # pick a branch\n    if x > 0:\n"
+            "        y = x  # positive\n    else:\n        y = -x\n    return y\n\nf(1.0)\n",
+            line=6,
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\n\n@jax.jit\ndef f(x):\n    # pick a branch\n    if x > 0:\n"
+                "        y = x  # positive\n    else:\n        y = -x\n    return y\n\nf(1.0)\n"
+            ),
+            note="a comment inside the branches would be lost: no fix",
+            raises="TracerBoolConversionError",
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n    # pick a branch\n"
+            "    if x.sum() > 0:\n        y = x\n    else:\n        y = jnp.zeros_like(x)\n"
+            "    return y\n\nf(jnp.ones(3))\n",
+            line=7,
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n    # pick a branch\n"
+                "    y = jnp.where(x.sum() > 0, x, jnp.zeros_like(x))\n"
+                "    return y\n\nf(jnp.ones(3))\n"
+            ),
+            note="a comment above the if is kept",
+            raises="TracerBoolConversionError",
+        ),
     ]
 
     def __init__(self, ctx: FileContext) -> None:
@@ -1218,9 +1259,15 @@ with your file and line, naming JAX203.
                             ),
                             why=self.why(val),
                             advice=(
-                                "slice a static size at a traced start with"
-                                " `lax.dynamic_slice(x, (start,), (size,))`;"
-                                f" or {_static_hint(val)}"
+                                (
+                                    "update a static-size window at a traced start with"
+                                    " `lax.dynamic_update_slice(x, update, (start,))`"
+                                    if isinstance(node.value, cst.Attribute)
+                                    and node.value.attr.value == "at"
+                                    else "slice a static size at a traced start with"
+                                    " `lax.dynamic_slice(x, (start,), (size,))`"
+                                )
+                                + f"; or {_static_hint(val)}"
                             ),
                         )
                         return
