@@ -27,7 +27,7 @@ import libcst as cst
 from jaxlint.analysis.names import Binding
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
-from jaxlint.rules.base import FixOp, Invalid, ReplaceNode, RequireImport, Rule, Valid
+from jaxlint.rules.base import FixOp, Invalid, Option, ReplaceNode, RequireImport, Rule, Valid
 from jaxlint.versions import Version
 
 GUIDE = "https://docs.jax.dev/en/latest/migrate_pmap.html"
@@ -95,8 +95,8 @@ def _is_reference(expr: cst.BaseExpression) -> bool:
 
 
 def _bare(expr: cst.BaseExpression) -> cst.BaseExpression:
-    """``expr`` without its own parentheses (node ranges exclude them)."""
-    if getattr(expr, "lpar", None):
+    """``expr`` without its own redundant parentheses (node ranges exclude them)."""
+    if getattr(expr, "lpar", None) and not isinstance(expr, (cst.Tuple, cst.GeneratorExp)):
         return expr.with_changes(lpar=[], rpar=[])
     return expr
 
@@ -820,27 +820,8 @@ shapes, which match what `pmap` returned.
                 rewrites.append(plan)
             fix = None
             if reason is None:
-                fix = self._import_fix(imp, alias, rewrites)
+                fix = _import_and_uses_fix(self, imp, alias, rewrites)
             self._report(alias, "jax.pmap", fix, reason)
-
-    def _import_fix(
-        self, imp: cst.ImportFrom, alias: cst.ImportAlias, rewrites: list[_Rewrite]
-    ) -> Callable[[], list[FixOp]]:
-        def fix() -> list[FixOp]:
-            assert not isinstance(imp.names, cst.ImportStar)
-            ops: list[FixOp] = []
-            for r in rewrites:
-                ops.append(ReplaceNode(r.node, r.text))
-                ops.extend(op for op in r.ops if op not in ops)
-            if len(imp.names) == 1:
-                # The statement would be empty: it becomes the import the rewrite needs.
-                ops = [op for op in ops if op != RequireImport("jax")]
-                ops.append(ReplaceNode(imp, "import jax"))
-            else:
-                ops.append(ReplaceNode(imp, _rewrite_import(self, imp, [alias], [])))
-            return ops
-
-        return fix
 
 
 # -- JAX502 legacy-mesh-context -----------------------------------------------------------------
@@ -1183,3 +1164,1194 @@ mesh:` warns from 0.10.1 on, and `jax.sharding.use_mesh` is missing outside
             else None,
             fix_message=f"Enter the mesh with `{set_mesh}(...)`",
         )
+
+
+# -- JAX503 pjit ------------------------------------------------------------------------------
+
+_PJIT = "jax.experimental.pjit.pjit"
+_PJIT_DEPRECATED = (0, 8, 0)
+_AXIS_RESOURCES_REMOVED = (0, 4, 14)
+_PJIT_PARAMS = (
+    "fun",
+    "in_shardings",
+    "out_shardings",
+    "static_argnums",
+    "static_argnames",
+    "donate_argnums",
+    "donate_argnames",
+    "keep_unused",
+    "device",
+    "backend",
+    "inline",
+    "compiler_options",
+)
+_AXIS_RESOURCES = {"in_axis_resources": "in_shardings", "out_axis_resources": "out_shardings"}
+
+
+@dataclass
+class _ArgEdits:
+    """Keyword edits that turn a call of the old API into one of the new."""
+
+    edits: list[tuple[cst.CSTNode, str]]
+    safe: bool = True
+    removed: list[str] = field(default_factory=list)
+    """Keywords that no longer exist (``in_axis_resources``)."""
+
+
+class Pjit(_Facts, Rule):
+    code = "JAX503"
+    name = "pjit"
+    message = "{what}; use `{replacement}`{detail}"
+    fix_availability = "sometimes"
+    probe = "jaxlint probe compile FILE.py:FUNC"
+    docs = """\
+## What it does
+Flags `jax.experimental.pjit.pjit` when the target JAX is 0.8.0 or newer:
+attribute uses (`pjit.pjit(...)`) at each use, `from jax.experimental.pjit
+import pjit` once, at the import. For older targets it flags the
+`in_axis_resources`/`out_axis_resources` keywords (removed in 0.4.14).
+
+## Why is this bad
+`pjit` was merged into `jax.jit` in JAX 0.4.14 and is deprecated since 0.8.0
+(`DeprecationWarning: jax.experimental.pjit.pjit has been deprecated. Please
+use jax.jit instead.`). `in_axis_resources=`/`out_axis_resources=` raise
+`TypeError: pjit() got an unexpected keyword argument 'in_axis_resources'`
+since 0.4.14. `jax.jit` takes the same options, but only as keywords after the
+function.
+
+## Example
+```python
+from jax.experimental.pjit import pjit
+
+step = pjit(train_step, in_shardings, out_shardings, donate_argnums=0)
+```
+
+## Use instead
+```python
+from jax import jit as pjit
+
+step = pjit(train_step, in_shardings=in_shardings, out_shardings=out_shardings, donate_argnums=0)
+```
+An import is rewritten to bind `jax.jit` under the old name, and each call's
+positional options become keywords; `pjit.pjit(...)` becomes `jax.jit(...)`.
+
+## Fix safety
+Safe when every sharding passed is certainly a `Sharding` object
+(`NamedSharding(...)`, `x.sharding`, a tuple of those, or a variable assigned
+one) or none is passed: `pjit` is then `jax.jit`. Unsafe when a sharding is a
+bare `PartitionSpec`, `None` or unknown: checked on JAX 0.12, `pjit` resolves
+those against the legacy `with mesh:` context (and `None` there means
+replicated), while `jax.jit` resolves them against `jax.set_mesh(mesh)` and
+raises `RuntimeError: jit requires a non-empty mesh in context` under `with
+mesh:`. Fix the `with mesh:` blocks that call the function in the same run
+(JAX502). Options `jax.jit` does not take (`abstracted_axes`), `*args`, and
+`pjit` used as a plain value are reported without a fix.
+
+## Verify at runtime
+`jaxlint probe compile FILE.py:FUNC` on the rewritten function traces and
+compiles it under `jax.jit`; a bare `PartitionSpec` with no `jax.set_mesh`
+context fails there with the `RuntimeError` above.
+"""
+    VALID = [
+        Valid(
+            "import jax\nfrom jax.sharding import NamedSharding, PartitionSpec as P\n\n"
+            "mesh = jax.make_mesh((jax.device_count(),), ('x',))\n"
+            "f = jax.jit(lambda x: x * 2, in_shardings=NamedSharding(mesh, P('x')))\n"
+            "y = f(jax.numpy.arange(4.0 * jax.device_count()))\n",
+            runs=True,
+            note="jax.jit with in_shardings",
+        ),
+        Valid(
+            "from jax.experimental import pjit\n\nstep = pjit.pjit(f, in_shardings=s)\n",
+            target_jax="0.7.0",
+        ),
+        Valid("from mylib import pjit\n\nstep = pjit(f, in_s, out_s)\n", note="not JAX's pjit"),
+        Valid("import jax\n\nstep = jax.jit(f, static_argnums=(1,))\n"),
+        Valid(
+            "try:\n    from jax.experimental.pjit import pjit\nexcept ImportError:\n"
+            "    from jax import jit as pjit\n",
+            note="version-compat import",
+        ),
+        Valid("import jax\n\ndef pjit(f):\n    return jax.jit(f)\n\nstep = pjit(g)\n"),
+        Valid(
+            "from jax.experimental.pjit import pjit\n\nstep = pjit(f, in_shardings=s)\n",
+            target_jax="0.5.0",
+            note="before the deprecation, without removed keywords",
+        ),
+        Valid("from jax.sharding import NamedSharding\n\ns = NamedSharding(mesh, spec)\n"),
+    ]
+    INVALID = [
+        Invalid(
+            "from jax.experimental.pjit import pjit\n\n"
+            "step = pjit(f, in_s, out_s, donate_argnums=0)\nother = pjit(g)\n",
+            count=1,
+            line=1,
+            column=35,
+            message_contains="deprecated since JAX 0.8.0",
+            unsafe_fix=True,
+            expected_fix=(
+                "from jax import jit as pjit\n\n"
+                "step = pjit(f, in_shardings=in_s, out_shardings=out_s, donate_argnums=0)\n"
+                "other = pjit(g)\n"
+            ),
+        ),
+        Invalid(
+            "import jax\nfrom jax.experimental import pjit\nfrom jax.sharding import NamedSharding\n\n"
+            "s = NamedSharding(mesh, spec)\nstep = pjit.pjit(f, s, (s, s))\n",
+            line=6,
+            column=8,
+            expected_fix=(
+                "import jax\nfrom jax.experimental import pjit\nfrom jax.sharding import NamedSharding\n\n"
+                "s = NamedSharding(mesh, spec)\n"
+                "step = jax.jit(f, in_shardings=s, out_shardings=(s, s))\n"
+            ),
+            note="NamedShardings: safe",
+        ),
+        Invalid(
+            "import jax\nfrom jax.experimental.pjit import pjit\n"
+            "from jax.sharding import NamedSharding, PartitionSpec as P\n\n"
+            "mesh = jax.make_mesh((jax.device_count(),), ('x',))\n"
+            "f = pjit(lambda x: x + 1, in_axis_resources=NamedSharding(mesh, P('x')))\n"
+            "y = f(jax.numpy.arange(2.0 * jax.device_count()))\n",
+            raises="TypeError",
+            message_contains="`in_axis_resources` was removed in JAX 0.4.14",
+            expected_fix=(
+                "import jax\nfrom jax import jit as pjit\n"
+                "from jax.sharding import NamedSharding, PartitionSpec as P\n\n"
+                "mesh = jax.make_mesh((jax.device_count(),), ('x',))\n"
+                "f = pjit(lambda x: x + 1, in_shardings=NamedSharding(mesh, P('x')))\n"
+                "y = f(jax.numpy.arange(2.0 * jax.device_count()))\n"
+            ),
+        ),
+        Invalid(
+            "from jax.experimental.pjit import pjit\n\nstep = pjit(f, out_axis_resources=spec)\n",
+            target_jax="0.4.20",
+            message_contains="`out_axis_resources` was removed in JAX 0.4.14",
+            unsafe_fix=True,
+            expected_fix=(
+                "from jax.experimental.pjit import pjit\n\nstep = pjit(f, out_shardings=spec)\n"
+            ),
+        ),
+        Invalid(
+            "import functools\nimport jax.experimental.pjit as pj\n\n"
+            "@functools.partial(pj.pjit, static_argnums=1)\ndef f(x, n):\n    return x * n\n",
+            line=4,
+            column=20,
+            expected_fix=(
+                "import functools\nimport jax.experimental.pjit as pj\nimport jax\n\n"
+                "@functools.partial(jax.jit, static_argnums=1)\ndef f(x, n):\n    return x * n\n"
+            ),
+        ),
+        Invalid(
+            "from jax.experimental.pjit import pjit\n\nmake = pjit\n",
+            message_contains="no automatic rewrite: `pjit` is used as a value at line 3",
+        ),
+        Invalid(
+            "from jax.experimental import pjit\n\nstep = pjit.pjit(f, abstracted_axes=axes)\n",
+            message_contains="no automatic rewrite: `abstracted_axes`",
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.deprecated = ctx.target_jax >= _PJIT_DEPRECATED
+        self.enabled = ctx.target_jax >= _AXIS_RESOURCES_REMOVED
+        self.plans: dict[int, _ArgEdits | str] = {}
+        self.imported: list[tuple[cst.ImportFrom, cst.ImportAlias, str]] = []
+
+    def _is_pjit(self, expr: cst.BaseExpression) -> bool:
+        return self.model.qualified_name(expr) == _PJIT
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not self.enabled:
+            return
+        if self._is_pjit(node.func):
+            self.plans[id(node.func)] = self._arg_edits(node.args)
+        elif self.model.call_name(node) in PARTIAL and node.args and not node.args[0].keyword:
+            first = node.args[0].value
+            if not node.args[0].star and self._is_pjit(first):
+                self.plans[id(first)] = self._arg_edits(node.args[1:])
+
+    def visit_Decorator(self, node: cst.Decorator) -> None:
+        if self.enabled and self._is_pjit(node.decorator):
+            self.plans[id(node.decorator)] = _ArgEdits([])
+
+    def _arg_edits(self, args: Sequence[cst.Arg]) -> _ArgEdits | str:
+        if any(a.star for a in args):
+            return "it passes `*args` or `**kwargs`"
+        out = _ArgEdits([])
+        shardings: list[cst.BaseExpression] = []
+        positional = [a for a in args if a.keyword is None]
+        if len(positional) > len(_PJIT_PARAMS):
+            return "too many positional arguments"
+        for index, arg in enumerate(positional):
+            if index == 0:
+                continue
+            param = _PJIT_PARAMS[index]
+            if param in ("in_shardings", "out_shardings"):
+                shardings.append(arg.value)
+            out.edits.append((arg, f"{param}={self.ctx.code(arg.value)}"))
+        for arg in args:
+            if arg.keyword is None:
+                continue
+            key = arg.keyword.value
+            if key in _AXIS_RESOURCES:
+                out.edits.append((arg.keyword, _AXIS_RESOURCES[key]))
+                out.removed.append(key)
+                shardings.append(arg.value)
+            elif key in ("in_shardings", "out_shardings"):
+                shardings.append(arg.value)
+            elif key == "fun" or key not in _PJIT_PARAMS:
+                return f"`{key}`"
+        out.safe = all(self.is_sharding(s) for s in shardings)
+        return out
+
+    # -- reporting
+
+    def _report(
+        self,
+        node: cst.CSTNode,
+        used: str,
+        plans: Sequence[_ArgEdits],
+        fix: Callable[[], list[FixOp]] | None,
+        reason: str | None,
+    ) -> None:
+        removed = sorted({k for p in plans for k in p.removed})
+        if removed:
+            what = f"`{removed[0]}` was removed in JAX 0.4.14"
+            if self.deprecated:
+                what += f", and `{used}` is deprecated since JAX 0.8.0"
+            replacement = _AXIS_RESOURCES[removed[0]]
+        else:
+            what = f"`{used}` is deprecated since JAX 0.8.0"
+            replacement = "jax.jit"
+        safe = all(p.safe for p in plans) or not self.deprecated  # pjit stays pjit
+        if reason is not None:
+            detail = f"; no automatic rewrite: {reason}"
+        elif not safe:
+            detail = (
+                "; with bare `PartitionSpec`s or `None` it needs `with jax.set_mesh(mesh):`"
+                " instead of `with mesh:`"
+            )
+        else:
+            detail = ""
+        self.report(
+            node,
+            what=what,
+            replacement=replacement,
+            detail=detail,
+            fix=fix,
+            applicability=(Applicability.SAFE if safe else Applicability.UNSAFE)
+            if fix is not None
+            else None,
+            fix_message="Use `jax.jit` with keyword options",
+        )
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if not self.enabled or not self._is_pjit(node):
+            return
+        plan = self.plans.get(id(node), "`pjit` is used as a value")
+        if isinstance(plan, str):
+            if self.deprecated:
+                self._report(node, self.ctx.code(node), [], None, plan)
+            return
+        if not self.deprecated and not plan.removed:
+            return
+        s = _Speller(self, node)
+        text = s("jax.jit") if self.deprecated else None
+        if not s.ok:
+            self._report(node, self.ctx.code(node), [plan], None, "the name `jax` is taken here")
+            return
+
+        def fix() -> list[FixOp]:
+            ops: list[FixOp] = [ReplaceNode(n, t) for n, t in plan.edits]
+            if text is not None:
+                ops += [ReplaceNode(node, text), *s.ops]
+            return ops
+
+        self._report(node, self.ctx.code(node), [plan], fix, None)
+
+    def import_from(self, node: cst.ImportFrom) -> None:
+        if self.enabled:
+            for alias, local, _ in _import_hits(self, node, {_PJIT: 1}.get):
+                self.imported.append((node, alias, local))
+
+    def leave_Module(self, node: cst.Module) -> None:
+        for imp, alias, local in self.imported:
+            plans: list[_ArgEdits] = []
+            reason = None
+            for use in self.uses_of_import(imp, local, _PJIT):
+                plan = self.plans.get(
+                    id(use),
+                    f"`{local}` is used as a value at line {self.ctx.positions[use].start.line}",
+                )
+                if isinstance(plan, str):
+                    reason = plan
+                    break
+                plans.append(plan)
+            if not self.deprecated and not any(p.removed for p in plans):
+                continue
+            fix = None
+            if reason is None:
+                fix = self._import_fix(imp, alias, local, plans)
+            self._report(alias, _PJIT, plans, fix, reason)
+
+    def _import_fix(
+        self, imp: cst.ImportFrom, alias: cst.ImportAlias, local: str, plans: list[_ArgEdits]
+    ) -> Callable[[], list[FixOp]]:
+        def fix() -> list[FixOp]:
+            ops: list[FixOp] = [ReplaceNode(n, t) for p in plans for n, t in p.edits]
+            if self.deprecated:
+                new = "from jax import jit" + ("" if local == "jit" else f" as {local}")
+                ops.append(ReplaceNode(imp, _rewrite_import(self, imp, [alias], [new])))
+            return ops
+
+        return fix
+
+
+# -- JAX504 experimental-shard-map --------------------------------------------------------------
+
+_LEGACY_SHARD_MAP = "jax.experimental.shard_map.shard_map"
+_LEGACY_SHARD_MAP_DEPRECATED = (0, 8, 0)
+_LEGACY_SHARD_MAP_PARAMS = ("f", "mesh", "in_specs", "out_specs", "check_rep", "auto")
+
+
+class ExperimentalShardMap(_Facts, Rule):
+    code = "JAX504"
+    name = "experimental-shard-map"
+    message = "`{used}` is deprecated since JAX 0.8.0; use `jax.shard_map`{detail}"
+    fix_availability = "sometimes"
+    probe = "jaxlint probe compile FILE.py:FUNC"
+    docs = """\
+## What it does
+Flags `jax.experimental.shard_map.shard_map` when the target JAX is 0.8.0 or
+newer: attribute uses (`shard_map.shard_map(...)`) at each use, `from
+jax.experimental.shard_map import shard_map` once, at the import.
+
+## Why is this bad
+`jax.shard_map` is public since JAX 0.6.1 and the experimental one is
+deprecated since 0.8.0 (`DeprecationWarning: jax.experimental.shard_map is
+deprecated in v0.8.0. Used jax.shard_map instead.`). The new function takes
+its options as keywords only (`mesh=`, `in_specs=`, `out_specs=`), renames
+`check_rep` to `check_vma`, and replaces `auto=` (the axes that stay
+automatic) by `axis_names=` (the axes that become manual: the complement).
+`auto=` raises `TypeError` on both functions since 0.8.0.
+
+## Example
+```python
+from jax.experimental.shard_map import shard_map
+
+f = shard_map(body, mesh, P("x"), P(), check_rep=False, auto=frozenset({"y"}))
+```
+
+## Use instead
+```python
+from jax import shard_map
+
+f = shard_map(body, mesh=mesh, in_specs=P("x"), out_specs=P(), check_vma=False, axis_names=frozenset(mesh.axis_names) - frozenset({"y"}))
+```
+
+## Fix safety
+Safe when mechanical: on JAX 0.12 the experimental function is
+`jax.shard_map` with `check_vma=check_rep` and no manual-axis subset (read
+from its source, and checked for equal results with 8 CPU devices).
+`auto=A` becomes `axis_names=frozenset(mesh.axis_names) - frozenset(A)` when
+the mesh argument is a variable or attribute; with another mesh expression the
+complement would evaluate it twice, so the fix is shown but not applied.
+`*args`/`**kwargs` and `shard_map` used as a plain value get no fix.
+
+## Verify at runtime
+`jaxlint probe compile FILE.py:FUNC` on a function that calls the rewritten
+`shard_map` traces, lowers and compiles it (use
+`XLA_FLAGS=--xla_force_host_platform_device_count=8` on a CPU-only machine).
+"""
+    VALID = [
+        Valid(
+            "import jax\nfrom jax.sharding import PartitionSpec as P\n\n"
+            "mesh = jax.make_mesh((jax.device_count(),), ('x',),"
+            " axis_types=(jax.sharding.AxisType.Auto,))\n"
+            "f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('x'), out_specs=P('x'))\n"
+            "y = f(jax.numpy.arange(2.0 * jax.device_count()))\n",
+            runs=True,
+            note="current jax.shard_map",
+        ),
+        Valid(
+            "from functools import partial\nimport jax\n\n"
+            "@partial(jax.shard_map, in_specs=jax.P('x'), out_specs=jax.P('x'))\n"
+            "def f(a):\n    return a\n"
+        ),
+        Valid(
+            "from jax.experimental.shard_map import shard_map\n\n"
+            "f = shard_map(g, mesh, P('x'), P())\n",
+            target_jax="0.7.0",
+        ),
+        Valid("from mylib import shard_map\n\nf = shard_map(g, mesh, P('x'), P())\n"),
+        Valid(
+            "try:\n    from jax import shard_map\nexcept ImportError:\n"
+            "    from jax.experimental.shard_map import shard_map\n",
+            note="version-compat import",
+        ),
+        Valid("import jax\n\nf = jax.smap(g, in_axes=0, out_axes=0, axis_name='i')\n"),
+        Valid(
+            "from jax.experimental import mesh_utils\n\nd = mesh_utils.create_device_mesh((8,))\n"
+        ),
+        Valid("import jax\n\nshard_map = jax.shard_map\nf = shard_map(g, mesh=m, out_specs=s)\n"),
+    ]
+    INVALID = [
+        Invalid(
+            "from jax.experimental.shard_map import shard_map\n\n"
+            "f = shard_map(body, mesh, in_specs=P('x'), out_specs=P(), check_rep=False)\n",
+            count=1,
+            line=1,
+            column=40,
+            expected_fix=(
+                "from jax import shard_map\n\n"
+                "f = shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P(), check_vma=False)\n"
+            ),
+        ),
+        Invalid(
+            "import jax\nfrom jax.experimental import shard_map\n\n"
+            "def build(mesh):\n"
+            "    return shard_map.shard_map(body, mesh, P('x'), P(), auto=frozenset({'y'}))\n",
+            line=5,
+            column=12,
+            expected_fix=(
+                "import jax\nfrom jax.experimental import shard_map\n\n"
+                "def build(mesh):\n"
+                "    return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P(),"
+                " axis_names=frozenset(mesh.axis_names) - frozenset({'y'}))\n"
+            ),
+        ),
+        Invalid(
+            "from functools import partial\nfrom jax.experimental.shard_map import shard_map as smap\n\n"
+            "@partial(smap, mesh=mesh, in_specs=P('x'), out_specs=P('x'), check_rep=False)\n"
+            "def body(a):\n    return a\n",
+            expected_fix=(
+                "from functools import partial\nfrom jax import shard_map as smap\n\n"
+                "@partial(smap, mesh=mesh, in_specs=P('x'), out_specs=P('x'), check_vma=False)\n"
+                "def body(a):\n    return a\n"
+            ),
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\nfrom jax.sharding import PartitionSpec as P\n"
+            "from jax.experimental.shard_map import shard_map\n\n"
+            "mesh = jax.make_mesh((jax.device_count(), 1), ('x', 'y'),"
+            " axis_types=(jax.sharding.AxisType.Auto,) * 2)\n"
+            "f = shard_map(lambda a: jax.lax.psum(a, 'x'), mesh, P('x'), P(), auto=frozenset({'y'}))\n"
+            "out = jax.jit(f)(jnp.arange(4.0 * jax.device_count()))\n",
+            raises="TypeError",
+            expected_fix=(
+                "import jax\nimport jax.numpy as jnp\nfrom jax.sharding import PartitionSpec as P\n"
+                "from jax import shard_map\n\n"
+                "mesh = jax.make_mesh((jax.device_count(), 1), ('x', 'y'),"
+                " axis_types=(jax.sharding.AxisType.Auto,) * 2)\n"
+                "f = shard_map(lambda a: jax.lax.psum(a, 'x'), mesh=mesh, in_specs=P('x'),"
+                " out_specs=P(), axis_names=frozenset(mesh.axis_names) - frozenset({'y'}))\n"
+                "out = jax.jit(f)(jnp.arange(4.0 * jax.device_count()))\n"
+            ),
+            note="auto= raises TypeError since 0.8.0",
+        ),
+        Invalid(
+            "import jax.experimental.shard_map as shm\n\n"
+            "f = shm.shard_map(g, make_mesh(), P('x'), P(), auto={'y'})\n",
+            message_contains="the mesh expression would be evaluated twice",
+        ),
+        Invalid(
+            "from jax.experimental.shard_map import shard_map\n\nwrappers = {'sm': shard_map}\n",
+            message_contains="no automatic rewrite: `shard_map` is used as a value at line 3",
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.enabled = ctx.target_jax >= _LEGACY_SHARD_MAP_DEPRECATED
+        self.plans: dict[int, _ArgEdits | str] = {}
+        self.imported: list[tuple[cst.ImportFrom, cst.ImportAlias, str]] = []
+
+    def _is_legacy(self, expr: cst.BaseExpression) -> bool:
+        return self.model.qualified_name(expr) == _LEGACY_SHARD_MAP
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not self.enabled:
+            return
+        if self._is_legacy(node.func):
+            self.plans[id(node.func)] = self._arg_edits(node.args)
+        elif self.model.call_name(node) in PARTIAL and node.args and not node.args[0].keyword:
+            first = node.args[0].value
+            if not node.args[0].star and self._is_legacy(first):
+                self.plans[id(first)] = self._arg_edits(node.args[1:])
+
+    def _arg_edits(self, args: Sequence[cst.Arg]) -> _ArgEdits | str:
+        if any(a.star for a in args):
+            return "it passes `*args` or `**kwargs`"
+        code = self.ctx.code
+        out = _ArgEdits([])
+        positional = [a for a in args if a.keyword is None]
+        if len(positional) > len(_LEGACY_SHARD_MAP_PARAMS):
+            return "too many positional arguments"
+        given: dict[str, cst.Arg] = {}
+        for index, arg in enumerate(positional):
+            given[_LEGACY_SHARD_MAP_PARAMS[index]] = arg
+        for arg in args:
+            if arg.keyword is not None:
+                if arg.keyword.value not in _LEGACY_SHARD_MAP_PARAMS:
+                    return f"`{arg.keyword.value}`"
+                given[arg.keyword.value] = arg
+        for name, arg in given.items():
+            value = code(arg.value)
+            if name == "f":
+                if arg.keyword is not None:
+                    return "`f=` passed by keyword"
+                continue
+            if name == "check_rep":
+                out.edits.append((arg, f"check_vma={value}"))
+            elif name == "auto":
+                mesh = given.get("mesh")
+                if mesh is None:
+                    return "`auto=` without a mesh"
+                if not _is_reference(mesh.value):
+                    out.safe = False  # shown, not applied
+                auto = arg.value
+                if not (
+                    isinstance(auto, cst.Call)
+                    and self.model.call_name(auto) in ("builtins.frozenset", "builtins.set")
+                ):
+                    value = f"frozenset({value})"
+                out.edits.append(
+                    (arg, f"axis_names=frozenset({code(mesh.value)}.axis_names) - {value}")
+                )
+            elif arg.keyword is None:
+                out.edits.append((arg, f"{name}={value}"))
+        return out
+
+    def _report(
+        self,
+        node: cst.CSTNode,
+        used: str,
+        plans: Sequence[_ArgEdits],
+        fix: Callable[[], list[FixOp]] | None,
+        reason: str | None,
+    ) -> None:
+        safe = all(p.safe for p in plans)
+        if reason is not None:
+            detail = f"; no automatic rewrite: {reason}"
+        elif not safe:
+            detail = (
+                "; `auto=` becomes `axis_names=` (the complement), but the mesh expression"
+                " would be evaluated twice: bind it to a variable first"
+            )
+        else:
+            detail = ""
+        self.report(
+            node,
+            used=used,
+            detail=detail,
+            fix=fix,
+            applicability=(Applicability.SAFE if safe else Applicability.DISPLAY_ONLY)
+            if fix is not None
+            else None,
+            fix_message="Use `jax.shard_map` with keyword options",
+        )
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if not self.enabled or not self._is_legacy(node):
+            return
+        plan = self.plans.get(id(node), "`shard_map` is used as a value")
+        if isinstance(plan, str):
+            self._report(node, self.ctx.code(node), [], None, plan)
+            return
+        s = _Speller(self, node)
+        text = s("jax.shard_map")
+        if not s.ok:
+            self._report(node, self.ctx.code(node), [plan], None, "the name `jax` is taken here")
+            return
+
+        def fix() -> list[FixOp]:
+            return [*(ReplaceNode(n, t) for n, t in plan.edits), ReplaceNode(node, text), *s.ops]
+
+        self._report(node, self.ctx.code(node), [plan], fix, None)
+
+    def import_from(self, node: cst.ImportFrom) -> None:
+        if self.enabled:
+            for alias, local, _ in _import_hits(self, node, {_LEGACY_SHARD_MAP: 1}.get):
+                self.imported.append((node, alias, local))
+
+    def leave_Module(self, node: cst.Module) -> None:
+        for imp, alias, local in self.imported:
+            plans: list[_ArgEdits] = []
+            reason = None
+            for use in self.uses_of_import(imp, local, _LEGACY_SHARD_MAP):
+                plan = self.plans.get(
+                    id(use),
+                    f"`{local}` is used as a value at line {self.ctx.positions[use].start.line}",
+                )
+                if isinstance(plan, str):
+                    reason = plan
+                    break
+                plans.append(plan)
+            fix = None
+            if reason is None:
+                new = "from jax import shard_map" + ("" if local == "shard_map" else f" as {local}")
+
+                def fix(imp=imp, alias=alias, new=new, plans=plans) -> list[FixOp]:
+                    ops: list[FixOp] = [ReplaceNode(n, t) for p in plans for n, t in p.edits]
+                    ops.append(ReplaceNode(imp, _rewrite_import(self, imp, [alias], [new])))
+                    return ops
+
+            self._report(alias, _LEGACY_SHARD_MAP, plans, fix, reason)
+
+
+# -- JAX505 legacy-sharding-api ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Legacy:
+    deprecated: Version | None
+    removed: Version | None
+    replacement: str
+    moved_to: str | None = None
+    """A drop-in qualified name: the fix renames the reference (safe)."""
+
+
+_LEGACY_SHARDING: dict[str, _Legacy] = {
+    "jax.sharding.PositionalSharding": _Legacy(
+        (0, 6, 0), (0, 7, 0), "NamedSharding(mesh, PartitionSpec(...))"
+    ),
+    "jax.sharding.PmapSharding": _Legacy((0, 8, 1), (0, 10, 0), "jax.NamedSharding"),
+    "jax.device_put_replicated": _Legacy(
+        (0, 8, 1), (0, 10, 0), "jax.device_put(x, NamedSharding(mesh, P()))"
+    ),
+    "jax.device_put_sharded": _Legacy(
+        (0, 8, 1), (0, 10, 0), "jax.device_put(stacked, NamedSharding(mesh, P('x')))"
+    ),
+    "jax.experimental.maps.xmap": _Legacy(
+        (0, 4, 26), (0, 4, 31), "jax.shard_map or jax.vmap(..., spmd_axis_name=...)"
+    ),
+    "jax.experimental.maps.Mesh": _Legacy(
+        (0, 4, 1), (0, 4, 11), "jax.sharding.Mesh", moved_to="jax.sharding.Mesh"
+    ),
+}
+_MAPS_MODULE = "jax.experimental.maps"
+_MAPS = _Legacy((0, 4, 26), (0, 4, 31), "jax.shard_map and jax.sharding.Mesh")
+_DEVICE_PUT = {
+    "jax.device_put_replicated": ("x", "devices"),
+    "jax.device_put_sharded": ("shards", "devices"),
+}
+_CREATE_DEVICE_MESH = "jax.experimental.mesh_utils.create_device_mesh"
+_MAKE_MESH_SINCE = (0, 7, 0)
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    return {n.value for n in _walk_all(node) if isinstance(n, cst.Name)}
+
+
+def _fresh(base: str, taken: set[str]) -> str:
+    name = base
+    while name in taken:
+        name += "_"
+    return name
+
+
+class LegacyShardingApi(_Facts, Rule):
+    code = "JAX505"
+    name = "legacy-sharding-api"
+    message = "{what}; use `{replacement}`{detail}"
+    fix_availability = "sometimes"
+    probe = "jaxlint probe env"
+    options = {
+        "create-device-mesh": Option(
+            bool,
+            False,
+            "also flag `Mesh(mesh_utils.create_device_mesh(shape), names)` (not deprecated;"
+            " a modernisation to `jax.make_mesh` with Auto axis types)",
+        ),
+    }
+    docs = """\
+## What it does
+Flags sharding APIs that JAX deprecated or removed, when the target JAX is at
+or past the deprecation: `jax.sharding.PositionalSharding` (removed in 0.7.0),
+`jax.sharding.PmapSharding` (removed in 0.10.0), `jax.device_put_replicated`
+and `jax.device_put_sharded` (removed in 0.10.0), and `jax.experimental.maps`
+with `xmap` and `maps.Mesh` (removed in 0.4.31). Attribute uses are reported at
+each use, names imported from these modules once, at the import. With the
+option `create-device-mesh` it also flags `Mesh(mesh_utils.create_device_mesh(
+shape), names)`, which works but is the two-step spelling of `jax.make_mesh`.
+
+## Why is this bad
+On current JAX each of these raises as soon as the line runs:
+`AttributeError: module 'jax.sharding' has no attribute 'PositionalSharding'`,
+`AttributeError: jax.device_put_replicated is deprecated; use jax.device_put
+instead.`, `ModuleNotFoundError: No module named 'jax.experimental.maps'`.
+
+## Example
+```python
+import jax
+from jax.experimental import mesh_utils
+from jax.sharding import Mesh
+
+replicated = jax.device_put_replicated(params, jax.local_devices())
+mesh = Mesh(mesh_utils.create_device_mesh((4, 2)), ("data", "model"))
+```
+
+## Use instead
+```python
+import jax
+from jax.experimental import mesh_utils
+from jax.sharding import Mesh
+
+replicated = jax.tree.map(lambda leaf: jax.device_put(jax.numpy.stack([leaf] * len(jax.local_devices())), jax.NamedSharding(jax.sharding.Mesh(jax.local_devices(), ('x',)), jax.P('x'))), params)
+mesh = jax.make_mesh((4, 2), ("data", "model"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
+```
+The `device_put_*` rewrites are JAX's own drop-in replacements from the pmap
+migration guide: they build the same stacked arrays, sharded over their leading
+axis (what `pmap` consumes). When the value is meant to be replicated, prefer
+`jax.device_put(x, NamedSharding(mesh, P()))`, which does not stack copies.
+`PositionalSharding`, `PmapSharding` and `xmap` get no fix: the replacement
+depends on the mesh and specs you want (`NamedSharding(mesh, P(...))`,
+`jax.shard_map`, or `jax.vmap(..., spmd_axis_name=...)`).
+
+## Fix safety
+`maps.Mesh` -> `jax.sharding.Mesh` is safe (the same class). The
+`device_put_replicated`/`device_put_sharded` rewrites are unsafe: the result is
+a `NamedSharding` array on a one-axis mesh `'x'` instead of the old
+`PmapSharding` array (same values and shapes, checked with 8 CPU devices; `pmap`
+accepts both). The `jax.make_mesh` rewrite is unsafe: it passes
+`axis_types=(AxisType.Auto,) * n` to keep the old Auto axes (without it the
+mesh would be Explicit since JAX 0.9, which changes how `shard_map` and
+`with_sharding_constraint` behave), but `make_mesh` may order devices
+differently on TPU v5e (it allows splitting physical axes there) and rejects
+multi-slice device sets. When the axis names are neither literal nor a
+variable, the fix is shown and not applied (the names would be evaluated twice).
+`create_device_mesh` with `contiguous_submeshes` or `allow_split_physical_axes`
+is left alone.
+
+## Verify at runtime
+`jaxlint probe env` prints the installed JAX version (the APIs above are gone
+from the versions named) and the devices the new mesh will span.
+"""
+    VALID = [
+        Valid(
+            "import jax\nfrom jax.sharding import NamedSharding, PartitionSpec as P\n\n"
+            "mesh = jax.make_mesh((jax.device_count(),), ('x',))\n"
+            "x = jax.device_put(jax.numpy.ones(4), NamedSharding(mesh, P()))\n",
+            runs=True,
+            note="NamedSharding",
+        ),
+        Valid(
+            "import jax\n\nr = jax.device_put_replicated(x, jax.local_devices())\n",
+            target_jax="0.5.0",
+        ),
+        Valid(
+            "from jax.experimental import mesh_utils\nfrom jax.sharding import Mesh\n\n"
+            "mesh = Mesh(mesh_utils.create_device_mesh((4, 2)), ('a', 'b'))\n",
+            note="create-device-mesh is off by default",
+        ),
+        Valid(
+            "from jax.experimental import mesh_utils\nfrom jax.sharding import Mesh\n\n"
+            "mesh = Mesh(mesh_utils.create_device_mesh((4, 2), contiguous_submeshes=True),"
+            " ('a', 'b'))\n",
+            options={"create-device-mesh": True},
+            note="options make_mesh does not have",
+        ),
+        Valid(
+            "import jax\nfrom jax.sharding import Mesh\n\nmesh = Mesh(jax.devices(), ('x',))\n",
+            options={"create-device-mesh": True},
+        ),
+        Valid("import xmaps\n\nout = xmaps.xmap(f)\n", note="another library"),
+        Valid(
+            "import jax\n\nmesh = jax.make_mesh((2, 4), ('a', 'b'),"
+            " axis_types=(jax.sharding.AxisType.Auto,) * 2)\n",
+            options={"create-device-mesh": True},
+        ),
+        Valid(
+            "import jax\n\ns = jax.sharding.PositionalSharding(devs)\n",
+            target_jax="0.5.3",
+        ),
+        Valid(
+            "def device_put_replicated(x, devices):\n    return x\n\ny = device_put_replicated(1, [])\n"
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "import jax\nimport numpy as np\n\n"
+            "params = {'w': np.ones((2, 3), np.float32), 'b': np.zeros(3, np.float32)}\n"
+            "replicated = jax.device_put_replicated(params, jax.local_devices())\n",
+            line=5,
+            column=14,
+            raises="AttributeError",
+            message_contains="`jax.device_put_replicated` was removed in JAX 0.10.0",
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\nimport numpy as np\n\n"
+                "params = {'w': np.ones((2, 3), np.float32), 'b': np.zeros(3, np.float32)}\n"
+                "replicated = jax.tree.map(lambda leaf: jax.device_put(jax.numpy.stack([leaf] *"
+                " len(jax.local_devices())), jax.NamedSharding(jax.sharding.Mesh("
+                "jax.local_devices(), ('x',)), jax.P('x'))), params)\n"
+            ),
+        ),
+        Invalid(
+            "from jax import device_put_sharded\nimport jax.numpy as jnp\n"
+            "from jax.sharding import NamedSharding, PartitionSpec as P\n\n"
+            "def shard(chunks, devices):\n    return device_put_sharded(chunks, devices)\n",
+            count=1,
+            line=1,
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\nimport jax.numpy as jnp\n"
+                "from jax.sharding import NamedSharding, PartitionSpec as P\n\n"
+                "def shard(chunks, devices):\n    return jax.tree.map(lambda *leaf: jax.device_put("
+                "jnp.stack(leaf), NamedSharding(jax.sharding.Mesh(devices, ('x',)), P('x'))),"
+                " *chunks)\n"
+            ),
+        ),
+        Invalid(
+            "import jax\n\ns = jax.sharding.PositionalSharding(jax.devices()).reshape(4, 2)\n",
+            raises="AttributeError",
+            message_contains="NamedSharding(mesh, PartitionSpec(...))",
+        ),
+        Invalid(
+            "import jax\n\ndef is_pmapped(x):\n"
+            "    return isinstance(x.sharding, jax.sharding.PmapSharding)\n",
+            message_contains="removed in JAX 0.10.0",
+        ),
+        Invalid(
+            "from jax.experimental.maps import Mesh, xmap\n",
+            count=2,
+            line=1,
+            column=35,
+            unsafe_fix=True,
+            note="xmap gets no fix",
+        ),
+        Invalid(
+            "from jax.experimental.maps import Mesh\n\nmesh = Mesh(devices, ('x',))\n",
+            expected_fix="from jax.sharding import Mesh\n\nmesh = Mesh(devices, ('x',))\n",
+        ),
+        Invalid(
+            "import jax.experimental.maps\n\nf = jax.experimental.maps.xmap(g, in_axes=['i'])\n",
+            count=2,
+            message_contains="`jax.experimental.maps` was removed in JAX 0.4.31",
+        ),
+        Invalid(
+            "import jax\nfrom jax.experimental import mesh_utils\nfrom jax.sharding import Mesh\n\n"
+            "mesh = Mesh(mesh_utils.create_device_mesh((jax.device_count(), 1)), ('data', 'model'))\n"
+            "mesh1 = Mesh(mesh_utils.create_device_mesh((jax.device_count(),), jax.devices()), 'x')\n",
+            options={"create-device-mesh": True},
+            count=2,
+            unsafe_fix=True,
+            message_contains="defaults to Explicit axes since JAX 0.9",
+            expected_fix=(
+                "import jax\nfrom jax.experimental import mesh_utils\nfrom jax.sharding import Mesh\n\n"
+                "mesh = jax.make_mesh((jax.device_count(), 1), ('data', 'model'),"
+                " axis_types=(jax.sharding.AxisType.Auto,) * 2)\n"
+                "mesh1 = jax.make_mesh((jax.device_count(),), ('x',),"
+                " axis_types=(jax.sharding.AxisType.Auto,) * 1, devices=jax.devices())\n"
+            ),
+        ),
+        Invalid(
+            "from jax.experimental import mesh_utils\nfrom jax.sharding import Mesh\n\n"
+            "def build(cfg):\n"
+            "    return Mesh(mesh_utils.create_device_mesh(cfg.shape), cfg.names)\n",
+            options={"create-device-mesh": True},
+            unsafe_fix=True,
+            expected_fix=(
+                "from jax.experimental import mesh_utils\nfrom jax.sharding import Mesh\nimport jax\n\n"
+                "def build(cfg):\n    return jax.make_mesh(cfg.shape, cfg.names,"
+                " axis_types=(jax.sharding.AxisType.Auto,) * len(cfg.names))\n"
+            ),
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.target = ctx.target_jax
+        self.rewrites: dict[int, _Rewrite | str] = {}
+        self.imported: list[tuple[cst.ImportFrom, cst.ImportAlias, str, str]] = []
+
+    def _legacy(self, expr: cst.BaseExpression) -> tuple[str, _Legacy, str] | None:
+        qualname = self.model.qualified_name(expr)
+        if qualname is None:
+            return None
+        legacy = _LEGACY_SHARDING.get(qualname)
+        if legacy is None:
+            return None
+        status = _status(self.target, legacy.deprecated, legacy.removed)
+        return None if status is None else (qualname, legacy, status)
+
+    # -- Mesh(mesh_utils.create_device_mesh(...), names)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = self.model.call_name(node)
+        if name in _DEVICE_PUT:
+            self.rewrites[id(node.func)] = self._device_put(node, name)
+        elif (
+            name == "jax.sharding.Mesh"
+            and self.settings["create-device-mesh"]
+            and self.target >= _MAKE_MESH_SINCE
+        ):
+            self._mesh_of_device_mesh(node)
+
+    def _device_put(self, call: cst.Call, name: str) -> _Rewrite | str:
+        if _has_star(call):
+            return "it passes `*args` or `**kwargs`"
+        params = _DEVICE_PUT[name]
+        given: dict[str, cst.BaseExpression] = {}
+        for index, arg in enumerate(_positional(call)):
+            if index >= len(params):
+                return "too many arguments"
+            given[params[index]] = arg.value
+        for arg in call.args:
+            if arg.keyword is not None:
+                if arg.keyword.value not in params:
+                    return f"`{arg.keyword.value}`"
+                given[arg.keyword.value] = arg.value
+        if len(given) != 2:
+            return "missing arguments"
+        if _has_comment(call):
+            return "comments inside the call"
+        data, devices = given[params[0]], given["devices"]
+        code = self.ctx.code
+        s = _Speller(self, call.func)
+        leaf = _fresh("leaf", _names_in(devices))
+        sharding = (
+            f"{s('jax.NamedSharding', 'jax.sharding.NamedSharding')}"
+            f"({s('jax.sharding.Mesh')}({code(_bare(devices))}, ('x',)), {s.partition_spec()}('x'))"
+        )
+        put, stack, tree_map = s("jax.device_put"), s("jax.numpy.stack"), s("jax.tree.map")
+        if name == "jax.device_put_replicated":
+            text = (
+                f"{tree_map}(lambda {leaf}: {put}({stack}([{leaf}] * len({code(_bare(devices))})),"
+                f" {sharding}), {code(_bare(data))})"
+            )
+        else:
+            text = f"{tree_map}(lambda *{leaf}: {put}({stack}({leaf}), {sharding}), *{code(data)})"
+        if not s.ok:
+            return "the name `jax` is taken here"
+        return _Rewrite(call, text, s.ops)
+
+    def _mesh_of_device_mesh(self, node: cst.Call) -> None:
+        if _has_star(node):
+            return
+        pos = _positional(node)
+        devices = pos[0].value if pos else None
+        names = pos[1].value if len(pos) > 1 else None
+        axis_types: cst.BaseExpression | None = pos[2].value if len(pos) > 2 else None
+        for arg in node.args:
+            if arg.keyword is None:
+                continue
+            key = arg.keyword.value
+            if key == "devices":
+                devices = arg.value
+            elif key == "axis_names":
+                names = arg.value
+            elif key == "axis_types":
+                axis_types = arg.value
+            else:
+                return
+        if not (
+            isinstance(devices, cst.Call)
+            and self.model.call_name(devices) == _CREATE_DEVICE_MESH
+            and names is not None
+        ):
+            return
+        inner = devices
+        if _has_star(inner):
+            return
+        inner_pos = _positional(inner)
+        shape = inner_pos[0].value if inner_pos else None
+        devs = inner_pos[1].value if len(inner_pos) > 1 else None
+        for arg in inner.args:
+            if arg.keyword is None:
+                continue
+            if arg.keyword.value == "mesh_shape":
+                shape = arg.value
+            elif arg.keyword.value == "devices":
+                devs = arg.value
+            else:
+                return  # contiguous_submeshes / allow_split_physical_axes: keep create_device_mesh
+        if shape is None or len(inner_pos) > 2:
+            return
+        code = self.ctx.code
+        s = _Speller(self, node.func)
+        applicability = Applicability.UNSAFE
+        names_text = code(_bare(names))
+        if axis_types is not None:
+            types_text = code(_bare(axis_types))
+        else:
+            if _is_string(names):
+                count = "1"
+                names_text = f"({names_text},)"
+            elif isinstance(names, (cst.Tuple, cst.List)) and all(
+                isinstance(el, cst.Element) for el in names.elements
+            ):
+                count = str(len(names.elements))
+            else:
+                count = f"len({names_text})"
+                if not _is_reference(names):
+                    applicability = Applicability.DISPLAY_ONLY
+            types_text = f"({s('jax.sharding.AxisType')}.Auto,) * {count}"
+        extra = "" if devs is None else f", devices={code(_bare(devs))}"
+        text = f"{s('jax.make_mesh')}({code(_bare(shape))}, {names_text}, axis_types={types_text}{extra})"
+        fix = None
+        if s.ok and not _has_comment(node):
+
+            def fix() -> list[FixOp]:
+                return [ReplaceNode(node, text), *s.ops]
+
+        self.report(
+            node,
+            what="`Mesh(mesh_utils.create_device_mesh(...), ...)` builds the mesh in two steps",
+            replacement="jax.make_mesh(shape, names, axis_types=...)",
+            detail=(
+                "; keep `axis_types=(AxisType.Auto,) * n`: `jax.make_mesh` defaults to"
+                " Explicit axes since JAX 0.9"
+            ),
+            fix=fix,
+            applicability=applicability if fix is not None else None,
+            fix_message="Use `jax.make_mesh` with Auto axis types",
+        )
+
+    # -- references
+
+    def _reference_report(
+        self,
+        node: cst.CSTNode,
+        used: str,
+        legacy: _Legacy,
+        status: str,
+        fix: Callable[[], list[FixOp]] | None,
+        applicability: Applicability | None,
+        reason: str | None = None,
+    ) -> None:
+        self.report(
+            node,
+            what=f"`{used}` was {status}"
+            if status.startswith("removed")
+            else f"`{used}` is {status}",
+            replacement=legacy.replacement,
+            detail="" if reason is None else f"; no automatic rewrite: {reason}",
+            fix=fix,
+            applicability=applicability if fix is not None else None,
+            fix_message=f"Use `{legacy.replacement}`",
+        )
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        found = self._legacy(node)
+        if found is None:
+            return
+        qualname, legacy, status = found
+        used = self.ctx.code(node)
+        if legacy.moved_to is not None:
+            s = _Speller(self, node)
+            text = s(legacy.moved_to)
+            if s.ok:
+                self._reference_report(
+                    node,
+                    used,
+                    legacy,
+                    status,
+                    lambda: [ReplaceNode(node, text), *s.ops],
+                    Applicability.SAFE,
+                )
+                return
+        plan = self.rewrites.get(id(node))
+        if isinstance(plan, _Rewrite):
+            rewrite = plan
+            self._reference_report(
+                node,
+                used,
+                legacy,
+                status,
+                lambda: [ReplaceNode(rewrite.node, rewrite.text), *rewrite.ops],
+                Applicability.UNSAFE,
+            )
+            return
+        self._reference_report(node, used, legacy, status, None, None, plan)
+
+    def visit_Import(self, node: cst.Import) -> None:
+        super().visit_Import(node)
+        for alias in node.names:
+            dotted = self.ctx.code(alias.name)
+            if dotted == _MAPS_MODULE or dotted.startswith(_MAPS_MODULE + "."):
+                self._module_report(alias)
+
+    def import_from(self, node: cst.ImportFrom) -> None:
+        if node.module is None or node.relative or isinstance(node.names, cst.ImportStar):
+            return
+        module = self.ctx.code(node.module)
+        if module == "jax.experimental":
+            for alias in node.names:
+                if isinstance(alias.name, cst.Name) and alias.name.value == "maps":
+                    self._module_report(alias)
+        for alias, local, qualname in _import_hits(self, node, _LEGACY_SHARDING.get):
+            self.imported.append((node, alias, local, qualname))
+
+    def _module_report(self, alias: cst.ImportAlias) -> None:
+        status = _status(self.target, _MAPS.deprecated, _MAPS.removed)
+        if status is not None:
+            self._reference_report(alias, _MAPS_MODULE, _MAPS, status, None, None)
+
+    def leave_Module(self, node: cst.Module) -> None:
+        for imp, alias, local, qualname in self.imported:
+            legacy = _LEGACY_SHARDING[qualname]
+            status = _status(self.target, legacy.deprecated, legacy.removed)
+            if status is None:
+                continue
+            if legacy.moved_to is not None:
+                module, _, name = legacy.moved_to.rpartition(".")
+                new = f"from {module} import {name}" + ("" if local == name else f" as {local}")
+                text = _rewrite_import(self, imp, [alias], [new])
+                self._reference_report(
+                    alias,
+                    qualname,
+                    legacy,
+                    status,
+                    lambda imp=imp, text=text: [ReplaceNode(imp, text)],
+                    Applicability.SAFE,
+                )
+                continue
+            rewrites: list[_Rewrite] = []
+            reason: str | None = None
+            for use in self.uses_of_import(imp, local, qualname):
+                plan = self.rewrites.get(
+                    id(use),
+                    f"`{local}` is used as a value at line {self.ctx.positions[use].start.line}",
+                )
+                if isinstance(plan, str):
+                    reason = plan
+                    break
+                rewrites.append(plan)
+            fix = None
+            if reason is None and qualname in _DEVICE_PUT:
+                fix = _import_and_uses_fix(self, imp, alias, rewrites)
+            self._reference_report(
+                alias, qualname, legacy, status, fix, Applicability.UNSAFE, reason
+            )
+
+
+def _import_and_uses_fix(
+    rule: Rule, imp: cst.ImportFrom, alias: cst.ImportAlias, rewrites: Sequence[_Rewrite]
+) -> Callable[[], list[FixOp]]:
+    """Rewrite every use and drop the alias from the import (``import jax`` if it was alone)."""
+
+    def fix() -> list[FixOp]:
+        assert not isinstance(imp.names, cst.ImportStar)
+        ops: list[FixOp] = []
+        for r in rewrites:
+            ops.append(ReplaceNode(r.node, r.text))
+            ops.extend(op for op in r.ops if op not in ops)
+        if len(imp.names) == 1:
+            needs_jax = RequireImport("jax") in ops
+            if not needs_jax and any(
+                isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and st.body[0] is imp
+                for st in rule.ctx.module.body
+            ):
+                ops.append(ReplaceNode(imp, ""))  # a module-level line of its own: drop it
+            else:
+                # It becomes the import the rewrites need (a block must not end up empty).
+                ops = [op for op in ops if op != RequireImport("jax")]
+                ops.append(ReplaceNode(imp, "import jax"))
+        else:
+            ops.append(ReplaceNode(imp, _rewrite_import(rule, imp, [alias], [])))
+        return ops
+
+    return fix
