@@ -1,0 +1,225 @@
+"""The API-drift table (``jaxlint/data/api_drift.toml``): what JAX deprecated, removed or moved.
+
+Loaded once, without importing JAX. ``tests/test_api_drift_table.py`` checks every
+entry against the installed JAX.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from jaxlint.diagnostics import Applicability
+from jaxlint.versions import Version, format_version, parse_version
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+KINDS = ("name", "module", "import", "method", "keyword", "positional", "config-flag")
+FIX_SAFETY = {
+    "safe": Applicability.SAFE,
+    "unsafe": Applicability.UNSAFE,
+    "display-only": Applicability.DISPLAY_ONLY,
+    "none": None,
+}
+_FIELDS = frozenset(
+    {
+        "old",
+        "kind",
+        "deprecated",
+        "removed",
+        "replacement",
+        "replacement_since",
+        "template",
+        "call",
+        "arity",
+        "keyword",
+        "value_map",
+        "max_positional",
+        "parameters",
+        "fix",
+        "warns",
+        "note",
+        "example",
+        "error",
+    }
+)
+
+EXPLICIT_IMPORTS = ("jax.extend",)
+"""Subpackages that ``import jax`` does not load: a fix that spells a name inside one
+also needs ``import <subpackage>`` (the table test checks this against the installed JAX)."""
+
+
+@dataclass(frozen=True)
+class Drift:
+    """One row of the table."""
+
+    old: str
+    kind: str = "name"
+    deprecated_in: Version | None = None
+    removed_in: Version | None = None
+    replacement: str | None = None
+    replacement_since: Version | None = None
+    template: str | None = None
+    call: bool = False
+    arity: int | None = None
+    keyword: str | None = None
+    value_map: dict[str, str] = field(default_factory=dict)
+    max_positional: int | None = None
+    parameters: tuple[str, ...] = ()
+    fix: str = "none"
+    warns: str | None = None
+    note: str = ""
+    example: str = ""
+    error: str | None = None
+
+    def status(self, target: Version) -> str | None:
+        """``"removed"``, ``"deprecated"`` or ``None`` (fine) in the ``target`` JAX."""
+        if self.removed_in is not None and target >= self.removed_in:
+            return "removed"
+        if self.deprecated_in is not None and target >= self.deprecated_in:
+            return "deprecated"
+        return None
+
+    def applicability(self, target: Version) -> Applicability | None:
+        """How far the fix may be trusted for ``target``; ``None``: no fix."""
+        if self.replacement_since is not None and target < self.replacement_since:
+            return None
+        return FIX_SAFETY[self.fix]
+
+    @property
+    def attr(self) -> str:
+        return self.old.rpartition(".")[2]
+
+    def describe(self, target: Version) -> str:
+        """``deprecated since JAX 0.4.26`` / ``removed in JAX 0.6.0 (deprecated since 0.4.26)``."""
+        status = self.status(target)
+        if status == "removed":
+            assert self.removed_in is not None
+            text = f"removed in JAX {format_version(self.removed_in)}"
+            if self.deprecated_in is not None:
+                text += f" (deprecated since {format_version(self.deprecated_in)})"
+            return text
+        assert self.deprecated_in is not None
+        text = f"deprecated since JAX {format_version(self.deprecated_in)}"
+        if self.removed_in is not None:
+            text += f" and removed in JAX {format_version(self.removed_in)}"
+        return text
+
+
+def _version(row: dict[str, Any], key: str) -> Version | None:
+    value = row.get(key)
+    if value in (None, ""):
+        return None
+    return parse_version(str(value))
+
+
+def _drift(row: dict[str, Any]) -> Drift:
+    unknown = set(row) - _FIELDS
+    if unknown:
+        raise ValueError(f"api_drift.toml: {row.get('old')}: unknown fields {sorted(unknown)}")
+    kind = row.get("kind", "name")
+    if kind not in KINDS:
+        raise ValueError(f"api_drift.toml: {row['old']}: unknown kind {kind!r}")
+    fix = row.get("fix", "none")
+    if fix not in FIX_SAFETY:
+        raise ValueError(f"api_drift.toml: {row['old']}: unknown fix safety {fix!r}")
+    drift = Drift(
+        old=row["old"],
+        kind=kind,
+        deprecated_in=_version(row, "deprecated"),
+        removed_in=_version(row, "removed"),
+        replacement=row.get("replacement"),
+        replacement_since=_version(row, "replacement_since"),
+        template=row.get("template"),
+        call=bool(row.get("call", False)),
+        arity=row.get("arity"),
+        keyword=row.get("keyword"),
+        value_map=dict(row.get("value_map", {})),
+        max_positional=row.get("max_positional"),
+        parameters=tuple(row.get("parameters", ())),
+        fix=fix,
+        warns=row.get("warns"),
+        note=row.get("note", ""),
+        example=row.get("example", ""),
+        error=row.get("error"),
+    )
+    if drift.deprecated_in is None and drift.removed_in is None:
+        raise ValueError(f"api_drift.toml: {drift.old}: neither deprecated nor removed")
+    if kind == "keyword" and not drift.keyword:
+        raise ValueError(f"api_drift.toml: {drift.old}: a keyword entry needs `keyword`")
+    if kind == "positional" and (drift.max_positional is None or not drift.parameters):
+        raise ValueError(f"api_drift.toml: {drift.old}: needs max_positional and parameters")
+    if drift.call and drift.template is None:
+        raise ValueError(f"api_drift.toml: {drift.old}: `call` needs a `template`")
+    return drift
+
+
+@dataclass(frozen=True)
+class Table:
+    entries: tuple[Drift, ...]
+    names: dict[str, Drift]
+    """``name`` and ``module`` entries by qualified name."""
+    imports: dict[str, Drift]
+    methods: dict[str, Drift]
+    """Array attributes by attribute name."""
+    keywords: dict[str, tuple[Drift, ...]]
+    positional: dict[str, Drift]
+    flags: dict[str, Drift]
+
+    def module_entry(self, qualname: str) -> Drift | None:
+        """The ``module`` entry that is ``qualname`` or contains it (longest first)."""
+        parts = qualname.split(".")
+        for n in range(len(parts), 0, -1):
+            drift = self.names.get(".".join(parts[:n]))
+            if drift is not None and drift.kind == "module":
+                return drift
+        return None
+
+
+def _build(entries: tuple[Drift, ...]) -> Table:
+    names: dict[str, Drift] = {}
+    imports: dict[str, Drift] = {}
+    methods: dict[str, Drift] = {}
+    keywords: dict[str, list[Drift]] = {}
+    positional: dict[str, Drift] = {}
+    flags: dict[str, Drift] = {}
+    for d in entries:
+        key = (d.kind, d.old, d.keyword)
+        target: dict[str, Drift] | None = {
+            "name": names,
+            "module": names,
+            "import": imports,
+            "method": methods,
+            "positional": positional,
+            "config-flag": flags,
+        }.get(d.kind)
+        index = d.attr if d.kind == "method" else d.old
+        if target is not None:
+            if index in target:
+                raise ValueError(f"api_drift.toml: duplicate entry {key}")
+            target[index] = d
+        else:
+            keywords.setdefault(d.old, []).append(d)
+    return Table(
+        entries=entries,
+        names=names,
+        imports=imports,
+        methods=methods,
+        keywords={k: tuple(v) for k, v in keywords.items()},
+        positional=positional,
+        flags=flags,
+    )
+
+
+@functools.cache
+def load_table() -> Table:
+    """The table shipped in the package."""
+    text = resources.files("jaxlint").joinpath("data/api_drift.toml").read_text("utf-8")
+    rows = tomllib.loads(text).get("api", [])
+    return _build(tuple(_drift(row) for row in rows))
