@@ -96,16 +96,24 @@ def test_jax104_side_effects_run_once_per_trace(tmp_path: Path) -> None:
         import jax
         import jax.numpy as jnp
 
-        calls = 0
+        traces = 0
+        step = 0
         leaked = []
 
 
         @jax.jit
         def f(x):
-            global calls
-            calls += 1
+            global traces
+            traces += 1
             leaked.append(x * 2)
             return x + 1
+
+
+        @jax.jit
+        def update(w):
+            global step
+            step += 1
+            return w - 0.5 / step
 
 
         class Model:
@@ -119,26 +127,29 @@ def test_jax104_side_effects_run_once_per_trace(tmp_path: Path) -> None:
 
 
         m = Model()
+        w = jnp.zeros(())
         for _ in range(3):
             f(jnp.ones(2))
             m.apply(jnp.ones(2))
+            w = update(w)
         try:
             jnp.sum(leaked[0])
             error = None
         except Exception as exc:
             error = type(exc).__name__
-        print(json.dumps({"calls": calls, "leaked": len(leaked), "method_calls": m.calls,
-                          "error": error}))
+        print(json.dumps({"traces": traces, "leaked": len(leaked), "method_calls": m.calls,
+                          "step": step, "w": float(w), "error": error}))
         """,
     )
     result = json.loads(_run(path).stdout.strip().splitlines()[-1])
     assert result == {
-        "calls": 1,
+        "traces": 1,
         "leaked": 1,
         "method_calls": 1,
+        "step": 1,
+        "w": -1.5,  # three updates with 0.5 / step frozen at step == 1
         "error": "UnexpectedTracerError",
     }
-    # and the rule sees all three
     from jaxlint.config import Settings
     from jaxlint.engine import lint_text
     from jaxlint.rules import find_rule
@@ -146,7 +157,8 @@ def test_jax104_side_effects_run_once_per_trace(tmp_path: Path) -> None:
     rule = find_rule("JAX104")
     assert rule is not None
     found = lint_text(path.read_text(), "effects.py", Settings(), [rule]).diagnostics
-    assert sorted(d.start.row for d in found) == [15, 16, 26]
+    # the write-only trace counter (line 16) is deliberately not flagged
+    assert sorted(d.start.row for d in found) == [17, 24, 34]
 
 
 def test_jax105_unsynchronized_timing_measures_dispatch_and_the_fix_measures_work(
