@@ -418,6 +418,23 @@ JAX201.
             note="a comment above the if is kept",
             raises="TracerBoolConversionError",
         ),
+        Invalid(
+            "from jax import jit, lax\nfrom jax import numpy as np\n\ndef body(c):\n"
+            "    if c > 5.0:\n        return c\n    return c * 2\n\n@jit\ndef grow(x):\n"
+            "    return lax.while_loop(lambda c: np.all(c < 100.0), body, x)\n\ngrow(1.0)\n",
+            line=5,
+            message_contains="traced as a body of `lax.while_loop`",
+            note="`from jax import jit, lax`, jax.numpy imported as np, a while_loop body",
+            raises="TracerBoolConversionError",
+        ),
+        Invalid(
+            "import equinox as eqx\nimport jax\nimport jax.numpy as jnp\n\n@eqx.filter_jit\n"
+            "def loss(model, x: jax.Array, y: jax.Array):\n    pred = jax.vmap(model)(x)\n"
+            "    err = jnp.mean((pred - y) ** 2)\n    return err if err < 1e3 else jnp.inf\n",
+            line=9,
+            message_contains="jitted by `equinox.filter_jit`",
+            note="Equinox: array-annotated arguments are traced",
+        ),
     ]
 
     def __init__(self, ctx: FileContext) -> None:
@@ -812,6 +829,16 @@ line, naming JAX202.
             message_contains="`n` is traced",
             raises="TracerIntegerConversionError",
         ),
+        Invalid(
+            "import functools\nfrom jax import jit\nimport jax.numpy as jnp\n\n"
+            "@functools.partial(jit, static_argnames=('scale',))\ndef f(x, n, scale):\n"
+            "    for _ in range(n):\n        x = x * scale\n    return x\n\n"
+            "f(jnp.ones(3), 2, scale=0.5)\n",
+            line=7,
+            message_contains="static_argnames=('n',)",
+            note="functools.partial(jit, ...) with another argument static",
+            raises="TracerIntegerConversionError",
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -1151,6 +1178,15 @@ with your file and line, naming JAX203.
             "    return jnp.concatenate([model(x), jnp.zeros(n)])\n",
             line=6,
             message_contains="jitted by `flax.nnx.jit`",
+        ),
+        Invalid(
+            "from jax import jit\nfrom jax.numpy import zeros, arange\n\n@jit\n"
+            "def f(n):\n    return zeros(n) + arange(3)\n\nf(3)\n",
+            line=6,
+            column=18,
+            message_contains="`zeros` needs a static shape",
+            note="`from jax.numpy import zeros`",
+            raises="TypeError",
         ),
     ]
 
@@ -1515,6 +1551,12 @@ count proportional to `N` (the dump repeats the body).
             "import equinox as eqx\nimport jax\n\n@eqx.filter_jit\ndef f(x: jax.Array):\n"
             "    for _ in range(300):\n        x = x * 2\n    return x\n",
             message_contains="jitted by `equinox.filter_jit`",
+        ),
+        Invalid(
+            "from jax import jit\nimport jax.numpy as np\n\n@jit\ndef f(x):\n"
+            "    for i in range(-200, 0):\n        x = np.roll(x, i)\n    return x\n",
+            message_contains="`range(200)`",
+            note="`from jax import jit`, jax.numpy imported as np, a negative start",
         ),
     ]
 
