@@ -165,3 +165,85 @@ def test_probe_counts_compiles_per_call_of_a_function_with_the_loop(tmp_path: Pa
     # every call of run compiles the lambda once per iteration; after the fix, once
     assert lambda_compiles(probe(original)) == [3, 3]
     assert lambda_compiles(probe(fixed)) == [1, 1]
+
+
+JAX402_PROGRAM = """
+import functools
+import jax
+import jax.numpy as jnp
+
+def by_lambda(x):
+    return jax.jit(lambda v: v * 2.0)(x)
+
+def scale(x, k):
+    return x * k
+
+def by_partial(x):
+    f = jax.jit(functools.partial(scale, k=3.0))
+    return f(x)
+
+def by_nested(x):
+    def nested(v):
+        return v + 1.0
+    return jax.jit(nested)(x)
+
+def by_decorated(x):
+    @jax.jit
+    def decorated(v):
+        return v - 1.0
+    return decorated(x)
+
+class Model:
+    def method(self, v):
+        return v * 5.0
+
+    def by_method(self, x):
+        return jax.jit(self.method)(x)
+
+def double(v):
+    return v * 2.0
+
+def by_vmap(x):
+    return jax.jit(jax.vmap(double))(x)
+
+@jax.jit
+def fixed(v):
+    return v * 2.0
+
+def by_module_level(x):
+    return fixed(x)
+
+m = Model()
+out = []
+for _ in range(3):
+    x = jnp.arange(3.0)
+    for fn in (by_lambda, by_partial, by_nested, by_decorated, m.by_method, by_vmap,
+               by_module_level):
+        out.append(fn(x).sum())
+"""
+
+
+def test_jax402_each_call_of_the_outer_function_compiles_again(tmp_path: Path) -> None:
+    path = _write(tmp_path, "fresh.py", JAX402_PROGRAM)
+    status = jaxlint_main(["check", "--select", "JAX402", "--exit-zero", str(path)])
+    assert status == 0
+    result = _count(path)
+    compiles = result["compiles"]
+    # three calls of each outer function: three compilations of each fresh callable
+    for name in ("<lambda>", "scale", "nested", "decorated", "method", "double"):
+        assert compiles.get(f"jit({name})") == 3, (name, compiles)
+    assert compiles.get("jit(fixed)") == 1  # the VALID form compiles once
+
+
+def test_jax402_reports_each_fresh_form_and_not_the_module_level_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, "fresh.py", JAX402_PROGRAM)
+    jaxlint_main(
+        ["check", "--select", "JAX402", "--output-format", "concise", "--exit-zero", str(path)]
+    )
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if "JAX402" in ln]
+    outers = sorted(ln.split("every call of `")[1].split("`")[0] for ln in lines)
+    assert outers == sorted(
+        ["by_lambda", "by_partial", "by_nested", "by_decorated", "by_method", "by_vmap"]
+    )

@@ -1037,3 +1037,326 @@ iteration, in every call.
             n += 1
         taken.add(candidate)
         return candidate
+
+
+# -- JAX402 -----------------------------------------------------------------------------------
+
+
+class JitOfFreshCallable(_Queries, Rule):
+    code = "JAX402"
+    name = "jit-of-fresh-callable"
+    message = (
+        "`{wrapper}` jits {what}, created anew on every call of `{outer}`: each call of "
+        "`{outer}` traces and compiles it again; {advice}"
+    )
+    fix_availability = "none"
+    probe = "jaxlint probe recompile --loop FILE.py:FUNC --steps 3"
+    docs = """\
+## What it does
+Flags a compiling transform (`jax.jit`, `jax.pmap`, `pjit`, `flax.nnx.jit`,
+`equinox.filter_jit`, `equinox.filter_pmap`) applied inside a function body to a
+function that the body creates on every call, and then called there:
+
+- `jax.jit(lambda x: ...)(x)` or `f = jax.jit(lambda ...)` followed by `f(...)`;
+- `jax.jit(functools.partial(g, a))(x)`;
+- `jax.jit(inner)(x)` where `inner` is defined in the function, and a nested
+  `@jax.jit def inner(...)` called by the function;
+- `jax.jit(self.method)(x)` (a new bound method each time) and
+  `jax.jit(jax.vmap(g))(x)` (a new wrapper each time).
+
+It stays silent on factories, which return or store the jitted function
+(`return jax.jit(lambda ...)`, `self._step = jax.jit(...)`), on builders cached
+with `functools.cache`/`lru_cache`, on module-level `jax.jit(lambda ...)`, on
+`jax.jit(g)` of a function defined outside the body (JAX caches it on `g`), on
+code that runs while an outer `jit` traces (the inner wrapper is inlined), on
+functions that run once (`main`, `test_*`, `setUp`), on wrappers built in a loop
+(JAX401 reports those), and when the body calls the jitted function in a loop
+(`step = jax.jit(partial(train_step, cfg))` then `for batch in data:
+state = step(state, batch)`): one compilation per call of the body then serves
+many steps.
+
+## Why is this bad
+`jax.jit` caches compiled code on the identity of the wrapped function. A lambda,
+a `partial`, a nested function or a bound method is a new object on every call of
+the enclosing function, so every call misses the cache: JAX traces and compiles
+again, which usually costs far more than running the function (checked on JAX
+0.12: four calls, four compilations).
+
+## Example
+```python
+import jax
+import jax.numpy as jnp
+
+def normalize(x, eps):
+    return jax.jit(lambda v: v / (jnp.linalg.norm(v) + eps))(x)
+```
+
+## Use instead
+```python
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def _normalize(v, eps):
+    return v / (jnp.linalg.norm(v) + eps)
+
+def normalize(x, eps):
+    return _normalize(x, eps)
+```
+Define the function once (module level) and pass what it closed over as
+arguments (static ones with `static_argnames`), or build the jitted function once
+in a factory cached with `functools.cache`.
+
+## Fix safety
+No automatic fix: moving the function out of its body means turning the values it
+closes over into arguments, and deciding which of them must be static.
+
+## Verify at runtime
+`jaxlint probe recompile --loop FILE.py:FUNC --steps 3` calls the enclosing
+function three times and counts XLA compilations per call (from `jax.monitoring`
+events): a fresh function compiles on every call, not only the first.
+"""
+    VALID = [
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef _scale(x, k):\n"
+            "    return x * k\n\ndef scale(x, k):\n    return _scale(x, k)\n\n"
+            "scale(jnp.ones(3), 2.0)\nscale(jnp.ones(3), 3.0)\n",
+            note="the fix: jit at module level, closed-over values as arguments",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef make_step(lr):\n"
+            "    return jax.jit(lambda w, g: w - lr * g)\n\nstep = make_step(0.1)\n"
+            "step(jnp.ones(3), jnp.ones(3))\n",
+            note="a factory returns the jitted function: built once by the caller",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\nnormalize = jax.jit(lambda v: v / v.sum())\n"
+            "\ndef f(x):\n    return normalize(x)\n\nf(jnp.ones(3))\n",
+            note="module-level jax.jit(lambda ...)",
+            runs=True,
+        ),
+        Valid(
+            "import functools\nimport jax\nimport jax.numpy as jnp\n\n@functools.cache\n"
+            "def compiled(n):\n    f = jax.jit(lambda x: x * n)\n    f(jnp.ones(3))\n"
+            "    return f\n\ncompiled(2)(jnp.ones(3))\n",
+            note="a cached builder",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef g(x):\n    return x * 2\n\n"
+            "def f(x):\n    return jax.jit(g)(x)\n\nf(jnp.ones(3))\nf(jnp.ones(3))\n",
+            note="jit of a module-level function: cached on g",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef outer(x):\n"
+            "    return jax.jit(lambda v: v * 2)(x)\n\nouter(jnp.ones(3))\nouter(jnp.ones(3))\n",
+            note="inside jit the inner wrapper is traced inline",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\nclass Model:\n    def __init__(self):\n"
+            "        self._apply = jax.jit(lambda x: x * 2)\n\n    def __call__(self, x):\n"
+            "        return self._apply(x)\n\nm = Model()\nm(jnp.ones(3))\nm(jnp.ones(3))\n",
+            note="the jitted lambda is stored on the object: built once per object",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef test_double():\n"
+            "    f = jax.jit(lambda x: x * 2)\n    assert (f(jnp.ones(2)) == 2).all()\n\n"
+            "def main():\n    print(jax.jit(lambda x: x + 1)(1.0))\n\n"
+            "def test_helper():\n    def run(x):\n        return jax.jit(lambda v: v - 1)(x)\n\n"
+            "    run(1.0)\n\ntest_double()\nmain()\ntest_helper()\n",
+            note="tests, their helpers and main run once",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef f(xs):\n    for x in xs:\n"
+            "        y = jax.jit(lambda v: v * 2)(x)\n    return y\n",
+            note="in a loop: JAX401 reports it",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    g = jax.jit(lambda v: v * 2)\n"
+            "    g(x)\n    return g\n",
+            note="returned after a warm-up call: a factory",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef f(x):\n"
+            "    y = jax.vmap(lambda v: v * 2)(x)\n    return jax.grad(lambda v: (v ** 2).sum())(y)\n",
+            note="vmap and grad compile nothing on their own",
+        ),
+        Valid(
+            "import functools\nimport jax\nimport jax.numpy as jnp\n\n"
+            "def train_step(lr, w, x):\n    return w - lr * x\n\ndef train(w, batches, lr):\n"
+            "    step = jax.jit(functools.partial(train_step, lr))\n    for x in batches:\n"
+            "        w = step(w, x)\n    return w\n\ntrain(jnp.ones(3), [jnp.ones(3)] * 4, 0.1)\n",
+            note="built once per call of train, called in its loop: the compile is amortised",
+            runs=True,
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\ndef normalize(x, eps):\n"
+            "    return jax.jit(lambda v: v / (jnp.linalg.norm(v) + eps))(x)\n",
+            line=5,
+            column=12,
+            message_contains="jits a lambda, created anew on every call of `normalize`",
+        ),
+        Invalid(
+            "import functools\nimport jax\n\ndef scale(x, k):\n    return x * k\n\n"
+            "def apply(x, k):\n    f = jax.jit(functools.partial(scale, k=k))\n    return f(x)\n",
+            line=8,
+            message_contains="`functools.partial(scale, k=k)`",
+        ),
+        Invalid(
+            "import jax\n\ndef loss(params, x):\n    def inner(p):\n        return (p * x).sum()\n"
+            "    return jax.jit(inner)(params)\n",
+            line=6,
+            message_contains="the nested function `inner`",
+        ),
+        Invalid(
+            "from jax import jit\n\ndef step(w, g, lr):\n    @jit\n    def update(w, g):\n"
+            "        return w - lr * g\n    return update(w, g)\n",
+            line=4,
+            column=5,
+            message_contains="`@jit` jits the nested function `update`",
+        ),
+        Invalid(
+            "import jax\n\nclass Trainer:\n    def step(self, w):\n        return w * 0.5\n\n"
+            "    def run(self, w):\n        return jax.jit(self.step)(w)\n",
+            line=8,
+            message_contains="the bound method `self.step`",
+        ),
+        Invalid(
+            "import equinox as eqx\nimport jax\n\ndef g(x):\n    return x * 2\n\n"
+            "def f(xs):\n    return eqx.filter_jit(jax.vmap(g))(xs)\n",
+            line=8,
+            message_contains="the `jax.vmap(g)` result",
+        ),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        found = self.wrapper(node)
+        if found is None:
+            return
+        _, fexpr = found
+        outer, looped = self.function_scope(node)
+        if not isinstance(outer, cst.FunctionDef) or looped or not self._repeated(outer, node):
+            return
+        what = self._fresh(fexpr, outer)
+        if what is None:
+            return
+        parent = self.index.parent.get(id(node))
+        called = isinstance(parent, cst.Call) and parent.func is node
+        if not called:
+            if not (isinstance(parent, cst.Assign) and parent.value is node):
+                return
+            if len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+                return
+            if not self._only_called(parent.targets[0].target, outer):
+                return
+        self._report(node, self.ctx.code(node), what, outer)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if not node.decorators:
+            return
+        deco = node.decorators[0]
+        got = self.ctx.trace.transform_of(deco.decorator)
+        if got is None or got[0].qualname not in _COMPILING:
+            return
+        outer, _ = self.function_scope(node)
+        if not isinstance(outer, cst.FunctionDef) or not self._repeated(outer, node):
+            return
+        if not self._only_called(node.name, outer):
+            return
+        what = f"the nested function `{node.name.value}`"
+        self._report(deco, f"@{self.ctx.code(deco.decorator)}", what, outer)
+
+    def _report(self, node: cst.CSTNode, wrapper: str, what: str, outer: cst.FunctionDef) -> None:
+        if "bound method" in what:
+            advice = "jit it once per object (in `__init__`) or jit a module-level function"
+        elif what.endswith("result"):
+            advice = "build the wrapper once, at module level"
+        else:
+            advice = (
+                f"define it once outside `{outer.name.value}` and pass the values it uses "
+                "as arguments (or build it in a functools.cache'd factory)"
+            )
+        self.report(node, wrapper=_short(wrapper), what=what, outer=outer.name.value, advice=advice)
+
+    def _repeated(self, outer: cst.FunctionDef, node: cst.CSTNode) -> bool:
+        """``outer`` may run many times, each run outside an enclosing trace."""
+        if self.runs_once(outer) or self.caches_result(outer):
+            return False
+        for _, parent in self.index.ancestors(outer):
+            if isinstance(parent, cst.FunctionDef) and self.runs_once(parent):
+                return False  # a helper of a test: runs a few times at most
+        info = self.ctx.trace.info(outer)
+        return not (info is not None and info.staging) and not self.staged(node)
+
+    def _fresh(self, fexpr: cst.BaseExpression, outer: cst.FunctionDef) -> str | None:
+        """How to name the wrapped callable when it is a new object on each call of
+        ``outer``; ``None`` when it may be the same object every time."""
+        model = self.ctx.model
+        if isinstance(fexpr, cst.Lambda):
+            return "a lambda"
+        if isinstance(fexpr, cst.Call):
+            text = _short(self.ctx.code(fexpr), 40)
+            if model.call_name(fexpr) in PARTIAL:
+                return f"`{text}`"
+            if self.ctx.trace.transform_of(fexpr.func) is not None and _positional(fexpr):
+                return f"the `{text}` result"
+            return None
+        if isinstance(fexpr, cst.Name):
+            found = model.lookup(fexpr.value, model.scope_for(fexpr))
+            scope = model.scope_of_node.get(id(outer))
+            if found is None or found[0] is not scope:
+                return None
+            bindings = found[1]
+            if all(b.kind == "def" for b in bindings):
+                return f"the nested function `{fexpr.value}`"
+            values = [self.index.assigned.get(id(b.node)) for b in bindings]
+            if all(
+                isinstance(v, cst.Lambda)
+                or (isinstance(v, cst.Call) and model.call_name(v) in PARTIAL)
+                for v in values
+            ):
+                return f"`{fexpr.value}`"
+            return None
+        if isinstance(fexpr, cst.Attribute):
+            method = self.bound_method(fexpr, outer)
+            if method is not None:
+                return f"the bound method `{method}`"
+        return None
+
+    def _only_called(self, name: cst.Name, outer: cst.FunctionDef) -> bool:
+        """``name``, bound once in ``outer``, is only ever called there, outside loops (never
+        returned, stored, passed on or captured): the jitted function dies with the call,
+        and its compilation serves a single use."""
+        model = self.ctx.model
+        scope = model.scope_of_node.get(id(outer))
+        if scope is None:
+            return False
+        if name.value in scope.global_names or name.value in scope.nonlocal_names:
+            return False
+        if len(scope.bindings.get(name.value, ())) != 1:
+            return False
+        calls = 0
+        for node in self.index.nodes_in(outer):
+            if not isinstance(node, cst.Name) or node.value != name.value or node is name:
+                continue
+            found = model.lookup(node.value, model.scope_for(node))
+            if found is None or found[0] is not scope:
+                continue
+            parent = self.index.parent.get(id(node))
+            if isinstance(parent, cst.Call) and parent.func is node:
+                if model.scope_for(node) is not scope:
+                    return False  # called from a nested function that may outlive the call
+                if self.function_scope(node)[1]:
+                    return False  # called in a loop: one compile per call, used many times
+                calls += 1
+                continue
+            return False
+        return calls > 0
