@@ -13,6 +13,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from jaxlint.analysis.keys import KeyAnalysis
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.tracing import TraceAnalysis
 from jaxlint.config import Settings
@@ -86,6 +87,7 @@ class FileContext:
         self.violations: list[Violation] = []
         self._positions = None
         self._trace: TraceAnalysis | None = None
+        self._keys: KeyAnalysis | None = None
 
     @property
     def positions(self):
@@ -106,6 +108,13 @@ class FileContext:
                 traced_wrappers=self.settings.traced_wrappers,
             )
         return self._trace
+
+    @property
+    def keys(self) -> KeyAnalysis:
+        """PRNG keys, their consumptions and reuses (computed on first use)."""
+        if self._keys is None:
+            self._keys = KeyAnalysis(self.model, lambda node: self.positions[node].start.line)
+        return self._keys
 
     def code(self, node: cst.CSTNode) -> str:
         """The source text of ``node`` as the user wrote it."""

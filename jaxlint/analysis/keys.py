@@ -1,0 +1,1553 @@
+"""PRNG keys: which values are keys, where each one is consumed, and which are reused.
+
+The semantics follow JAX's own key-reuse checker, read in the installed jax 0.12.0.1
+(``jax/experimental/key_reuse/_core.py``: the ``key_reuse_signatures`` table and
+``jaxpr_type_signature``; the primitives are defined in ``jax/_src/prng.py`` and
+``jax/_src/random.py``) and checked by running it (``tests/test_keys.py`` runs the
+cases below under ``jax_debug_key_reuse``):
+
+* **Samplers consume their key.** Every sampler in ``jax.random`` draws its bits
+  with ``random_bits_p`` (``Sink(0)``) or ``random_gamma_p`` (``Sink(0)``);
+  ``jax.random.bits`` is ``random_bits`` itself.
+* **``split`` consumes its key** (``random_split_p``: ``Sink(0), Source(0)``); the
+  keys it returns are fresh, and so are the elements ``k1, k2 = split(key)`` or
+  ``keys[0]``, ``keys[1]`` (``slice_p`` consumes only the sliced element).
+* **``fold_in`` does not consume** (``random_fold_in_p``: ``Source(0)`` only, with a
+  TODO in JAX asking whether it should), nor does ``clone`` (``random_clone_p``:
+  ``Source(0)``) or ``key_data`` (``random_unwrap_p``: no sink); ``key``,
+  ``PRNGKey`` and ``wrap_key_data`` (``random_seed_p``/``random_wrap_p``) make
+  fresh keys; ``==``/``!=`` (``eq_p``/``ne_p``) do not consume.
+* **Any other primitive consumes its key inputs** (``unknown_signature`` sinks
+  every key argument), and a jitted function consumes what its body consumes
+  (``_pjit_key_type_signature``). So a key passed to a function this module cannot
+  see is consumed: it may sample. For a function defined in this module, what its
+  body consumes decides (its summary).
+* **Loop bodies may not consume a key they close over**: ``_scan_key_type_signature``
+  and ``_while_key_type_signature`` raise ``KeyReuseError`` ("scan body function
+  leads to key reuse when repeatedly executed, because key constants are repeatedly
+  consumed"); ``fori_loop`` and ``lax.map`` lower to them. A ``cond`` branch
+  consumes at most once (``_cond_key_type_signature`` joins the branches).
+* Raw ``uint32`` keys from ``PRNGKey`` are not tracked by the checker at all (it
+  only sees ``key<impl>`` dtypes); reusing one is the same bug, so this analysis
+  treats them like typed keys, and remembers which values derive from a
+  ``PRNGKey`` call so that rules can tell where code relies on the raw bits.
+
+The walk is flow-sensitive inside each function (and the module body): a
+consumption records the key value as consumed on that path; ``if`` arms are
+joined (consumed in one arm: *maybe* consumed after the ``if``); ``return``,
+``raise``, ``break`` and ``continue`` end a path; loop and comprehension bodies
+are walked twice, so that a key consumed and not rebound in the body is seen
+consumed again on the second iteration.
+
+A value is *certainly* a key when a key function made it, or when its name is
+passed as the key of a ``jax.random`` function in the same function, or when it
+is annotated as a key (``PRNGKeyArray``, ``jax.Array`` on a key-like name).
+Passing an uncertain value to an unknown function is not recorded as a
+consumption: a parameter called ``rng`` may be a NumPy generator.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.transforms import PARTIAL, STATIC_CALLS, TRANSFORMS
+from jaxlint.analysis.walk import children
+
+LineOf = Callable[[cst.CSTNode], int]
+
+RANDOM = "random"
+"""Consumed by a ``jax.random`` sampler, ``split`` or ``bits``: certainly a consumption."""
+LOCAL = "local"
+"""Consumed by a function of this module whose body consumes it that way."""
+CALL = "call"
+"""Passed to a function this module does not show: it may sample."""
+
+# jax.random functions whose first argument (or ``key=``) is a key they consume.
+SAMPLERS = frozenset(
+    f"jax.random.{n}"
+    for n in (
+        "ball bernoulli beta binomial bits categorical cauchy chisquare choice dirichlet "
+        "double_sided_maxwell exponential f gamma generalized_normal geometric gumbel "
+        "laplace loggamma logistic lognormal maxwell multinomial multivariate_normal "
+        "normal orthogonal pareto permutation poisson rademacher randint rayleigh "
+        "shuffle split t triangular truncated_normal uniform wald weibull_min"
+    ).split()
+)
+SPLIT = "jax.random.split"
+MAKERS = frozenset({"jax.random.key", "jax.random.PRNGKey", "jax.random.wrap_key_data"})
+"""Make a fresh key from a seed or raw bits."""
+DERIVERS = frozenset({"jax.random.fold_in", "jax.random.clone"})
+"""Read a key without consuming it and return a fresh one."""
+READERS = frozenset({"jax.random.key_data", "jax.random.key_impl"})
+"""Read a key without consuming it."""
+KEY_TAKERS = SAMPLERS | DERIVERS | READERS
+LEGACY = "jax.random.PRNGKey"
+
+# Calls that return a fresh key on every call (Flax, Haiku).
+FRESH_KEY_CALLS = frozenset({"haiku.next_rng_key", "haiku.maybe_next_rng_key"})
+
+# Loop primitives: which argument is the body (by position and keyword).
+LOOP_BODIES: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+    "jax.lax.scan": ((0,), ("f",)),
+    "jax.lax.fori_loop": ((2,), ("body_fun",)),
+    "jax.lax.while_loop": ((0, 1), ("cond_fun", "body_fun")),
+    "jax.lax.map": ((0,), ("f",)),
+}
+ONCE_CALLERS = frozenset({"jax.lax.cond", "jax.lax.switch"})
+"""Call one of the functions they receive, once."""
+MAPPERS = frozenset(
+    {
+        "jax.tree.map",
+        "jax.tree_util.tree_map",
+        "jax.tree_util.tree_map_with_path",
+        "jax.tree.map_with_path",
+        "builtins.map",
+    }
+)
+"""Call the function they receive once per element or leaf."""
+
+# Calls that never consume a key passed to them.
+_NON_CONSUMING_PREFIXES = (
+    "builtins.",
+    "logging.",
+    "warnings.",
+    "typing.",
+    "jax.debug.",
+    "jax.dtypes.",
+    "numpy.testing.",
+    "chex.assert",
+    "absl.logging.",
+)
+_NON_CONSUMING = (
+    STATIC_CALLS
+    | READERS
+    | DERIVERS
+    | PARTIAL
+    | frozenset(
+        {
+            "jax.block_until_ready",
+            "jax.device_get",
+            "jax.tree.leaves",
+            "jax.tree.flatten",
+            "jax.tree.structure",
+            "jax.tree_util.tree_leaves",
+            "jax.tree_util.tree_flatten",
+            "jax.tree_util.tree_structure",
+            "jax.numpy.array_equal",
+            "jax.eval_shape",
+            "jax.make_jaxpr",
+        }
+    )
+)
+# Calls that return their key argument unchanged (``Forward`` in JAX's table).
+_FORWARDERS = frozenset(
+    {
+        "jax.numpy.asarray",
+        "jax.numpy.array",
+        "jax.numpy.copy",
+        "jax.device_put",
+        "jax.lax.stop_gradient",
+        "jax.lax.with_sharding_constraint",
+    }
+)
+_FORWARDING_METHODS = frozenset(
+    {"reshape", "squeeze", "flatten", "ravel", "copy", "block_until_ready", "T"}
+)
+
+# -- raw uint32 data uses of a key (what breaks when PRNGKey becomes key) -------------------
+_RAW_METHODS = frozenset({"astype", "view", "tolist", "item", "tobytes", "__array__"})
+_SAFE_JNP = frozenset(
+    f"jax.numpy.{n}"
+    for n in (
+        "asarray array stack concatenate vstack hstack where copy take reshape ravel squeeze "
+        "expand_dims broadcast_to transpose swapaxes moveaxis array_equal split tile repeat "
+        "zeros_like empty_like"
+    ).split()
+)
+_RAW_LAX = frozenset(
+    f"jax.lax.{n}"
+    for n in (
+        "bitcast_convert_type convert_element_type shift_right_logical shift_left "
+        "shift_right_arithmetic bitwise_and bitwise_or bitwise_xor bitwise_not add sub mul"
+    ).split()
+)
+_SHAPE_READERS = frozenset(
+    {
+        "numpy.shape",
+        "numpy.ndim",
+        "numpy.size",
+        "jax.numpy.shape",
+        "jax.numpy.ndim",
+        "jax.numpy.size",
+    }
+)
+_RAW_BUILTINS = frozenset(
+    {
+        "builtins.float",
+        "builtins.int",
+        "builtins.bytes",
+        "builtins.hash",
+        "builtins.list",
+        "builtins.tuple",
+    }
+)
+
+_KEY_NAME = re.compile(r"^(key|rng|prng|subkey|sub_key|subrng|rngkey|prngkey)\d*$|_(key|rng)\d*$")
+_KEY_ANNOTATION = re.compile(r"PRNGKey|KeyArray|\bKey\[|PRNGKeyArray")
+_ARRAY_ANNOTATION = re.compile(r"^(jax\.|jnp\.|jt\.|jaxtyping\.)?(Array|ArrayLike|ndarray)$")
+
+
+def is_key_name(name: str) -> bool:
+    """``key``, ``rng``, ``prng_key``, ``dropout_rng``, ``key2``: named like a PRNG key."""
+    return _KEY_NAME.search(name) is not None
+
+
+# -- results -------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class KeyValue:
+    """One key (or array of keys) as the program makes it.
+
+    Each evaluation of the expression that makes it gives a new value (loop bodies
+    are walked twice, so a key made in a loop has one value per walked iteration).
+    """
+
+    name: str
+    """The name it was first bound to, or the code that made it."""
+    origin: cst.CSTNode
+    certain: bool
+    """Certainly a key (made by a key function, used as one by ``jax.random``, annotated)."""
+    array: bool = False
+    """An array of keys (``split(key, n)``): its elements are distinct keys."""
+    where: str = "local"
+    """``local``, ``param``, ``global`` (a module-level key read in a function) or
+    ``closure`` (a key of an enclosing function)."""
+    raw_roots: frozenset[int] = frozenset()
+    """``id`` of the ``PRNGKey`` calls it derives from: raw ``uint32`` data."""
+    uses: list[Use] = field(default_factory=list)
+    """Every consumption recorded on it, on any path."""
+
+
+@dataclass(frozen=True, eq=False)
+class Use:
+    """A consumption: ``arg`` (a key expression) passed to ``call``."""
+
+    arg: cst.CSTNode
+    call: cst.Call
+    by: str
+    """The callee as the user wrote it: ``jax.random.normal``, ``self.dropout``."""
+    kind: str
+    """``RANDOM``, ``LOCAL`` or ``CALL``."""
+
+
+@dataclass(frozen=True, eq=False)
+class Reuse:
+    """``value`` consumed at ``second`` after ``first`` on one path."""
+
+    value: KeyValue
+    first: Use
+    second: Use
+    how: str
+    """``again`` (straight-line code), ``loop`` (every iteration of ``loop``),
+    ``body`` (a loop primitive's body consumes a key it closes over), ``mapped``
+    (a function called once per element or leaf consumes a key it closes over)."""
+    loop: cst.CSTNode | None = None
+    """The ``for``/``while``/comprehension, or the loop primitive's call."""
+    body: cst.FunctionDef | cst.Lambda | None = None
+
+    @property
+    def definite(self) -> bool:
+        """Certainly a reuse: both consumptions are certain (a ``jax.random`` consumer,
+        or a function of this module that passes the key to one), or one is and the
+        other passes a certain key to a function we cannot see. Two calls of unknown
+        functions are not enough: they may only derive keys with ``fold_in`` (Flax's
+        ``init``/``apply`` do) or compare them, and tests reuse keys on purpose to
+        compare two runs."""
+        kinds = (self.first.kind, self.second.kind)
+        if self.first is self.second:
+            return kinds[0] != CALL
+        if CALL not in kinds:
+            return True
+        return kinds != (CALL, CALL) and self.value.certain
+
+
+@dataclass(frozen=True)
+class RawUse:
+    """A legacy raw key used as ``uint32`` data: ``node`` does ``what``."""
+
+    node: cst.CSTNode
+    what: str
+
+
+@dataclass(frozen=True)
+class _Mark:
+    use: Use
+    maybe_depth: int | None
+    """``None``: consumed on every path here; else consumed on some paths only, the
+    join having happened at this branch depth."""
+
+
+class _State:
+    __slots__ = ("consumed", "env")
+
+    def __init__(self, env: dict[str, KeyValue], consumed: dict[KeyValue, _Mark]) -> None:
+        self.env = env
+        self.consumed = consumed
+
+    def copy(self) -> _State:
+        return _State(dict(self.env), dict(self.consumed))
+
+
+@dataclass
+class _Summary:
+    """What calling a function of this module consumes."""
+
+    params: dict[str, str] = field(default_factory=dict)
+    """Parameter name -> the strongest kind of consumption in the body."""
+    free: dict[str, str] = field(default_factory=dict)
+    """Names of enclosing or module scopes consumed by the body -> kind."""
+    positional: list[str] = field(default_factory=list)
+
+
+_STRENGTH = {CALL: 0, LOCAL: 1, RANDOM: 2}
+
+
+def _stronger(a: str | None, b: str) -> str:
+    return b if a is None or _STRENGTH[b] > _STRENGTH[a] else a
+
+
+FunctionNode = cst.FunctionDef | cst.Lambda
+
+
+class KeyAnalysis:
+    """Keys, their consumptions and their reuses, for one module."""
+
+    def __init__(self, model: SemanticModel, line_of: LineOf) -> None:
+        self.model = model
+        self.line_of = line_of
+        self.reuses: list[Reuse] = []
+        self.global_uses: list[tuple[Use, KeyValue, FunctionNode]] = []
+        """A module-level key consumed inside a function that does not rebind it."""
+        self._values: dict[int, KeyValue] = {}
+        self._raw: dict[int, list[RawUse]] = {}
+        self._reported: set[int] = set()
+        self._summaries: dict[int, _Summary] = {}
+        self._in_progress: set[int] = set()
+        self._active: dict[int, _Walker] = {}
+        self._exit_envs: dict[int, dict[str, KeyValue]] = {}
+        self._lambdas: dict[int, cst.Lambda] = {}
+        self._module_env: dict[str, KeyValue] = {}
+        self._defs: list[FunctionNode] = []
+        self._parent: dict[int, FunctionNode | None] = {}
+        self._class_of: dict[int, cst.ClassDef] = {}
+        self._loop_bodies: dict[int, tuple[str, cst.Call]] = {}
+        self._collect()
+        self._run()
+
+    # -- public queries ----------------------------------------------------------------
+
+    def value(self, expr: cst.CSTNode) -> KeyValue | None:
+        """The key ``expr`` evaluates to (its last walked evaluation), if it is one."""
+        return self._values.get(id(expr))
+
+    def is_key(self, expr: cst.CSTNode) -> bool:
+        """``expr`` is certainly a key (or an array of keys) where it is evaluated."""
+        val = self._values.get(id(expr))
+        return val is not None and val.certain
+
+    def raw_uses(self, maker: cst.Call) -> list[RawUse]:
+        """Where the key made by the ``PRNGKey`` call ``maker`` (or a key derived from
+        it by ``split``/``fold_in``/indexing) is used as raw ``uint32`` data."""
+        seen: set[int] = set()
+        out = []
+        for use in self._raw.get(id(maker), []):
+            if id(use.node) not in seen:
+                seen.add(id(use.node))
+                out.append(use)
+        return out
+
+    def loop_body_of(self, fn: cst.CSTNode) -> tuple[str, cst.Call] | None:
+        """``(qualified name, call)`` when ``fn`` is the body of ``lax.scan``/``fori_loop``/
+        ``while_loop``/``lax.map``."""
+        return self._loop_bodies.get(id(fn))
+
+    # -- collection --------------------------------------------------------------------
+
+    def _collect(self) -> None:
+        stack: list[cst.CSTNode] = []
+        for node, entering in self.model.events:
+            if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                if not entering:
+                    stack.pop()
+                    continue
+                if not isinstance(node, cst.ClassDef):
+                    self._defs.append(node)
+                    self._parent[id(node)] = next(
+                        (n for n in reversed(stack) if not isinstance(n, cst.ClassDef)), None
+                    )  # type: ignore[assignment]
+                    if (
+                        isinstance(node, cst.FunctionDef)
+                        and stack
+                        and isinstance(stack[-1], cst.ClassDef)
+                    ):
+                        self._class_of[id(node)] = stack[-1]
+                stack.append(node)
+            elif entering and isinstance(node, cst.Assign):
+                if len(node.targets) == 1 and isinstance(node.value, cst.Lambda):
+                    self._lambdas[id(node.targets[0].target)] = node.value
+            elif entering and isinstance(node, cst.Call):
+                qn = self.model.call_name(node)
+                if qn in LOOP_BODIES:
+                    for body in _body_args(node, *LOOP_BODIES[qn]):
+                        fn = self.resolve_function(body)
+                        if fn is not None:
+                            self._loop_bodies.setdefault(id(fn), (qn, node))
+
+    def resolve_function(self, expr: cst.BaseExpression) -> FunctionNode | None:
+        """The function of this module that ``expr`` names (a lambda, a local ``def``)."""
+        if isinstance(expr, cst.Lambda):
+            return expr
+        if isinstance(expr, cst.Name):
+            found = self.model.lookup(expr.value, self.model.scope_for(expr))
+            if found is None:
+                return None
+            bindings = found[1]
+            if len(bindings) == 1 and bindings[0].kind == "def":
+                node = bindings[0].node
+                return node if isinstance(node, cst.FunctionDef) else None
+            if len(bindings) == 1 and bindings[0].kind == "assign":
+                return self._lambda_bound_to(bindings[0].node)
+        return None
+
+    def _lambda_bound_to(self, target: cst.CSTNode) -> cst.Lambda | None:
+        return self._lambdas.get(id(target))
+
+    def method(self, within: FunctionNode | None, name: str) -> cst.FunctionDef | None:
+        """``self.<name>`` from a method of a class of this module."""
+        if not isinstance(within, cst.FunctionDef):
+            return None
+        cls = self._class_of.get(id(within))
+        if cls is None:
+            return None
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
+                return stmt
+        return None
+
+    # -- driving -----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        module = _Walker(self, None)
+        module.run()
+        self._module_env = module.exit_env
+        for fn in self._defs:
+            self.summary(fn)
+
+    def summary(self, fn: FunctionNode) -> _Summary | None:
+        """Walk ``fn`` once (reporting what it reuses) and say what calling it consumes;
+        ``None`` while it is being walked (recursion)."""
+        got = self._summaries.get(id(fn))
+        if got is not None:
+            return got
+        if id(fn) in self._in_progress:
+            return None
+        self._in_progress.add(id(fn))
+        walker = _Walker(self, fn)
+        self._active[id(fn)] = walker
+        walker.run()
+        del self._active[id(fn)]
+        self._in_progress.discard(id(fn))
+        self._exit_envs[id(fn)] = walker.exit_env
+        self._summaries[id(fn)] = walker.summary
+        return walker.summary
+
+    def module_key(self, name: str) -> KeyValue | None:
+        return self._module_env.get(name)
+
+    def report(self, reuse: Reuse) -> None:
+        if id(reuse.second.arg) in self._reported:
+            return
+        self._reported.add(id(reuse.second.arg))
+        self.reuses.append(reuse)
+
+    def note_raw(self, val: KeyValue, node: cst.CSTNode, what: str) -> None:
+        for root in val.raw_roots:
+            self._raw.setdefault(root, []).append(RawUse(node, what))
+
+
+def _body_args(
+    call: cst.Call, positions: Sequence[int], keywords: Sequence[str]
+) -> Iterator[cst.BaseExpression]:
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    for idx in positions:
+        if idx < len(positional):
+            yield positional[idx].value
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in keywords:
+            yield arg.value
+
+
+def _key_arg(call: cst.Call, names: tuple[str, ...] = ("key",)) -> cst.BaseExpression | None:
+    for arg in call.args:
+        if arg.keyword is None and not arg.star:
+            return arg.value
+        break
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in names:
+            return arg.value
+    return None
+
+
+def _literal_int(expr: cst.BaseExpression) -> int | None:
+    if isinstance(expr, cst.Integer):
+        return int(expr.evaluated_value)
+    if (
+        isinstance(expr, cst.UnaryOperation)
+        and isinstance(expr.operator, cst.Minus)
+        and isinstance(expr.expression, cst.Integer)
+    ):
+        return -int(expr.expression.evaluated_value)
+    return None
+
+
+def _code(node: cst.CSTNode, limit: int = 40) -> str:
+    text = cst.Module([]).code_for_node(node)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _params(fn: FunctionNode) -> list[cst.Param]:
+    p = fn.params
+    out = [*p.posonly_params, *p.params]
+    if isinstance(p.star_arg, cst.Param):
+        out.append(p.star_arg)
+    out.extend(p.kwonly_params)
+    if p.star_kwarg is not None:
+        out.append(p.star_kwarg)
+    return out
+
+
+def _annotation(param: cst.Param) -> str:
+    if param.annotation is None:
+        return ""
+    return " ".join(cst.Module([]).code_for_node(param.annotation.annotation).split())
+
+
+def _annotated_key(name: str, annotation: str) -> bool:
+    if not annotation:
+        return False
+    if _KEY_ANNOTATION.search(annotation):
+        return True
+    bare = annotation.replace(" ", "")
+    for part in re.split(r"\||Optional\[|\]", bare):
+        if part and _ARRAY_ANNOTATION.match(part) and is_key_name(name):
+            return True
+    return False
+
+
+def _own_nodes(body: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
+    """Every node of ``body``, not descending into nested functions and classes."""
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(reversed(children(node)))
+
+
+class _Loop:
+    """Bookkeeping for the loop being walked."""
+
+    def __init__(self, node: cst.CSTNode, how: str) -> None:
+        self.node = node
+        self.how = how
+        self.breaks: list[_State] = []
+        self.continues: list[_State] = []
+        self.uses: set[int] = set()
+        """``id`` of the uses recorded while walking the body the first time."""
+
+
+class _Walker:
+    """Walks one function body (or the module body) path by path."""
+
+    def __init__(self, analysis: KeyAnalysis, fn: FunctionNode | None) -> None:
+        self.a = analysis
+        self.model = analysis.model
+        self.fn = fn
+        self.depth = 0
+        self.loops: list[_Loop] = []
+        self.generation: tuple[int, ...] = ()
+        self.memo: dict[tuple, KeyValue] = {}
+        self.summary = _Summary()
+        self.exit_env: dict[str, KeyValue] = {}
+        self.exits: list[_State] = []
+        self.state: _State | None = _State({}, {})
+        scope = self.model.scope_of_node.get(id(fn)) if fn is not None else self.model.module_scope
+        self.scope = scope
+        self.local_names: set[str] = set()
+        self.global_decl: set[str] = set()
+        if fn is not None and scope is not None:
+            self.local_names = set(scope.bindings) - scope.global_names - scope.nonlocal_names
+            self.global_decl = set(scope.global_names)
+        if fn is None:
+            body: Sequence[cst.CSTNode] = list(self.model.module.body)
+        elif isinstance(fn, cst.Lambda):
+            body = [fn.body]
+        else:
+            body = [fn.body]
+        self.body_nodes = body
+        self.evidence = self._evidence(body)
+        self.loop_body = analysis.loop_body_of(fn) if fn is not None else None
+        self.param_values: dict[str, KeyValue] = {}
+        self.rngs_names: set[str] = set()
+        self.conditions: set[int] = set()
+        """Calls whose result is used as a truth value (``assert``, ``if``, ``not``...)."""
+        for node in _own_nodes(body):
+            tests: list[cst.BaseExpression] = []
+            if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+                tests.append(node.test)
+            elif isinstance(node, cst.Assert):
+                tests.append(node.test)
+            elif isinstance(node, cst.BooleanOperation):
+                tests.extend((node.left, node.right))
+            elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+                tests.append(node.expression)
+            for test in tests:
+                if isinstance(test, cst.Call):
+                    self.conditions.add(id(test))
+        """Names bound to an ``nnx.Rngs(...)`` here: calling them gives fresh keys."""
+
+    # -- setup -------------------------------------------------------------------------
+
+    def _evidence(self, body: Sequence[cst.CSTNode]) -> set[str]:
+        """Names passed as the key of a ``jax.random`` function in this body."""
+        out: set[str] = set()
+        for node in _own_nodes(body):
+            if isinstance(node, cst.Call) and self.model.call_name(node) in KEY_TAKERS:
+                arg = _key_arg(node, ("key", "keys"))
+                if isinstance(arg, cst.Name):
+                    out.add(arg.value)
+        return out
+
+    def run(self) -> None:
+        fn = self.fn
+        assert self.state is not None
+        if fn is not None:
+            positional = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params)]
+            self.summary.positional = positional
+            for param in _params(fn):
+                name = param.name.value
+                certain = name in self.evidence or _annotated_key(name, _annotation(param))
+                val = KeyValue(name, param, certain, where="param")
+                self.param_values[name] = val
+                self.state.env[name] = val
+            if isinstance(fn, cst.Lambda):
+                self._eval(fn.body)
+                self._exit()
+                return
+        self._block(self.body_nodes if fn is None else _suite(fn.body))
+        self._exit()
+
+    def _exit(self) -> None:
+        if self.state is not None:
+            self.exits.append(self.state)
+        env: dict[str, KeyValue] = {}
+        for st in self.exits:
+            for k, v in st.env.items():
+                env.setdefault(k, v)
+        self.exit_env = env
+
+    # -- values ------------------------------------------------------------------------
+
+    def _new(
+        self,
+        node: cst.CSTNode,
+        name: str,
+        certain: bool,
+        *,
+        array: bool = False,
+        raw: frozenset[int] = frozenset(),
+        tag: object = None,
+    ) -> KeyValue:
+        key = (id(node), tag, self.generation)
+        val = self.memo.get(key)
+        if val is None:
+            val = KeyValue(name, node, certain, array=array, raw_roots=raw)
+            self.memo[key] = val
+        if self.state is not None:
+            self.state.consumed.pop(val, None)  # a fresh key (JAX: ``Source``)
+        return val
+
+    def _element(self, parent: KeyValue, index: int | str, node: cst.CSTNode) -> KeyValue:
+        key = ("element", id(parent), index)
+        val = self.memo.get(key)
+        if val is None:
+            val = KeyValue(
+                f"{parent.name}[{index}]" if isinstance(index, int) else parent.name,
+                node,
+                parent.certain,
+                raw_roots=parent.raw_roots,
+            )
+            self.memo[key] = val
+        return val
+
+    def _lookup(self, name: str, at: cst.Name | None) -> KeyValue | None:
+        st = self.state
+        if st is not None and name in st.env:
+            return st.env[name]
+        if self.fn is None or (name in self.local_names and name not in self.global_decl):
+            return None
+        found = self.model.lookup(name, self.scope) if self.scope is not None else None
+        if found is None:
+            return None
+        scope, bindings = found
+        if scope is self.model.module_scope:
+            val = self.a.module_key(name)
+            if val is None or any(b.kind not in ("assign",) for b in bindings):
+                return None
+            return self._outer_value(name, val, "global")
+        # a closure: a key of an enclosing function
+        outer_fn = scope.node
+        summary_env = self._enclosing_keys(outer_fn)
+        if summary_env is None or name not in summary_env:
+            return None
+        return self._outer_value(name, summary_env[name], "closure")
+
+    def _outer_value(self, name: str, outer: KeyValue, where: str) -> KeyValue:
+        key = ("outer", name)
+        val = self.memo.get(key)
+        if val is None:
+            val = KeyValue(
+                name,
+                outer.origin,
+                outer.certain,
+                array=outer.array,
+                where=where,
+                raw_roots=outer.raw_roots,
+            )
+            self.memo[key] = val
+        return val
+
+    def _enclosing_keys(self, fn_node: cst.CSTNode) -> dict[str, KeyValue] | None:
+        """The keys of an enclosing function: where it is now if it is being walked
+        (a call of this function from it), else where it ends."""
+        active = self.a._active.get(id(fn_node))
+        if active is not None:
+            return active.state.env if active.state is not None else None
+        return self.a._exit_envs.get(id(fn_node))
+
+    # -- consumption -------------------------------------------------------------------
+
+    def _consume(self, val: KeyValue, use: Use) -> None:
+        st = self.state
+        if st is None:
+            return
+        if use.kind == CALL and not val.certain:
+            return
+        val.uses.append(use)
+        for loop in self.loops:
+            loop.uses.add(id(use))
+        if val.where == "param":
+            self.summary.params[val.name] = _stronger(self.summary.params.get(val.name), use.kind)
+        elif val.where in ("closure", "global"):
+            self.summary.free[val.name] = _stronger(self.summary.free.get(val.name), use.kind)
+            if self.loop_body is not None and self.fn is not None:
+                _, call = self.loop_body
+                self.a.report(Reuse(val, use, use, "body", call, self.fn))
+            if val.where == "global" and self.fn is not None and val.name not in self.global_decl:
+                self.a.global_uses.append((use, val, self.fn))
+        mark = st.consumed.get(val)
+        if mark is not None and (mark.maybe_depth is None or self.depth <= mark.maybe_depth):
+            loop = next((lp for lp in reversed(self.loops) if id(mark.use) in lp.uses), None)
+            if loop is not None and mark.use.arg is use.arg:
+                self.a.report(Reuse(val, mark.use, use, loop.how, loop.node))
+            else:
+                self.a.report(Reuse(val, mark.use, use, "again"))
+            return
+        if mark is None:
+            st.consumed[val] = _Mark(use, None)
+
+    # -- statements --------------------------------------------------------------------
+
+    def _block(self, body: Sequence[cst.CSTNode]) -> None:
+        for stmt in body:
+            if self.state is None:
+                return
+            self._stmt(stmt)
+
+    def _stmt(self, stmt: cst.CSTNode) -> None:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if self.state is None:
+                    return
+                self._small(small)
+        elif isinstance(stmt, cst.If):
+            self._if(stmt)
+        elif isinstance(stmt, cst.For):
+            self._eval(stmt.iter)
+            element = self._element_of(stmt.iter, stmt.target)
+            self._loop(
+                stmt, "loop", stmt.body, stmt.target, element, _repeats(stmt.iter, self.model)
+            )
+            if stmt.orelse is not None and self.state is not None:
+                self._block(_suite(stmt.orelse.body))
+        elif isinstance(stmt, cst.While):
+            self._eval(stmt.test)
+            self._loop(stmt, "loop", stmt.body, None, None, True, test=stmt.test)
+            if stmt.orelse is not None and self.state is not None:
+                self._block(_suite(stmt.orelse.body))
+        elif isinstance(stmt, cst.With):
+            for item in stmt.items:
+                self._eval(item.item)
+                if item.asname is not None:
+                    self._assign(item.asname.name, None, None)
+            self._block(_suite(stmt.body))
+        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+            self._try(stmt)
+        elif isinstance(stmt, cst.Match):
+            self._eval(stmt.subject)
+            before = self.state
+            outs: list[_State] = []
+            self.depth += 1
+            for case in stmt.cases:
+                self.state = before.copy() if before is not None else None
+                if case.guard is not None:
+                    self._eval(case.guard)
+                self._block(_suite(case.body))
+                if self.state is not None:
+                    outs.append(self.state)
+            self.depth -= 1
+            if before is not None:
+                outs.append(before)  # no case matched
+            self.state = self._join(outs, stmt)
+        elif isinstance(stmt, cst.FunctionDef):
+            for dec in stmt.decorators:
+                self._eval(dec.decorator)
+            self._unbind(stmt.name.value)
+        elif isinstance(stmt, cst.ClassDef):
+            self._unbind(stmt.name.value)
+        elif isinstance(stmt, cst.IndentedBlock):
+            self._block(stmt.body)
+
+    def _small(self, small: cst.BaseSmallStatement) -> None:
+        st = self.state
+        assert st is not None
+        if isinstance(small, cst.Assign):
+            val = self._eval(small.value)
+            for t in small.targets:
+                self._assign(t.target, val, small.value)
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                val = self._eval(small.value)
+                self._assign(small.target, val, small.value)
+        elif isinstance(small, cst.AugAssign):
+            self._eval(small.value)
+            self._eval(small.target)
+            if isinstance(small.target, cst.Name):
+                self._unbind(small.target.value)
+        elif isinstance(small, cst.Expr):
+            self._eval(small.value)
+        elif isinstance(small, cst.Return):
+            if small.value is not None:
+                self._eval(small.value)
+            self.exits.append(st)
+            self.state = None
+        elif isinstance(small, cst.Raise):
+            if small.exc is not None:
+                self._eval(small.exc)
+            self.state = None
+        elif isinstance(small, cst.Assert):
+            self._eval(small.test)
+            if small.msg is not None:
+                self._eval(small.msg)
+        elif isinstance(small, cst.Del):
+            for name in _target_names(small.target):
+                self._unbind(name)
+        elif isinstance(small, cst.Break):
+            if self.loops:
+                self.loops[-1].breaks.append(st)
+            self.state = None
+        elif isinstance(small, cst.Continue):
+            if self.loops:
+                self.loops[-1].continues.append(st)
+            self.state = None
+
+    def _if(self, stmt: cst.If) -> None:
+        self._eval(stmt.test)
+        before = self.state
+        if before is None:
+            return
+        self.depth += 1
+        self.state = before.copy()
+        self._block(_suite(stmt.body))
+        then = self.state
+        self.state = before.copy()
+        if isinstance(stmt.orelse, cst.If):
+            self._if(stmt.orelse)
+        elif isinstance(stmt.orelse, cst.Else):
+            self._block(_suite(stmt.orelse.body))
+        other = self.state
+        self.depth -= 1
+        self.state = self._join([s for s in (then, other) if s is not None], stmt)
+
+    def _try(self, stmt: cst.Try | cst.TryStar) -> None:
+        before = self.state
+        if before is None:
+            return
+        self.depth += 1
+        self.state = before.copy()
+        self._block(_suite(stmt.body))
+        after_body = self.state
+        outs: list[_State] = []
+        for handler in stmt.handlers:
+            self.state = self._join([s for s in (before, after_body) if s is not None], stmt)
+            if self.state is None:
+                continue
+            # the body may have failed before its consumption: what it consumed is
+            # only maybe consumed here, and never reported as reused in the handler
+            self.depth += 1
+            if handler.type is not None:
+                self._eval(handler.type)
+            self._block(_suite(handler.body))
+            self.depth -= 1
+            if self.state is not None:
+                outs.append(self.state)
+        if after_body is not None and stmt.orelse is not None:
+            self.state = after_body
+            self._block(_suite(stmt.orelse.body))
+            after_body = self.state
+        self.depth -= 1
+        if after_body is not None:
+            outs.insert(0, after_body)
+        self.state = self._join(outs, stmt)
+        if stmt.finalbody is not None and self.state is not None:
+            self._block(_suite(stmt.finalbody.body))
+
+    def _loop(
+        self,
+        stmt: cst.CSTNode,
+        how: str,
+        body: cst.BaseSuite | cst.BaseExpression,
+        target: cst.BaseExpression | None,
+        element: Callable[[], KeyValue | None] | None,
+        repeats: bool,
+        test: cst.BaseExpression | None = None,
+    ) -> None:
+        before = self.state
+        if before is None:
+            return
+        loop = _Loop(stmt, how)
+        self.loops.append(loop)
+        outs: list[_State] = [before]
+        self.state = before.copy()
+        passes = 2 if repeats else 1
+        outer_generation = self.generation
+        for i in range(passes):
+            self.generation = (*outer_generation, i)
+            if self.state is None:
+                break
+            if target is not None:
+                self._assign(target, element() if element is not None else None, None)
+            if isinstance(body, cst.BaseExpression):
+                self._eval(body)
+            else:
+                self._block(_suite(body))
+            ends = [s for s in (self.state, *loop.continues) if s is not None]
+            loop.continues = []
+            if not ends:
+                self.state = None
+                break
+            self.state = self._join(ends, stmt) if len(ends) > 1 else ends[0]
+            if test is not None and self.state is not None:
+                self._eval(test)
+            if self.state is not None:
+                outs.append(self.state.copy())
+        self.generation = outer_generation
+        self.loops.pop()
+        outs.extend(loop.breaks)
+        self.state = self._join(outs, stmt)
+
+    def _join(self, states: list[_State], at: cst.CSTNode) -> _State | None:
+        if not states:
+            return None
+        if len(states) == 1:
+            return states[0]
+        names: set[str] = set()
+        for s in states:
+            names |= set(s.env)
+        env: dict[str, KeyValue] = {}
+        consumed: dict[KeyValue, _Mark] = {}
+        for name in names:
+            vals = [s.env.get(name) for s in states]
+            present = [v for v in vals if v is not None]
+            if not present:
+                continue
+            first = present[0]
+            if all(v is first for v in vals):
+                env[name] = first
+                continue
+            merged = self._merged(at, name, present)
+            env[name] = merged
+            marks = [
+                st.consumed.get(v) if v is not None else None
+                for st, v in zip(states, vals, strict=True)
+            ]
+            mark = self._join_marks(marks)
+            if mark is not None:
+                consumed[merged] = mark
+        every = {v for s in states for v in s.consumed}
+        for val in every:
+            marks = [s.consumed.get(val) for s in states]
+            mark = self._join_marks(marks)
+            if mark is not None:
+                consumed[val] = mark
+        return _State(env, consumed)
+
+    def _join_marks(self, marks: list[_Mark | None]) -> _Mark | None:
+        present = [m for m in marks if m is not None]
+        if not present:
+            return None
+        if len(present) == len(marks) and all(m.maybe_depth is None for m in present):
+            return present[0]
+        depth = min([self.depth, *(m.maybe_depth for m in present if m.maybe_depth is not None)])
+        return _Mark(present[0].use, depth)
+
+    def _merged(self, at: cst.CSTNode, name: str, vals: list[KeyValue]) -> KeyValue:
+        key = ("merge", id(at), name, self.generation)
+        val = self.memo.get(key)
+        roots: frozenset[int] = frozenset().union(*(v.raw_roots for v in vals))
+        if val is None:
+            val = KeyValue(
+                name,
+                vals[0].origin,
+                any(v.certain for v in vals),
+                array=all(v.array for v in vals),
+                where=vals[0].where if all(v.where == vals[0].where for v in vals) else "local",
+                raw_roots=roots,
+            )
+            self.memo[key] = val
+        else:
+            val.raw_roots = val.raw_roots | roots
+            val.certain = val.certain or any(v.certain for v in vals)
+        return val
+
+    # -- binding -----------------------------------------------------------------------
+
+    def _unbind(self, name: str) -> None:
+        if self.state is not None:
+            self.state.env.pop(name, None)
+
+    def _assign(
+        self, target: cst.BaseExpression, val: KeyValue | None, value: cst.BaseExpression | None
+    ) -> None:
+        st = self.state
+        if st is None:
+            return
+        if isinstance(target, cst.Name):
+            name = target.value
+            if val is None and value is not None and name in self.evidence:
+                # an unknown value used as a key by ``jax.random`` later in this body
+                val = self._new(target, name, True)
+            if value is not None and isinstance(value, cst.Call):
+                if self.model.call_name(value) == "flax.nnx.Rngs":
+                    self.rngs_names.add(name)
+            if val is None:
+                st.env.pop(name, None)
+                return
+            st.env[name] = val
+            self.a._values[id(target)] = val
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            elements = target.elements
+            starred = any(isinstance(el.value, cst.StarredElement) for el in elements)
+            for i, el in enumerate(elements):
+                inner = el.value
+                if isinstance(inner, cst.StarredElement):
+                    self._assign(inner.value, None, None)
+                    continue
+                sub = None
+                if val is not None and val.array and not starred:
+                    sub = self._element(val, i, inner)
+                self._assign(inner, sub, value)
+        elif isinstance(target, cst.StarredElement):
+            self._assign(target.value, None, None)
+        else:
+            self._eval(target)  # attribute or subscript: the key is stored, not consumed
+
+    # -- expressions -------------------------------------------------------------------
+
+    def _eval(self, expr: cst.BaseExpression) -> KeyValue | None:
+        if self.state is None:
+            return None
+        val = self._eval_inner(expr)
+        if val is not None:
+            self.a._values[id(expr)] = val
+        return val
+
+    def _eval_inner(self, expr: cst.BaseExpression) -> KeyValue | None:
+        if isinstance(expr, cst.Name):
+            return self._lookup(expr.value, expr)
+        if isinstance(expr, cst.Call):
+            return self._call(expr)
+        if isinstance(expr, cst.Attribute):
+            base = self._eval(expr.value)
+            if base is not None:
+                attr = expr.attr.value
+                if attr in ("shape", "ndim", "size") and not base.array:
+                    self.a.note_raw(
+                        base, expr, f"reads `{_code(expr)}` (a typed key has shape `()`)"
+                    )
+                if attr == "T":
+                    return base
+            return None
+        if isinstance(expr, cst.Subscript):
+            return self._subscript(expr)
+        if isinstance(expr, cst.BinaryOperation):
+            for side in (expr.left, expr.right):
+                v = self._eval(side)
+                if v is not None:
+                    self.a.note_raw(v, expr, f"computes `{_code(expr)}` on the raw bits")
+            return None
+        if isinstance(expr, cst.UnaryOperation):
+            v = self._eval(expr.expression)
+            if v is not None and not isinstance(expr.operator, cst.Not):
+                self.a.note_raw(v, expr, f"computes `{_code(expr)}` on the raw bits")
+            return None
+        if isinstance(expr, cst.Comparison):
+            self._comparison(expr)
+            return None
+        if isinstance(expr, cst.BooleanOperation):
+            self._eval(expr.left)
+            before = self.state
+            if before is not None:
+                self.depth += 1
+                self.state = before.copy()
+                right = self._eval(expr.right)
+                after = self.state
+                self.depth -= 1
+                self.state = self._join([s for s in (before, after) if s is not None], expr)
+                return right
+            return None
+        if isinstance(expr, cst.IfExp):
+            self._eval(expr.test)
+            before = self.state
+            if before is None:
+                return None
+            self.depth += 1
+            self.state = before.copy()
+            a = self._eval(expr.body)
+            s1 = self.state
+            self.state = before.copy()
+            b = self._eval(expr.orelse)
+            s2 = self.state
+            self.depth -= 1
+            self.state = self._join([s for s in (s1, s2) if s is not None], expr)
+            if a is not None and b is not None:
+                return a if a is b else self._merged(expr, "<ifexp>", [a, b])
+            return None
+        if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+            for el in expr.elements:
+                self._eval(el.value)
+            return None
+        if isinstance(expr, cst.Dict):
+            for el in expr.elements:
+                if isinstance(el, cst.DictElement):
+                    self._eval(el.key)
+                self._eval(el.value)
+            return None
+        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            self._comprehension(expr)
+            return None
+        if isinstance(expr, cst.NamedExpr):
+            val = self._eval(expr.value)
+            self._assign(expr.target, val, expr.value)
+            return val
+        if isinstance(expr, cst.StarredElement):
+            self._eval(expr.value)
+            return None
+        if isinstance(expr, (cst.Await, cst.Yield)):
+            inner = getattr(expr, "expression", None) or getattr(expr, "value", None)
+            if isinstance(inner, cst.BaseExpression):
+                self._eval(inner)
+            return None
+        if isinstance(expr, cst.FormattedString):
+            for part in expr.parts:
+                if isinstance(part, cst.FormattedStringExpression):
+                    self._eval(part.expression)
+            return None
+        if isinstance(expr, cst.ConcatenatedString):
+            self._eval(expr.left)
+            self._eval(expr.right)
+            return None
+        return None
+
+    def _comparison(self, expr: cst.Comparison) -> None:
+        operands = [expr.left, *(c.comparator for c in expr.comparisons)]
+        for op in operands:
+            self._eval(op)
+            if isinstance(op, cst.Attribute) and op.attr.value == "dtype":
+                base = self.a._values.get(id(op.value))
+                if base is not None:
+                    self.a.note_raw(
+                        base, expr, f"compares `{_code(op)}` (a typed key has a key dtype)"
+                    )
+
+    def _subscript(self, expr: cst.Subscript) -> KeyValue | None:
+        base = self._eval(expr.value)
+        index: cst.BaseExpression | None = None
+        is_slice = False
+        for el in expr.slice:
+            sl = el.slice
+            if isinstance(sl, cst.Index):
+                self._eval(sl.value)
+                index = sl.value
+            else:
+                is_slice = True
+                for part in (sl.lower, sl.upper, sl.step):
+                    if part is not None:
+                        self._eval(part)
+        if base is None:
+            return None
+        if len(expr.slice) > 1 or not base.array:
+            self.a.note_raw(
+                base, expr, f"indexes `{_code(expr)}` (a typed key is one scalar element)"
+            )
+            return None
+        if is_slice:
+            return self._new(expr, _code(expr), base.certain, array=True, raw=base.raw_roots)
+        assert index is not None
+        literal = _literal_int(index)
+        if literal is not None:
+            return self._element(base, literal, expr)
+        return self._new(expr, _code(expr), base.certain, raw=base.raw_roots)
+
+    def _element_of(
+        self, iterable: cst.BaseExpression, target: cst.BaseExpression
+    ) -> Callable[[], KeyValue | None] | None:
+        it = self.a._values.get(id(iterable))
+        if it is None or not it.array:
+            return None
+        return lambda: self._new(target, _code(target), it.certain, raw=it.raw_roots, tag="element")
+
+    def _comprehension(self, expr: cst.BaseComprehension) -> None:
+        before = self.state
+        if before is None:
+            return
+        saved_env = dict(before.env)
+        comp: cst.CompFor | None = expr.for_in
+        fors: list[cst.CompFor] = []
+        while comp is not None:
+            fors.append(comp)
+            comp = comp.inner_for_in
+        self._eval(fors[0].iter)
+        repeats = any(_repeats(c.iter, self.model) for c in fors)
+        element = self._element_of(fors[0].iter, fors[0].target)
+        loop = _Loop(expr, "comprehension")
+        self.loops.append(loop)
+        outer_generation = self.generation
+        outs = [before.copy()]
+        for i in range(2 if repeats else 1):
+            self.generation = (*outer_generation, i)
+            if self.state is None:
+                break
+            self._assign(fors[0].target, element() if element is not None else None, None)
+            for j, c in enumerate(fors):
+                if j > 0:
+                    self._eval(c.iter)
+                    self._assign(c.target, None, None)
+                for cond in c.ifs:
+                    self._eval(cond.test)
+            if isinstance(expr, cst.DictComp):
+                self._eval(expr.key)
+                self._eval(expr.value)
+            else:
+                self._eval(expr.elt)  # type: ignore[attr-defined]
+            if self.state is not None:
+                outs.append(self.state.copy())
+        self.generation = outer_generation
+        self.loops.pop()
+        joined = self._join(outs, expr)
+        if joined is not None:
+            joined.env = saved_env  # comprehension variables do not leak
+        self.state = joined
+
+    # -- calls -------------------------------------------------------------------------
+
+    def _call(self, call: cst.Call) -> KeyValue | None:
+        func = call.func
+        qn = self.model.call_name(call)
+        receiver: KeyValue | None = None
+        if isinstance(func, cst.Attribute):
+            receiver = self._eval(func.value)
+        elif isinstance(func, cst.Call):
+            self._eval(func)
+        args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]] = []
+        for arg in call.args:
+            v = self._eval(arg.value)
+            inside: list[tuple[cst.BaseExpression, KeyValue]] = []
+            if isinstance(arg.value, (cst.Tuple, cst.List, cst.Dict)):
+                for el in arg.value.elements:
+                    ev = self.a._values.get(id(el.value))
+                    if ev is not None:
+                        inside.append((el.value, ev))
+            args.append((arg, v, inside))
+        if self.state is None:
+            return None
+
+        # a method of a key: never consumes (reshape, block_until_ready...)
+        if receiver is not None and receiver.certain and isinstance(func, cst.Attribute):
+            method = func.attr.value
+            if method in _RAW_METHODS:
+                self.a.note_raw(receiver, call, f"calls `{_code(call)}` on the raw bits")
+                return None
+            if method in _FORWARDING_METHODS:
+                return receiver
+            return None
+
+        if qn is not None:
+            if qn in SAMPLERS:
+                key = _key_arg(call)
+                kv = self.a._values.get(id(key)) if key is not None else None
+                if key is not None and kv is not None:
+                    self._consume(kv, Use(key, call, _code(func), RANDOM))
+                if qn == SPLIT:
+                    return self._new(
+                        call,
+                        _code(call),
+                        True,
+                        array=True,
+                        raw=kv.raw_roots if kv is not None else frozenset(),
+                    )
+                return None
+            if qn in MAKERS:
+                raw = frozenset({id(call)}) if qn == LEGACY else frozenset()
+                return self._new(call, _code(call), True, raw=raw)
+            if qn in DERIVERS:
+                key = _key_arg(call)
+                kv = self.a._values.get(id(key)) if key is not None else None
+                raw = kv.raw_roots if kv is not None else frozenset()
+                return self._new(call, _code(call), True, raw=raw)
+            if qn in FRESH_KEY_CALLS:
+                return self._new(call, _code(call), True)
+            if qn in _FORWARDERS:
+                first = args[0][1] if args else None
+                for arg, _, _ in args:
+                    if (
+                        arg.keyword is not None
+                        and arg.keyword.value == "dtype"
+                        and first is not None
+                    ):
+                        self.a.note_raw(first, call, f"converts it with `{_code(call)}`")
+                return first
+            if (
+                qn.startswith("numpy.")
+                or qn in _RAW_BUILTINS
+                or qn in _RAW_LAX
+                or (qn.startswith("jax.numpy.") and qn not in _SAFE_JNP)
+            ):
+                for _, v, _ in args:
+                    if v is not None and not (v.array and qn in _RAW_BUILTINS):
+                        if qn in _SHAPE_READERS and v.array:
+                            continue
+                        self.a.note_raw(v, call, f"passes it to `{_code(func)}`")
+        if isinstance(func, cst.Attribute) and func.attr.value == "make_rng":
+            return self._new(call, _code(call), True)
+        if self._is_rngs_stream(func):
+            return self._new(call, _code(call), True)
+
+        if qn is not None and (qn.startswith(_NON_CONSUMING_PREFIXES) or qn in _NON_CONSUMING):
+            return None
+        if qn in ONCE_CALLERS or qn in MAPPERS or qn in LOOP_BODIES:
+            self._function_args(call, qn, args)
+            # the carry, operands and trees: consumed, as by any function we cannot see
+            for arg, v, inside in args:
+                if self.a.resolve_function(arg.value) is None:
+                    self._consume_arg(call, func, arg.value, v, inside, CALL)
+            return None
+        if qn is not None and (qn in TRANSFORMS or qn.startswith("jax.random.")):
+            return None
+
+        if self._is_condition(call):
+            return None  # a predicate (``assert is_prng_key(key)``): it does not sample
+        target, skip_first = self._local_target(call)
+        if target is not None:
+            summary = self.a.summary(target)
+            if summary is not None:
+                self._apply_summary(call, func, target, summary, args, skip_first)
+                return None
+        for arg, v, inside in args:
+            self._consume_arg(call, func, arg.value, v, inside, CALL)
+        return None
+
+    def _is_condition(self, call: cst.Call) -> bool:
+        return id(call) in self.conditions
+
+    def _is_rngs_stream(self, func: cst.BaseExpression) -> bool:
+        """``rngs()`` / ``rngs.params()`` on an ``nnx.Rngs``: a fresh key per call."""
+        base = func.value if isinstance(func, cst.Attribute) else func
+        if not isinstance(base, cst.Name):
+            return False
+        if base.value in self.rngs_names:
+            return True
+        found = self.model.lookup(base.value, self.model.scope_for(base))
+        if found is None:
+            return False
+        for b in found[1]:
+            if b.kind == "param" and isinstance(b.node, cst.Param):
+                if re.search(r"\bRngs\b", _annotation(b.node)):
+                    return True
+        return False
+
+    def _consume_arg(
+        self,
+        call: cst.Call,
+        func: cst.BaseExpression,
+        expr: cst.BaseExpression,
+        v: KeyValue | None,
+        inside: list[tuple[cst.BaseExpression, KeyValue]],
+        kind: str,
+    ) -> None:
+        if v is not None:
+            self._consume(v, Use(expr, call, _code(func), kind))
+        for el, ev in inside:
+            self._consume(ev, Use(el, call, _code(func), kind))
+
+    def _local_target(self, call: cst.Call) -> tuple[FunctionNode | None, bool]:
+        func = call.func
+        if isinstance(func, cst.Call):
+            # ``jax.jit(f)(key)``, ``jax.vmap(f)(keys)``
+            qn = self.model.call_name(func)
+            if qn in TRANSFORMS and func.args and func.args[0].keyword is None:
+                return self.a.resolve_function(func.args[0].value), False
+            return None, False
+        if isinstance(func, cst.Name):
+            return self.a.resolve_function(func), False
+        if (
+            isinstance(func, cst.Attribute)
+            and isinstance(func.value, cst.Name)
+            and func.value.value == "self"
+        ):
+            return self.a.method(self._method_owner(), func.attr.value), True
+        return None, False
+
+    def _method_owner(self) -> FunctionNode | None:
+        fn = self.fn
+        while fn is not None and id(fn) not in self.a._class_of:
+            fn = self.a._parent.get(id(fn))
+        return fn
+
+    def _apply_summary(
+        self,
+        call: cst.Call,
+        func: cst.BaseExpression,
+        target: FunctionNode,
+        summary: _Summary,
+        args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]],
+        skip_first: bool,
+    ) -> None:
+        positional = summary.positional[1:] if skip_first else summary.positional
+        i = 0
+        for arg, v, inside in args:
+            if arg.star:
+                if v is not None or inside:
+                    self._consume_arg(call, func, arg.value, v, inside, CALL)
+                continue
+            if arg.keyword is None:
+                pname = positional[i] if i < len(positional) else None
+                i += 1
+            else:
+                pname = arg.keyword.value
+            if pname is None:
+                if v is not None or inside:
+                    self._consume_arg(call, func, arg.value, v, inside, CALL)
+                continue
+            kind = summary.params.get(pname)
+            if kind is not None:
+                self._consume_arg(call, func, arg.value, v, inside, LOCAL if kind != CALL else CALL)
+        self._apply_free(call, func, summary)
+
+    def _apply_free(self, call: cst.Call, func: cst.BaseExpression, summary: _Summary) -> None:
+        for name, kind in summary.free.items():
+            val = self._lookup(name, None)
+            if val is not None:
+                self._consume(val, Use(call, call, _code(func), LOCAL if kind != CALL else CALL))
+
+    def _function_args(
+        self,
+        call: cst.Call,
+        qn: str,
+        args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]],
+    ) -> None:
+        """Functions passed to ``cond``/``switch`` (called once) or to ``tree.map``/``map``
+        (called once per leaf): what they consume from this scope."""
+        fns: list[FunctionNode] = []
+        for arg, _, _ in args:
+            fn = self.a.resolve_function(arg.value)
+            if fn is not None:
+                fns.append(fn)
+            elif qn == "jax.lax.switch" and isinstance(arg.value, (cst.List, cst.Tuple)):
+                for el in arg.value.elements:
+                    f = self.a.resolve_function(el.value)
+                    if f is not None:
+                        fns.append(f)
+        if qn in LOOP_BODIES:
+            return  # the body reports what it consumes from outside itself
+        if self.state is None:
+            return
+        once = _Summary()
+        for fn in fns:
+            summary = self.a.summary(fn)
+            if summary is None:
+                continue
+            if qn in MAPPERS:
+                for name, kind in summary.free.items():
+                    val = self._lookup(name, None)
+                    if val is not None and (kind != CALL or val.certain):
+                        use = Use(call, call, _code(call.func), LOCAL if kind != CALL else CALL)
+                        val.uses.append(use)
+                        self.a.report(Reuse(val, use, use, "mapped", call, fn))
+            else:  # one branch runs: what any branch consumes, consumed once
+                for name, kind in summary.free.items():
+                    once.free[name] = _stronger(once.free.get(name), kind)
+        self._apply_free(call, call.func, once)
+
+
+def _suite(body: cst.BaseSuite | cst.CSTNode) -> Sequence[cst.CSTNode]:
+    if isinstance(body, cst.IndentedBlock):
+        return body.body
+    if isinstance(body, cst.SimpleStatementSuite):
+        return [cst.SimpleStatementLine(body=body.body)]
+    return [body]
+
+
+def _target_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: list[str] = []
+        for el in target.elements:
+            out.extend(_target_names(el.value))
+        return out
+    return []
+
+
+def _repeats(iterable: cst.BaseExpression, model: SemanticModel) -> bool:
+    """The loop may run its body more than once (not a literal of at most one element,
+    not ``range(0)``/``range(1)``)."""
+    if isinstance(iterable, (cst.Tuple, cst.List, cst.Set)):
+        return len(iterable.elements) > 1
+    if isinstance(iterable, cst.Call) and model.call_name(iterable) == "builtins.range":
+        positional = [a.value for a in iterable.args if a.keyword is None]
+        if len(positional) == 1:
+            n = _literal_int(positional[0])
+            return n is None or n > 1
+        if len(positional) == 2:
+            lo, hi = (_literal_int(p) for p in positional)
+            return lo is None or hi is None or hi - lo > 1
+    return True

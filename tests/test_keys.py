@@ -1,0 +1,675 @@
+"""The key analysis: which values are PRNG keys, where each is consumed, which are reused.
+
+The consumption table is checked against JAX itself: each case runs under
+``jax_debug_key_reuse`` and must raise ``KeyReuseError`` exactly when the analysis
+reports a reuse.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from jaxlint.analysis.keys import CALL, LOCAL, RANDOM, KeyAnalysis, is_key_name
+from jaxlint.analysis.names import SemanticModel
+
+
+class Probe:
+    def __init__(self, code: str) -> None:
+        self.code = textwrap.dedent(code)
+        self.module = cst.parse_module(self.code)
+        self.model = SemanticModel(self.module)
+        pos = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        self.pos = pos
+        self.keys = KeyAnalysis(self.model, lambda n: pos[n].start.line)
+
+    def line(self, node: cst.CSTNode) -> int:
+        return self.pos[node].start.line
+
+    def reuses(self, definite_only: bool = True) -> list[tuple[str, int, int]]:
+        """``(how, line of the first use, line of the second use)``."""
+        return [
+            (r.how, self.line(r.first.arg), self.line(r.second.arg))
+            for r in self.keys.reuses
+            if r.definite or not definite_only
+        ]
+
+    def expr(self, source: str, occurrence: int = 0) -> cst.CSTNode:
+        seen = 0
+        for node, entering in self.model.events:
+            if entering and isinstance(node, cst.BaseExpression):
+                if self.module.code_for_node(node) == source:
+                    if seen == occurrence:
+                        return node
+                    seen += 1
+        raise AssertionError(source)
+
+
+# -- JAX's consumption table, checked at run time ----------------------------------------------
+
+# (name, what the function does to `k`, does JAX consume it)
+TABLE = [
+    ("normal", "jax.random.normal(k, (2,))", True),
+    ("uniform", "jax.random.uniform(k)", True),
+    ("bits", "jax.random.bits(k)", True),
+    ("split", "jax.random.split(k)", True),
+    ("permutation", "jax.random.permutation(k, 3)", True),
+    ("gamma", "jax.random.gamma(k, 1.0)", True),
+    ("fold_in", "jax.random.fold_in(k, 1)", False),
+    ("clone", "jax.random.clone(k)", False),
+    ("key_data", "jax.random.key_data(k)", False),
+    ("key_impl", "jax.random.key_impl(k)", False),
+    ("eq", "k == k", False),
+    ("shape", "k.shape", False),
+    ("helper_samples", "helper_samples(k)", True),
+    ("helper_folds", "helper_folds(k)", False),
+    ("helper_returns", "helper_returns(k)", False),
+    ("jitted_samples", "jax.jit(helper_samples)(k)", True),
+]
+
+HELPERS = """
+def helper_samples(key):
+    return jax.random.normal(key)
+
+def helper_folds(key):
+    return jax.random.normal(jax.random.fold_in(key, 3))
+
+def helper_returns(key):
+    return key
+"""
+
+
+def _program(use: str) -> str:
+    return f"import jax\n{HELPERS}\n\ndef case():\n    k = jax.random.key(0)\n    {use}\n    return jax.random.normal(k)\n\n\ncase()\n"
+
+
+RUNNER = textwrap.dedent(
+    """
+    import json, sys
+    import jax
+    jax.config.update("jax_debug_key_reuse", True)
+    out = {}
+    for name, src in json.loads(sys.stdin.read()).items():
+        try:
+            exec(compile(src, name, "exec"), {"__name__": "__main__"})
+            out[name] = "ok"
+        except Exception as exc:
+            out[name] = type(exc).__name__
+    print("RESULTS " + json.dumps(out))
+    """
+)
+
+
+def _run_under_checker(programs: dict[str, str]) -> dict[str, str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", RUNNER],
+        input=json.dumps(programs),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        timeout=600,
+    )
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULTS ")]
+    assert lines, proc.stderr[-3000:]
+    return json.loads(lines[-1][len("RESULTS ") :])
+
+
+@pytest.mark.parametrize(("name", "use", "consumes"), TABLE, ids=[t[0] for t in TABLE])
+def test_consumption_table(name: str, use: str, consumes: bool) -> None:
+    probe = Probe(_program(use))
+    assert bool(probe.reuses()) is consumes, probe.reuses(False)
+
+
+def test_consumption_table_matches_jax() -> None:
+    pytest.importorskip("jax")
+    results = _run_under_checker({name: _program(use) for name, use, _ in TABLE})
+    for name, _, consumes in TABLE:
+        assert results[name] == ("KeyReuseError" if consumes else "ok"), name
+
+
+# Flow cases: code, expected reuses as (how, first line, second line). Every case is a
+# complete program, also run under JAX's checker (raw PRNGKey is not checked by JAX).
+FLOW = {
+    "straight": (
+        """
+        import jax
+        def f(key):
+            a = jax.random.normal(key)
+            b = jax.random.uniform(key)
+        f(jax.random.key(0))
+        """,
+        [("again", 4, 5)],
+    ),
+    "if_else_arms": (
+        """
+        import jax
+        def f(key, c):
+            if c:
+                a = jax.random.normal(key)
+            else:
+                a = jax.random.uniform(key)
+            return a
+        f(jax.random.key(0), True)
+        f(jax.random.key(0), False)
+        """,
+        [],
+    ),
+    "if_then_after": (
+        """
+        import jax
+        def f(key, c):
+            if c:
+                a = jax.random.normal(key)
+            return jax.random.uniform(key)
+        f(jax.random.key(0), True)
+        """,
+        [("again", 5, 6)],
+    ),
+    "elif_chain": (
+        """
+        import jax
+        def f(key, mode):
+            if mode == 0:
+                a = jax.random.normal(key)
+            elif mode == 1:
+                a = jax.random.uniform(key)
+            else:
+                a = jax.random.bernoulli(key)
+            return a
+        f(jax.random.key(0), 1)
+        """,
+        [],
+    ),
+    "exclusive_ifs": (
+        """
+        import jax
+        def f(key, mode):
+            a = None
+            if mode == 0:
+                a = jax.random.normal(key)
+            if mode == 1:
+                a = jax.random.uniform(key)
+            return a
+        f(jax.random.key(0), 1)
+        """,
+        [],
+    ),
+    "early_return": (
+        """
+        import jax
+        def f(key, c):
+            if c:
+                return jax.random.normal(key)
+            return jax.random.uniform(key)
+        f(jax.random.key(0), True)
+        """,
+        [],
+    ),
+    "loop_no_rebind": (
+        """
+        import jax
+        def f(key):
+            out = []
+            for i in range(3):
+                out.append(jax.random.normal(key))
+            return out
+        f(jax.random.key(0))
+        """,
+        [("loop", 6, 6)],
+    ),
+    "loop_rebind": (
+        """
+        import jax
+        def f(key):
+            out = []
+            for i in range(3):
+                key, sub = jax.random.split(key)
+                out.append(jax.random.normal(sub))
+            return jax.random.normal(key), out
+        f(jax.random.key(0))
+        """,
+        [],
+    ),
+    "loop_break": (
+        """
+        import jax
+        def f(key, xs):
+            for x in xs:
+                y = jax.random.normal(key) * x
+                break
+            return xs
+        f(jax.random.key(0), [1.0, 2.0])
+        """,
+        [],
+    ),
+    "loop_once": (
+        """
+        import jax
+        def f(key):
+            for i in range(1):
+                y = jax.random.normal(key)
+            return y
+        f(jax.random.key(0))
+        """,
+        [],
+    ),
+    "loop_then_after": (
+        """
+        import jax
+        def f(key, xs):
+            for x in xs:
+                if x > 5:
+                    y = jax.random.normal(key)
+            return jax.random.uniform(key)
+        f(jax.random.key(0), [1.0, 10.0])
+        """,
+        [("again", 6, 7)],
+    ),
+    "while_loop": (
+        """
+        import jax
+        def f(key):
+            n = 0
+            while n < 3:
+                y = jax.random.normal(key)
+                n += 1
+        f(jax.random.key(0))
+        """,
+        [("loop", 6, 6)],
+    ),
+    "comprehension": (
+        """
+        import jax
+        def f(key, shapes):
+            return [jax.random.normal(key, s) for s in shapes]
+        f(jax.random.key(0), [(1,), (2,)])
+        """,
+        [("comprehension", 4, 4)],
+    ),
+    "comprehension_over_keys": (
+        """
+        import jax
+        def f(key):
+            return [jax.random.normal(k) for k in jax.random.split(key, 3)]
+        f(jax.random.key(0))
+        """,
+        [],
+    ),
+    "split_elements": (
+        """
+        import jax
+        def f(key):
+            keys = jax.random.split(key, 3)
+            k1, k2, k3 = jax.random.split(keys[2], 3)
+            return jax.random.normal(keys[0]), jax.random.normal(keys[1]), jax.random.normal(k1)
+        f(jax.random.key(0))
+        """,
+        [],
+    ),
+    "split_element_twice": (
+        """
+        import jax
+        def f(key):
+            keys = jax.random.split(key, 3)
+            return jax.random.normal(keys[0]), jax.random.normal(keys[0])
+        f(jax.random.key(0))
+        """,
+        [("again", 5, 5)],
+    ),
+    "split_then_reuse": (
+        """
+        import jax
+        def f(key):
+            k1, k2 = jax.random.split(key)
+            return jax.random.normal(key)
+        f(jax.random.key(0))
+        """,
+        [("again", 4, 5)],
+    ),
+    "scan_closure": (
+        """
+        import jax
+        def f(key):
+            def body(c, x):
+                return c + jax.random.normal(key), None
+            return jax.lax.scan(body, 0.0, None, length=3)
+        f(jax.random.key(0))
+        """,
+        [("body", 5, 5)],
+    ),
+    "scan_carry": (
+        """
+        import jax
+        def f(key):
+            def body(k, x):
+                k, sub = jax.random.split(k)
+                return k, jax.random.normal(sub)
+            key, ys = jax.lax.scan(body, key, None, length=3)
+            return jax.random.normal(key), ys
+        f(jax.random.key(0))
+        """,
+        [],
+    ),
+    "fori_fold_in": (
+        """
+        import jax
+        def f(key):
+            return jax.lax.fori_loop(
+                0, 3, lambda i, c: c + jax.random.normal(jax.random.fold_in(key, i)), 0.0
+            )
+        f(jax.random.key(0))
+        """,
+        [],
+    ),
+    "while_closure": (
+        """
+        import jax
+        def f(key):
+            def body(c):
+                return c[0] + 1, c[1] + jax.random.normal(key)
+            return jax.lax.while_loop(lambda c: c[0] < 3, body, (0, 0.0))
+        f(jax.random.key(0))
+        """,
+        [("body", 5, 5)],
+    ),
+    "lax_map_closure": (
+        """
+        import jax
+        import jax.numpy as jnp
+        def f(key):
+            return jax.lax.map(lambda x: x + jax.random.normal(key), jnp.arange(3.0))
+        f(jax.random.key(0))
+        """,
+        [("body", 5, 5)],
+    ),
+    "cond_then_reuse": (
+        """
+        import jax
+        def f(key):
+            x = jax.lax.cond(True, lambda: jax.random.normal(key), lambda: jax.random.uniform(key))
+            return jax.random.normal(key)
+        f(jax.random.key(0))
+        """,
+        [("again", 4, 5)],
+    ),
+    "closure_called_twice": (
+        """
+        import jax
+        def f(key):
+            def draw(shape):
+                return jax.random.normal(key, shape)
+            return draw((2,)), draw((3,))
+        f(jax.random.key(0))
+        """,
+        [("again", 6, 6)],
+    ),
+    "method_summary": (
+        """
+        import jax
+        class Sampler:
+            def draw(self, key):
+                return jax.random.normal(key)
+            def two(self, key):
+                return self.draw(key), self.draw(key)
+        Sampler().two(jax.random.key(0))
+        """,
+        [("again", 7, 7)],
+    ),
+    "tree_map_closure": (
+        """
+        import jax
+        import jax.numpy as jnp
+        def f(key, params):
+            return jax.tree.map(lambda p: p + jax.random.normal(key, p.shape), params)
+        f(jax.random.key(0), {"a": jnp.ones(2), "b": jnp.ones(3)})
+        """,
+        [("mapped", 5, 5)],
+    ),
+    "try_except": (
+        """
+        import jax
+        def f(key):
+            try:
+                x = jax.random.normal(key)
+            except ValueError:
+                x = jax.random.uniform(key)
+            return x
+        f(jax.random.key(0))
+        """,
+        [],
+    ),
+    "module_level": (
+        """
+        import jax
+        key = jax.random.key(0)
+        a = jax.random.normal(key)
+        b = jax.random.normal(key)
+        """,
+        [("again", 4, 5)],
+    ),
+    "boolean_short_circuit": (
+        """
+        import jax
+        def f(key, c):
+            x = c and jax.random.normal(key)
+            return x
+        f(jax.random.key(0), True)
+        """,
+        [],
+    ),
+    "ifexp_arms": (
+        """
+        import jax
+        def f(key, c):
+            return jax.random.normal(key) if c else jax.random.uniform(key)
+        f(jax.random.key(0), True)
+        """,
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(FLOW))
+def test_flow(name: str) -> None:
+    code, expected = FLOW[name]
+    assert Probe(code).reuses() == expected
+
+
+def test_flow_cases_match_jax() -> None:
+    pytest.importorskip("jax")
+    results = _run_under_checker({n: textwrap.dedent(c) for n, (c, _) in FLOW.items()})
+    for name, (_, expected) in FLOW.items():
+        assert results[name] == ("KeyReuseError" if expected else "ok"), name
+
+
+# -- what is a key -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["key", "rng", "prng_key", "rng_key", "dropout_rng", "subkey", "key2", "init_key"]
+)
+def test_key_like_names(name: str) -> None:
+    assert is_key_name(name)
+
+
+@pytest.mark.parametrize("name", ["keys", "rngs", "monkey", "keyword", "x", "dict_keys"])
+def test_not_key_like_names(name: str) -> None:
+    assert not is_key_name(name)
+
+
+def test_parameter_evidence() -> None:
+    p = Probe(
+        """
+        import jax
+        from jaxtyping import PRNGKeyArray
+
+        def used(key, x):
+            return jax.random.normal(key), model(key)
+
+        def annotated(key: PRNGKeyArray, x):
+            return model(key)
+
+        def array_named(rng: jax.Array, x):
+            return model(rng)
+
+        def unknown(rng, x):
+            return model(rng)
+        """
+    )
+    assert p.keys.is_key(p.expr("key", 1))  # `jax.random.normal(key)`
+    assert p.keys.is_key(p.expr("key", 4))  # `model(key)` in `annotated`
+    assert p.keys.is_key(p.expr("rng", 1))  # `model(rng)` in `array_named`
+    assert not p.keys.is_key(p.expr("rng", 3))  # a parameter named `rng`: maybe NumPy
+
+
+def test_fresh_key_sources() -> None:
+    p = Probe(
+        """
+        import jax
+        import haiku as hk
+        from flax import nnx
+
+        class M:
+            def __call__(self, x):
+                a = jax.random.normal(self.make_rng("dropout"))
+                b = jax.random.normal(self.make_rng("dropout"))
+
+        def f(rngs: nnx.Rngs):
+            return jax.random.normal(rngs.params()), jax.random.normal(rngs.params())
+
+        def g():
+            rngs = nnx.Rngs(0)
+            return jax.random.normal(rngs()), jax.random.normal(rngs())
+
+        def h():
+            k = hk.next_rng_key()
+            return jax.random.normal(k), jax.random.normal(k)
+        """
+    )
+    assert p.reuses() == [("again", 20, 20)]
+    assert p.keys.is_key(p.expr('self.make_rng("dropout")'))
+    assert p.keys.is_key(p.expr("rngs.params()"))
+
+
+def test_unknown_calls_are_possible_consumptions() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def two_unknown(key, x):
+            k = jax.random.key(0)
+            a = model.init(k, x)
+            return model.apply(a, x, rngs={"dropout": k})
+
+        def unknown_then_sampler(x):
+            k = jax.random.key(0)
+            a = sample_noise(k, x)
+            return jax.random.normal(k)
+
+        def predicate(key):
+            assert is_prng_key(key)
+            return jax.random.normal(key)
+        """
+    )
+    found = [(r.how, r.first.kind, r.second.kind, r.definite) for r in p.keys.reuses]
+    assert found == [("again", CALL, CALL, False), ("again", CALL, RANDOM, True)]
+
+
+def test_local_summary_kind() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def draw(k):
+            return jax.random.normal(k)
+
+        def f(key):
+            return draw(key), jax.random.uniform(key)
+        """
+    )
+    (reuse,) = p.keys.reuses
+    assert (reuse.first.kind, reuse.second.kind) == (LOCAL, RANDOM)
+    assert reuse.first.by == "draw"
+
+
+def test_global_key_consumed_in_function() -> None:
+    p = Probe(
+        """
+        import jax
+        KEY = jax.random.key(0)
+
+        def init(shape):
+            return jax.random.normal(KEY, shape)
+
+        def advance():
+            global KEY
+            KEY, sub = jax.random.split(KEY)
+            return sub
+
+        def folded(i):
+            return jax.random.normal(jax.random.fold_in(KEY, i))
+        """
+    )
+    found = [(p.line(use.arg), val.name) for use, val, _ in p.keys.global_uses]
+    assert found == [(6, "KEY")]
+
+
+def test_raw_uses_of_legacy_keys() -> None:
+    p = Probe(
+        """
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        def f(seed):
+            key = jax.random.PRNGKey(seed)
+            keys = jax.random.split(key, 4)
+            a = keys[:, 0]
+            b = keys[1]
+            c = jax.random.fold_in(key, 3) ^ 1
+            d = np.asarray(key)
+            e = key.astype(jnp.float32)
+            if key.dtype == jnp.uint32:
+                pass
+            ok = jnp.stack([key, key]), keys.shape[0], jax.random.normal(key)
+            return key[0]
+
+        def g():
+            return jax.random.normal(jax.random.PRNGKey(0))
+        """
+    )
+    makers = [
+        n
+        for n, entering in p.model.events
+        if entering and isinstance(n, cst.Call) and p.model.call_name(n) == "jax.random.PRNGKey"
+    ]
+    lines = [p.line(u.node) for u in p.keys.raw_uses(makers[0])]
+    assert lines == [9, 11, 12, 13, 14, 17]
+    assert p.keys.raw_uses(makers[1]) == []
+
+
+def test_loop_bodies() -> None:
+    p = Probe(
+        """
+        import jax
+        from jax import lax
+
+        def body(i, c):
+            return c
+
+        def f(x):
+            lax.fori_loop(0, 3, body, x)
+            lax.scan(lambda c, x: (c, x), x, None, length=2)
+        """
+    )
+    fns = [n for n, entering in p.model.events if entering and isinstance(n, cst.FunctionDef)]
+    got = p.keys.loop_body_of(fns[0])
+    assert got is not None and got[0] == "jax.lax.fori_loop"
+    assert p.keys.loop_body_of(fns[1]) is None
