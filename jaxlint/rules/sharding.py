@@ -156,6 +156,8 @@ class _Facts:
         self.containers: list[cst.ClassDef | cst.FunctionDef] = []
         self.class_of: dict[int, cst.ClassDef] = {}
         self.names: dict[str, list[cst.Name]] = {}
+        self.in_collection: set[int] = set()
+        """ids of expressions written as elements of a tuple, list or set literal."""
         self._ignored: set[int] = set()
         self._import_depth = 0
 
@@ -179,6 +181,9 @@ class _Facts:
             if isinstance(container, cst.ClassDef):
                 return container
         return None
+
+    def visit_Element(self, node: cst.Element) -> None:
+        self.in_collection.add(id(node.value))
 
     # names that are not references
     def visit_Param(self, node: cst.Param) -> None:
@@ -534,6 +539,15 @@ shapes, which match what `pmap` returned.
             "try:\n    from jax import pmap\nexcept ImportError:\n    pmap = None\n",
             note="two bindings: not certainly jax.pmap",
         ),
+        Valid(
+            "import jax\n\n_TRANSFORMS = {jax.jit, jax.vmap, jax.pmap}\n\n"
+            "def is_transform(f):\n    return f in _TRANSFORMS\n",
+            note="listed for an identity check (equinox), nothing is mapped",
+        ),
+        Valid(
+            "from jax import pmap, vmap\n\nKNOWN = (vmap, pmap)\n",
+            note="the only use is in a tuple",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -621,6 +635,17 @@ shapes, which match what `pmap` returned.
         Invalid(
             "from jax import pmap\n\ndef run(f, x):\n    return pmap(f)(x)\n\nlater = [pmap]\n",
             message_contains="no automatic rewrite: `pmap` is used as a value at line 6",
+            note="the import is needed by the list: no fix",
+        ),
+        Invalid(
+            "import jax\n\nmapped = jax.pmap(step, axis_name='i') if multi else step\n",
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\n\nmapped = jax.jit(jax.shard_map(jax.vmap(step),"
+                " mesh=jax.make_mesh((jax.device_count(),), ('i',),"
+                " axis_types=(jax.sharding.AxisType.Auto,)), in_specs=jax.P('i'),"
+                " out_specs=jax.P('i'), check_vma=False)) if multi else step\n"
+            ),
         ),
     ]
 
@@ -784,8 +809,8 @@ shapes, which match what `pmap` returned.
         )
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if not self.enabled or not self._is_pmap(node):
-            return
+        if not self.enabled or not self._is_pmap(node) or id(node) in self.in_collection:
+            return  # ``(jax.vmap, jax.pmap)``: a list of transforms, nothing is mapped
         plan = self.rewrites.get(id(node), "`jax.pmap` is used as a value")
         if isinstance(plan, str):
             self._report(node, self.ctx.code(node), None, plan)
@@ -807,6 +832,8 @@ shapes, which match what `pmap` returned.
     def leave_Module(self, node: cst.Module) -> None:
         for imp, alias, local in self.imported:
             uses = self.uses_of_import(imp, local, "jax.pmap")
+            if uses and all(id(u) in self.in_collection for u in uses):
+                continue
             rewrites: list[_Rewrite] = []
             reason: str | None = None
             for use in uses:
