@@ -2289,14 +2289,12 @@ compare with your measurement.
 
     def _block(self, body: Sequence[cst.CSTNode]) -> None:
         units = self._units(body)
-        if len(units) < 3:
+        starts = [i for i, (unit, _) in enumerate(units[:-2]) if self._starts_timer(unit)]
+        if not starts:
             return
-        trace = self.ctx.trace
-        if trace.traced_function_of(units[0][0]) is not None:
+        if self.ctx.trace.traced_function_of(units[0][0]) is not None:
             return
-        for i, (unit, _) in enumerate(units):
-            if not self._starts_timer(unit):
-                continue
+        for i in starts:
             for j in range(i + 1, len(units)):
                 clock = self._clock_call(units[j][0])
                 if clock is None:
