@@ -200,3 +200,76 @@ def test_jax105_unsynchronized_timing_measures_dispatch_and_the_fix_measures_wor
     synced = json.loads(_run(path).stdout.strip().splitlines()[-1])
     # the unsynchronised clock read returns before the matmuls finish
     assert statistics.median(unsynced) < statistics.median(synced)
+
+
+def test_jax101_numpy_tables_match_the_installed_jax() -> None:
+    """The static tables in jaxlint/rules/host_device.py, checked against JAX and
+    NumPy: every fix target exists in ``jax.numpy``, every NumPy function taken as
+    safe on tracers runs on one under ``jit``, and converting ones raise."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    from jaxlint.rules.host_device import JNP_TWINS, NUMPY_ACCEPTS_TRACERS
+
+    def resolve(module, dotted: str):
+        obj = module
+        for part in dotted.split("."):
+            obj = getattr(obj, part, None)
+        return obj
+
+    missing = [n for n in JNP_TWINS if not callable(resolve(jnp, n))]
+    assert missing == [], f"no jax.numpy twin: {missing}"
+    assert [n for n in JNP_TWINS if not callable(resolve(np, n))] == []
+
+    extra_args = {
+        "reshape": ((3, 2),),
+        "repeat": (2,),
+        "searchsorted": None,  # needs a sorted 1-D array: called below
+        "can_cast": (np.float64,),
+        "issubdtype": (np.floating,),
+        "isdtype": ("real floating",),
+        "promote_types": (np.float32,),
+        "split": (2,),
+        "array_split": (2,),
+        "swapaxes": (0, 1),
+        "moveaxis": (0, 1),
+        "rollaxis": (1,),
+    }
+    failed = []
+    for qualname in sorted(NUMPY_ACCEPTS_TRACERS):
+        name = qualname.split(".", 1)[1]
+        fn = getattr(np, name)
+
+        def body(x, fn=fn, name=name):
+            if name == "searchsorted":
+                fn(x[0], 1.0)
+            elif name in ("finfo", "iinfo", "isdtype", "issubdtype", "promote_types"):
+                arg = x.dtype if name != "iinfo" else np.int32
+                fn(arg, *extra_args.get(name, ()))
+            else:
+                fn(x, *(extra_args.get(name) or ()))
+            return x
+
+        try:
+            jax.jit(body)(jnp.arange(6.0).reshape(2, 3))  # noqa: JAX401 (one per function)
+        except Exception as exc:  # noqa: BLE001 - report every failure at once
+            failed.append(f"{qualname}: {type(exc).__name__}: {exc}")
+    assert failed == []
+
+    from jax.errors import TracerArrayConversionError
+
+    converting = [
+        lambda x: np.asarray(x),
+        lambda x: np.array(x),
+        lambda x: np.sin(x),
+        lambda x: np.float32(x),
+        lambda x: np.stack([x, x]),
+        lambda x: np.where(x > 0, x, 0),
+        lambda x: np.linalg.norm(x),
+        lambda x: np.fft.fft(x),
+        lambda x: np.clip(x, 0, 1),
+    ]
+    for fn in converting:
+        with pytest.raises(TracerArrayConversionError):
+            jax.jit(fn)(jnp.arange(6.0).reshape(2, 3))  # noqa: JAX401 (one per function)
