@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import libcst as cst
 
+from jaxlint.analysis.walk import children
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
 from jaxlint.rules.api_drift_table import EXPLICIT_IMPORTS, Drift, load_table
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 
 _DOTTED_RE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 _PLACEHOLDER_RE = re.compile(r"\{([^{}]+)\}")
+_COMPAT_ERRORS = frozenset(
+    {"builtins.AttributeError", "builtins.ImportError", "builtins.ModuleNotFoundError"}
+)
 _ORDER = {Applicability.SAFE: 0, Applicability.UNSAFE: 1, Applicability.DISPLAY_ONLY: 2}
 
 # Expressions that bind tighter than any operator: a template that renders to one of
@@ -105,6 +109,8 @@ class _DriftChecks:
         self._expr_stmt: dict[int, cst.Expr] = {}
         self._module_uses: dict[str, list[Applicability | None]] = {}
         """Per module entry: the fix applicability of each attribute use reported in it."""
+        self._compat_depth = 0
+        self._compat_nodes: set[int] = set()
         self._alone_at_top: dict[int, cst.SimpleStatementLine] = {}
         """Module-level statements alone on their line (which a fix may empty)."""
         self._pending: list[Callable[[], None]] = []
@@ -161,7 +167,66 @@ class _DriftChecks:
     # -- what is reported where ---------------------------------------------------------
 
     def _wanted(self, drift: Drift) -> bool:
+        if self._compat_depth:
+            return False  # version-compatibility code: the old spelling is a fallback
         return drift.status(self.ctx.target_jax) == self._STATUS
+
+    # -- version-compatibility code: ``if hasattr(jax, "typeof"): ... else: <old>``,
+    # ``try: <old> except AttributeError: ...`` and version comparisons guard the old
+    # spelling, which then never runs on a JAX that lacks it --------------------------------
+
+    def _is_version_test(self, test: cst.BaseExpression) -> bool:
+        stack: list[cst.CSTNode] = [test]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Call) and node.args:
+                if self.model.call_name(node) in ("builtins.hasattr", "builtins.getattr"):
+                    target = self.model.qualified_name(node.args[0].value) or ""
+                    if target == "jax" or target.startswith("jax."):
+                        return True
+            if isinstance(node, cst.Name) and "version" in node.value.lower():
+                return True
+            if isinstance(node, cst.Attribute) and "version" in node.attr.value.lower():
+                return True
+            stack.extend(children(node))
+        return False
+
+    def _enter_guard(self, node: cst.CSTNode, guarded: bool) -> None:
+        if guarded:
+            self._compat_nodes.add(id(node))
+            self._compat_depth += 1
+
+    def _leave_guard(self, node: cst.CSTNode) -> None:
+        if id(node) in self._compat_nodes:
+            self._compat_depth -= 1
+
+    def visit_If(self, node: cst.If) -> None:
+        self._enter_guard(node, self._is_version_test(node.test))
+
+    def leave_If(self, node: cst.If) -> None:
+        self._leave_guard(node)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._enter_guard(node, self._is_version_test(node.test))
+
+    def leave_IfExp(self, node: cst.IfExp) -> None:
+        self._leave_guard(node)
+
+    def visit_Try(self, node: cst.Try) -> None:
+        caught: set[str] = set()
+        for handler in node.handlers:
+            if handler.type is None:
+                continue
+            types = (
+                [e.value for e in handler.type.elements]
+                if isinstance(handler.type, cst.Tuple)
+                else [handler.type]
+            )
+            caught.update(self.model.qualified_name(t) or "" for t in types)
+        self._enter_guard(node, bool(caught & _COMPAT_ERRORS))
+
+    def leave_Try(self, node: cst.Try) -> None:
+        self._leave_guard(node)
 
     def _applicability(self, drift: Drift) -> Applicability | None:
         return drift.applicability(self.ctx.target_jax)
@@ -723,7 +788,7 @@ class _DriftChecks:
         for alias, *_ in hits:
             if id(alias) in plans:
                 groups.setdefault(plans[id(alias)].applicability, []).append(alias)
-        for alias, drift, _local, via_module in hits:
+        for alias, drift, _local, _via_module in hits:
             plan = plans.get(id(alias))
             fix = None
             if plan is not None:
@@ -1193,6 +1258,22 @@ removal version the flagged line raises as soon as it runs.
             "from jax.random import permutation\ny = permutation(key, x, independent=True)\n",
         ),
         Valid("import numpy as np\nlow = np.NINF if hasattr(np, 'NINF') else -np.inf\n"),
+        Valid(
+            "import jax\n\ndef aval_of(x):\n    if hasattr(jax, 'typeof'):\n"
+            "        return jax.typeof(x)\n    else:\n        return jax.core.get_aval(x)\n",
+            note="version-compatibility branch (equinox): the old spelling never runs here",
+        ),
+        Valid(
+            "import jax\ntry:\n    Err = jax.errors.JaxRuntimeError\nexcept AttributeError:\n"
+            "    Err = jax.lib.xla_extension.XlaRuntimeError\n",
+            note="fallback for older JAX in `except AttributeError`",
+        ),
+        Valid(
+            "import jax\nif jax.__version_info__ < (0, 4, 26):\n    tree_map = jax.tree_map\n"
+            "else:\n    tree_map = jax.tree.map\n",
+            runs=True,
+        ),
+        Valid("import jax\ntree_map = jax.tree.map if hasattr(jax, 'tree') else jax.tree_map\n"),
     ]
     INVALID = [
         Invalid(
@@ -1323,6 +1404,13 @@ removal version the flagged line raises as soon as it runs.
                 "import jax.numpy as jnp\nx = jnp.array([1.0, 2.0], jnp.float32, copy=True)\n"
             ),
             raises="TypeError",
+        ),
+        Invalid(
+            "import jax\n\ndef f(x):\n    if hasattr(x, 'shape'):\n        return jax.tree_map(abs, x)\n",
+            expected_fix=(
+                "import jax\n\ndef f(x):\n    if hasattr(x, 'shape'):\n        return jax.tree.map(abs, x)\n"
+            ),
+            note="`hasattr` on something else than JAX is no version guard",
         ),
         Invalid(
             "from jax.experimental import host_callback as hcb\n\n"
