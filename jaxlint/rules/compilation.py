@@ -54,6 +54,20 @@ _RUN_ONCE = frozenset(
     {"main", "setUp", "setUpClass", "setUpModule", "setup_method", "setup_class", "setup"}
 )
 """Functions that run once per program or test: re-jitting there costs one compile."""
+_HOST_CALLS = frozenset(
+    {
+        "jax.device_get",
+        "numpy.asarray",
+        "numpy.array",
+        "builtins.float",
+        "builtins.int",
+        "builtins.bool",
+        "builtins.print",
+        "jax.block_until_ready",
+    }
+)
+_SETUP_PREFIXES = ("init", "setup", "set_up", "create", "build", "make")
+"""Initialisers and builders (``initialized``, ``setup_initial_state``): run once per model."""
 _HARMLESS_CLASS_DECORATORS = frozenset(
     {"dataclasses.dataclass", "functools.total_ordering", "typing.final"}
 )
@@ -1051,8 +1065,8 @@ class JitOfFreshCallable(_Queries, Rule):
     code = "JAX402"
     name = "jit-of-fresh-callable"
     message = (
-        "`{wrapper}` jits {what}, created anew on every call of `{outer}`: each call of "
-        "`{outer}` traces and compiles it again; {advice}"
+        "`{wrapper}` {verb} {what}, created anew on every call of `{outer}`: {consequence}; "
+        "{advice}"
     )
     fix_availability = "none"
     probe = "jaxlint probe recompile --loop FILE.py:FUNC --steps 3"
@@ -1069,23 +1083,30 @@ function that the body creates on every call, and then called there:
 - `jax.jit(self.method)(x)` (a new bound method each time) and
   `jax.jit(jax.vmap(g))(x)` (a new wrapper each time).
 
+A `jax.pmap` counts only in a function that also fetches values to the host
+(`jax.device_get`, `np.asarray`, `float`, `.item()`, `print`, `assert`): elsewhere
+it may run under an outer `pmap`, where it is a meaningful inner map.
+
 It stays silent on factories, which return or store the jitted function
 (`return jax.jit(lambda ...)`, `self._step = jax.jit(...)`), on builders cached
 with `functools.cache`/`lru_cache`, on module-level `jax.jit(lambda ...)`, on
 `jax.jit(g)` of a function defined outside the body (JAX caches it on `g`), on
 code that runs while an outer `jit` traces (the inner wrapper is inlined), on
-functions that run once (`main`, `test_*`, `setUp`), on wrappers built in a loop
-(JAX401 reports those), and when the body calls the jitted function in a loop
-(`step = jax.jit(partial(train_step, cfg))` then `for batch in data:
-state = step(state, batch)`): one compilation per call of the body then serves
-many steps.
+functions that run once (`main`, `test_*`, `setUp`, and their nested helpers), on
+initialisers and builders (names starting with `init`, `setup`, `create`,
+`build`, `make`), on wrappers built in a loop (JAX401 reports those), and on
+functions that contain a loop, such as a training driver that builds
+`step = jax.jit(partial(train_step, cfg))` and runs it: one compilation per run
+of such a function is amortised over its work.
 
 ## Why is this bad
 `jax.jit` caches compiled code on the identity of the wrapped function. A lambda,
 a `partial`, a nested function or a bound method is a new object on every call of
 the enclosing function, so every call misses the cache: JAX traces and compiles
 again, which usually costs far more than running the function (checked on JAX
-0.12: four calls, four compilations).
+0.12: three calls, three compilations, for each form above). When the enclosing
+function itself runs under `jit`, the inner `jit` is inlined into the outer trace:
+nothing is compiled again, but the inner `jit` does nothing either.
 
 ## Example
 ```python
@@ -1200,6 +1221,19 @@ events): a fresh function compiles on every call, not only the first.
             note="built once per call of train, called in its loop: the compile is amortised",
             runs=True,
         ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef initialized(key, shape):\n"
+            "    @jax.jit\n    def init(k):\n        return jax.random.normal(k, shape)\n\n"
+            "    return init(key)\n\ninitialized(jax.random.key(0), (3,))\n",
+            note="an initialiser runs once per model",
+            runs=True,
+        ),
+        Valid(
+            "import jax\n\nclass Buffer:\n    def size(self, state):\n"
+            "        def psize(s):\n            return jax.lax.psum(s, axis_name='x')\n\n"
+            "        return jax.pmap(psize, axis_name='x')(state)[0]\n",
+            note="a pmap that may be an inner map under an outer pmap (brax replay_buffers.py)",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -1240,15 +1274,27 @@ events): a fresh function compiles on every call, not only the first.
             line=8,
             message_contains="the `jax.vmap(g)` result",
         ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\ndef synchronize_hosts():\n"
+            "    x = jnp.ones([jax.local_device_count()])\n"
+            "    x = jax.device_get(jax.pmap(lambda v: jax.lax.psum(v, 'i'), 'i')(x))\n"
+            "    assert x[0] == jax.device_count()\n",
+            line=6,
+            column=24,
+            message_contains="pmaps a lambda, created anew on every call of `synchronize_hosts`",
+            note="host code (device_get, assert): a new compilation per call (brax pmap.py)",
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
         found = self.wrapper(node)
         if found is None:
             return
-        _, fexpr = found
+        transform, fexpr = found
         outer, looped = self.function_scope(node)
         if not isinstance(outer, cst.FunctionDef) or looped or not self._repeated(outer, node):
+            return
+        if transform.endswith("pmap") and not self._host_only(outer):
             return
         what = self._fresh(fexpr, outer)
         if what is None:
@@ -1262,7 +1308,7 @@ events): a fresh function compiles on every call, not only the first.
                 return
             if not self._only_called(parent.targets[0].target, outer):
                 return
-        self._report(node, self.ctx.code(node), what, outer)
+        self._report(node, self.ctx.code(node), what, outer, transform)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if not node.decorators:
@@ -1271,15 +1317,30 @@ events): a fresh function compiles on every call, not only the first.
         got = self.ctx.trace.transform_of(deco.decorator)
         if got is None or got[0].qualname not in _COMPILING:
             return
+        transform = got[0].qualname
         outer, _ = self.function_scope(node)
         if not isinstance(outer, cst.FunctionDef) or not self._repeated(outer, node):
+            return
+        if transform.endswith("pmap") and not self._host_only(outer):
             return
         if not self._only_called(node.name, outer):
             return
         what = f"the nested function `{node.name.value}`"
-        self._report(deco, f"@{self.ctx.code(deco.decorator)}", what, outer)
+        self._report(deco, f"@{self.ctx.code(deco.decorator)}", what, outer, transform)
 
-    def _report(self, node: cst.CSTNode, wrapper: str, what: str, outer: cst.FunctionDef) -> None:
+    def _report(
+        self, node: cst.CSTNode, wrapper: str, what: str, outer: cst.FunctionDef, transform: str
+    ) -> None:
+        name = outer.name.value
+        if transform.endswith("pmap"):
+            verb = "pmaps"
+            consequence = f"each call of `{name}` traces and compiles it again"
+        else:
+            verb = "jits"
+            consequence = (
+                f"each call of `{name}` traces and compiles it again (when `{name}` itself "
+                "runs under jit, the inner jit is only inlined and does nothing)"
+            )
         if "bound method" in what:
             advice = "jit it once per object (in `__init__`) or jit a module-level function"
         elif what.endswith("result"):
@@ -1289,17 +1350,56 @@ events): a fresh function compiles on every call, not only the first.
                 f"define it once outside `{outer.name.value}` and pass the values it uses "
                 "as arguments (or build it in a functools.cache'd factory)"
             )
-        self.report(node, wrapper=_short(wrapper), what=what, outer=outer.name.value, advice=advice)
+        self.report(
+            node,
+            wrapper=_short(wrapper),
+            verb=verb,
+            what=what,
+            outer=name,
+            consequence=consequence,
+            advice=advice,
+        )
 
     def _repeated(self, outer: cst.FunctionDef, node: cst.CSTNode) -> bool:
         """``outer`` may run many times, each run outside an enclosing trace."""
         if self.runs_once(outer) or self.caches_result(outer):
             return False
+        name = outer.name.value.lstrip("_").lower()
+        if name.startswith(_SETUP_PREFIXES):
+            return False
+        if any(isinstance(n, (cst.For, cst.While)) for n in self._own_nodes(outer)):
+            return False  # a driver (a training loop): one compile per run is amortised
         for _, parent in self.index.ancestors(outer):
             if isinstance(parent, cst.FunctionDef) and self.runs_once(parent):
                 return False  # a helper of a test: runs a few times at most
         info = self.ctx.trace.info(outer)
         return not (info is not None and info.staging) and not self.staged(node)
+
+    def _host_only(self, fn: cst.FunctionDef) -> bool:
+        """``fn`` fetches values to the host (``jax.device_get``, ``np.asarray``, ``float``,
+        ``.item()``, ``print``, ``assert``): it cannot run under an outer trace, where a
+        nested ``pmap`` would be a meaningful inner map rather than a new compilation."""
+        for node in self._own_nodes(fn):
+            if isinstance(node, cst.Assert):
+                return True
+            if isinstance(node, cst.Call):
+                if self.ctx.model.call_name(node) in _HOST_CALLS:
+                    return True
+                func = node.func
+                if isinstance(func, cst.Attribute) and func.attr.value in (
+                    "item",
+                    "tolist",
+                    "block_until_ready",
+                ):
+                    return True
+        return False
+
+    def _own_nodes(self, fn: cst.FunctionDef) -> Iterator[cst.CSTNode]:
+        """The nodes of ``fn``'s body, nested functions and classes left out."""
+        nested = [n for n in self.index.nodes_in(fn.body) if isinstance(n, (*_SCOPE_NODES,))]
+        for node in self.index.nodes_in(fn.body):
+            if not any(node is n or self.index.inside(node, n) for n in nested):
+                yield node
 
     def _fresh(self, fexpr: cst.BaseExpression, outer: cst.FunctionDef) -> str | None:
         """How to name the wrapped callable when it is a new object on each call of
@@ -1688,7 +1788,7 @@ class UnhashableStaticArg(_Queries, Rule):
         'supported"); {advice}'
     )
     fix_availability = "sometimes"
-    probe = "jaxlint probe compile FILE.py:FUNC --static-argnums 0"
+    probe = "jaxlint probe recompile FILE.py:FUNC --static-argnums 0"
     docs = """\
 ## What it does
 Flags a call of a jitted function (`@jax.jit`, `@partial(jax.jit, ...)`,
@@ -1748,9 +1848,11 @@ fix (make them hashable, e.g. a tuple of pairs, or pass them as traced
 arguments).
 
 ## Verify at runtime
-`jaxlint probe compile FILE.py:FUNC --static-argnums 0` wraps the function with
-that argument static and calls it on the factory's inputs: an unhashable value
-there stops the probe with the `ValueError` above (exit code 3).
+`jaxlint probe recompile FILE.py:FUNC --static-argnums 0` wraps the function once
+in `jax.jit` with that argument static and calls it on each case of the cases
+factory (`make_cases`): a case with an unhashable value stops the probe with the
+`ValueError` above (exit code 3), and hashable values that differ between cases
+are named as the reason for each recompilation ("static value").
 """
     VALID = [
         Valid(
