@@ -157,7 +157,8 @@ class _Facts:
         self.class_of: dict[int, cst.ClassDef] = {}
         self.names: dict[str, list[cst.Name]] = {}
         self.in_collection: set[int] = set()
-        """ids of expressions written as elements of a tuple, list or set literal."""
+        """ids of expressions that are only named: elements of a tuple, list or set
+        literal, operands of a comparison, the argument of ``functools.wraps``."""
         self._ignored: set[int] = set()
         self._import_depth = 0
 
@@ -184,6 +185,11 @@ class _Facts:
 
     def visit_Element(self, node: cst.Element) -> None:
         self.in_collection.add(id(node.value))
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        self.in_collection.add(id(node.left))  # ``f is jax.pmap``: compared, not called
+        for target in node.comparisons:
+            self.in_collection.add(id(target.comparator))
 
     # names that are not references
     def visit_Param(self, node: cst.Param) -> None:
@@ -548,6 +554,16 @@ shapes, which match what `pmap` returned.
             "from jax import pmap, vmap\n\nKNOWN = (vmap, pmap)\n",
             note="the only use is in a tuple",
         ),
+        Valid(
+            "import functools\nimport jax\n\n@functools.wraps(jax.pmap)\n"
+            "def fake_pmap(fn, axis_name=None, **kwargs):\n    return jax.vmap(fn, axis_name=axis_name)\n",
+            note="chex's fake_pmap copies pmap's metadata",
+        ),
+        Valid(
+            "import jax\n\ndef prepare(transform, rng):\n    if transform is jax.pmap:\n"
+            "        rng = rng[None]\n    return rng\n",
+            note="compared, not called (haiku tests)",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -683,7 +699,11 @@ shapes, which match what `pmap` returned.
                     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if not self.enabled or not self._is_pmap(node.func):
+        if not self.enabled:
+            return
+        if self.model.call_name(node) == "functools.wraps" and node.args:
+            self.in_collection.add(id(node.args[0].value))  # copies metadata only
+        if not self._is_pmap(node.func):
             return
         if id(node.func) in self.rewrites:
             return
@@ -911,7 +931,8 @@ its name through an assignment expression.
 
 ## Fix safety
 The fix changes only the context. It is safe when nothing in the file uses
-`jax.experimental.pjit`, and unsafe otherwise: `pjit` with bare
+`jax.experimental.pjit` (a `pjit` function defined in another module and
+called inside the block is not seen), and unsafe otherwise: `pjit` with bare
 `PartitionSpec` shardings works only under the legacy `with mesh:` and raises
 `RuntimeError: pjit requires a non-empty mesh in context` under
 `jax.set_mesh`, so fix JAX503 (`pjit` -> `jax.jit`) in the same run.
