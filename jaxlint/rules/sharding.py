@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -28,7 +29,11 @@ from jaxlint.analysis.names import Binding
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
 from jaxlint.rules.base import FixOp, Invalid, Option, ReplaceNode, RequireImport, Rule, Valid
-from jaxlint.versions import Version
+from jaxlint.versions import Version, format_version
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.names import SemanticModel
+    from jaxlint.engine import FileContext
 
 GUIDE = "https://docs.jax.dev/en/latest/migrate_pmap.html"
 
@@ -145,10 +150,11 @@ class _Facts:
     imported name is used.
     """
 
-    model: object
-    ctx: object
+    if TYPE_CHECKING:  # provided by ``Rule``, which every user of the mixin also is
+        model: SemanticModel
+        ctx: FileContext
 
-    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, ctx: FileContext) -> None:
         super().__init__(ctx)  # type: ignore[call-arg]
         self.assigned: dict[int, cst.BaseExpression] = {}
         self.declared: dict[int, cst.Annotation] = {}
@@ -261,12 +267,12 @@ class _Facts:
 
     # questions
     def bindings_of(self, name: cst.Name) -> list[Binding]:
-        model = self.model  # type: ignore[attr-defined]
+        model = self.model
         found = model.lookup(name.value, model.scope_for(name))
         return [] if found is None else list(found[1])
 
     def uses_of_import(self, node: cst.ImportFrom, local: str, qualname: str) -> list[cst.Name]:
-        model = self.model  # type: ignore[attr-defined]
+        model = self.model
         out = []
         for name in self.names.get(local, []):
             if model.qualified_name(name) != qualname:
@@ -307,7 +313,7 @@ class _Facts:
 
     def is_mesh(self, expr: cst.BaseExpression | cst.Annotation, depth: int = 0) -> bool:
         """``expr`` is certainly a ``jax.sharding.Mesh`` (built or annotated as one)."""
-        model = self.model  # type: ignore[attr-defined]
+        model = self.model
         if depth > 6:
             return False
         if isinstance(expr, cst.Annotation):
@@ -319,7 +325,7 @@ class _Facts:
 
     def is_sharding(self, expr: cst.BaseExpression | cst.Annotation, depth: int = 0) -> bool:
         """``expr`` is certainly a ``Sharding`` object (or a tuple/list of them)."""
-        model = self.model  # type: ignore[attr-defined]
+        model = self.model
         if depth > 6 or isinstance(expr, cst.Annotation):
             return False
         if isinstance(expr, cst.Call):
@@ -404,13 +410,9 @@ def _status(target: Version, deprecated: Version | None, removed: Version | None
     if first is None or target < first:
         return None
     if removed is not None and target >= removed:
-        return f"removed in JAX {_v(removed)}"
+        return f"removed in JAX {format_version(removed)}"
     assert deprecated is not None
-    return f"deprecated since JAX {_v(deprecated)}"
-
-
-def _v(version: Version) -> str:
-    return ".".join(str(p) for p in version)
+    return f"deprecated since JAX {format_version(deprecated)}"
 
 
 # -- JAX501 pmap ------------------------------------------------------------------------------
@@ -665,7 +667,7 @@ shapes, which match what `pmap` returned.
         ),
     ]
 
-    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, ctx: FileContext) -> None:
         super().__init__(ctx)
         self.enabled = ctx.target_jax >= _PMAP_MAINTENANCE_SINCE
         self.rewrites: dict[int, _Rewrite | str] = {}
@@ -1098,7 +1100,7 @@ mesh:` warns from 0.10.1 on, and `jax.sharding.use_mesh` is missing outside
         ),
     ]
 
-    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, ctx: FileContext) -> None:
         super().__init__(ctx)
         self.mesh_enabled = ctx.target_jax >= _MESH_CONTEXT_DEPRECATED
         self.use_mesh_enabled = ctx.target_jax >= _USE_MESH_REMOVED
@@ -1400,7 +1402,7 @@ context fails there with the `RuntimeError` above.
         ),
     ]
 
-    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, ctx: FileContext) -> None:
         super().__init__(ctx)
         self.deprecated = ctx.target_jax >= _PJIT_DEPRECATED
         self.enabled = ctx.target_jax >= _AXIS_RESOURCES_REMOVED
@@ -1710,7 +1712,7 @@ complement would evaluate it twice, so the fix is shown but not applied.
         ),
     ]
 
-    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, ctx: FileContext) -> None:
         super().__init__(ctx)
         self.enabled = ctx.target_jax >= _LEGACY_SHARD_MAP_DEPRECATED
         self.plans: dict[int, _ArgEdits | str] = {}
@@ -2109,7 +2111,7 @@ from the versions named) and the devices the new mesh will span.
         ),
     ]
 
-    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, ctx: FileContext) -> None:
         super().__init__(ctx)
         self.target = ctx.target_jax
         self.rewrites: dict[int, _Rewrite | str] = {}
