@@ -673,3 +673,47 @@ def test_loop_bodies() -> None:
     got = p.keys.loop_body_of(fns[0])
     assert got is not None and got[0] == "jax.lax.fori_loop"
     assert p.keys.loop_body_of(fns[1]) is None
+
+
+def test_deliberate_departures_from_the_checker() -> None:
+    p = Probe(
+        """
+        import collections
+        import jax
+        import flax.linen as nn
+
+        Pair = collections.namedtuple("Pair", ["x", "key"])
+
+        def shuffle(key, batch):
+            return jax.tree.map(lambda x: jax.random.permutation(key, x), batch)
+
+        def init(key, x):
+            y = jax.random.normal(key, x.shape)
+            params = nn.Dense(3).init(key, y)
+            return nn.Dense(3).apply(params, y, rngs={"dropout": key})
+
+        def step(key):
+            assert is_prng_key(key)
+            self.assertTrue(valid(key))
+            copied = test_utils.clone(key)
+            k1, k2 = jax.random.split(key)
+            return Pair(jax.random.normal(k1), k2)
+        """
+    )
+    assert p.reuses(definite_only=False) == []
+
+
+def test_haiku_init_is_not_flax() -> None:
+    # Haiku's `init` splits its key (a PRNGSequence): without a Flax import, `.init` is
+    # a function we cannot see, which may draw from the key.
+    p = Probe(
+        """
+        import jax
+        import haiku as hk
+
+        def f(key, x):
+            y = jax.random.normal(key, x.shape)
+            return hk.transform(lambda z: z).init(key, y)
+        """
+    )
+    assert [(r.first.kind, r.second.kind) for r in p.keys.reuses] == [(RANDOM, CALL)]

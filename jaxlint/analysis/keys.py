@@ -32,6 +32,13 @@ cases below under ``jax_debug_key_reuse``):
   treats them like typed keys, and remembers which values derive from a
   ``PRNGKey`` call so that rules can tell where code relies on the raw bits.
 
+Where jaxlint departs from the checker, on purpose: a function that ``tree.map``
+calls once per leaf and that only draws indices from a key it closes over
+(``permutation``, ``choice``, ``randint``) is not a reuse (the same shuffle keeps
+the leaves aligned; JAX's checker would raise there); Flax's ``init``/``apply``
+receive root keys that Flax only folds in; predicates (``is_*``, ``assert``) and
+record constructors (``namedtuple``, dataclasses of the module) do not consume.
+
 The walk is flow-sensitive inside each function (and the module body): a
 consumption records the key value as consumed on that path; ``if`` arms are
 joined (consumed in one arm: *maybe* consumed after the ``if``); ``return``,
@@ -55,6 +62,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.tracing import TraceAnalysis, TracedFunction
 from jaxlint.analysis.transforms import PARTIAL, STATIC_CALLS, TRANSFORMS
 from jaxlint.analysis.walk import children
 
@@ -98,6 +106,15 @@ LOOP_BODIES: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "jax.lax.while_loop": ((0, 1), ("cond_fun", "body_fun")),
     "jax.lax.map": ((0,), ("f",)),
 }
+_COPIES = frozenset({"clone", "copy", "deepcopy"})
+"""Functions named like copies (``test_utils.clone(key)``): like ``jax.random.clone``,
+they do not consume."""
+INDEX_DRAWS = frozenset(
+    {"jax.random.permutation", "jax.random.choice", "jax.random.shuffle", "jax.random.randint"}
+)
+"""Draws of indices: one key for several arrays keeps them aligned (same shuffle)."""
+_FLAX_RNG_METHODS = frozenset({"init", "init_with_output", "lazy_init", "apply"})
+_RECORD_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
 ONCE_CALLERS = frozenset({"jax.lax.cond", "jax.lax.switch"})
 """Call one of the functions they receive, once."""
 MAPPERS = frozenset(
@@ -141,6 +158,7 @@ _NON_CONSUMING = (
             "jax.numpy.array_equal",
             "jax.eval_shape",
             "jax.make_jaxpr",
+            "haiku.experimental.fast_eval_shape",
         }
     )
 )
@@ -230,6 +248,9 @@ class KeyValue:
     ``closure`` (a key of an enclosing function)."""
     raw_roots: frozenset[int] = frozenset()
     """``id`` of the ``PRNGKey`` calls it derives from: raw ``uint32`` data."""
+    outer_name: str | None = None
+    """For ``global``/``closure`` keys (and their elements): the variable of the
+    module or enclosing function that holds them."""
     uses: list[Use] = field(default_factory=list)
     """Every consumption recorded on it, on any path."""
 
@@ -244,6 +265,10 @@ class Use:
     """The callee as the user wrote it: ``jax.random.normal``, ``self.dropout``."""
     kind: str
     """``RANDOM``, ``LOCAL`` or ``CALL``."""
+    qualname: str | None = None
+    """The ``jax.random`` function, for ``RANDOM`` uses."""
+    key_name: str | None = None
+    """The variable, when the key is consumed by a function that closes over it."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -312,6 +337,8 @@ class _Summary:
     """Parameter name -> the strongest kind of consumption in the body."""
     free: dict[str, str] = field(default_factory=dict)
     """Names of enclosing or module scopes consumed by the body -> kind."""
+    free_by: dict[str, set[str]] = field(default_factory=dict)
+    """Those names -> what consumes them (``jax.random`` names, or the kind)."""
     positional: list[str] = field(default_factory=list)
 
 
@@ -342,7 +369,11 @@ class KeyAnalysis:
         self._active: dict[int, _Walker] = {}
         self._exit_envs: dict[int, dict[str, KeyValue]] = {}
         self._lambdas: dict[int, cst.Lambda] = {}
+        self._assigned: dict[int, cst.BaseExpression] = {}
+        self.uses_flax = bool(model.module_imports("flax"))
+        """The module imports Flax: ``x.init(key, ...)`` is a Flax module's init."""
         self._module_env: dict[str, KeyValue] = {}
+        self._module_walker: _Walker | None = None
         self._defs: list[FunctionNode] = []
         self._parent: dict[int, FunctionNode | None] = {}
         self._class_of: dict[int, cst.ClassDef] = {}
@@ -399,6 +430,8 @@ class KeyAnalysis:
                         self._class_of[id(node)] = stack[-1]
                 stack.append(node)
             elif entering and isinstance(node, cst.Assign):
+                for t in node.targets:
+                    self._assigned[id(t.target)] = node.value
                 if len(node.targets) == 1 and isinstance(node.value, cst.Lambda):
                     self._lambdas[id(node.targets[0].target)] = node.value
             elif entering and isinstance(node, cst.Call):
@@ -428,6 +461,10 @@ class KeyAnalysis:
     def _lambda_bound_to(self, target: cst.CSTNode) -> cst.Lambda | None:
         return self._lambdas.get(id(target))
 
+    def assigned_value(self, target: cst.CSTNode) -> cst.BaseExpression | None:
+        """The value of ``target = value`` (``target`` is the bound ``Name``)."""
+        return self._assigned.get(id(target))
+
     def method(self, within: FunctionNode | None, name: str) -> cst.FunctionDef | None:
         """``self.<name>`` from a method of a class of this module."""
         if not isinstance(within, cst.FunctionDef):
@@ -444,7 +481,9 @@ class KeyAnalysis:
 
     def _run(self) -> None:
         module = _Walker(self, None)
+        self._module_walker = module
         module.run()
+        self._module_walker = None
         self._module_env = module.exit_env
         for fn in self._defs:
             self.summary(fn)
@@ -468,6 +507,11 @@ class KeyAnalysis:
         return walker.summary
 
     def module_key(self, name: str) -> KeyValue | None:
+        """The module-level key ``name``: where the module's code is when it calls a
+        function (while the module body is walked), else at its end."""
+        walker = self._module_walker
+        if walker is not None:
+            return walker.state.env.get(name) if walker.state is not None else None
         return self._module_env.get(name)
 
     def report(self, reuse: Reuse) -> None:
@@ -619,6 +663,13 @@ class _Walker:
                 tests.extend((node.left, node.right))
             elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
                 tests.append(node.expression)
+            elif (
+                isinstance(node, cst.Call)
+                and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value in ("assertTrue", "assertFalse")
+                and node.args
+            ):
+                tests.append(node.args[0].value)
             for test in tests:
                 if isinstance(test, cst.Call):
                     self.conditions.add(id(test))
@@ -693,7 +744,9 @@ class _Walker:
                 f"{parent.name}[{index}]" if isinstance(index, int) else parent.name,
                 node,
                 parent.certain,
+                where=parent.where if parent.outer_name else "local",
                 raw_roots=parent.raw_roots,
+                outer_name=parent.outer_name,
             )
             self.memo[key] = val
         return val
@@ -731,6 +784,7 @@ class _Walker:
                 array=outer.array,
                 where=where,
                 raw_roots=outer.raw_roots,
+                outer_name=name,
             )
             self.memo[key] = val
         return val
@@ -756,12 +810,14 @@ class _Walker:
             loop.uses.add(id(use))
         if val.where == "param":
             self.summary.params[val.name] = _stronger(self.summary.params.get(val.name), use.kind)
-        elif val.where in ("closure", "global"):
-            self.summary.free[val.name] = _stronger(self.summary.free.get(val.name), use.kind)
+        elif val.where in ("closure", "global") and val.outer_name is not None:
+            name = val.outer_name
+            self.summary.free[name] = _stronger(self.summary.free.get(name), use.kind)
+            self.summary.free_by.setdefault(name, set()).add(use.qualname or use.kind)
             if self.loop_body is not None and self.fn is not None:
                 _, call = self.loop_body
                 self.a.report(Reuse(val, use, use, "body", call, self.fn))
-            if val.where == "global" and self.fn is not None and val.name not in self.global_decl:
+            if val.where == "global" and self.fn is not None and name not in self.global_decl:
                 self.a.global_uses.append((use, val, self.fn))
         mark = st.consumed.get(val)
         if mark is not None and (mark.maybe_depth is None or self.depth <= mark.maybe_depth):
@@ -1100,9 +1156,7 @@ class _Walker:
             if base is not None:
                 attr = expr.attr.value
                 if attr in ("shape", "ndim", "size") and not base.array:
-                    self.a.note_raw(
-                        base, expr, f"reads `{_code(expr)}` (a typed key has shape `()`)"
-                    )
+                    self.a.note_raw(base, expr, "reads its shape (a typed key has shape `()`)")
                 if attr == "T":
                     return base
             return None
@@ -1112,12 +1166,12 @@ class _Walker:
             for side in (expr.left, expr.right):
                 v = self._eval(side)
                 if v is not None:
-                    self.a.note_raw(v, expr, f"computes `{_code(expr)}` on the raw bits")
+                    self.a.note_raw(v, expr, "computes on its bits")
             return None
         if isinstance(expr, cst.UnaryOperation):
             v = self._eval(expr.expression)
             if v is not None and not isinstance(expr.operator, cst.Not):
-                self.a.note_raw(v, expr, f"computes `{_code(expr)}` on the raw bits")
+                self.a.note_raw(v, expr, "computes on its bits")
             return None
         if isinstance(expr, cst.Comparison):
             self._comparison(expr)
@@ -1194,9 +1248,7 @@ class _Walker:
             if isinstance(op, cst.Attribute) and op.attr.value == "dtype":
                 base = self.a._values.get(id(op.value))
                 if base is not None:
-                    self.a.note_raw(
-                        base, expr, f"compares `{_code(op)}` (a typed key has a key dtype)"
-                    )
+                    self.a.note_raw(base, expr, "compares its dtype (a typed key has a key dtype)")
 
     def _subscript(self, expr: cst.Subscript) -> KeyValue | None:
         base = self._eval(expr.value)
@@ -1215,9 +1267,8 @@ class _Walker:
         if base is None:
             return None
         if len(expr.slice) > 1 or not base.array:
-            self.a.note_raw(
-                base, expr, f"indexes `{_code(expr)}` (a typed key is one scalar element)"
-            )
+            why = "typed key arrays have no axis of 2" if base.array else "a typed key is a scalar"
+            self.a.note_raw(base, expr, f"indexes it ({why})")
             return None
         if is_slice:
             return self._new(expr, _code(expr), base.certain, array=True, raw=base.raw_roots)
@@ -1304,7 +1355,7 @@ class _Walker:
         if receiver is not None and receiver.certain and isinstance(func, cst.Attribute):
             method = func.attr.value
             if method in _RAW_METHODS:
-                self.a.note_raw(receiver, call, f"calls `{_code(call)}` on the raw bits")
+                self.a.note_raw(receiver, call, "reads its bits")
                 return None
             if method in _FORWARDING_METHODS:
                 return receiver
@@ -1315,7 +1366,7 @@ class _Walker:
                 key = _key_arg(call)
                 kv = self.a._values.get(id(key)) if key is not None else None
                 if key is not None and kv is not None:
-                    self._consume(kv, Use(key, call, _code(func), RANDOM))
+                    self._consume(kv, Use(key, call, _code(func), RANDOM, qn))
                 if qn == SPLIT:
                     return self._new(
                         call,
@@ -1343,7 +1394,7 @@ class _Walker:
                         and arg.keyword.value == "dtype"
                         and first is not None
                     ):
-                        self.a.note_raw(first, call, f"converts it with `{_code(call)}`")
+                        self.a.note_raw(first, call, "converts its bits")
                 return first
             if (
                 qn.startswith("numpy.")
@@ -1355,7 +1406,7 @@ class _Walker:
                     if v is not None and not (v.array and qn in _RAW_BUILTINS):
                         if qn in _SHAPE_READERS and v.array:
                             continue
-                        self.a.note_raw(v, call, f"passes it to `{_code(func)}`")
+                        self.a.note_raw(v, call, f"passes its bits to `{_code(func)}`")
         if isinstance(func, cst.Attribute) and func.attr.value == "make_rng":
             return self._new(call, _code(call), True)
         if self._is_rngs_stream(func):
@@ -1373,20 +1424,78 @@ class _Walker:
         if qn is not None and (qn in TRANSFORMS or qn.startswith("jax.random.")):
             return None
 
-        if self._is_condition(call):
-            return None  # a predicate (``assert is_prng_key(key)``): it does not sample
+        if self._is_predicate(call):
+            return None  # ``assert is_prng_key(key)``: a predicate does not sample
+        if self._flax_rngs(call, args):
+            return None
         target, skip_first = self._local_target(call)
         if target is not None:
             summary = self.a.summary(target)
             if summary is not None:
                 self._apply_summary(call, func, target, summary, args, skip_first)
                 return None
+        if self._stores(call):
+            return None
         for arg, v, inside in args:
             self._consume_arg(call, func, arg.value, v, inside, CALL)
         return None
 
-    def _is_condition(self, call: cst.Call) -> bool:
-        return id(call) in self.conditions
+    def _is_predicate(self, call: cst.Call) -> bool:
+        """A call that reads its arguments without drawing from them: its result is a
+        truth value (used as a condition: ``assert``, ``if``, ``not``...; or named like
+        a predicate: ``is_prng_key``, ``has_rng``), or a copy (``clone``, ``copy``)."""
+        if id(call) in self.conditions:
+            return True
+        func = call.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+        if not isinstance(name, str):
+            return False
+        return name.lstrip("_").startswith(("is_", "has_")) or name in _COPIES
+
+    def _flax_rngs(
+        self,
+        call: cst.Call,
+        args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]],
+    ) -> bool:
+        """Flax's ``module.init(key, x)``/``init_with_output``/``lazy_init`` and the
+        ``rngs=`` of ``apply``: Flax derives every stream from these root keys with
+        ``random.fold_in`` (``flax/core/scope.py``: ``LazyRng.as_jax_rng`` ->
+        ``_fold_in_static``; ``flax/nnx/rnglib.py``), which does not consume them.
+        The key arguments are not consumed; other arguments are, as usual."""
+        func = call.func
+        if not isinstance(func, cst.Attribute) or not self.a.uses_flax:
+            return False
+        method = func.attr.value
+        if method not in _FLAX_RNG_METHODS:
+            return False
+        for i, (arg, v, inside) in enumerate(args):
+            root = (i == 0 and arg.keyword is None and method != "apply") or (
+                arg.keyword is not None and arg.keyword.value == "rngs"
+            )
+            if not root:
+                self._consume_arg(call, func, arg.value, v, inside, CALL)
+        return True
+
+    def _stores(self, call: cst.Call) -> bool:
+        """A constructor that only stores its arguments: a ``namedtuple`` or a class of
+        this module without ``__init__`` (a dataclass, a ``NamedTuple``, a struct)."""
+        func = call.func
+        if not isinstance(func, cst.Name):
+            return False
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        if found is None or len(found[1]) != 1:
+            return False
+        binding = found[1][0]
+        if binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
+            return not any(
+                isinstance(stmt, cst.FunctionDef)
+                and stmt.name.value in ("__init__", "__post_init__")
+                for stmt in binding.node.body.body
+            )
+        if binding.kind == "assign":
+            value = self.a.assigned_value(binding.node)
+            return isinstance(value, cst.Call) and self.model.call_name(value) in _RECORD_FACTORIES
+        return False
 
     def _is_rngs_stream(self, func: cst.BaseExpression) -> bool:
         """``rngs()`` / ``rngs.params()`` on an ``nnx.Rngs``: a fresh key per call."""
@@ -1420,6 +1529,9 @@ class _Walker:
 
     def _local_target(self, call: cst.Call) -> tuple[FunctionNode | None, bool]:
         func = call.func
+        init = self._constructor(func)
+        if init is not None:
+            return init, True
         if isinstance(func, cst.Call):
             # ``jax.jit(f)(key)``, ``jax.vmap(f)(keys)``
             qn = self.model.call_name(func)
@@ -1435,6 +1547,21 @@ class _Walker:
         ):
             return self.a.method(self._method_owner(), func.attr.value), True
         return None, False
+
+    def _constructor(self, func: cst.BaseExpression) -> cst.FunctionDef | None:
+        """``Cls(...)`` for a class of this module with an ``__init__``: that method."""
+        if not isinstance(func, cst.Name):
+            return None
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "class":
+            return None
+        cls = found[1][0].node
+        if not isinstance(cls, cst.ClassDef):
+            return None
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+                return stmt
+        return None
 
     def _method_owner(self) -> FunctionNode | None:
         fn = self.fn
@@ -1476,7 +1603,8 @@ class _Walker:
         for name, kind in summary.free.items():
             val = self._lookup(name, None)
             if val is not None:
-                self._consume(val, Use(call, call, _code(func), LOCAL if kind != CALL else CALL))
+                kind = LOCAL if kind != CALL else CALL
+                self._consume(val, Use(call, call, _code(func), kind, key_name=name))
 
     def _function_args(
         self,
@@ -1507,9 +1635,15 @@ class _Walker:
                 continue
             if qn in MAPPERS:
                 for name, kind in summary.free.items():
+                    drawn_by = summary.free_by.get(name)
+                    if drawn_by and drawn_by <= INDEX_DRAWS:
+                        # ``tree.map(lambda x: permutation(key, x), batch)``: the same
+                        # permutation for every leaf keeps the leaves aligned, on purpose
+                        continue
                     val = self._lookup(name, None)
                     if val is not None and (kind != CALL or val.certain):
-                        use = Use(call, call, _code(call.func), LOCAL if kind != CALL else CALL)
+                        kind = LOCAL if kind != CALL else CALL
+                        use = Use(call, call, _code(call.func), kind, key_name=name)
                         val.uses.append(use)
                         self.a.report(Reuse(val, use, use, "mapped", call, fn))
             else:  # one branch runs: what any branch consumes, consumed once
@@ -1551,3 +1685,43 @@ def _repeats(iterable: cst.BaseExpression, model: SemanticModel) -> bool:
             lo, hi = (_literal_int(p) for p in positional)
             return lo is None or hi is None or hi - lo > 1
     return True
+
+
+def repeats(iterable: cst.BaseExpression, model: SemanticModel) -> bool:
+    """A ``for`` over ``iterable`` may run its body more than once."""
+    return _repeats(iterable, model)
+
+
+SHAPE_ONLY = frozenset({"jax.eval_shape", "jax.make_jaxpr"})
+"""Transforms that trace a function only to read shapes or the jaxpr: nothing runs."""
+_ONCE_BODIES = ("lax.cond", "lax.switch", "lax.custom_root", "lax.custom_linear_solve")
+
+
+def compiled_function_of(
+    trace: TraceAnalysis, keys: KeyAnalysis, node: cst.CSTNode
+) -> TracedFunction | None:
+    """The traced function containing ``node`` when JAX compiles it once and runs the
+    program again and again: a jit-like (staging) transform other than
+    ``eval_shape``/``make_jaxpr``, a ``scan``/``fori_loop``/``while_loop``/``map``
+    body (traced once, run every iteration), or a helper or ``cond`` branch of one.
+    A Python value computed there (``np.random.rand()``, ``time.time()``) is frozen
+    into the program. ``None`` for host code, ``grad``/``vmap`` alone (they trace on
+    every call) and shape-only tracing."""
+    info = trace.traced_function_of(node)
+    found = info
+    seen: set[int] = set()
+    while info is not None and id(info) not in seen:
+        seen.add(id(info))
+        if not info.staging:
+            return None
+        if info.transforms:
+            return None if info.transforms <= SHAPE_ONLY else found
+        if keys.loop_body_of(info.node) is not None:
+            return found
+        if info.caller is not None:
+            info = info.caller
+        elif any(body in info.verb for body in _ONCE_BODIES):
+            info = trace.traced_function_of(info.site)  # a branch: compiled if its caller is
+        else:
+            return None
+    return None
