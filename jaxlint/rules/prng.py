@@ -7,27 +7,53 @@ is traced.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import libcst as cst
 
-from jaxlint.analysis.keys import Reuse
+from jaxlint.analysis.keys import (
+    CALL,
+    LEGACY,
+    RawUse,
+    Reuse,
+    Use,
+    compiled_function_of,
+    repeats,
+)
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
 from jaxlint.rules.base import FixOp, Invalid, ReplaceNode, Rule, Valid
 
+if TYPE_CHECKING:
+    from jaxlint.engine import FileContext
+
 _TYPED_KEYS_SINCE = (0, 4, 16)
+
+
+def _line(rule: Rule, node: cst.CSTNode) -> int:
+    return rule.ctx.positions[node].start.line
 
 
 class LegacyPrngKey(Rule):
     code = "JAX302"
     name = "legacy-prng-key"
-    message = "`{callee}` makes a legacy raw uint32 key; use typed keys from `{replacement}`"
-    fix_availability = "always"
+    message = "`{callee}` makes a legacy raw uint32 key; use typed keys from `{replacement}`{note}"
+    fix_availability = "sometimes"
     default_enabled = False  # a modernisation: raw keys still work (select JAX3 to enable)
     probe = "jaxlint probe compile FILE.py:FUNC"
     docs = """\
 ## What it does
 Flags calls to `jax.random.PRNGKey` in every import spelling
-(`jax.random.PRNGKey`, `jr.PRNGKey`, `from jax.random import PRNGKey`).
+(`jax.random.PRNGKey`, `jr.PRNGKey`, `random.PRNGKey` after `from jax import
+random`, `from jax.random import PRNGKey [as K]`), and `PRNGKey` passed as a
+function (`jax.vmap(jax.random.PRNGKey)(seeds)`).
+
+When the key (or a key split or folded from it) is later used as raw `uint32`
+data in the same file, the message names the first such use and no fix is
+offered: indexing it (`key[0]`, `keys[:, 0]`), `.astype`/`.view`/`.tolist`,
+arithmetic or bitwise operators, `np.asarray`/`np.array` or another NumPy
+function, `key.dtype ==` comparisons, `key.shape` of a single key, or a
+`jnp`/`lax` function that computes on the bits.
 
 ## Why is this bad
 `PRNGKey(seed)` returns a raw `uint32[2]` array that JAX cannot tell apart from
@@ -63,8 +89,13 @@ JAX libraries). Turn it on when migrating to typed keys:
 ## Fix safety
 Unsafe: typed keys have shape `()` instead of `(2,)` and a key dtype, so code that
 indexes a key (`key[0]`), does arithmetic on it, checks `key.dtype == jnp.uint32`,
-saves it with NumPy, or splits and expects shape `(n, 2)` breaks. Use
-`jax.random.key_data(key)` where the raw bits are really needed.
+saves it with NumPy, or splits and expects shape `(n, 2)` breaks (checked on jax
+0.12: `key[0]` raises `IndexError`, `np.asarray(key)` and `key + 1` raise
+`TypeError`, `key.astype(...)` raises `NotImplementedError`, and
+`key.dtype == jnp.uint32` silently becomes `False`). No fix is offered when this
+file shows such a use of the key: rewrite those uses with
+`jax.random.key_data(key)` first, then the fix applies. Uses in other files
+(the key returned or stored) are not visible, hence unsafe.
 
 ## Verify at runtime
 `jaxlint probe compile FILE.py:FUNC` prints the argument and output dtypes:
@@ -83,6 +114,11 @@ a raw key shows as `uint32[2]`, a typed key as `key<fry>[]`.
         Valid("import jax\nkey = jax.random.wrap_key_data(raw)\n"),
         Valid("import jax\nname = 'jax.random.PRNGKey(0)'\n"),
         Valid("import jax\nkey = jax.random.PRNGKey(0)  # noqa: JAX3\n"),
+        Valid("import jax\nPRNGKey = jax.random.key\nkey = PRNGKey(0)\n", note="a local alias"),
+        Valid(
+            "import jax\n\n\ndef f(key: jax.random.PRNGKey):\n    return key\n",
+            note="used as a type annotation, not called",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -119,36 +155,108 @@ a raw key shows as `uint32[2]`, a typed key as `key<fry>[]`.
             "import jax.random\nkeys = [jax.random.PRNGKey(i) for i in range(3)]\n",
             count=1,
         ),
+        Invalid(
+            "from jax.random import PRNGKey as K\nkey = K(0)\n",
+            unsafe_fix=True,
+            expected_fix="from jax.random import PRNGKey as K\nimport jax\nkey = jax.random.key(0)\n",
+        ),
+        Invalid(
+            "from jax import random\nkey = random.PRNGKey(0)\n",
+            unsafe_fix=True,
+            expected_fix="from jax import random\nkey = random.key(0)\n",
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\nkeys = jax.vmap(jax.random.PRNGKey)(jnp.arange(3))\n",
+            line=4,
+            column=17,
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\nimport jax.numpy as jnp\n\nkeys = jax.vmap(jax.random.key)(jnp.arange(3))\n"
+            ),
+        ),
+        Invalid(
+            "import jax\n\n\ndef seed_bits(seed):\n"
+            "    key = jax.random.PRNGKey(seed)\n"
+            "    return int(key[1])\n",
+            line=5,
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\n\n\ndef seed_bits(seed):\n"
+                "    key = jax.random.PRNGKey(seed)\n"
+                "    return int(key[1])\n"
+            ),
+            message_contains="no fix: `key[1]` at line 6 indexes it (a typed key is a scalar)",
+            note="the fix would break `key[1]` (IndexError on a typed key)",
+        ),
+        Invalid(
+            "import jax\nimport numpy as np\n\n"
+            "key = jax.random.PRNGKey(0)\n"
+            "k1, k2 = jax.random.split(key)\n"
+            "np.save('k1.npy', np.asarray(k1))\n",
+            unsafe_fix=True,
+            expected_fix=(
+                "import jax\nimport numpy as np\n\n"
+                "key = jax.random.PRNGKey(0)\n"
+                "k1, k2 = jax.random.split(key)\n"
+                "np.save('k1.npy', np.asarray(k1))\n"
+            ),
+            message_contains="`np.asarray(k1)` at line 6",
+            note="a key split from it is converted to NumPy",
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.model.call_name(node) != "jax.random.PRNGKey":
+        if self.model.call_name(node) != LEGACY:
             return
         if self.ctx.target_jax < _TYPED_KEYS_SINCE:
             return
-        spelled = spell(self.model, "jax.random.key", node.func)
-        shown = spelled[0] if spelled else "jax.random.key"
+        raw = self.ctx.keys.raw_uses(node)
+        self._flag(node.func, raw[0] if raw else None)
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        # ``jax.vmap(jax.random.PRNGKey)(seeds)``, ``map(PRNGKey, seeds)``
+        value = node.value
+        if not isinstance(value, (cst.Name, cst.Attribute)):
+            return
+        if self.model.qualified_name(value) != LEGACY:
+            return
+        if self.ctx.target_jax < _TYPED_KEYS_SINCE:
+            return
+        self._flag(value, None)
+
+    def _flag(self, func: cst.BaseExpression, raw: RawUse | None) -> None:
+        spelled = spell(self.model, "jax.random.key", func) if raw is None else None
+        shown = spell(self.model, "jax.random.key", func)
+        replacement = shown[0] if shown else "jax.random.key"
+        note = ""
+        if raw is not None:
+            note = (
+                f"; no fix: `{_short(self.ctx.code(raw.node))}` at line {_line(self, raw.node)}"
+                f" {raw.what}: use `jax.random.key_data(key)` there first"
+            )
 
         def fix() -> list[FixOp]:
             assert spelled is not None
             text, ops = spelled
-            return [ReplaceNode(node.func, text), *ops]
+            return [ReplaceNode(func, text), *ops]
 
         self.report(
-            node.func,
-            callee=self.ctx.code(node.func),
-            replacement=shown,
+            func,
+            callee=self.ctx.code(func),
+            replacement=replacement,
+            note=note,
             fix=fix if spelled is not None else None,
             applicability=Applicability.UNSAFE if spelled is not None else None,
-            fix_message=f"Replace with `{shown}` (typed key)",
+            fix_message=f"Replace with `{replacement}` (typed key)",
         )
 
 
+def _short(text: str, limit: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 # -- JAX301 ----------------------------------------------------------------------------------
-
-
-def _line(rule: Rule, node: cst.CSTNode) -> int:
-    return rule.ctx.positions[node].start.line
 
 
 _LOOP_WORDS = {"loop": "loop", "comprehension": "comprehension"}
@@ -176,12 +284,18 @@ uses by line.
 
 It follows the semantics of JAX's own key-reuse checker (`jax_debug_key_reuse`):
 every sampler and `split` consume their key; `fold_in`, `clone`, `key_data` and
-comparisons do not; a function of the same file consumes what its body consumes.
-A key passed to a function jaxlint cannot see counts as consumed only next to a
-certain consumption: two calls such as `model.init(key, x)` and
-`model.apply(..., rngs={"dropout": key})` may only derive keys with `fold_in`
-(Flax does) and are not reported. One use in each arm of an `if` is fine, and so
-is a use before a `return`, `break` or `raise`.
+comparisons do not; a function of the same file consumes what its body consumes
+(a lax `cond` runs one branch). A key passed to a function jaxlint cannot see may
+be drawn from, so it counts, but only next to a certain consumption: two such
+calls are not reported (they may only derive keys with `fold_in`, or a test may
+reuse a key on purpose to compare two runs). Not consumptions: predicates
+(`assert is_prng_key(key)`, `self.assertTrue(f(key))`, `is_*`/`has_*` calls),
+storing a key (a `namedtuple`, a dataclass of the same file), and the root keys
+of a Flax module's `init(key, x)`/`init_with_output`/`lazy_init` and the
+`rngs=` of `apply` in a file that imports Flax (Flax derives every stream with
+`fold_in`: `flax/core/scope.py`, `LazyRng.as_jax_rng`). One use in each arm of an
+`if` is fine, and so is a use before a `return`, `break` or `raise`; a use in a
+`try` body and another in its `except` handler is not reported.
 
 ## Why is this bad
 JAX random numbers are a pure function of the key: the same key gives the same
@@ -398,6 +512,25 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
             runs=True,
         ),
         Valid(
+            "import jax\nimport flax.linen as nn\n\n\n"
+            "def test_dense():\n"
+            "    key = jax.random.key(0)\n"
+            "    x = jax.random.normal(key, (4, 3))\n"
+            "    variables = nn.Dense(2).init(key, x)\n"
+            "    return nn.Dense(2).apply(variables, x, rngs={'dropout': key})\n",
+            note="Flax's init/apply derive their keys with fold_in: the root key is not consumed",
+        ),
+        Valid(
+            "import collections\nimport jax\n\n"
+            "State = collections.namedtuple('State', ['x', 'key'])\n\n\n"
+            "def step(state):\n"
+            "    key, sub = jax.random.split(state.key)\n"
+            "    x = state.x + jax.random.normal(sub)\n"
+            "    assert is_valid_key(key)\n"
+            "    return State(x, key)\n",
+            note="a predicate and a namedtuple that stores the key do not consume it",
+        ),
+        Valid(
             _program(
                 "def f(key):\n"
                 "    assert jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key)\n"
@@ -523,6 +656,21 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
         ),
         Invalid(
             _program(
+                "def init(key):\n"
+                "    w_init = jax.nn.initializers.lecun_normal()\n"
+                "    w = w_init(key, (3, 3))\n"
+                "    b = jax.random.normal(key, (3,))\n"
+                "    return w, b\n\n\n"
+                "init(jax.random.key(0))\n"
+            ),
+            line=9,
+            column=27,
+            message_contains="by `w_init` (which receives it and may draw from it) at line 8",
+            raises="KeyReuseError",
+            note="a function jaxlint cannot see, next to a certain consumption",
+        ),
+        Invalid(
+            _program(
                 "def walk(key, x):\n"
                 "    while x.sum() < 10:\n"
                 "        key, sub = jax.random.split(key)\n"
@@ -549,7 +697,9 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
 
     def _name(self, reuse: Reuse) -> str:
         arg = reuse.second.arg
-        if isinstance(arg, cst.Call):  # consumed by a function that closes over it
+        if reuse.second.key_name is not None:  # consumed by a function that closes over it
+            return reuse.second.key_name
+        if isinstance(arg, cst.Call):
             return reuse.value.name
         return " ".join(self.ctx.code(arg).split())
 
@@ -558,8 +708,8 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
         where = _line(self, second.arg)
         if reuse.how == "again":
             return (
-                f"is consumed twice: by `{first.by}` at line {_line(self, first.arg)}, then by"
-                f" `{second.by}` at line {where}; both draw the same random bits: split it"
+                f"is consumed twice: {_by(first)} at line {_line(self, first.arg)}, then"
+                f" {_by(second)} at line {where}; both draw the same random bits: split it"
                 " (`k1, k2 = jax.random.split(key)`) and use each key once"
             )
         if reuse.how in _LOOP_WORDS:
@@ -586,3 +736,841 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
             " iteration; thread the key through the carry and split it there, or use"
             " `jax.random.fold_in(key, i)`"
         )
+
+
+def _by(use: Use) -> str:
+    if use.kind == CALL:
+        return f"by `{use.by}` (which receives it and may draw from it)"
+    return f"by `{use.by}`"
+
+
+# -- JAX303 ----------------------------------------------------------------------------------
+
+_NUMPY_RANDOM_SETUP = frozenset(
+    f"numpy.random.{n}"
+    for n in (
+        "seed get_state set_state get_bit_generator set_bit_generator Generator SeedSequence "
+        "BitGenerator PCG64 PCG64DXSM MT19937 Philox SFC64 default_rng RandomState"
+    ).split()
+)
+_GENERATORS = frozenset(
+    {
+        "numpy.random.default_rng",
+        "numpy.random.RandomState",
+        "numpy.random.Generator",
+        "random.Random",
+    }
+)
+_STDLIB_RANDOM = frozenset(
+    f"random.{n}"
+    for n in (
+        "random randint randrange uniform choice choices shuffle sample gauss normalvariate "
+        "getrandbits betavariate expovariate triangular lognormvariate vonmisesvariate "
+        "gammavariate paretovariate weibullvariate randbytes binomialvariate SystemRandom"
+    ).split()
+)
+_CLOCKS = frozenset(
+    f"time.{n}"
+    for n in (
+        "time time_ns perf_counter perf_counter_ns monotonic monotonic_ns process_time "
+        "process_time_ns thread_time thread_time_ns"
+    ).split()
+) | frozenset(
+    {
+        "datetime.datetime.now",
+        "datetime.datetime.utcnow",
+        "datetime.datetime.today",
+        "datetime.date.today",
+    }
+)
+_ENTROPY = frozenset(
+    {"os.urandom", "os.getrandom", "uuid.uuid1", "uuid.uuid4"}
+    | {
+        f"secrets.{n}"
+        for n in "token_bytes token_hex token_urlsafe randbelow randbits choice".split()
+    }
+)
+_GENERATOR_METHODS_KEEP = frozenset(
+    {"spawn", "bit_generator", "jumped", "seed", "get_state", "getstate"}
+)
+
+
+def _host_value(qn: str, call: cst.Call) -> tuple[str, str] | None:
+    """What a host call returns that tracing freezes, and what to do instead."""
+    use_jax = "draw them with `jax.random` from a key passed in as an argument"
+    if qn.startswith("numpy.random."):
+        if qn in _NUMPY_RANDOM_SETUP:
+            if qn in ("numpy.random.default_rng", "numpy.random.RandomState") and not call.args:
+                return "the unseeded generator it makes is", use_jax
+            return None
+        return "the random numbers it draws are", use_jax
+    if qn in _STDLIB_RANDOM or (qn == "random.Random" and not call.args):
+        return "the random numbers it draws are", use_jax
+    if qn in _CLOCKS:
+        return (
+            "the time it reads is",
+            "pass the time in as an argument, or read it in a `jax.debug.callback`",
+        )
+    if qn in _ENTROPY:
+        return "the value it returns is", "pass it in as an argument"
+    return None
+
+
+class HostRngInTraced(Rule):
+    code = "JAX303"
+    name = "host-rng-in-traced"
+    message = (
+        "`{call}` runs once, when `{fn}` is traced ({how}): {what} frozen into the"
+        " compiled program, the same on every {repeat}; {advice}"
+    )
+    fix_availability = "none"
+    probe = "jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt"
+    docs = """\
+## What it does
+Flags host sources of randomness, time and entropy called inside code that JAX
+compiles once and runs many times: `numpy.random.*` samplers (and an unseeded
+`np.random.default_rng()`), sampling methods of a NumPy or `random.Random`
+generator created outside the traced function, the `random` module,
+`time.time()`/`perf_counter()`/`monotonic()`, `datetime.now()`, `os.urandom`,
+`uuid.uuid1/uuid4` and `secrets`. Traced code here is a function under `jax.jit`
+(or `pmap`, `shard_map`, `nnx.jit`, `eqx.filter_jit`, `checkpoint`), the body of
+`lax.scan`/`fori_loop`/`while_loop`/`map`, and the helpers and `cond` branches
+they call.
+
+## Why is this bad
+Tracing runs the Python function once with abstract values. A call such as
+`np.random.rand()` is ordinary Python: it runs during tracing, and its result
+becomes a constant of the compiled program. Every later call of the jitted
+function, and every iteration of a `scan` body, reuses that same number. Nothing
+warns: the code "works", but the noise, dropout mask or timestamp never changes.
+Under `jax.grad` or `jax.vmap` alone the function is traced on every call, so
+these are not flagged there, nor inside `jax.eval_shape`.
+
+## Example
+```python
+import jax
+import numpy as np
+
+@jax.jit
+def add_noise(x):
+    return x + np.random.normal(size=x.shape)  # the same noise on every call
+```
+
+## Use instead
+```python
+import jax
+
+@jax.jit
+def add_noise(x, key):
+    return x + jax.random.normal(key, x.shape)
+```
+
+## Fix safety
+No fix: the replacement needs a key argument threaded through the callers.
+
+## Verify at runtime
+Call the jitted function twice: the values are identical. `jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt`
+writes the jaxpr, where the host value appears as a literal constant and no
+`random_bits` equation exists.
+"""
+    VALID = [
+        Valid(
+            "import jax\nimport numpy as np\n\n\n"
+            "def make_data(n):\n    return np.random.normal(size=(n, 3))\n\n\n"
+            "@jax.jit\ndef f(x):\n    return x * 2\n\n\n"
+            "f(make_data(4))\n",
+            note="NumPy randomness in host code, passed in",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\nfrom jax import random\n\n\n"
+            "@jax.jit\ndef f(x, key):\n    return x + random.normal(key, x.shape)\n\n\n"
+            "f(jnp.zeros(3), random.key(0))\n",
+            note="`random` is `jax.random` here",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
+            "def host_noise(shape):\n"
+            "    return np.random.normal(size=shape).astype(np.float32)\n\n\n"
+            "@jax.jit\ndef f(x):\n"
+            "    noise = jax.pure_callback(\n"
+            "        lambda: host_noise((3,)), jax.ShapeDtypeStruct((3,), jnp.float32)\n"
+            "    )\n"
+            "    return x + noise\n\n\n"
+            "f(jnp.zeros(3))\n",
+            note="runs on the host at every call, through a callback",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport numpy as np\n\n\n"
+            "def loss(w):\n    return (w * np.random.normal()) ** 2\n\n\n"
+            "g = jax.grad(loss)(1.0)\n",
+            note="`jax.grad` alone traces on every call",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
+            "shape = jax.eval_shape(lambda x: x + np.random.normal(), jnp.zeros(3))\n",
+            note="`eval_shape` only reads shapes",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport time\n\n\n"
+            "@jax.jit\ndef f(x):\n    return x * 2\n\n\n"
+            "start = time.time()\n"
+            "jax.block_until_ready(f(1.0))\n"
+            "elapsed = time.time() - start\n",
+            note="timing in host code",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport numpy as np\n\n\n"
+            "@jax.jit\ndef f(x):\n"
+            "    rng = np.random.default_rng(0)\n"
+            "    table = rng.normal(size=3)\n"
+            "    return x + table\n\n\n"
+            "f(np.zeros(3))\n",
+            note="a generator seeded inside the function: a deterministic constant by design",
+            runs=True,
+        ),
+        Valid(
+            "import jax\nimport numpy as np\n\n\n"
+            "@jax.jit\ndef f(x):\n    np.random.seed(0)\n    return x\n",
+            note="seeding: a side effect, not a frozen value",
+        ),
+        Valid(
+            "import jax\nimport random\n\n\n@jax.vmap\ndef f(x):\n    return x * random.random()\n",
+            note="`vmap` alone traces on every call",
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
+            "@jax.jit\ndef add_noise(x):\n    return x + np.random.normal(size=x.shape)\n",
+            line=8,
+            column=16,
+            message_contains=(
+                "`np.random.normal(size=x.shape)` runs once, when `add_noise` is traced"
+                " (jitted by `jax.jit` at line 6)"
+            ),
+        ),
+        Invalid(
+            "import jax\nimport random\n\n\n"
+            "def step(x):\n    return x * random.random()\n\n\n"
+            "fast_step = jax.jit(step)\n",
+            message_contains="`random.random()`",
+        ),
+        Invalid(
+            "import jax\nimport time\n\n\n@jax.jit\ndef stamp(x):\n    return x, time.time()\n",
+            message_contains="the time it reads",
+        ),
+        Invalid(
+            "import jax\nimport numpy as np\nfrom jax import lax\n\n\n"
+            "def walk(x0):\n"
+            "    def body(x, _):\n"
+            "        x = x + np.random.normal()\n"
+            "        return x, x\n\n"
+            "    return lax.scan(body, x0, None, length=10)\n",
+            line=8,
+            message_contains="the same on every iteration and call",
+        ),
+        Invalid(
+            "import jax\nimport numpy as np\n\nRNG = np.random.default_rng(0)\n\n\n"
+            "@jax.jit\ndef jitter(x):\n    return x + RNG.normal(size=x.shape)\n",
+            message_contains="`RNG.normal(size=x.shape)`",
+            note="a generator created outside: its state never advances",
+        ),
+        Invalid(
+            "import os\nimport uuid\n\nimport equinox as eqx\n\n\n"
+            "@eqx.filter_jit\ndef tag(x):\n    return x, os.urandom(4), uuid.uuid4()\n",
+            count=2,
+        ),
+        Invalid(
+            "import jax\nfrom numpy.random import rand\n\n\n"
+            "def helper(x):\n    return x + rand()\n\n\n"
+            "@jax.jit\ndef f(x):\n    return helper(x)\n",
+            message_contains="when `helper` is traced (called from traced `f`",
+        ),
+        Invalid(
+            "import jax\nimport numpy as np\nfrom flax import nnx\n\n\n"
+            "@nnx.jit\ndef f(model, x):\n    return model(x) + np.random.rand()\n",
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
+            "@jax.jit\ndef f(x):\n    return x + np.random.rand()\n\n\n"
+            "a = f(jnp.zeros(2))\nb = f(jnp.zeros(2))\nassert (a == b).all()\n",
+            note="a complete program: the assert holds, both calls give the same 'noise'",
+        ),
+    ]
+
+    def __init__(self, ctx: FileContext) -> None:
+        super().__init__(ctx)
+        self._assigned: dict[int, cst.BaseExpression] | None = None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qn = self.model.call_name(node)
+        found = _host_value(qn, node) if qn is not None else None
+        if found is None:
+            found = self._generator_method(node)
+        if found is None:
+            return
+        info = compiled_function_of(self.ctx.trace, self.ctx.keys, node)
+        if info is None:
+            return
+        what, advice = found
+        loop_body = self.ctx.keys.loop_body_of(info.node) is not None
+        self.report(
+            node,
+            call=_short(self.ctx.code(node), 48),
+            fn=info.name,
+            how=info.how(lambda n: _line(self, n)),
+            what=what,
+            repeat="iteration and call" if loop_body else "call",
+            advice=advice,
+        )
+
+    def _generator_method(self, call: cst.Call) -> tuple[str, str] | None:
+        """``rng.normal()`` on a NumPy/``random.Random`` generator made outside the
+        traced function (its state never advances under tracing)."""
+        func = call.func
+        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+            return None
+        if func.attr.value in _GENERATOR_METHODS_KEEP:
+            return None
+        name = func.value
+        found = self.model.lookup(name.value, self.model.scope_for(name))
+        if found is None:
+            return None
+        scope, bindings = found
+        if len(bindings) != 1 or bindings[0].kind != "assign":
+            return None
+        value = self._value_of(bindings[0].node)
+        if not isinstance(value, cst.Call) or self.model.call_name(value) not in _GENERATORS:
+            return None
+        inside = self.ctx.trace.traced_function_of(call)
+        if inside is not None and scope.node is inside.node:
+            return None  # made in the traced function itself: seeded there or flagged there
+        return (
+            "the random numbers it draws (the generator's state never advances) are",
+            "draw them with `jax.random` from a key passed in as an argument",
+        )
+
+    def _value_of(self, target: cst.CSTNode) -> cst.BaseExpression | None:
+        if self._assigned is None:
+            self._assigned = {}
+            for node, entering in self.model.events:
+                if entering and isinstance(node, cst.Assign):
+                    for t in node.targets:
+                        self._assigned[id(t.target)] = node.value
+        return self._assigned.get(id(target))
+
+
+# -- JAX304 ----------------------------------------------------------------------------------
+
+
+class _LoopStack:
+    """The loops around the node being visited, within the current function (a mixin)."""
+
+    ctx: FileContext
+
+    def __init__(self, ctx: FileContext) -> None:
+        super().__init__(ctx)  # type: ignore[call-arg]
+        self._loops: list[list[tuple[cst.CSTNode, cst.CSTNode]]] = [[]]
+        """Per enclosing function: ``(loop, the part that repeats)``."""
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._loops.append([])
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._loops.pop()
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self._loops.append([])
+
+    def leave_Lambda(self, node: cst.Lambda) -> None:
+        self._loops.pop()
+
+    def visit_For(self, node: cst.For) -> None:
+        if repeats(node.iter, self.ctx.model) and not _sweep(node.iter):
+            self._loops[-1].append((node, node.body))
+
+    def leave_For(self, node: cst.For) -> None:
+        if self._loops[-1] and self._loops[-1][-1][0] is node:
+            self._loops[-1].pop()
+
+    def visit_While(self, node: cst.While) -> None:
+        self._loops[-1].append((node, node.body))
+
+    def leave_While(self, node: cst.While) -> None:
+        if self._loops[-1] and self._loops[-1][-1][0] is node:
+            self._loops[-1].pop()
+
+    def _visit_comp(self, node: cst.BaseComprehension) -> None:
+        comps = []
+        comp: cst.CompFor | None = node.for_in
+        while comp is not None:
+            comps.append(comp)
+            comp = comp.inner_for_in
+        if any(repeats(c.iter, self.ctx.model) for c in comps) and not _sweep(comps[0].iter):
+            body = node.elt if not isinstance(node, cst.DictComp) else node.value  # type: ignore[attr-defined]
+            self._loops[-1].append((node, body))
+
+    def _leave_comp(self, node: cst.BaseComprehension) -> None:
+        if self._loops[-1] and self._loops[-1][-1][0] is node:
+            self._loops[-1].pop()
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comp
+    leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = _leave_comp
+
+    def _inside(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
+        pos = self.ctx.positions
+        a, b = pos[node], pos[region]
+        return (b.start.line, b.start.column) <= (a.start.line, a.start.column) and (
+            a.end.line,
+            a.end.column,
+        ) <= (b.end.line, b.end.column)
+
+    def _repeating_loop(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The innermost loop of this function whose repeated part holds ``node``."""
+        for loop, body in reversed(self._loops[-1]):
+            if self._inside(node, body):
+                return loop
+        return None
+
+
+def _sweep(iterable: cst.BaseExpression) -> bool:
+    """A loop over a literal collection (``for lr in (0.1, 0.01):``): a parameter sweep,
+    where the same seed on every run keeps the runs comparable."""
+    return isinstance(iterable, (cst.Tuple, cst.List, cst.Set))
+
+
+def _constant_seed(rule: Rule, call: cst.Call) -> str | None:
+    """The seed of ``jax.random.key(0)``/``PRNGKey(SEED)`` when it is a constant: an
+    integer literal or a module-level name assigned an integer literal once."""
+    args = [a for a in call.args if a.keyword is None and not a.star]
+    args += [a for a in call.args if a.keyword is not None and a.keyword.value == "seed"]
+    if not args:
+        return None
+    seed = args[0].value
+    if _int_literal(seed):
+        return rule.ctx.code(seed)
+    if isinstance(seed, cst.Name):
+        found = rule.model.lookup(seed.value, rule.model.scope_for(seed))
+        if found is None or found[0] is not rule.model.module_scope:
+            return None
+        bindings = found[1]
+        if len(bindings) != 1 or bindings[0].kind != "assign":
+            return None
+        target = bindings[0].node
+        for node, entering in rule.model.events:
+            if entering and isinstance(node, cst.Assign) and len(node.targets) == 1:
+                if node.targets[0].target is target and _int_literal(node.value):
+                    return seed.value
+    return None
+
+
+def _int_literal(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Integer):
+        return True
+    return (
+        isinstance(expr, cst.UnaryOperation)
+        and isinstance(expr.operator, cst.Minus)
+        and isinstance(expr.expression, cst.Integer)
+    )
+
+
+class ConstantKeyInLoop(_LoopStack, Rule):
+    code = "JAX304"
+    name = "constant-key-in-loop"
+    message = "`{call}` makes the same key on every {where}: {what}; {advice}"
+    fix_availability = "none"
+    probe = "jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt"
+    docs = """\
+## What it does
+Flags `jax.random.key(<constant>)` and `jax.random.PRNGKey(<constant>)` (an
+integer literal, or a module-level name assigned one) created inside the body of a
+loop (`for`, `while`, comprehension) that may run more than once, or inside code
+that JAX compiles once and runs many times (a `jax.jit`-like function, the body of
+`lax.scan`/`fori_loop`/`while_loop`/`map`), when the key is then consumed there by
+a `jax.random` sampler or `split` (directly or through a function of the same
+file).
+
+## Why is this bad
+The same seed makes the same key, and the same key gives the same bits: every
+iteration (or every call of the jitted function) draws exactly the same "random"
+numbers. Training noise, dropout masks or samples that never change are a silent
+bug.
+
+## Example
+```python
+import jax
+
+def noisy_steps(x, steps):
+    for _ in range(steps):
+        x = x + jax.random.normal(jax.random.key(0), x.shape)  # same noise each step
+    return x
+```
+
+## Use instead
+```python
+import jax
+
+def noisy_steps(x, steps, key):
+    for _ in range(steps):
+        key, sub = jax.random.split(key)
+        x = x + jax.random.normal(sub, x.shape)
+    return x
+```
+A key made from the loop variable (`jax.random.key(i)`) or folded in
+(`jax.random.fold_in(jax.random.key(0), step)`) differs per iteration and is not
+flagged; neither is a constant key only passed to a function of another module
+(it may fold in its own data), nor a key made in a loop over a literal collection
+(`for lr in (0.1, 0.01):`, a parameter sweep, where the same seed for every
+setting keeps the runs comparable).
+
+## Fix safety
+No fix: the key has to come from outside the loop or the function, which changes
+its callers.
+
+## Verify at runtime
+Print two iterations' samples: they are equal. Under jit,
+`jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt` shows the constant seed in a
+`random_seed` equation (or a literal key) inside the compiled function.
+"""
+    VALID = [
+        Valid(
+            "import jax\n\n\n"
+            "def noisy(x, steps):\n"
+            "    key = jax.random.key(0)\n"
+            "    for _ in range(steps):\n"
+            "        key, sub = jax.random.split(key)\n"
+            "        x = x + jax.random.normal(sub, x.shape)\n"
+            "    return x\n",
+            note="made once before the loop, split each iteration",
+        ),
+        Valid(
+            "import jax\n\n\n"
+            "def samples(n):\n"
+            "    return [jax.random.normal(jax.random.key(i), (2,)) for i in range(n)]\n",
+            note="the seed varies with the loop variable",
+        ),
+        Valid(
+            "import jax\n\n\n"
+            "def noise(steps):\n"
+            "    base = jax.random.key(0)\n"
+            "    return [jax.random.normal(jax.random.fold_in(base, s)) for s in range(steps)]\n",
+            note="`fold_in(key, step)` per step",
+        ),
+        Valid(
+            "import jax\nfrom functools import partial\n\n\n"
+            "@partial(jax.jit, static_argnums=1)\n"
+            "def init(x, seed):\n"
+            "    return x + jax.random.normal(jax.random.key(seed), x.shape)\n",
+            note="the seed is an argument",
+        ),
+        Valid(
+            "import jax\n\nKEY = jax.random.key(0)\nx = jax.random.normal(KEY, (3,))\n",
+            note="a constant key in host code, outside any loop",
+        ),
+        Valid(
+            "import jax\n\n\n"
+            "def build(models, x):\n"
+            "    return [m.init(jax.random.key(0), x) for m in models]\n",
+            note="only passed to functions of another module (Flax init folds in its own data)",
+        ),
+        Valid(
+            "import jax\n\n\n"
+            "def sweep(x):\n"
+            "    out = {}\n"
+            "    for scale in (0.1, 1.0, 10.0):\n"
+            "        out[scale] = x + scale * jax.random.normal(jax.random.key(0), x.shape)\n"
+            "    return out\n",
+            note="a sweep over a literal collection: the same noise for every setting, on purpose",
+        ),
+        Valid(
+            "import jax\n\n\n"
+            "def once(x):\n"
+            "    for _ in range(1):\n"
+            "        x = x + jax.random.normal(jax.random.key(0), x.shape)\n"
+            "    return x\n",
+            note="a loop that runs once",
+        ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\n\n"
+            "shapes = jax.eval_shape(lambda: jax.random.normal(jax.random.key(0), (3,)))\n",
+            note="`eval_shape` runs nothing",
+        ),
+        Valid(
+            "import jax\n\n\n"
+            "def make_keys(n):\n"
+            "    for _ in range(n):\n"
+            "        key = jax.random.key(0)\n"
+            "    return key\n",
+            note="made but not consumed in the loop",
+        ),
+        Valid(
+            "import jax\n\n\n"
+            "@jax.jit\ndef step(key, x):\n"
+            "    key, sub = jax.random.split(key)\n"
+            "    return key, x + jax.random.normal(sub, x.shape)\n",
+            note="the key is an argument of the jitted function",
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "import jax\n\n\n"
+            "def noisy(x, steps):\n"
+            "    for _ in range(steps):\n"
+            "        x = x + jax.random.normal(jax.random.key(0), x.shape)\n"
+            "    return x\n",
+            line=6,
+            column=35,
+            message_contains="makes the same key on every iteration of the loop at line 5",
+        ),
+        Invalid(
+            "import jax\n\n\n"
+            "def walk(x):\n"
+            "    while x.sum() < 10:\n"
+            "        key = jax.random.PRNGKey(42)\n"
+            "        x = x + jax.random.uniform(key, x.shape)\n"
+            "    return x\n",
+            line=6,
+        ),
+        Invalid(
+            "import jax\n\n\n"
+            "@jax.jit\ndef add_noise(x):\n"
+            "    key = jax.random.key(0)\n"
+            "    return x + jax.random.normal(key, x.shape)\n",
+            message_contains="every call of `add_noise` (jitted by `jax.jit` at line 4)",
+        ),
+        Invalid(
+            "import jax.random as jr\n\n\n"
+            "def draws():\n"
+            "    return [jr.normal(jr.key(0), (2,)) for _ in range(4)]\n",
+            message_contains="every iteration of the comprehension at line 5",
+        ),
+        Invalid(
+            "import jax\n\n\n"
+            "def walk(x0):\n"
+            "    def body(x, _):\n"
+            "        k1, k2 = jax.random.split(jax.random.key(7))\n"
+            "        return x + jax.random.normal(k1), x\n\n"
+            "    return jax.lax.scan(body, x0, None, length=5)\n",
+            message_contains="every iteration of `body`, the body of `lax.scan` at line 9",
+        ),
+        Invalid(
+            "import jax\n\nSEED = 1234\n\n\n"
+            "def train(state, batches):\n"
+            "    for batch in batches:\n"
+            "        noise = jax.random.normal(jax.random.PRNGKey(SEED), batch.shape)\n"
+            "        state = state + noise\n"
+            "    return state\n",
+            message_contains="`jax.random.PRNGKey(SEED)`",
+        ),
+        Invalid(
+            "import jax\n\n\n"
+            "def sample(k):\n"
+            "    return jax.random.normal(k, (2,))\n\n\n"
+            "def many(n):\n"
+            "    return [sample(jax.random.key(3)) for _ in range(n)]\n",
+            note="consumed through a function of this file",
+        ),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qn = self.model.call_name(node)
+        if qn not in ("jax.random.key", LEGACY):
+            return
+        seed = _constant_seed(self, node)
+        if seed is None:
+            return
+        keys = self.ctx.keys
+        val = keys.value(node)
+        if val is None:
+            return
+        uses = [u for u in val.uses if u.kind != CALL]
+        if not uses:
+            return
+        call = _short(self.ctx.code(node), 48)
+        loop = self._repeating_loop(node)
+        if loop is not None:
+            if not any(self._inside(u.arg, loop) for u in uses):
+                return
+            kind = "comprehension" if not isinstance(loop, (cst.For, cst.While)) else "loop"
+            self.report(
+                node,
+                call=call,
+                where=f"iteration of the {kind} at line {_line(self, loop)}",
+                what="every iteration draws the same random numbers",
+                advice=(
+                    "make the key once before the loop and split it each iteration, or use"
+                    " `jax.random.fold_in(key, i)`"
+                ),
+            )
+            return
+        info = compiled_function_of(self.ctx.trace, keys, node)
+        if info is None:
+            return
+        body = keys.loop_body_of(info.node)
+        if body is not None:
+            prim = self.ctx.code(body[1].func).split(".")[-1]
+            where = f"iteration of `{info.name}`, the body of `lax.{prim}` at line {_line(self, body[1])}"
+            what = "every iteration draws the same random numbers"
+            advice = (
+                "thread a key through the carry and split it, or use `jax.random.fold_in(key, i)`"
+            )
+        else:
+            where = f"call of `{info.name}` ({info.how(lambda n: _line(self, n))})"
+            what = "every call draws the same random numbers"
+            advice = "pass the key in as an argument"
+        self.report(node, call=call, where=where, what=what, advice=advice)
+
+
+# -- JAX305 ----------------------------------------------------------------------------------
+
+
+class GlobalPrngKey(Rule):
+    code = "JAX305"
+    name = "global-prng-key"
+    message = (
+        "`{key}` is a module-level key consumed by `{by}` in `{fn}`: every call of `{fn}`"
+        " draws the same random numbers (hidden RNG state); pass a key in as an argument"
+    )
+    fix_availability = "none"
+    probe = "jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt"
+    docs = """\
+## What it does
+Flags a key made at module level (`KEY = jax.random.key(0)`, a `PRNGKey`, a key
+split from one) and consumed inside a function (by a `jax.random` sampler,
+`split`, or a function of the same file that consumes it), where the function
+neither receives the key as an argument nor rebinds the global.
+
+## Why is this bad
+The function hides its source of randomness in a global, and since the global
+never changes, every call draws the same numbers: two "random" initialisations
+are identical, a sampler returns the same sample each time. Under `jax.jit` the
+key is also baked into the compiled program as a constant.
+
+## Example
+```python
+import jax
+
+KEY = jax.random.key(0)
+
+def init_weights(shape):
+    return jax.random.normal(KEY, shape)  # identical weights on every call
+```
+
+## Use instead
+```python
+import jax
+
+def init_weights(key, shape):
+    return jax.random.normal(key, shape)
+
+k1, k2 = jax.random.split(jax.random.key(0))
+w1 = init_weights(k1, (3, 3))
+w2 = init_weights(k2, (3, 3))
+```
+Deriving a key from the global per call (`jax.random.fold_in(KEY, step)`) is not
+flagged, nor is a function that declares `global KEY` and rebinds it (stateful,
+but it advances).
+
+## Fix safety
+No fix: the key has to become an argument, which changes every caller.
+
+## Verify at runtime
+Call the function twice: the results are identical. Under jit,
+`jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt` shows the key as a
+constant of the jaxpr rather than an argument.
+"""
+    VALID = [
+        Valid(
+            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
+            "def init_weights(key, shape):\n    return jax.random.normal(key, shape)\n\n\n"
+            "w = init_weights(KEY, (3,))\n",
+            note="the module key is passed in once",
+        ),
+        Valid(
+            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
+            "def next_key():\n    global KEY\n    KEY, sub = jax.random.split(KEY)\n    return sub\n",
+            note="the global is rebound: the state advances",
+        ),
+        Valid(
+            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
+            "def noise(step, shape):\n"
+            "    return jax.random.normal(jax.random.fold_in(KEY, step), shape)\n",
+            note="a fresh key per step with `fold_in`",
+        ),
+        Valid(
+            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
+            "def f(KEY, shape):\n    return jax.random.normal(KEY, shape)\n",
+            note="a parameter shadows the global",
+        ),
+        Valid(
+            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
+            "def describe():\n    return KEY.shape, jax.random.key_data(KEY)\n",
+            note="reading a key does not consume it",
+        ),
+        Valid(
+            "import jax\n\nkey = jax.random.key(0)\n"
+            "k1, k2 = jax.random.split(key)\nx = jax.random.normal(k1, (3,))\n",
+            note="consumed in module code, not in a function",
+        ),
+        Valid(
+            "import jax\n\nSEED = 0\n\n\n"
+            "def init(shape):\n    return jax.random.normal(jax.random.key(SEED), shape)\n",
+            note="a module-level seed, not a key (JAX304 covers loops and jit)",
+        ),
+        Valid(
+            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
+            "def init(model, x):\n    return model.init(KEY, x)\n",
+            note="only passed to a function of another module",
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
+            "def init_weights(shape):\n    return jax.random.normal(KEY, shape)\n",
+            line=7,
+            column=30,
+            message_contains="`KEY` is a module-level key consumed by `jax.random.normal` in `init_weights`",
+        ),
+        Invalid(
+            "import jax\n\n_RNG = jax.random.PRNGKey(42)\n\n\n"
+            "class Sampler:\n"
+            "    def draw(self, n):\n"
+            "        return jax.random.choice(_RNG, n)\n",
+        ),
+        Invalid(
+            "import jax\n\n_KEYS = jax.random.split(jax.random.key(0), 4)\n\n\n"
+            "def noise(i, shape):\n    return jax.random.normal(_KEYS[0], shape)\n",
+            note="an element of a module-level split",
+        ),
+        Invalid(
+            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
+            "def sample(k):\n    return jax.random.normal(k)\n\n\n"
+            "def draw():\n    return sample(KEY)\n",
+            message_contains="consumed by `sample` in `draw`",
+        ),
+        Invalid(
+            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
+            "@jax.jit\ndef add_noise(x):\n    return x + jax.random.normal(KEY, x.shape)\n",
+        ),
+        Invalid(
+            "import jax\n\nKEY = jax.random.key(0)\n"
+            "noise = lambda shape: jax.random.uniform(KEY, shape)\n",
+            message_contains="in `<lambda>`",
+        ),
+    ]
+
+    def visit_Module(self, node: cst.Module) -> None:
+        text = self.ctx.text
+        if "random" not in text and "rng" not in text:
+            return
+        for use, val, fn in self.ctx.keys.global_uses:
+            if use.kind == CALL:
+                continue
+            name = fn.name.value if isinstance(fn, cst.FunctionDef) else "<lambda>"
+            self.report(use.arg, key=val.name, by=use.by, fn=name)
