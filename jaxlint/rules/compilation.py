@@ -66,6 +66,7 @@ _HOST_CALLS = frozenset(
         "jax.block_until_ready",
     }
 )
+_LAX_LOOPS = frozenset({"jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop", "jax.lax.map"})
 _SETUP_PREFIXES = ("init", "setup", "set_up", "create", "build", "make")
 """Initialisers and builders (``initialized``, ``setup_initial_state``): run once per model."""
 _HARMLESS_CLASS_DECORATORS = frozenset(
@@ -411,6 +412,12 @@ class _Queries:
                 return True
         return False
 
+    def ahead_of_time(self, wrapper: cst.Call) -> bool:
+        """``jax.jit(f).lower(...)``, ``.trace(...)``: explicit ahead-of-time staging,
+        done on purpose (benchmarks, inspection)."""
+        parent = self.index.parent.get(id(wrapper))
+        return isinstance(parent, cst.Attribute) and parent.value is wrapper
+
     def staged(self, node: cst.CSTNode) -> bool:
         """``node`` runs while an outer ``jit`` traces: an inner wrapper is traced inline."""
         info = self.ctx.trace.traced_function_of(node)
@@ -476,10 +483,11 @@ is assigned (`step = jax.jit(train_step)`) or called inline
 
 It stays silent when the loop runs while an outer `jit` traces (the inner wrapper
 is traced inline, once per outer compilation), on `jax.vmap`/`jax.grad` wrappers
-(they cache nothing, so rebuilding them costs little), and when the wrapped
-function genuinely changes with the loop over a literal list of cases
-(`for dtype in (jnp.float32, jnp.bfloat16):`), where one compilation per case
-is the point.
+(they cache nothing, so rebuilding them costs little), on ahead-of-time use
+(`jax.jit(f).lower(x)` in a benchmark loop), and on loops over a literal list
+of cases (`for dtype in (jnp.float32, jnp.bfloat16):`) when the wrapped function
+changes with the case (one compilation per case is the point) or is the same
+function (a few wrapper rebuilds cost nothing that matters).
 
 ## Why is this bad
 `jax.jit` caches the compiled program on the identity of the function it wraps.
@@ -617,6 +625,13 @@ iteration, in every call.
             note="the loop's iterable is evaluated once",
             runs=True,
         ),
+        Valid(
+            "import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return x * 2\n\n"
+            "for _ in range(3):\n    text = jax.jit(f).lower(jnp.ones(3)).as_text()\n"
+            "for scale in (1.0, 2.0):\n    y = jax.jit(f)(jnp.ones(3) * scale)\n",
+            note="ahead-of-time lowering on purpose; the same function over two literal cases",
+            runs=True,
+        ),
     ]
     INVALID = [
         Invalid(
@@ -729,7 +744,7 @@ iteration, in every call.
             return
         transform, fexpr = found
         loops = self.loops_around(node)
-        if not loops or self.staged(node):
+        if not loops or self.staged(node) or self.ahead_of_time(node):
             return
         scope_node, _ = self.function_scope(node)
         model = self.ctx.model
@@ -749,6 +764,8 @@ iteration, in every call.
             # when the loop sweeps a literal list of cases
             if kind == _Callable.STABLE or self._sweep(loops[0]):
                 return
+        elif kind == _Callable.STABLE and all(self._sweep(loop) for loop in loops):
+            return  # a few cases: a few cheap wrapper rebuilds, no recompilation
         wrapper_text = _short(self.ctx.code(node))
         consequence = {
             _Callable.FRESH: (
@@ -1087,7 +1104,11 @@ A `jax.pmap` counts only in a function that also fetches values to the host
 (`jax.device_get`, `np.asarray`, `float`, `.item()`, `print`, `assert`): elsewhere
 it may run under an outer `pmap`, where it is a meaningful inner map.
 
-It stays silent on factories, which return or store the jitted function
+It stays silent on `jax.jit(..., inline=True)` (meant to be inlined into an
+outer trace), on ahead-of-time use (`jax.jit(f).lower(x)`), on a jitted
+`partial(lax.scan, step)` (the whole run is one compiled loop), on methods of
+classes with a base class (modules, whose methods usually run under a
+transform), on factories, which return or store the jitted function
 (`return jax.jit(lambda ...)`, `self._step = jax.jit(...)`), on builders cached
 with `functools.cache`/`lru_cache`, on module-level `jax.jit(lambda ...)`, on
 `jax.jit(g)` of a function defined outside the body (JAX caches it on `g`), on
@@ -1234,6 +1255,22 @@ events): a fresh function compiles on every call, not only the first.
             "        return jax.pmap(psize, axis_name='x')(state)[0]\n",
             note="a pmap that may be an inner map under an outer pmap (brax replay_buffers.py)",
         ),
+        Valid(
+            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n"
+            "from jax import lax\n\ndef run(state, n):\n    def one_step(c, _):\n"
+            "        return c * 0.5, c\n\n"
+            "    return jax.jit(partial(lax.scan, one_step))(state, jnp.arange(n))\n\n"
+            "def add(a, b):\n    return jax.jit(lambda x, y: x + y, inline=True)(a, b)\n\n"
+            "def text(x):\n    return jax.jit(lambda v: v * 2).lower(x).as_text()\n\n"
+            "run(jnp.ones(3), 4)\nadd(1.0, 2.0)\ntext(jnp.ones(3))\n",
+            note="a compiled scan over the whole run, inline=True, ahead-of-time lowering",
+            runs=True,
+        ),
+        Valid(
+            "import haiku as hk\nimport jax\n\nclass Add(hk.Module):\n"
+            "    def __call__(self, a, b):\n        return jax.jit(lambda x, y: x + y)(a, b)\n",
+            note="a module's method usually runs under a transform",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -1295,6 +1332,8 @@ events): a fresh function compiles on every call, not only the first.
         if not isinstance(outer, cst.FunctionDef) or looped or not self._repeated(outer, node):
             return
         if transform.endswith("pmap") and not self._host_only(outer):
+            return
+        if self.ahead_of_time(node) or self._inline(node) or self._compiled_loop(fexpr):
             return
         what = self._fresh(fexpr, outer)
         if what is None:
@@ -1367,6 +1406,11 @@ events): a fresh function compiles on every call, not only the first.
         name = outer.name.value.lstrip("_").lower()
         if name.startswith(_SETUP_PREFIXES):
             return False
+        cls = self.enclosing_class(outer)
+        if cls is not None and any(
+            self.ctx.model.qualified_name(b.value) != "builtins.object" for b in cls.bases
+        ):
+            return False  # a module-like class: its methods often run under a transform
         if any(isinstance(n, (cst.For, cst.While)) for n in self._own_nodes(outer)):
             return False  # a driver (a training loop): one compile per run is amortised
         for _, parent in self.index.ancestors(outer):
@@ -1374,6 +1418,24 @@ events): a fresh function compiles on every call, not only the first.
                 return False  # a helper of a test: runs a few times at most
         info = self.ctx.trace.info(outer)
         return not (info is not None and info.staging) and not self.staged(node)
+
+    def _inline(self, wrapper: cst.Call) -> bool:
+        """``jax.jit(f, inline=True)``: meant to be inlined into an enclosing trace."""
+        return any(
+            a.keyword is not None
+            and a.keyword.value == "inline"
+            and not (isinstance(a.value, cst.Name) and a.value.value in ("False", "None"))
+            for a in wrapper.args
+        )
+
+    def _compiled_loop(self, fexpr: cst.BaseExpression) -> bool:
+        """``jax.jit(partial(lax.scan, step))``: the whole run is one compiled loop, and its
+        compilation is amortised over the steps."""
+        model = self.ctx.model
+        if not (isinstance(fexpr, cst.Call) and model.call_name(fexpr) in PARTIAL):
+            return False
+        inner = _positional(fexpr)
+        return bool(inner) and model.qualified_name(inner[0].value) in _LAX_LOOPS
 
     def _host_only(self, fn: cst.FunctionDef) -> bool:
         """``fn`` fetches values to the host (``jax.device_get``, ``np.asarray``, ``float``,
