@@ -34,6 +34,72 @@ def _line(rule: Rule, node: cst.CSTNode) -> int:
     return rule.ctx.positions[node].start.line
 
 
+# Correct key handling, silent for every JAX3xx rule (the issue's list of near misses).
+_KEY_HYGIENE = [
+    Valid(
+        "import jax\nimport jax.numpy as jnp\n\n\n"
+        "def walk(key, x):\n"
+        "    for _ in range(3):\n"
+        "        key, sub = jax.random.split(key)\n"
+        "        x = x + jax.random.normal(sub, x.shape)\n"
+        "    return x\n\n\n"
+        "walk(jax.random.key(0), jnp.zeros(3))\n",
+        note="`key, sub = split(key)` each iteration",
+        runs=True,
+    ),
+    Valid(
+        "import jax\n\n\n"
+        "def draws(key, n):\n"
+        "    keys = jax.random.split(key, n)\n"
+        "    return [jax.random.normal(keys[i], (2,)) for i in range(n)]\n\n\n"
+        "draws(jax.random.key(0), 3)\n",
+        note="`keys = split(key, n)` and a different `keys[i]` per use",
+        runs=True,
+    ),
+    Valid(
+        "import jax\n\n\n"
+        "def noise(key, steps):\n"
+        "    return [jax.random.normal(jax.random.fold_in(key, s), (2,)) for s in range(steps)]\n\n\n"
+        "noise(jax.random.key(0), 3)\n",
+        note="`fold_in(key, step)` per step",
+        runs=True,
+    ),
+    Valid(
+        "import jax\n\nKEY = jax.random.key(0)\n\n\n"
+        "def init(key):\n    return jax.random.normal(key, (3,))\n\n\n"
+        "params = init(KEY)\n",
+        note="a key passed into one function and never used again",
+        runs=True,
+    ),
+    Valid(
+        "import jax\nimport jax.numpy as jnp\n\n\n"
+        "def body(carry, x):\n"
+        "    key, total = carry\n"
+        "    key, sub = jax.random.split(key)\n"
+        "    return (key, total + x * jax.random.normal(sub)), total\n\n\n"
+        "(key, total), _ = jax.lax.scan(body, (jax.random.key(0), 0.0), jnp.arange(3.0))\n",
+        note="keys threaded through the `lax.scan` carry",
+        runs=True,
+    ),
+    Valid(
+        "import flax.linen as nn\nimport jax\n\n\n"
+        "class Noisy(nn.Module):\n"
+        "    @nn.compact\n"
+        "    def __call__(self, x):\n"
+        "        return x + jax.random.normal(self.make_rng('noise'), x.shape)\n",
+        note="Flax `self.make_rng`",
+    ),
+    Valid(
+        "import jax\nfrom flax import nnx\n\n\n"
+        "class Layer(nnx.Module):\n"
+        "    def __init__(self, rngs: nnx.Rngs):\n"
+        "        self.w = jax.random.normal(rngs.params(), (3, 3))\n"
+        "        self.b = jax.random.normal(rngs.params(), (3,))\n",
+        note="`nnx.Rngs` streams",
+    ),
+]
+
+
 class LegacyPrngKey(Rule):
     code = "JAX302"
     name = "legacy-prng-key"
@@ -119,6 +185,7 @@ a raw key shows as `uint32[2]`, a typed key as `key<fry>[]`.
             "import jax\n\n\ndef f(key: jax.random.PRNGKey):\n    return key\n",
             note="used as a type annotation, not called",
         ),
+        *_KEY_HYGIENE,
     ]
     INVALID = [
         Invalid(
@@ -943,6 +1010,7 @@ writes the jaxpr, where the host value appears as a literal constant and no
             "import jax\nimport random\n\n\n@jax.vmap\ndef f(x):\n    return x * random.random()\n",
             note="`vmap` alone traces on every call",
         ),
+        *_KEY_HYGIENE,
     ]
     INVALID = [
         Invalid(
@@ -1316,6 +1384,7 @@ Print two iterations' samples: they are equal. Under jit,
             "    return key, x + jax.random.normal(sub, x.shape)\n",
             note="the key is an argument of the jitted function",
         ),
+        *_KEY_HYGIENE,
     ]
     INVALID = [
         Invalid(
@@ -1528,6 +1597,7 @@ constant of the jaxpr rather than an argument.
             "def init(model, x):\n    return model.init(KEY, x)\n",
             note="only passed to a function of another module",
         ),
+        *_KEY_HYGIENE,
     ]
     INVALID = [
         Invalid(
