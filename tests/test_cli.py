@@ -27,7 +27,7 @@ from jaxlint.diagnostics import Applicability
 from jaxlint.rules.base import FixOp, Option, ReplaceNode, Rule
 
 # One finding of each rule: JAX302 (unsafe fix) at 4:7, JAX602 (safe) at 5:7,
-# JAX701 (safe) at 6:7. JAX302 is off by default: tests that need it pass JAX302_ON
+# JAX702 (safe) at 6:7. JAX302 is off by default: tests that need it pass JAX302_ON
 # (or put ``extend-select = ["JAX302"]`` in their config).
 ALL_THREE = """\
 import jax
@@ -165,11 +165,11 @@ def test_findings_exit_1(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
     r = jaxlint_run("check", "--output-format", "concise", "a.py")
     assert r.code == 1
-    assert r.codes == ["JAX602", "JAX701"]  # JAX302 is off by default
+    assert r.codes == ["JAX602", "JAX702"]  # JAX302 is off by default
     assert "a.py:5:7: JAX602 [*] " in r.out
     r = jaxlint_run("check", "--output-format", "concise", *JAX302_ON, "a.py")
     assert r.code == 1
-    assert r.codes == ["JAX302", "JAX602", "JAX701"]
+    assert r.codes == ["JAX302", "JAX602", "JAX702"]
     assert "a.py:4:7: JAX302 " in r.out
     assert "a.py:5:7: JAX602 [*] " in r.out
 
@@ -268,10 +268,10 @@ def test_exit_zero(project: Path, jaxlint_run: Run) -> None:
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        ([], ["JAX602", "JAX701"]),  # JAX302 is off by default
-        (["--extend-select", "JAX302"], ["JAX302", "JAX602", "JAX701"]),
-        (["--extend-select", "JAX3"], ["JAX302", "JAX602", "JAX701"]),
-        (["--select", "JAX"], ["JAX302", "JAX602", "JAX701"]),
+        ([], ["JAX602", "JAX702"]),  # JAX302 is off by default
+        (["--extend-select", "JAX302"], ["JAX302", "JAX602", "JAX702"]),
+        (["--extend-select", "JAX3"], ["JAX302", "JAX602", "JAX702"]),
+        (["--select", "JAX"], ["JAX302", "JAX602", "JAX702"]),
         (["--select", "JAX3"], ["JAX302"]),
         (["--select", "JAX6"], ["JAX602"]),
         (["--select", "JAX602"], ["JAX602"]),
@@ -279,15 +279,15 @@ def test_exit_zero(project: Path, jaxlint_run: Run) -> None:
         (["--extend-select", "JAX302", "--ignore", "JAX7"], ["JAX302", "JAX602"]),
         (["--extend-select", "JAX302", "--ignore", "JAX6,JAX7"], ["JAX302"]),
         (["--extend-select", "JAX302", "--ignore", "JAX6", "--ignore", "JAX7"], ["JAX302"]),
-        (["--extend-select", "JAX302", "--ignore", "JAX3"], ["JAX302", "JAX602", "JAX701"]),
-        (["--extend-select", "JAX3", "--ignore", "JAX302"], ["JAX602", "JAX701"]),
-        (["--select", "JAX6", "--extend-select", "JAX7"], ["JAX602", "JAX701"]),
-        (["--select", "JAX6,JAX7"], ["JAX602", "JAX701"]),
-        (["--select", "JAX6", "--select", "JAX7"], ["JAX602", "JAX701"]),
+        (["--extend-select", "JAX302", "--ignore", "JAX3"], ["JAX302", "JAX602", "JAX702"]),
+        (["--extend-select", "JAX3", "--ignore", "JAX302"], ["JAX602", "JAX702"]),
+        (["--select", "JAX6", "--extend-select", "JAX7"], ["JAX602", "JAX702"]),
+        (["--select", "JAX6,JAX7"], ["JAX602", "JAX702"]),
+        (["--select", "JAX6", "--select", "JAX7"], ["JAX602", "JAX702"]),
         (["--select", "JAX302", "--ignore", "JAX3"], ["JAX302"]),
         (["--select", "JAX3", "--ignore", "JAX302"], []),
         (["--select", "JAX6", "--ignore", "JAX6"], []),
-        (["--ignore", "JAX602", "--extend-select", "JAX602"], ["JAX701"]),
+        (["--ignore", "JAX602", "--extend-select", "JAX602"], ["JAX702"]),
         (["--select", "ALL", "--ignore", "JAX7"], ["JAX302", "JAX602"]),
         (["--ignore", "JAX"], []),
     ],
@@ -309,13 +309,13 @@ def test_select_ignore(
         # the command line is a later layer: it wins over the config
         ('ignore = ["JAX6"]\n', ["--select", "JAX602"], ["JAX602"]),
         ('select = ["JAX602"]\n', ["--ignore", "JAX6"], []),
-        ('extend-select = ["JAX6"]\nselect = ["JAX7"]\n', [], ["JAX602", "JAX701"]),
-        ('select = ["JAX7"]\n', ["--extend-select", "JAX6"], ["JAX602", "JAX701"]),
+        ('extend-select = ["JAX6"]\nselect = ["JAX7"]\n', [], ["JAX602", "JAX702"]),
+        ('select = ["JAX7"]\n', ["--extend-select", "JAX6"], ["JAX602", "JAX702"]),
         ('select = ["JAX7"]\n', ["--select", "JAX3"], ["JAX302"]),
         ('extend-select = ["JAX302"]\nignore = ["JAX6"]\n', ["--ignore", "JAX7"], ["JAX302"]),
         # the default-off JAX302, turned on or off on either layer
-        ('extend-select = ["JAX302"]\n', [], ["JAX302", "JAX602", "JAX701"]),
-        ('extend-select = ["JAX302"]\n', ["--ignore", "JAX302"], ["JAX602", "JAX701"]),
+        ('extend-select = ["JAX302"]\n', [], ["JAX302", "JAX602", "JAX702"]),
+        ('extend-select = ["JAX302"]\n', ["--ignore", "JAX302"], ["JAX602", "JAX702"]),
         ('extend-select = ["JAX302"]\n', ["--select", "JAX6"], ["JAX602"]),
         ('select = ["JAX6"]\n', ["--extend-select", "JAX302"], ["JAX302", "JAX602"]),
     ],
@@ -359,7 +359,7 @@ def test_statistics(project: Path, jaxlint_run: Run) -> None:
     assert lines[:3] == [
         "2\tJAX602\t[*] empty-not-zeros",
         "1\tJAX302\t[ ] legacy-prng-key",
-        "1\tJAX701\t[*] deprecated-api",
+        "1\tJAX702\t[*] removed-api",
     ]
     assert "Found 4 error(s)." in r.out
     assert "a.py:" not in r.out  # counts only, no findings
@@ -530,7 +530,7 @@ def test_show_fixes(project: Path, jaxlint_run: Run) -> None:
     fixed = r.out.index("Fixed 3 error(s):\n")
     assert r.out.index("a.py:4:7: JAX302") < fixed < r.out.index("Found 4 error(s)")
     assert (
-        "- a.py:\n    1 × JAX602 (empty-not-zeros)\n    1 × JAX701 (deprecated-api)\n"
+        "- a.py:\n    1 × JAX602 (empty-not-zeros)\n    1 × JAX702 (removed-api)\n"
         "- b.py:\n    1 × JAX602 (empty-not-zeros)\n"
     ) in r.out
 
@@ -580,10 +580,10 @@ import jax.numpy as jnp
 a = jnp.empty(3)  # noqa
 b = jnp.empty(3)  # noqa: JAX602
 c = jnp.empty(3)  # noqa: JAX6
-d = jnp.empty(3) + jax.tree_map(f, t)  # noqa:JAX701,JAX602
+d = jnp.empty(3) + jax.tree_map(f, t)  # noqa:JAX702,JAX602
 e = jnp.empty(3)  # noqa: JAX7
 g = jnp.empty(3)  # NOQA: jax602
-h = jnp.empty(3) + jax.tree_map(f, t)  # noqa: JAX701
+h = jnp.empty(3) + jax.tree_map(f, t)  # noqa: JAX702
 """
 
 
@@ -611,7 +611,7 @@ def test_noqa_in_fix(project: Path, jaxlint_run: Run) -> None:
     ("header", "expected"),
     [
         ("# jaxlint: noqa\n", []),
-        ("# jaxlint: noqa: JAX602\n", ["JAX302", "JAX701"]),
+        ("# jaxlint: noqa: JAX602\n", ["JAX302", "JAX702"]),
         ("# jaxlint: noqa: JAX6,JAX7\n", ["JAX302"]),
     ],
 )
@@ -701,14 +701,14 @@ def test_stdin_config_is_found_from_the_stdin_filename(project: Path, jaxlint_ru
 def test_target_jax(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
     concise = ("check", "--output-format", "concise", *JAX302_ON)
-    assert jaxlint_run(*concise, "a.py").codes == ["JAX302", "JAX602", "JAX701"]
+    assert jaxlint_run(*concise, "a.py").codes == ["JAX302", "JAX602", "JAX702"]
     # jax.tree_map was deprecated in 0.4.26; jnp.empty is uninitialised from 0.11
     assert jaxlint_run(*concise, "--target-jax", "0.4.20", "a.py").codes == ["JAX302"]
-    assert jaxlint_run(*concise, "--target-jax", "0.10.0", "a.py").codes == ["JAX302", "JAX701"]
+    assert jaxlint_run(*concise, "--target-jax", "0.10.0", "a.py").codes == ["JAX302", "JAX702"]
     assert jaxlint_run(*concise, "--target-jax", "0.11", "a.py").codes == [
         "JAX302",
         "JAX602",
-        "JAX701",
+        "JAX702",
     ]
 
 
@@ -722,7 +722,7 @@ def test_target_jax_overrides_config(project: Path, jaxlint_run: Run) -> None:
     assert jaxlint_run(*concise, "--target-jax", "0.12.0", "a.py").codes == [
         "JAX302",
         "JAX602",
-        "JAX701",
+        "JAX702",
     ]
 
 
@@ -804,7 +804,7 @@ def test_nearest_config_wins(project: Path, jaxlint_run: Run) -> None:
         "a.py": ["JAX302", "JAX602"],
         "p1/a.py": ["JAX602"],
         "p1/deep/er/a.py": ["JAX602"],
-        "p2/a.py": ["JAX701"],
+        "p2/a.py": ["JAX702"],
         "p3/a.py": ["JAX302", "JAX602"],
     }
 
@@ -820,9 +820,9 @@ def test_nearest_config_with_command_line_overrides(project: Path, jaxlint_run: 
         },
     )
     r = jaxlint_run("check", "--output-format", "concise", "--ignore", "JAX3", "p1", "p2")
-    assert r.codes == ["JAX602", "JAX701"]
+    assert r.codes == ["JAX602", "JAX702"]
     assert r.out.splitlines()[0].startswith("p1/a.py:5:7: JAX602")
-    assert r.out.splitlines()[1].startswith("p2/a.py:6:7: JAX701")
+    assert r.out.splitlines()[1].startswith("p2/a.py:6:7: JAX702")
 
 
 def test_config_error_exit_2_names_file_and_key(project: Path, jaxlint_run: Run) -> None:
@@ -921,14 +921,14 @@ def test_per_file_ignores(project: Path, jaxlint_run: Run) -> None:
     assert got == [
         "src/pkg/__init__.py JAX302",
         "src/pkg/__init__.py JAX602",
-        "src/pkg/gen_x.py JAX701",
+        "src/pkg/gen_x.py JAX702",
         "src/pkg/x.py JAX302",
         "src/pkg/x.py JAX602",
-        "src/pkg/x.py JAX701",
+        "src/pkg/x.py JAX702",
         "tests/deep/test_b.py JAX302",
-        "tests/deep/test_b.py JAX701",
+        "tests/deep/test_b.py JAX702",
         "tests/test_a.py JAX302",
-        "tests/test_a.py JAX701",
+        "tests/test_a.py JAX702",
     ]
 
 
@@ -1073,7 +1073,7 @@ def test_rule_all(jaxlint_run: Run) -> None:
         assert line.split() == [rule.code, rule.name, "fix:", rule.fix_availability, *off]
     by_code = {line.split()[0]: line for line in lines}
     assert by_code["JAX302"].endswith("  (off by default)")
-    assert "off by default" not in by_code["JAX602"] + by_code["JAX701"]
+    assert "off by default" not in by_code["JAX602"] + by_code["JAX702"]
 
 
 def test_rule_unknown(jaxlint_run: Run) -> None:

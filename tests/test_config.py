@@ -87,7 +87,7 @@ def test_resolver_overrides_become_the_command_line_layer(tmp_path: Path) -> Non
     settings = resolver.for_path(tmp_path / "a.py")
     assert settings.select == ("JAX602",)
     assert settings.cli_selection == (None, ("JAX7",), ("JAX6",))
-    assert enabled(settings) == ["JAX701"]
+    assert enabled(settings) == ["JAX701", "JAX702", "JAX703"]
 
 
 def test_off_by_default_rules(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -154,7 +154,7 @@ def test_the_fixtures_exercise_everything(project: Path) -> None:
     assert flake8_findings(project) == everything  # `flake8 --select JAX`: every rule
 
     # The fixture set is meant to exercise all of this; make sure it still does.
-    assert {code for *_, code in everything} == {"JAX302", "JAX602", "JAX701"}
+    assert {code for *_, code in everything} == {"JAX302", "JAX602", "JAX702"}
     files = {path for path, *_ in everything}
     assert "no_jax.py" not in files
     assert "silenced.py" not in files  # file-level `# jaxlint: noqa`
@@ -171,16 +171,16 @@ def test_the_fixtures_exercise_everything(project: Path) -> None:
         assert not any(f[:2] == (path, row) for f in everything), (path, row)
     # a noqa comment naming JAX601 or JAX302 does not silence other codes
     assert ("arrays.py", 9, 5, "JAX602") in everything
-    assert ("mixed.py", 14, 29, "JAX701") in everything
+    assert ("mixed.py", 14, 29, "JAX702") in everything
     # `# jaxlint: noqa: JAX602` silences only JAX602
     assert {code for path, *_, code in everything if path == "partly_silenced.py"} == {
         "JAX302",
-        "JAX701",
+        "JAX702",
     }
     # target-jax = "0.10.0" in legacy_jax/pyproject.toml
     assert {code for path, *_, code in everything if path == "legacy_jax/old_code.py"} == {
         "JAX302",
-        "JAX701",
+        "JAX702",
     }
 
 
@@ -227,10 +227,10 @@ def test_message_text(project: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "dropped"),
     [
-        (["--ignore", "JAX701"], {"JAX701"}),
-        (["--extend-ignore", "JAX701"], {"JAX701"}),
-        (["--extend-ignore", "JAX7,JAX30"], {"JAX701", "JAX302"}),
-        (["--select", "JAX6"], {"JAX701", "JAX302"}),
+        (["--ignore", "JAX702"], {"JAX702"}),
+        (["--extend-ignore", "JAX702"], {"JAX702"}),
+        (["--extend-ignore", "JAX7,JAX30"], {"JAX702", "JAX302"}),
+        (["--select", "JAX6"], {"JAX702", "JAX302"}),
     ],
 )
 def test_flake8_select_and_ignore_govern(project: Path, args: list[str], dropped: set[str]) -> None:
@@ -245,17 +245,17 @@ def test_flake8_select_and_ignore_govern(project: Path, args: list[str], dropped
     [
         ([], {"JAX302"}),
         # --extend-ignore adds to flake8's default ignore list: JAX302 stays off ...
-        (["--extend-ignore", "JAX701"], {"JAX302", "JAX701"}),
+        (["--extend-ignore", "JAX702"], {"JAX302", "JAX702"}),
         (["--extend-ignore", "E501"], {"JAX302"}),
         # ... --ignore replaces that list, so it turns JAX302 on (flake8's semantics,
         # as for pycodestyle's default-ignored W503)
-        (["--ignore", "JAX701"], {"JAX701"}),
+        (["--ignore", "JAX702"], {"JAX702"}),
         (["--ignore", "E501"], set()),
         # selecting it, or a prefix of it, explicitly turns it on
         (["--extend-select", "JAX302"], set()),
         (["--extend-select", "JAX302", "--extend-ignore", "JAX6"], {"JAX602"}),
-        (["--select", "JAX302"], {"JAX602", "JAX701"}),
-        (["--select", "JAX3"], {"JAX602", "JAX701"}),
+        (["--select", "JAX302"], {"JAX602", "JAX702"}),
+        (["--select", "JAX3"], {"JAX602", "JAX702"}),
         (["--select", "JAX"], set()),
         (["--select", "JAX", "--extend-ignore", "JAX302"], {"JAX302"}),
         (["--select", "JAX6,JAX7"], {"JAX302"}),
@@ -293,18 +293,18 @@ def test_jaxlint_select_and_ignore_do_not_apply(tmp_path: Path) -> None:
     shutil.copy(FIXTURES / "mixed.py", tmp_path / "mixed.py")
     assert jaxlint_findings(tmp_path) == set()
     codes = {code for *_, code in flake8_findings(tmp_path)}
-    assert codes == {"JAX302", "JAX602", "JAX701"}
+    assert codes == {"JAX302", "JAX602", "JAX702"}
     codes = {code for *_, code in flake8_findings(tmp_path, select_jax=False)}
-    assert codes == {"JAX602", "JAX701"}  # flake8's defaults, not jaxlint's select
+    assert codes == {"JAX602", "JAX702"}  # flake8's defaults, not jaxlint's select
 
 
 def test_jaxlint_extend_select_does_not_opt_in_under_flake8(tmp_path: Path) -> None:
     """Under flake8, only flake8's selection turns JAX302 on (docs/integrations.md)."""
     (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\nextend-select = ["JAX302"]\n')
     shutil.copy(FIXTURES / "mixed.py", tmp_path / "mixed.py")
-    assert {code for *_, code in jaxlint_findings(tmp_path)} == {"JAX302", "JAX602", "JAX701"}
+    assert {code for *_, code in jaxlint_findings(tmp_path)} == {"JAX302", "JAX602", "JAX702"}
     codes = {code for *_, code in flake8_findings(tmp_path, select_jax=False)}
-    assert codes == {"JAX602", "JAX701"}
+    assert codes == {"JAX602", "JAX702"}
     got = flake8_findings(tmp_path, "--extend-select", "JAX302", select_jax=False)
     assert got == jaxlint_findings(tmp_path)
 
@@ -354,10 +354,10 @@ def test_stdin_uses_the_display_name_for_config(project: Path) -> None:
     _, rows = run_flake8(project, "--stdin-display-name", "legacy_jax/old_code.py", "-", stdin=text)
     assert {f for f, _ in rows} == {
         ("legacy_jax/old_code.py", 5, 7, "JAX302"),
-        ("legacy_jax/old_code.py", 6, 7, "JAX701"),
+        ("legacy_jax/old_code.py", 6, 7, "JAX702"),
     }
     _, rows = run_flake8(project, "-", stdin=text)
-    assert {f[3] for f, _ in rows} == {"JAX302", "JAX602", "JAX701"}
+    assert {f[3] for f, _ in rows} == {"JAX302", "JAX602", "JAX702"}
     _, rows = run_flake8(
         project,
         "--stdin-display-name",
@@ -366,7 +366,7 @@ def test_stdin_uses_the_display_name_for_config(project: Path) -> None:
         stdin=text,
         select_jax=False,
     )
-    assert {f for f, _ in rows} == {("legacy_jax/old_code.py", 6, 7, "JAX701")}
+    assert {f for f, _ in rows} == {("legacy_jax/old_code.py", 6, 7, "JAX702")}
 
 
 def test_crlf_file(tmp_path: Path) -> None:
@@ -423,9 +423,9 @@ def test_rule_crash_becomes_one_jax900(monkeypatch: pytest.MonkeyPatch) -> None:
     others = {(r[0], r[1], r[2].split()[0]) for r in reports if r not in internal}
     assert others == {
         (7, 10, "JAX302"),
-        (10, 13, "JAX701"),
+        (10, 13, "JAX702"),
         (13, 9, "JAX302"),
-        (14, 28, "JAX701"),
+        (14, 28, "JAX702"),
     }
 
 
@@ -464,7 +464,7 @@ def test_rule_crash_does_not_abort_a_real_flake8_run(project: Path) -> None:
     assert "Traceback" not in proc.stderr and "critical" not in proc.stderr.lower()
     found = {tuple(line.split("\t")[:4]) for line in proc.stdout.splitlines()}
     codes = {f[3] for f in found}
-    assert codes == {"JAX302", "JAX701", "JAX900"}
+    assert codes == {"JAX302", "JAX702", "JAX900"}
     crashed = {f[0].removeprefix("./") for f in found if f[3] == "JAX900"}
     # every file that reaches JAX602's visitor reports the crash once, at 1:1
     assert crashed == {

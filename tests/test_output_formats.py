@@ -160,7 +160,7 @@ def test_json_keys_match_the_installed_ruff(project: Path, jaxlint_run: Run) -> 
 def test_json_values(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
     items = jaxlint_run("check", "--output-format", "json", *JAX302_ON, "a.py").json()
-    assert [i["code"] for i in items] == ["JAX302", "JAX602", "JAX701"]
+    assert [i["code"] for i in items] == ["JAX302", "JAX602", "JAX702"]
     prng, empty, tree = items
     assert prng["filename"] == str(project / "a.py")
     assert prng["location"] == {"column": 7, "row": 4}
@@ -331,7 +331,7 @@ def test_sarif_is_valid(project: Path, jaxlint_run: Run, sarif_validator: Any) -
     assert_valid_sarif(sarif_validator, doc)
     assert_github_requirements(doc)
     results = doc["runs"][0]["results"]
-    assert [res["ruleId"] for res in results] == ["JAX302", "JAX602", "JAX701", "JAX602"]
+    assert [res["ruleId"] for res in results] == ["JAX302", "JAX602", "JAX702", "JAX602"]
     rules = {rule["id"]: rule for rule in doc["runs"][0]["tool"]["driver"]["rules"]}
     assert rules["JAX302"]["defaultConfiguration"]["enabled"] is False
     assert rules["JAX602"]["defaultConfiguration"]["enabled"] is True
@@ -502,8 +502,8 @@ def test_concise_format(project: Path, jaxlint_run: Run) -> None:
         " use typed keys from `jax.random.key`",
         "a.py:5:7: JAX602 [*] `jnp.empty` returns uninitialized memory since JAX 0.11"
         " (zeros only on CPU); use `jnp.zeros`",
-        "a.py:6:7: JAX701 [*] `jax.tree_map` is deprecated since JAX 0.4.26 and removed in"
-        " JAX 0.6.0; use `jax.tree.map`",
+        "a.py:6:7: JAX702 [*] `jax.tree_map` was removed in JAX 0.6.0 (deprecated since"
+        " 0.4.26); use `jax.tree.map` (the same function)",
         "b.py:2:5: JAX602 [*] `jnp.empty` returns uninitialized memory since JAX 0.11"
         " (zeros only on CPU); use `jnp.zeros`",
     ]
@@ -542,8 +542,8 @@ def test_statistics_json(project: Path, jaxlint_run: Run) -> None:
             "fixable_count": 0,
         },
         {
-            "code": "JAX701",
-            "name": "deprecated-api",
+            "code": "JAX702",
+            "name": "removed-api",
             "count": 1,
             "fixable": True,
             "fixable_count": 1,
