@@ -161,6 +161,30 @@ def test_clean_file_passes(project: Path, jaxlint_run: Run) -> None:
     assert r.err == ""
 
 
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (ALL_THREE, ["JAX302", "JAX602", "JAX702"]),
+        (ALL_THREE_SAFE_FIXED, ["JAX302"]),
+        (ALL_THREE_ALL_FIXED, []),
+        (EMPTY, ["JAX602"]),
+        (CLEAN, []),
+        (UNSAFE_ONLY, ["JAX302"]),
+    ],
+)
+def test_fixtures_trigger_only_their_rules(
+    project: Path, jaxlint_run: Run, source: str, expected: list[str]
+) -> None:
+    """With every rule on, each fixture finds exactly what the CLI tests below assume.
+
+    The CLI tests count findings of these fixtures; if a new rule also fires on one of
+    them, this test names the fixture to change (or the rule to fix).
+    """
+    write(project, {"a.py": source})
+    r = jaxlint_run("check", "--output-format", "concise", "--select", "ALL", "a.py")
+    assert (r.code, r.codes) == (1 if expected else 0, expected), r.out
+
+
 def test_findings_exit_1(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
     r = jaxlint_run("check", "--output-format", "concise", "a.py")

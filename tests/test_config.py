@@ -30,6 +30,31 @@ def table(**kwargs: object) -> Settings:
 # -- rule selection --------------------------------------------------------------------------
 
 
+def _stub_rule(code: str, default_enabled: bool) -> type[Rule]:
+    return type(
+        f"Stub{code}",
+        (Rule,),
+        {
+            "code": code,
+            "name": f"stub-{code.lower()}",
+            "message": "m",
+            "docs": "",
+            "probe": "jaxlint probe env",
+            "default_enabled": default_enabled,
+        },
+    )
+
+
+# The selection semantics below are written against a fixed three-rule universe (the
+# rules jaxlint had when they were written), so that new rule families do not change
+# them; ``test_selection_layers`` checks each case on the real rule set too.
+SELECTION_UNIVERSE = (
+    _stub_rule("JAX302", False),
+    _stub_rule("JAX602", True),
+    _stub_rule("JAX701", True),
+)
+
+
 @pytest.mark.parametrize(
     ("config", "cli", "expected"),
     [
@@ -78,7 +103,42 @@ def test_selection_layers(
     settings = table(**config)
     if cli is not None:
         settings = Settings(**{**settings.__dict__, "cli_selection": cli})
-    assert enabled(settings) == expected
+    assert [r.code for r in settings.enabled_rules(SELECTION_UNIVERSE)] == expected
+    # whether a rule is enabled depends only on its own code and default, so on the
+    # real rule set the same three codes come out the same way
+    real = {r.code: r.default_enabled for r in all_rules()}
+    stub = {r.code: r.default_enabled for r in SELECTION_UNIVERSE}
+    assert {code: real.get(code) for code in stub} == stub
+    assert [code for code in enabled(settings) if code in stub] == expected
+
+
+def _codes(prefix: str = "", *, default_only: bool = False) -> list[str]:
+    return [
+        r.code
+        for r in all_rules()
+        if r.code.startswith(prefix) and (r.default_enabled or not default_only)
+    ]
+
+
+def test_selection_on_the_real_rule_set() -> None:
+    """The whole enabled list, computed from the registry so new rules do not break it."""
+    defaults = _codes(default_only=True)
+    off = [r.code for r in all_rules() if not r.default_enabled]
+    assert off and set(off).isdisjoint(defaults)
+    assert enabled(Settings()) == defaults
+    assert enabled(table()) == defaults
+    assert enabled(table(select=["ALL"])) == _codes()
+    assert enabled(table(select=["JAX"])) == _codes()
+    assert enabled(table(extend_select=off)) == _codes()
+    assert enabled(table(select=["JAX6"])) == _codes("JAX6")
+    assert enabled(table(select=["JAX3"])) == _codes("JAX3")
+    assert enabled(table(ignore=["JAX7"])) == [c for c in defaults if not c.startswith("JAX7")]
+    assert enabled(table(select=["JAX6"], extend_select=["JAX7"])) == [
+        *_codes("JAX6"),
+        *_codes("JAX7"),
+    ]
+    assert enabled(Settings(cli_selection=(("JAX602",), (), ()))) == ["JAX602"]
+    assert enabled(Settings(cli_selection=(None, (), ("JAX",)))) == []
 
 
 def test_resolver_overrides_become_the_command_line_layer(tmp_path: Path) -> None:
@@ -87,7 +147,8 @@ def test_resolver_overrides_become_the_command_line_layer(tmp_path: Path) -> Non
     settings = resolver.for_path(tmp_path / "a.py")
     assert settings.select == ("JAX602",)
     assert settings.cli_selection == (None, ("JAX7",), ("JAX6",))
-    assert enabled(settings) == ["JAX701", "JAX702", "JAX703"]
+    assert enabled(settings) == _codes("JAX7", default_only=True)
+    assert enabled(settings)
 
 
 def test_off_by_default_rules(monkeypatch: pytest.MonkeyPatch) -> None:
