@@ -344,7 +344,6 @@ class _Queries:
 
     def jitted_call(self, call: cst.Call) -> _Jitted | None:
         """The wrapped function a call calls, when this module shows its ``jit``."""
-        trace = self.ctx.trace
         func = call.func
         if isinstance(func, cst.Call):
             return self._from_wrapper(func)
@@ -369,7 +368,6 @@ class _Queries:
             for stmt in cls.body.body:
                 if isinstance(stmt, cst.FunctionDef) and stmt.name.value == func.attr.value:
                     return self._from_decorated(stmt, method=True)
-        del trace
         return None
 
     def _from_wrapper(self, wrapper: cst.Call) -> _Jitted | None:
