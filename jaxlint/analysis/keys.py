@@ -1,7 +1,9 @@
 """PRNG keys: which values are keys, where each one is consumed, and which are reused.
 
-The semantics follow JAX's own key-reuse checker, read in the installed jax 0.12.0.1
-(``jax/experimental/key_reuse/_core.py``: the ``key_reuse_signatures`` table and
+The semantics follow JAX's own key-reuse checker, switched on by
+``jax.config.update("jax_debug_key_reuse", True)`` or ``jax.debug_key_reuse(True)``
+and read in the installed jax 0.12.0.1, where it still lives in
+``jax/experimental/key_reuse/_core.py`` (the ``key_reuse_signatures`` table and
 ``jaxpr_type_signature``; the primitives are defined in ``jax/_src/prng.py`` and
 ``jax/_src/random.py``) and checked by running it (``tests/test_keys.py`` runs the
 cases below under ``jax_debug_key_reuse``):
@@ -20,8 +22,11 @@ cases below under ``jax_debug_key_reuse``):
 * **Any other primitive consumes its key inputs** (``unknown_signature`` sinks
   every key argument), and a jitted function consumes what its body consumes
   (``_pjit_key_type_signature``). So a key passed to a function this module cannot
-  see is consumed: it may sample. For a function defined in this module, what its
-  body consumes decides (its summary).
+  see is consumed (kind ``CALL``): it may sample. For a function defined in this
+  module, what its body consumes decides (its summary). A reuse whose both
+  consumptions are such unknown calls is only possible (``Reuse.definite`` is
+  false): Flax-style libraries derive keys with ``fold_in``, and tests pass one
+  key to two implementations on purpose.
 * **Loop bodies may not consume a key they close over**: ``_scan_key_type_signature``
   and ``_while_key_type_signature`` raise ``KeyReuseError`` ("scan body function
   leads to key reuse when repeatedly executed, because key constants are repeatedly
@@ -649,7 +654,6 @@ class _Walker:
         self.body_nodes = body
         self.evidence = self._evidence(body)
         self.loop_body = analysis.loop_body_of(fn) if fn is not None else None
-        self.param_values: dict[str, KeyValue] = {}
         self.rngs_names: set[str] = set()
         self.conditions: set[int] = set()
         """Calls whose result is used as a truth value (``assert``, ``if``, ``not``...)."""
@@ -697,7 +701,6 @@ class _Walker:
                 name = param.name.value
                 certain = name in self.evidence or _annotated_key(name, _annotation(param))
                 val = KeyValue(name, param, certain, where="param")
-                self.param_values[name] = val
                 self.state.env[name] = val
             if isinstance(fn, cst.Lambda):
                 self._eval(fn.body)
