@@ -72,7 +72,8 @@ class SemanticModel:
         current: Scope | None = scope
         first = True
         while current is not None:
-            if name in current.global_names:
+            # ``global x`` at module level is legal and means nothing (it used to loop forever)
+            if name in current.global_names and current is not self.module_scope:
                 current = self.module_scope
                 first = False
                 continue
