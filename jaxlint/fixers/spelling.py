@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
-from jaxlint.rules.base import FixOp, RequireImport
+
+if TYPE_CHECKING:
+    from jaxlint.rules.base import FixOp
 
 
 def spell(model: SemanticModel, qualname: str, at: cst.CSTNode) -> tuple[str, list[FixOp]] | None:
@@ -31,4 +35,7 @@ def spell(model: SemanticModel, qualname: str, at: cst.CSTNode) -> tuple[str, li
         return None
     if top in model.module_scope.bindings:
         return None
+    # imported here: jaxlint.rules imports this module (rule families spell their fixes)
+    from jaxlint.rules.base import RequireImport
+
     return qualname, [RequireImport(top)]
