@@ -418,7 +418,7 @@ class KeyAnalysis:
     def _collect(self) -> None:
         stack: list[cst.CSTNode] = []
         for node, entering in self.model.events:
-            if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            if type(node) in _SCOPE_NODES:
                 if not entering:
                     stack.pop()
                     continue
@@ -600,13 +600,17 @@ def _annotated_key(name: str, annotation: str) -> bool:
     return False
 
 
+_SCOPE_NODES = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
+"""Tested with ``type(node) in``: ``isinstance`` on libcst classes goes through ABCMeta."""
+
+
 def _own_nodes(body: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
     """Every node of ``body``, not descending into nested functions and classes."""
     stack = list(reversed(body))
     while stack:
         node = stack.pop()
         yield node
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if type(node) in _SCOPE_NODES:
             continue
         stack.extend(reversed(children(node)))
 
@@ -659,16 +663,17 @@ class _Walker:
         """Calls whose result is used as a truth value (``assert``, ``if``, ``not``...)."""
         for node in _own_nodes(body):
             tests: list[cst.BaseExpression] = []
-            if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+            kind = type(node)  # libcst's concrete classes: no ABCMeta isinstance per node
+            if kind is cst.If or kind is cst.While or kind is cst.IfExp:
                 tests.append(node.test)
-            elif isinstance(node, cst.Assert):
+            elif kind is cst.Assert:
                 tests.append(node.test)
-            elif isinstance(node, cst.BooleanOperation):
+            elif kind is cst.BooleanOperation:
                 tests.extend((node.left, node.right))
-            elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            elif kind is cst.UnaryOperation and isinstance(node.operator, cst.Not):
                 tests.append(node.expression)
             elif (
-                isinstance(node, cst.Call)
+                kind is cst.Call
                 and isinstance(node.func, cst.Attribute)
                 and node.func.attr.value in ("assertTrue", "assertFalse")
                 and node.args
@@ -685,7 +690,7 @@ class _Walker:
         """Names passed as the key of a ``jax.random`` function in this body."""
         out: set[str] = set()
         for node in _own_nodes(body):
-            if isinstance(node, cst.Call) and self.model.call_name(node) in KEY_TAKERS:
+            if type(node) is cst.Call and self.model.call_name(node) in KEY_TAKERS:
                 arg = _key_arg(node, ("key", "keys"))
                 if isinstance(arg, cst.Name):
                     out.add(arg.value)

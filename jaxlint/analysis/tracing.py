@@ -221,6 +221,9 @@ _STATIC_ANNOTATIONS = frozenset(
 _ARRAY_ANNOTATION_HINTS = ("Array", "ndarray", "Float[", "Int[", "Bool[", "Shaped[", "PRNGKey")
 
 
+_SCOPE_NODES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
+
+
 class TraceAnalysis:
     """Traced functions and the value of every expression, for one module."""
 
@@ -349,7 +352,8 @@ class TraceAnalysis:
     def _collect(self) -> None:
         stack: list[cst.CSTNode] = []  # enclosing functions and classes
         for node, entering in self.model.events:
-            if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            # type(node) in a set: isinstance on libcst classes goes through ABCMeta (slow)
+            if type(node) in _SCOPE_NODES:
                 if not entering:
                     stack.pop()
                     continue
@@ -371,13 +375,14 @@ class TraceAnalysis:
         """Names and ``self`` attributes bound to a transformed function."""
         classes: list[cst.ClassDef | None] = []  # the class of each enclosing function
         for node, entering in self.model.events:
-            if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            kind = type(node)
+            if kind is cst.FunctionDef or kind is cst.Lambda:
                 if entering:
                     classes.append(self._class_of.get(id(node)))
                 else:
                     classes.pop()
                 continue
-            if not entering or not isinstance(node, cst.Assign):
+            if not entering or kind is not cst.Assign:
                 continue
             value = node.value
             if not isinstance(value, cst.Call) or not any(
@@ -585,7 +590,7 @@ class TraceAnalysis:
                     if wrap is not None:
                         self._mark(fn, wrap, dec)
         for node, entering in self.model.events:
-            if entering and isinstance(node, cst.Call):
+            if entering and type(node) is cst.Call:
                 self._seed_from_call(node)
 
     def _seed_from_call(self, call: cst.Call) -> None:
