@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
+import time
 import traceback
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,13 +27,10 @@ from jaxlint.diagnostics import (
     Position,
 )
 from jaxlint.noqa import file_noqa_codes, noqa_codes, suppresses
+from jaxlint.prefilter import PREFILTER_WORDS as PREFILTER_WORDS
+from jaxlint.prefilter import mentions_jax
 from jaxlint.rules.base import ReplaceNode, RequireImport, Rule, Violation
-
-PREFILTER_WORDS = ("jax", "flax", "equinox", "haiku", "optax")
-"""A file whose text contains none of these cannot involve JAX and is not parsed."""
-
-_PREFILTER_RE = re.compile("|".join(PREFILTER_WORDS))
-
+from jaxlint.timings import RULE_PREFIX, Timings
 
 _LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 
@@ -39,10 +38,6 @@ _LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 def split_lines(text: str) -> list[str]:
     """Physical lines as Python counts them (``str.splitlines`` also splits on \\f etc.)."""
     return _LINE_BREAK_RE.split(text)
-
-
-def mentions_jax(text: str) -> bool:
-    return _PREFILTER_RE.search(text) is not None
 
 
 @dataclass
@@ -88,32 +83,36 @@ class FileContext:
         self._positions = None
         self._trace: TraceAnalysis | None = None
         self._keys: KeyAnalysis | None = None
+        self.timings: Timings | None = None
+        """Set by ``lint_text`` when the run is timed (``--timings``)."""
 
     @property
     def positions(self):
         """libcst positions, computed on first use only (most files have no findings)."""
         if self._positions is None:
-            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-            self._positions = wrapper.resolve(PositionProvider)
+            with _timed(self.timings, "positions"):
+                self._positions = compute_positions(self.module)
         return self._positions
 
     @property
     def trace(self) -> TraceAnalysis:
         """Traced functions and values (computed on first use, by the rules that need it)."""
         if self._trace is None:
-            self._trace = TraceAnalysis(
-                self.model,
-                lambda node: self.positions[node].start.line,
-                traced_decorators=self.settings.traced_decorators,
-                traced_wrappers=self.settings.traced_wrappers,
-            )
+            with _timed(self.timings, "trace analysis"):
+                self._trace = TraceAnalysis(
+                    self.model,
+                    lambda node: self.positions[node].start.line,
+                    traced_decorators=self.settings.traced_decorators,
+                    traced_wrappers=self.settings.traced_wrappers,
+                )
         return self._trace
 
     @property
     def keys(self) -> KeyAnalysis:
         """PRNG keys, their consumptions and reuses (computed on first use)."""
         if self._keys is None:
-            self._keys = KeyAnalysis(self.model, lambda node: self.positions[node].start.line)
+            with _timed(self.timings, "key analysis"):
+                self._keys = KeyAnalysis(self.model, lambda node: self.positions[node].start.line)
         return self._keys
 
     def code(self, node: cst.CSTNode) -> str:
@@ -139,8 +138,47 @@ class FileContext:
         self.violations.append(violation)
 
 
+def compute_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
+    """libcst's ``PositionProvider`` ranges for every node of ``module``.
+
+    ``MetadataWrapper.resolve`` first walks the whole tree with an empty batch of
+    visitors (about a third of the cost) before the code generation that computes
+    the positions; the provider's code generation alone gives the same ranges.
+    """
+    provider = PositionProvider()
+    gen = getattr(provider, "_gen_impl", None)
+    if gen is None or not isinstance(getattr(provider, "_computed", None), dict):
+        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    gen(module)
+    return provider._computed
+
+
+def _timed(timings: Timings | None, phase: str) -> contextlib.AbstractContextManager[None]:
+    return contextlib.nullcontext() if timings is None else timings.measure(phase)
+
+
+class _HandlerTable(dict):
+    """Node class -> the handlers for it, filled on first sight of each class."""
+
+    def __init__(
+        self, by_name: dict[tuple[str, bool], list[tuple[Rule, Callable]]], entering: bool
+    ):
+        super().__init__()
+        self.by_name = by_name
+        self.entering = entering
+
+    def __missing__(self, cls: type) -> list[tuple[Rule, Callable]] | None:
+        found = self.by_name.get((cls.__name__, self.entering)) or None
+        self[cls] = found
+        return found
+
+
 class _Dispatcher:
-    """Calls every rule's ``visit_X``/``leave_X`` handler over the model's event stream."""
+    """Calls every rule's ``visit_X``/``leave_X`` handler over the model's event stream.
+
+    Handlers are looked up by node class (one dict lookup per event); a rule that
+    raises is taken out of the tables, so the loop never checks for dead rules.
+    """
 
     def __init__(self, rules: Sequence[Rule], on_error: Callable[[Rule, BaseException], None]):
         self.on_error = on_error
@@ -155,25 +193,68 @@ class _Dispatcher:
                     continue
                 self.handlers.setdefault(key, []).append((rule, getattr(rule, attr)))
         self.dead: set[int] = set()
+        self._enter = _HandlerTable(self.handlers, True)
+        self._leave = _HandlerTable(self.handlers, False)
 
-    def run(self, events: Sequence[tuple[cst.CSTNode, bool]]) -> None:
-        handlers = self.handlers
-        if not handlers:
+    def run(
+        self, events: Sequence[tuple[cst.CSTNode, bool]], timings: Timings | None = None
+    ) -> None:
+        if not self.handlers:
             return
+        if timings is not None:
+            self._run_timed(events, timings)
+            return
+        enter, leave = self._enter, self._leave
         for node, entering in events:
-            found = handlers.get((type(node).__name__, entering))
+            found = enter[type(node)] if entering else leave[type(node)]
             if found:
-                self._call(found, node)
+                for rule, handler in found:
+                    try:
+                        handler(node)
+                    except Exception as exc:  # a broken rule must not take the others down
+                        self._crash(rule, exc)
 
-    def _call(self, handlers: list[tuple[Rule, Callable]], node: cst.CSTNode) -> None:
-        for rule, handler in handlers:
-            if id(rule) in self.dead:
-                continue
-            try:
-                handler(node)
-            except Exception as exc:  # a broken rule must not take the others down
-                self.dead.add(id(rule))
-                self.on_error(rule, exc)
+    def _run_timed(self, events: Sequence[tuple[cst.CSTNode, bool]], timings: Timings) -> None:
+        spent: dict[int, float] = {}
+        calls: dict[int, int] = {}
+        rules: dict[int, Rule] = {}
+        enter, leave = self._enter, self._leave
+        clock = time.perf_counter
+        for node, entering in events:
+            found = enter[type(node)] if entering else leave[type(node)]
+            if found:
+                for rule, handler in found:
+                    inner = timings.inner
+                    start = clock()
+                    try:
+                        handler(node)
+                    except Exception as exc:
+                        self._crash(rule, exc)
+                    key = id(rule)
+                    elapsed = clock() - start
+                    spent[key] = spent.get(key, 0.0) + elapsed - (timings.inner - inner)
+                    timings.inner = inner + elapsed
+                    calls[key] = calls.get(key, 0) + 1
+                    rules[key] = rule
+        for key, seconds in spent.items():
+            timings.add(rule_label(rules[key]), seconds, calls[key])
+
+    def _crash(self, rule: Rule, exc: BaseException) -> None:
+        self.dead.add(id(rule))
+        for key, found in list(self.handlers.items()):
+            kept = [(r, h) for r, h in found if r is not rule]
+            if kept:
+                self.handlers[key] = kept  # a new list: a loop over the old one is unaffected
+            else:
+                del self.handlers[key]
+        self._enter.clear()
+        self._leave.clear()
+        self.on_error(rule, exc)
+
+
+def rule_label(rule: Rule | type[Rule]) -> str:
+    """How ``--timings`` names a rule: ``rule: JAX602 empty-not-zeros``."""
+    return f"{RULE_PREFIX}{rule.code} {rule.name}"
 
 
 def parse_error_diagnostic(filename: str, message: str, row: int, column: int) -> Diagnostic:
@@ -211,9 +292,15 @@ def _python_parse_error(text: str) -> BaseException | None:
     return None
 
 
-def parse_module(text: str, filename: str) -> cst.Module | Diagnostic:
+def parse_module(
+    text: str, filename: str, timings: Timings | None = None
+) -> cst.Module | Diagnostic:
     """Parse ``text`` with libcst, or return the JAX000 diagnostic that says why not."""
-    py_error = _python_parse_error(text)
+    if timings is None:
+        py_error = _python_parse_error(text)
+    else:
+        with timings.measure("parse: python (ast)"):
+            py_error = _python_parse_error(text)
     if isinstance(py_error, (RecursionError, MemoryError)) or (
         isinstance(py_error, SyntaxError) and str(py_error.msg) in _PYTHON_NESTING_ERRORS
     ):
@@ -223,7 +310,10 @@ def parse_module(text: str, filename: str) -> cst.Module | Diagnostic:
         )
     try:
         # Code this Python rejects may still be newer syntax that libcst knows.
-        return cst.parse_module(text)
+        if timings is None:
+            return cst.parse_module(text)
+        with timings.measure("parse: libcst"):
+            return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         if isinstance(py_error, (SyntaxError, ValueError)):
             return _python_error_diagnostic(filename, text, py_error)
@@ -265,19 +355,28 @@ def lint_text(
     want_fixes: bool = False,
     path: Path | None = None,
     apply_noqa: bool = True,
+    timings: Timings | None = None,
 ) -> FileResult:
-    """Lint ``text``. ``rules`` defaults to the rules ``settings`` enables."""
+    """Lint ``text``. ``rules`` defaults to the rules ``settings`` enables.
+
+    With ``timings``, the time of each phase and each rule is added to it.
+    """
     if rules is None:
         from jaxlint.rules import all_rules
 
         rules = settings.enabled_rules(all_rules())
     result = FileResult()
-    if not rules or not mentions_jax(text):
+    if timings is not None:
+        with timings.measure("prefilter"):
+            skip = not rules or not mentions_jax(text)
+        if skip:
+            return result
+    elif not rules or not mentions_jax(text):
         return result
     file_codes = file_noqa_codes(text) if apply_noqa else None
     if file_codes is not None and "*" in file_codes:
         return result
-    parsed = parse_module(text, filename)
+    parsed = parse_module(text, filename, timings)
     if isinstance(parsed, Diagnostic):
         result.parsed = False
         result.diagnostics.append(parsed)
@@ -294,6 +393,7 @@ def lint_text(
             want_fixes,
             path,
             apply_noqa,
+            timings,
         )
     except RecursionError:
         # Valid but very deeply nested code: libcst's tree walks are recursive.
@@ -313,8 +413,14 @@ def _lint_module(
     want_fixes: bool,
     path: Path | None,
     apply_noqa: bool,
+    timings: Timings | None = None,
 ) -> None:
-    ctx = FileContext(module, text, filename, settings)
+    if timings is None:
+        ctx = FileContext(module, text, filename, settings)
+    else:
+        with timings.measure("semantic model (one walk)"):
+            ctx = FileContext(module, text, filename, settings)
+        ctx.timings = timings
     crashed: set[int] = set()
 
     def on_error(rule: Rule, exc: BaseException) -> None:
@@ -331,15 +437,40 @@ def _lint_module(
 
     instances: list[Rule] = []
     for cls in rules:
+        if timings is not None:
+            inner, start = timings.inner, time.perf_counter()
         try:
             instances.append(cls(ctx))
         except Exception as exc:
             on_error(cls.__new__(cls), exc)
-    _Dispatcher(instances, on_error).run(ctx.model.events)
+        if timings is not None:
+            elapsed = time.perf_counter() - start
+            timings.add(rule_label(cls), elapsed - (timings.inner - inner), 0)
+            timings.inner = inner + elapsed
+    _Dispatcher(instances, on_error).run(ctx.model.events, timings)
 
     violations = [v for v in ctx.violations if id(v.rule) not in crashed]
     if not violations:
         return
+    if timings is None:
+        _report(ctx, violations, result, file_codes, want_fixes, path, apply_noqa, on_error)
+    else:
+        with timings.measure("report (noqa, fixes)"):
+            _report(ctx, violations, result, file_codes, want_fixes, path, apply_noqa, on_error)
+
+
+def _report(
+    ctx: FileContext,
+    violations: list[Violation],
+    result: FileResult,
+    file_codes: tuple[str, ...] | None,
+    want_fixes: bool,
+    path: Path | None,
+    apply_noqa: bool,
+    on_error: Callable[[Rule, BaseException], None],
+) -> None:
+    """Turn the violations into diagnostics: positions, noqa, fixes."""
+    module, text, filename, settings = ctx.module, ctx.text, ctx.filename, ctx.settings
     positions = ctx.positions
     lines = split_lines(text)
     ignored_here = settings.file_ignores(path)
