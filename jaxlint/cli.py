@@ -7,22 +7,31 @@ Exit codes: 0 nothing found (or everything fixed), 1 findings remain (or, with
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import importlib
 import os
 import sys
+import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from jaxlint import __version__
+from jaxlint.cache import (
+    Cache,
+    CachedResult,
+    default_cache_dir,
+    entry_key,
+    find_caches,
+    remove_cache,
+    settings_fingerprint,
+)
 from jaxlint.config import ConfigError, ConfigResolver, Settings, check_selector
 from jaxlint.diagnostics import Applicability, Diagnostic
 from jaxlint.discovery import discover
-from jaxlint.engine import InternalError, lint_text, one_line, parse_error_diagnostic
-from jaxlint.fixers.fixpoint import FixOutcome, fix_text
 from jaxlint.output import (
     FORMATS,
     STATISTICS_FORMATS,
@@ -31,8 +40,8 @@ from jaxlint.output import (
     render,
     render_statistics,
 )
-from jaxlint.rules import all_rules, find_rule
-from jaxlint.rules.base import Rule
+from jaxlint.parallel import available_cores, run_parallel, should_parallelize
+from jaxlint.prefilter import mentions_jax
 from jaxlint.source import (
     DecodeError,
     SourceError,
@@ -42,9 +51,17 @@ from jaxlint.source import (
     read_source,
     write_atomic,
 )
+from jaxlint.timings import Timings
 from jaxlint.versions import parse_version
 
-SUBCOMMANDS = ("check", "rule", "probe")
+if TYPE_CHECKING:
+    from jaxlint.engine import FileResult, InternalError
+    from jaxlint.rules.base import Rule
+
+# The linting machinery (libcst, the rules) is imported when a file is linted, so a
+# run that the cache answers entirely starts in a fraction of the time.
+
+SUBCOMMANDS = ("check", "rule", "probe", "clean")
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -59,6 +76,16 @@ class _Parser(argparse.ArgumentParser):
 
 def _selector_list(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 (all available cores) or more")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -120,9 +147,33 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--config", type=Path, help="a jaxlint.toml or pyproject.toml to use")
     check.add_argument("--target-jax", help="the JAX version to check against, e.g. 0.4.26")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    check.add_argument(
+        "--cache-dir",
+        type=Path,
+        help="where to keep the cache (default: $JAXLINT_CACHE_DIR, else .jaxlint_cache"
+        " in the project root)",
+    )
+    check.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=0,
+        help="worker processes (default 0: one per available core; 1: no pool)",
+    )
+    check.add_argument(
+        "--timings",
+        action="store_true",
+        help="print the time per phase and per rule, summed over files (on stderr)",
+    )
     check.add_argument("--stdin-filename", help="the file name to report for stdin")
     check.add_argument("--output-format", choices=FORMATS, default="text")
     check.add_argument("--show-internal-tracebacks", action="store_true", help=argparse.SUPPRESS)
+
+    clean = sub.add_parser("clean", help="remove jaxlint's cache folders")
+    clean.add_argument(
+        "paths", nargs="*", help="folders to clear caches under (default: the current folder)"
+    )
+    clean.add_argument("--cache-dir", type=Path, help="also remove this cache folder")
 
     rule = sub.add_parser("rule", help="show a rule's documentation")
     rule.add_argument("code", nargs="?", help="a code (JAX602) or name (empty-not-zeros)")
@@ -136,6 +187,24 @@ def build_parser() -> argparse.ArgumentParser:
     probe.add_argument("name", nargs="?")
     probe.add_argument("args", nargs=argparse.REMAINDER)
     return parser
+
+
+def all_rules() -> tuple[type[Rule], ...]:
+    """Every rule (imported on first use: a run the cache answers never loads them)."""
+    from jaxlint.rules import all_rules as load_rules
+
+    return load_rules()
+
+
+def find_rule(code_or_name: str) -> type[Rule] | None:
+    from jaxlint.rules import find_rule as find
+
+    return find(code_or_name)
+
+
+def one_line(message: str) -> str:
+    """``message`` with its line breaks and runs of whitespace folded to single spaces."""
+    return " ".join(message.split())
 
 
 def _normalize_argv(argv: Sequence[str]) -> list[str]:
@@ -175,6 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_rule(args)
         if args.command == "probe":
             return cmd_probe(args)
+        if args.command == "clean":
+            return cmd_clean(args)
         return cmd_check(args)
     except (ConfigError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -247,6 +318,28 @@ def cmd_probe(args: argparse.Namespace) -> int:
     return int(module.main(list(args.args)))
 
 
+# -- jaxlint clean --------------------------------------------------------------------------
+
+
+def cmd_clean(args: argparse.Namespace) -> int:
+    """Remove the cache folders jaxlint made (never a folder without its CACHEDIR.TAG)."""
+    roots = [Path(p) for p in args.paths] or [Path.cwd()]
+    extra = [args.cache_dir] if args.cache_dir is not None else []
+    env_dir = default_cache_dir(None)
+    if os.environ.get("JAXLINT_CACHE_DIR"):
+        extra.append(env_dir)
+    code = EXIT_OK
+    for folder in find_caches([*roots, *extra]):
+        try:
+            remove_cache(folder)
+        except OSError as exc:
+            print(f"error: {folder}: cannot remove: {exc.strerror or exc}", file=sys.stderr)
+            code = EXIT_ERROR
+            continue
+        print(f"Removing cache at: {folder}")
+    return code
+
+
 # -- jaxlint check --------------------------------------------------------------------------
 
 
@@ -265,6 +358,38 @@ class RunState:
     """Files whose settings enable unsafe fixes."""
     rules_cache: dict[int, tuple[Settings, list[type[Rule]]]] = field(default_factory=dict)
     """id(settings) -> (settings, its enabled rules); holding the settings keeps the id valid."""
+    fingerprints: dict[tuple[int, str, bool], str] = field(default_factory=dict)
+    """(id(settings), per-file ignores, want_fixes) -> the cache's settings fingerprint."""
+    timings: Timings | None = None
+    cache_hits: int = 0
+    cache_misses: int = 0
+    processes: int = 1
+
+    def merge(self, other: RunState) -> None:
+        """Add one file's (or one worker's) results; called in file order."""
+        self.diagnostics.extend(other.diagnostics)
+        self.sources.update(other.sources)
+        self.io_errors.extend(other.io_errors)
+        self.internal_errors.extend(other.internal_errors)
+        self.fixed_total += other.fixed_total
+        self.fixed_by_file.update(other.fixed_by_file)
+        self.changed_files += other.changed_files
+        self.diffs.extend(other.diffs)
+        self.notes.extend(other.notes)
+        self.unsafe_files |= other.unsafe_files
+        self.cache_hits += other.cache_hits
+        self.cache_misses += other.cache_misses
+        if self.timings is not None and other.timings is not None:
+            self.timings.merge(other.timings)
+
+    def for_worker(self) -> RunState:
+        """An empty state for one task, timed if this one is."""
+        return RunState(timings=Timings() if self.timings is not None else None)
+
+
+def _timed(state: RunState, phase: str) -> contextlib.AbstractContextManager[None]:
+    t = state.timings
+    return contextlib.nullcontext() if t is None else t.measure(phase)
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, object]:
@@ -297,25 +422,222 @@ def cmd_check(args: argparse.Namespace) -> int:
             f"--statistics cannot be combined with --output-format {args.output_format}"
             f" (use {', '.join(STATISTICS_FORMATS)})"
         )
+    started = time.perf_counter()
     resolver = ConfigResolver(args.config, _overrides(args))
     fixing = args.fix or args.diff
-    state = RunState()
+    state = RunState(timings=Timings() if args.timings else None)
     paths = args.paths or (["-"] if args.stdin_filename else ["."])
     if "-" in paths:
         if len(paths) > 1:
             raise UsageError("'-' (stdin) cannot be combined with other paths")
         return _check_stdin(args, resolver, state)
-    found = discover(paths, resolver, force_exclude=args.force_exclude)
+    with _timed(state, "discover files"):
+        found = discover(paths, resolver, force_exclude=args.force_exclude)
     state.io_errors.extend(found.errors)
     for path in found.files:
-        settings = resolver.for_path(path)
+        resolver.for_path(path)  # configuration errors stop the run here, before any work
+    cache = None if args.no_cache else _open_cache(args, resolver, state)
+    tasks = _tasks(found.files, fixing)
+    if cache is not None:
+        tasks = _from_cache(tasks, resolver, args, state, fixing, cache)
+    jobs = args.jobs or available_cores()
+    sizes = [_size(paths) for paths in tasks]
+    if should_parallelize(jobs, sizes):
+        _check_in_pool(tasks, sizes, resolver, args, state, fixing, cache, jobs)
+    else:
+        for paths in tasks:
+            _check_task(paths, resolver, args, state, fixing, cache, lookup=False)
+    return _finish(args, state, fixing, wall=time.perf_counter() - started)
+
+
+def _tasks(files: Sequence[Path], fixing: bool) -> list[tuple[Path, ...]]:
+    """One task per file; when fixing, paths that reach the same file form one task,
+    so that no two processes write the same file at once."""
+    if not fixing:
+        return [(path,) for path in files]
+    groups: dict[str, list[Path]] = {}
+    for path in files:
+        groups.setdefault(os.path.realpath(path), []).append(path)
+    return [tuple(group) for group in groups.values()]
+
+
+def _size(paths: Sequence[Path]) -> int:
+    total = 0
+    for path in paths:
         try:
-            _check_file(path, settings, args, state, fixing)
+            total += os.stat(path).st_size
+        except (OSError, ValueError):
+            pass
+    return total
+
+
+def _check_task(
+    paths: Sequence[Path],
+    resolver: ConfigResolver,
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    cache: Cache | None,
+    lookup: bool,
+) -> None:
+    for path in paths:
+        settings = resolver.for_path(path)  # a bad configuration stops the run (exit 2)
+        try:
+            _check_file(path, settings, args, state, fixing, cache, lookup)
         except Exception as exc:  # one file's failure is reported; the run goes on
             if args.show_internal_tracebacks:
                 traceback.print_exc()
             state.io_errors.append(_unexpected(str(path), exc))
-    return _finish(args, state, fixing)
+
+
+# -- the cache ------------------------------------------------------------------------------
+
+
+def _open_cache(
+    args: argparse.Namespace, resolver: ConfigResolver, state: RunState
+) -> Cache | None:
+    root = args.cache_dir
+    if root is None:
+        root = default_cache_dir(resolver.for_path(None).root)
+    cache = Cache.open(root)
+    if cache is None:
+        state.notes.append(f"{root}: cannot create the cache folder; running without a cache")
+    return cache
+
+
+def _cache_key(
+    text: str, path: Path, settings: Settings, args: argparse.Namespace, state: RunState
+) -> str:
+    want_fixes = args.output_format in ("json", "sarif")
+    ignores = ",".join(settings.file_ignores(path))
+    slot = (id(settings), ignores, want_fixes)
+    fingerprint = state.fingerprints.get(slot)
+    if fingerprint is None:
+        fingerprint = settings_fingerprint(settings, path, want_fixes)
+        state.fingerprints[slot] = fingerprint
+    return entry_key(text, path, fingerprint)
+
+
+def _from_cache(
+    tasks: list[tuple[Path, ...]],
+    resolver: ConfigResolver,
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    cache: Cache,
+) -> list[tuple[Path, ...]]:
+    """Take every file the cache can answer for; return the tasks still to run.
+
+    When fixing, only entries with no findings are used: a cached finding's fix
+    would be applied to text the fix loop has not seen, so such files are linted.
+    """
+    todo: list[tuple[Path, ...]] = []
+    for paths in tasks:
+        if len(paths) != 1:
+            todo.append(paths)
+            continue
+        path = paths[0]
+        try:
+            with _timed(state, "read files"):
+                source = read_source(path)
+        except Exception:  # reported when the file is checked
+            todo.append(paths)
+            continue
+        if not mentions_jax(source.text):
+            # the prefilter: never parsed, no findings, nothing to fix (and no entry needed)
+            if state.timings is not None:
+                state.timings.files_prefiltered += 1
+            if resolver.for_path(path).unsafe_fixes:
+                state.unsafe_files.add(str(path))
+            continue
+        settings = resolver.for_path(path)
+        with _timed(state, "cache"):
+            key = _cache_key(source.text, path, settings, args, state)
+            hit = cache.get(key, str(path))
+        if hit is None or (fixing and hit.diagnostics):
+            state.cache_misses += 1
+            todo.append(paths)
+            continue
+        state.cache_hits += 1
+        if state.timings is not None:
+            state.timings.files_from_cache += 1
+        if settings.unsafe_fixes:
+            state.unsafe_files.add(str(path))
+        state.diagnostics.extend(hit.diagnostics)
+        if hit.diagnostics:
+            state.sources[str(path)] = source.text
+    return todo
+
+
+# -- the process pool -----------------------------------------------------------------------
+
+
+@dataclass
+class _WorkerContext:
+    args: argparse.Namespace
+    resolver: ConfigResolver
+    cache_root: Path | None
+    fixing: bool
+    timed: bool
+
+
+def _work(ctx: _WorkerContext, paths: tuple[Path, ...]) -> RunState:
+    """One task in a worker process: the file's results, to be merged by the parent."""
+    state = RunState(timings=Timings() if ctx.timed else None)
+    cache = Cache(ctx.cache_root) if ctx.cache_root is not None else None
+    _check_task(paths, ctx.resolver, ctx.args, state, ctx.fixing, cache, lookup=False)
+    state.rules_cache.clear()
+    state.fingerprints.clear()
+    return state
+
+
+def _check_in_pool(
+    tasks: list[tuple[Path, ...]],
+    sizes: list[int],
+    resolver: ConfigResolver,
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    cache: Cache | None,
+    jobs: int,
+) -> None:
+    """Check ``tasks`` in ``jobs`` processes; merge the results in task order."""
+    results: dict[int, RunState] = {}
+
+    def on_result(index: int, result: RunState) -> None:
+        results[index] = result
+
+    def on_crash(index: int, why: str) -> None:
+        failed = state.for_worker()
+        for path in tasks[index]:
+            failed.io_errors.append(f"{path}: internal error: {why} while checking this file")
+        results[index] = failed
+
+    def on_error(index: int, message: str, detail: str) -> None:
+        if args.show_internal_tracebacks:
+            print(detail, file=sys.stderr)
+        failed = state.for_worker()
+        for path in tasks[index]:
+            failed.io_errors.append(f"{path}: internal error: {one_line(message)}")
+        results[index] = failed
+
+    context = _WorkerContext(
+        args, resolver, cache.root if cache is not None else None, fixing, args.timings
+    )
+    # Load the linting machinery once here: forked workers inherit it instead of each
+    # importing libcst and the rules again.
+    import jaxlint.engine
+    import jaxlint.fixers.fixpoint  # noqa: F401
+
+    all_rules()
+    largest_first = sorted(range(len(tasks)), key=lambda i: -sizes[i])
+    state.processes = min(jobs, len(tasks))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    run_parallel(tasks, _work, context, jobs, on_result, on_crash, on_error, largest_first)
+    for index in range(len(tasks)):
+        if index in results:
+            state.merge(results[index])
 
 
 def _unexpected(name: str, exc: Exception) -> str:
@@ -338,31 +660,73 @@ def _lint(
     want_fixes: bool,
     state: RunState,
 ):
+    from jaxlint.engine import lint_text
+
     rules = _rules_for(settings, state)
-    return lint_text(text, name, settings, rules, want_fixes=want_fixes, path=path)
+    return lint_text(
+        text, name, settings, rules, want_fixes=want_fixes, path=path, timings=state.timings
+    )
+
+
+StoreFn = Callable[[str, "FileResult"], None]
+"""Puts the final lint result of a text into the cache."""
 
 
 def _check_file(
-    path: Path, settings: Settings, args: argparse.Namespace, state: RunState, fixing: bool
+    path: Path,
+    settings: Settings,
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    cache: Cache | None = None,
+    lookup: bool = True,
 ) -> None:
     name = str(path)
     try:
-        source = read_source(path)
+        with _timed(state, "read files"):
+            source = read_source(path)
     except SourceError as exc:
         state.io_errors.append(str(exc))
         return
     except DecodeError as exc:
+        from jaxlint.engine import parse_error_diagnostic
+
         state.diagnostics.append(parse_error_diagnostic(name, str(exc), exc.row, exc.column))
         return
     except MemoryError:
         state.io_errors.append(f"{name}: file too large to read")
         return
-    new_text = _process_text(source.text, name, settings, path, args, state, fixing)
+    store: StoreFn | None = None
+    if cache is not None and mentions_jax(source.text):
+        if lookup:
+            with _timed(state, "cache"):
+                hit = cache.get(_cache_key(source.text, path, settings, args, state), name)
+            if hit is not None and not (fixing and hit.diagnostics):
+                state.cache_hits += 1
+                if state.timings is not None:
+                    state.timings.files_from_cache += 1
+                if settings.unsafe_fixes:
+                    state.unsafe_files.add(name)
+                state.diagnostics.extend(hit.diagnostics)
+                if hit.diagnostics:
+                    state.sources[name] = source.text
+                return
+            state.cache_misses += 1
+
+        def store(text: str, result: FileResult) -> None:
+            with _timed(state, "cache"):
+                key = _cache_key(text, path, settings, args, state)
+                cache.put(key, CachedResult(result.diagnostics))
+
+    if state.timings is not None:
+        state.timings.files_linted += 1
+    new_text = _process_text(source.text, name, settings, path, args, state, fixing, store=store)
     if new_text is not None and new_text != source.text:
         if args.diff:
             state.diffs.append(_unified_diff(source.text, new_text, name))
         else:
-            _write_back(path, source, new_text, state)
+            with _timed(state, "write fixed files"):
+                _write_back(path, source, new_text, state)
 
 
 def _process_text(
@@ -373,22 +737,32 @@ def _process_text(
     args: argparse.Namespace,
     state: RunState,
     fixing: bool,
+    store: StoreFn | None = None,
 ) -> str | None:
-    """Lint (and fix) one text; record diagnostics; return the fixed text if fixing."""
+    """Lint (and fix) one text; record diagnostics; return the fixed text if fixing.
+
+    ``store`` gets the final text's lint result for the cache (not if a rule crashed).
+    """
     want_fixes = args.output_format in ("json", "sarif")
     unsafe = settings.unsafe_fixes
     if unsafe:
         state.unsafe_files.add(name)
     final_text = text
+    # the fix loop's last lint is of the final text: it need not be linted once more
+    last: list[tuple[str, FileResult]] = []
     if fixing:
+        from jaxlint.fixers.fixpoint import fix_text
+
         errors: list[InternalError] = []
 
         def lint_for_fix(t: str) -> list[Diagnostic]:
             result = _lint(t, name, settings, path, True, state)
             errors.extend(result.internal_errors)
+            last[:] = [(t, result)]
             return result.diagnostics
 
-        outcome: FixOutcome = fix_text(text, lint_for_fix, unsafe=unsafe)
+        with _timed(state, "fix loop (apply edits, re-parse)"):
+            outcome = fix_text(text, lint_for_fix, unsafe=unsafe)
         final_text = outcome.text
         if outcome.total_applied:
             state.fixed_total += outcome.total_applied
@@ -401,8 +775,16 @@ def _process_text(
         if not outcome.converged:
             state.notes.append(f"{name}: fixes did not converge after {outcome.iterations} passes")
         _add_internal(state, errors)
-    result = _lint(final_text, name, settings, path, want_fixes, state)
+    if last and last[0][0] == final_text:
+        result = last[0][1]
+        if not want_fixes:
+            for diag in result.diagnostics:
+                diag.fix = None  # as a lint without fixes would report it
+    else:
+        result = _lint(final_text, name, settings, path, want_fixes, state)
     _add_internal(state, result.internal_errors)
+    if store is not None and not result.internal_errors:
+        store(final_text, result)
     state.diagnostics.extend(result.diagnostics)
     if result.diagnostics:
         state.sources[name] = final_text
@@ -459,6 +841,8 @@ def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunS
     try:
         text, encoding = decode_source(data)
     except DecodeError as exc:
+        from jaxlint.engine import parse_error_diagnostic
+
         state.diagnostics.append(parse_error_diagnostic(name, str(exc), exc.row, exc.column))
         if args.fix and not args.diff:
             sys.stdout.buffer.write(data)
@@ -480,7 +864,11 @@ def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunS
 
 
 def _finish(
-    args: argparse.Namespace, state: RunState, fixing: bool, stdout_is_code: bool = False
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    stdout_is_code: bool = False,
+    wall: float | None = None,
 ) -> int:
     out = sys.stderr if stdout_is_code else sys.stdout
     diags = sorted(state.diagnostics, key=Diagnostic.sort_key)
@@ -529,6 +917,9 @@ def _finish(
         if human:
             _summary(state, diags, opts, out)
     out.flush()
+    if state.timings is not None:
+        sys.stderr.write(state.timings.render(wall, state.processes))
+        sys.stderr.flush()
 
     if state.io_errors or state.internal_errors:
         return EXIT_ERROR

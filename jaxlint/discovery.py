@@ -132,9 +132,19 @@ def _drop_gitignored(paths: list[Path], resolver: ConfigResolver) -> list[Path]:
 
 
 def _git_toplevel(directory: str, cache: dict[str, str | None]) -> str | None:
-    """The work tree that holds ``directory`` (cached for one run: repositories come and go)."""
+    """The work tree that holds ``directory`` (cached for one run: repositories come and go).
+
+    A folder without a ``.git`` entry of its own (a repository, worktree or submodule
+    root has one) belongs to the same work tree as its parent, so ``git rev-parse``
+    runs once per repository root (and once at the top), not once per folder.
+    """
     if directory in cache:
         return cache[directory]
+    parent = os.path.dirname(directory)
+    if parent != directory and not os.path.lexists(os.path.join(directory, ".git")):
+        top = _git_toplevel(parent, cache)
+        cache[directory] = top
+        return top
     try:
         proc = subprocess.run(
             ["git", "-C", directory, "rev-parse", "--show-toplevel"],

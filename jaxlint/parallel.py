@@ -1,0 +1,205 @@
+"""A process pool for ``jaxlint check -j N`` that survives a worker dying.
+
+``concurrent.futures.ProcessPoolExecutor`` breaks as a whole when one worker
+dies (a segfault in a native parser, the OOM killer, ``os._exit`` in a rule) and
+cannot tell which task killed it. This pool keeps its own workers, each with a
+pipe: a worker handles its tasks in the order it received them, so when one
+dies the parent knows which task it was on. That task is reported through
+``on_crash``, the tasks queued behind it go back to the queue, a fresh worker
+takes its place, and the run goes on.
+
+The caller gets each result by task index, so output order never depends on
+which worker finished first. Workers are forked on Linux (they inherit the
+loaded rules and the configuration, and start in milliseconds) and spawned
+elsewhere (then the work function and its context must be picklable).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import traceback
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+PREFETCH = 2
+"""Tasks queued per worker: one running and one waiting, so a worker never idles."""
+
+MIN_PARALLEL_BYTES = 64_000
+"""Below this much source to lint (about 2,000 lines), one process is faster than a pool."""
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def should_parallelize(jobs: int, task_sizes: Sequence[int]) -> bool:
+    """A pool pays off with more than one job, more than one task and enough work."""
+    return jobs > 1 and len(task_sizes) > 1 and sum(task_sizes) >= MIN_PARALLEL_BYTES
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def _worker_main(conn: Any, work: Callable[[Any, Any], Any], context: Any) -> None:
+    """Run tasks from ``conn`` until told to stop; a ``KeyboardInterrupt`` ends it quietly."""
+    try:
+        while True:
+            message = conn.recv()
+            if message is None:
+                break
+            index, task = message
+            try:
+                result = ("ok", work(context, task))
+            except Exception as exc:  # a bug in the work function: report it, keep going
+                detail = "".join(traceback.format_exception(exc))
+                result = ("error", f"{type(exc).__name__}: {exc}", detail)
+            conn.send((index, result))
+    except (KeyboardInterrupt, EOFError, BrokenPipeError):
+        pass
+    finally:
+        conn.close()
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Any
+    queued: deque[int] = field(default_factory=deque)
+
+
+def describe_exit(exitcode: int | None) -> str:
+    if exitcode is None:
+        return "the worker process vanished"
+    if exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        return f"the worker process was killed by {name}"
+    return f"the worker process exited with code {exitcode}"
+
+
+def run_parallel(
+    tasks: Sequence[Any],
+    work: Callable[[Any, Any], Any],
+    context: Any,
+    jobs: int,
+    on_result: Callable[[int, Any], None],
+    on_crash: Callable[[int, str], None],
+    on_error: Callable[[int, str, str], None],
+    order: Sequence[int] | None = None,
+) -> None:
+    """Run ``work(context, tasks[i])`` for every task in ``jobs`` worker processes.
+
+    ``on_result(i, result)`` gets each result; ``on_crash(i, why)`` a task whose
+    worker died while running it; ``on_error(i, message, traceback)`` a task whose
+    work function raised. ``order`` is the order to hand tasks out (largest
+    first balances the load); results are keyed by index whatever the order.
+    """
+    ctx = _context()
+    pending: deque[int] = deque(order if order is not None else range(len(tasks)))
+    workers: list[_Worker] = []
+
+    def start_worker() -> _Worker:
+        parent_conn, child_conn = ctx.Pipe(duplex=True)
+        process = ctx.Process(target=_worker_main, args=(child_conn, work, context), daemon=True)
+        process.start()
+        child_conn.close()
+        return _Worker(process, parent_conn)
+
+    def feed(worker: _Worker) -> None:
+        while pending and len(worker.queued) < PREFETCH:
+            index = pending.popleft()
+            try:
+                worker.conn.send((index, tasks[index]))
+            except (BrokenPipeError, OSError):
+                pending.appendleft(index)
+                return
+            worker.queued.append(index)
+
+    def receive(worker: _Worker) -> bool:
+        """Take every result waiting on the worker's pipe; False if the pipe is closed."""
+        while True:
+            try:
+                if not worker.conn.poll():
+                    return True
+                index, result = worker.conn.recv()
+            except (EOFError, OSError):
+                return False
+            if worker.queued and worker.queued[0] == index:
+                worker.queued.popleft()
+            if result[0] == "ok":
+                on_result(index, result[1])
+            else:
+                on_error(index, result[1], result[2])
+
+    def bury(worker: _Worker) -> None:
+        """The worker died: report its current task, requeue the others, replace it."""
+        receive(worker)  # results it sent before dying still count
+        worker.process.join(timeout=5)
+        if worker.queued:
+            on_crash(worker.queued.popleft(), describe_exit(worker.process.exitcode))
+            pending.extendleft(reversed(worker.queued))
+            worker.queued.clear()
+        worker.conn.close()
+        workers.remove(worker)
+        if pending:
+            workers.append(start_worker())
+
+    try:
+        for _ in range(max(1, min(jobs, len(pending)))):
+            workers.append(start_worker())
+        while workers:
+            for worker in workers:
+                feed(worker)
+            busy = [w for w in workers if w.queued]
+            if not busy:
+                break
+            waitables: list[Any] = []
+            for w in busy:
+                waitables.extend((w.conn, w.process.sentinel))
+            ready = set(multiprocessing.connection.wait(waitables))
+            for worker in list(busy):
+                if worker.conn in ready:
+                    alive = receive(worker)
+                    if not alive:
+                        bury(worker)
+                        continue
+                if worker.process.sentinel in ready and worker in workers:
+                    bury(worker)
+    finally:
+        _shutdown(workers)
+
+
+def _shutdown(workers: list[_Worker]) -> None:
+    for worker in workers:
+        try:
+            worker.conn.send(None)
+        except (BrokenPipeError, OSError):
+            pass
+    for worker in workers:
+        worker.process.join(timeout=10)
+        if worker.process.is_alive():
+            # interrupted mid-task: SIGINT lets an atomic write remove its temporary file
+            os.kill(worker.process.pid, signal.SIGINT)
+            worker.process.join(timeout=10)
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join()
+        try:
+            worker.conn.close()
+        except OSError:
+            pass
