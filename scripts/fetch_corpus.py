@@ -34,6 +34,7 @@ PINNED = {
     "chex": "0.1.92",
     "brax": "0.14.2",
     "orbax-checkpoint": "0.12.8",
+    "jax": "0.12.0.1",
 }
 DEFAULT = ("flax", "optax", "equinox")
 
