@@ -15,6 +15,7 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -555,3 +556,101 @@ def test_fix_of_many_files_with_one_bad_file(cli, tmp_path: Path) -> None:
         True,
     ]
     assert r.out.count("JAX000") == 2
+
+
+# -- killed from outside, at any moment ---------------------------------------------------------
+
+KILL_MID_WRITE_SCRIPT = """\
+import os, signal, sys
+import jaxlint.source
+
+real_fdopen = os.fdopen
+
+class HalfWriter:
+    def __init__(self, fh):
+        self.fh = fh
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return False
+    def write(self, data):
+        self.fh.write(data[: len(data) // 2])
+        self.fh.flush()
+        os.kill(os.getpid(), signal.SIGKILL)  # half of the new text is on disk
+
+jaxlint.source.os.fdopen = lambda fd, mode: HalfWriter(real_fdopen(fd, mode))
+import jaxlint.cli
+sys.exit(jaxlint.cli.main(["check", "--fix", "--no-cache", "a.py"]))
+"""
+
+
+def test_killed_in_the_middle_of_writing_the_new_text(tmp_path: Path) -> None:
+    """SIGKILL with half of the fixed text written: the half lives in the temporary file."""
+    big = EMPTY + "".join(f"y{i} = jnp.empty({i})\n" for i in range(2000))
+    (tmp_path / "a.py").write_text(big)
+    proc = subprocess.run(
+        [sys.executable, "-c", KILL_MID_WRITE_SCRIPT],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    assert (tmp_path / "a.py").read_text() == big
+    [temporary] = leftovers(tmp_path)
+    assert temporary.startswith(".a.py.")  # hidden, and not a .py file: never linted
+    assert 0 < (tmp_path / temporary).stat().st_size < len(big)
+
+
+def _many_files(root: Path, count: int) -> dict[str, str]:
+    original = {}
+    for i in range(count):
+        text = (
+            "import jax.numpy as jnp\r\n"
+            + "".join(f"v{j} = jnp.empty({j})\r\n" for j in range(300))
+            + f"last = {i}\r\n"
+        )
+        name = f"m{i:02d}.py"
+        (root / name).write_bytes(text.encode())
+        (root / name).chmod(0o640 if i % 2 else 0o755)
+        original[name] = text
+    return original
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_fix_run_killed_from_outside_leaves_every_file_whole(tmp_path: Path, jobs: str) -> None:
+    """The whole process group is SIGKILLed while the run writes fixes: every file is then
+    either untouched or completely fixed (bytes, CRLF and mode), never partly written."""
+    original = _many_files(tmp_path, 24)
+    fixed = {name: text.replace("jnp.empty(", "jnp.zeros(") for name, text in original.items()}
+    cmd = [sys.executable, "-m", "jaxlint", "check", "--fix", "--no-cache", "-j", jobs, "."]
+    proc = subprocess.Popen(
+        cmd,
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 240
+        while proc.poll() is None and time.monotonic() < deadline:
+            if any((tmp_path / n).read_bytes() != t.encode() for n, t in original.items()):
+                break  # the first file has been replaced: writing is under way
+            time.sleep(0.005)
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+    states = []
+    for name in original:
+        data = (tmp_path / name).read_bytes()
+        assert data in (original[name].encode(), fixed[name].encode()), name
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == (
+            0o640 if name[2] in "13579" else 0o755
+        )
+        states.append(data == fixed[name].encode())
+    assert any(states), "no file was fixed before the kill"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".py") == sorted(original)
+    # a second run finishes the job and ignores what the killed run left behind
+    done = subprocess.run(cmd, cwd=tmp_path, capture_output=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert all((tmp_path / n).read_bytes() == fixed[n].encode() for n in original)
