@@ -8,12 +8,12 @@ import re
 import time
 import traceback
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange
 
 from jaxlint.analysis.keys import KeyAnalysis
 from jaxlint.analysis.names import SemanticModel
@@ -27,6 +27,7 @@ from jaxlint.diagnostics import (
     Position,
 )
 from jaxlint.noqa import file_noqa_codes, noqa_codes, suppresses
+from jaxlint.positions import compute_positions
 from jaxlint.prefilter import PREFILTER_WORDS as PREFILTER_WORDS
 from jaxlint.prefilter import mentions_jax
 from jaxlint.rules.base import ReplaceNode, RequireImport, Rule, Violation
@@ -91,7 +92,7 @@ class FileContext:
         """libcst positions, computed on first use only (most files have no findings)."""
         if self._positions is None:
             with _timed(self.timings, "positions"):
-                self._positions = compute_positions(self.module)
+                self._positions = compute_positions(self.module, self.text)
         return self._positions
 
     @property
@@ -136,21 +137,6 @@ class FileContext:
 
     def add_violation(self, violation: Violation) -> None:
         self.violations.append(violation)
-
-
-def compute_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
-    """libcst's ``PositionProvider`` ranges for every node of ``module``.
-
-    ``MetadataWrapper.resolve`` first walks the whole tree with an empty batch of
-    visitors (about a third of the cost) before the code generation that computes
-    the positions; the provider's code generation alone gives the same ranges.
-    """
-    provider = PositionProvider()
-    gen = getattr(provider, "_gen_impl", None)
-    if gen is None or not isinstance(getattr(provider, "_computed", None), dict):
-        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    gen(module)
-    return provider._computed
 
 
 def _timed(timings: Timings | None, phase: str) -> contextlib.AbstractContextManager[None]:

@@ -8,6 +8,7 @@ conversions, removed APIs, ...) with generated programs spliced into them.
 For every program, with every rule on (``--select ALL``) and unsafe fixes
 allowed:
 
+* jaxlint's node positions equal libcst's ``PositionProvider``;
 * linting raises nothing and no rule crashes (no internal error);
 * every diagnostic lies inside the text;
 * the fix loop converges, its output parses (with Python's own parser when the
@@ -25,13 +26,16 @@ import textwrap
 import warnings
 
 import hypothesmith
+import libcst as cst
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jaxlint.config import Settings
 from jaxlint.engine import lint_text, split_lines
 from jaxlint.fixers.fixpoint import fix_text
+from jaxlint.positions import compute_positions
 from jaxlint.rules import all_rules
 
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")  # generated code is odd
@@ -66,7 +70,21 @@ def python_parses(text: str) -> bool:
     return True
 
 
+def check_positions(text: str) -> None:
+    """jaxlint's positions equal libcst's ``PositionProvider`` for every node."""
+    try:
+        module = cst.parse_module(text)
+    except Exception:
+        return
+    ours = compute_positions(module, text)
+    theirs = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    assert set(ours) == set(theirs)
+    for node, expected in theirs.items():
+        assert ours[node] == expected, (type(node).__name__, expected, ours[node], text)
+
+
 def check_program(text: str) -> None:
+    check_positions(text)
     result = lint_text(text, "fuzz.py", SETTINGS, RULES, want_fixes=True)
     crashes = [f"{e.describe()}\n{e.traceback}" for e in result.internal_errors]
     assert not crashes, "\n".join(crashes) + "\n--- program ---\n" + text
