@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
+from libcst import CSTNode
 from libcst.metadata import CodeRange
 
 from jaxlint.analysis.keys import KeyAnalysis
@@ -278,6 +279,32 @@ def _python_parse_error(text: str) -> BaseException | None:
     return None
 
 
+_VALIDATING_POST_INIT = CSTNode.__post_init__
+
+
+def _skip_validation(self: CSTNode) -> None:
+    pass
+
+
+def _parse_unvalidated(text: str) -> cst.Module:
+    """``libcst.parse_module`` without re-validating every node it builds.
+
+    Every libcst node checks its own fields when it is constructed
+    (``CSTNode.__post_init__`` calls ``_validate``): about 15% of a parse, spent
+    re-checking a tree that a parser produced from code Python's own parser has
+    just accepted (libcst's source says as much: "It might make more sense to
+    move validation work into the visitor ... to avoid validating the tree when
+    parsing a file"). Validation is switched off for this call only and always
+    switched back on, so nodes built anywhere else (fixes, tests, other flake8
+    plugins in the same process) are validated as usual. jaxlint is single-threaded.
+    """
+    CSTNode.__post_init__ = _skip_validation  # type: ignore[method-assign]
+    try:
+        return cst.parse_module(text)
+    finally:
+        CSTNode.__post_init__ = _VALIDATING_POST_INIT  # type: ignore[method-assign]
+
+
 def parse_module(
     text: str, filename: str, timings: Timings | None = None
 ) -> cst.Module | Diagnostic:
@@ -295,11 +322,13 @@ def parse_module(
             filename, f"{NESTED_TOO_DEEPLY} ({_describe(py_error)})", row, 1
         )
     try:
-        # Code this Python rejects may still be newer syntax that libcst knows.
+        # Code this Python rejects may still be newer syntax that libcst knows; libcst's
+        # own node validation then stays on, as a second opinion on what it accepted.
+        parse = cst.parse_module if py_error is not None else _parse_unvalidated
         if timings is None:
-            return cst.parse_module(text)
+            return parse(text)
         with timings.measure("parse: libcst"):
-            return cst.parse_module(text)
+            return parse(text)
     except cst.ParserSyntaxError as exc:
         if isinstance(py_error, (SyntaxError, ValueError)):
             return _python_error_diagnostic(filename, text, py_error)
@@ -422,7 +451,11 @@ def _lint_module(
         )
 
     instances: list[Rule] = []
+    identifiers = ctx.model.identifiers
     for cls in rules:
+        needs = cls.required_names
+        if needs is not None and needs.isdisjoint(identifiers):
+            continue  # the file never spells what the rule looks for
         if timings is not None:
             inner, start = timings.inner, time.perf_counter()
         try:

@@ -10,8 +10,9 @@ takes its place, and the run goes on.
 
 The caller gets each result by task index, so output order never depends on
 which worker finished first. Workers are forked on Linux (they inherit the
-loaded rules and the configuration, and start in milliseconds) and spawned
-elsewhere (then the work function and its context must be picklable).
+loaded rules and the configuration, and start in milliseconds) when this process
+has one thread, and started from a fork server or spawned otherwise (then the
+work function and its context must be picklable).
 """
 
 from __future__ import annotations
@@ -47,9 +48,26 @@ def should_parallelize(jobs: int, task_sizes: Sequence[int]) -> bool:
     return jobs > 1 and len(task_sizes) > 1 and sum(task_sizes) >= MIN_PARALLEL_BYTES
 
 
+def _thread_count() -> int:
+    """Threads of this process as the OS sees them (native ones too), 1 if unknown."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 1
+
+
 def _context() -> multiprocessing.context.BaseContext:
+    """fork where it is safe (Linux, one thread), else forkserver or spawn.
+
+    Forking a multi-threaded process (jaxlint called from a program that has
+    imported jax, whose runtime starts threads) can deadlock the child on a lock
+    another thread held; Python warns about it. Then the workers start from a
+    clean fork server instead (the work function and its context are pickled).
+    """
     if sys.platform.startswith("linux"):
-        return multiprocessing.get_context("fork")
+        if _thread_count() == 1:
+            return multiprocessing.get_context("fork")
+        return multiprocessing.get_context("forkserver")
     return multiprocessing.get_context("spawn")
 
 

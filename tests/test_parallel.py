@@ -24,8 +24,9 @@ pytestmark = [
         not sys.platform.startswith("linux"), reason="the in-process tests fork (Linux)"
     ),
     # Other tests import jax in this process, which starts threads; the forked workers
-    # only lint (they never touch jax), so the fork-with-threads warning does not apply.
+    # only lint (they never touch jax), so the fork-with-threads warnings do not apply.
     pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore:os.fork\\(\\) was called:RuntimeWarning"),
 ]
 
 EMPTY = "import jax.numpy as jnp\nx = jnp.empty({n})\n"
@@ -58,6 +59,9 @@ class Run:
 def _setup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(jaxlint.versions, "installed_jax_version", lambda: "0.12.0")
     monkeypatch.setattr(jaxlint.parallel, "MIN_PARALLEL_BYTES", 0)  # tiny test files: pool anyway
+    # The tests patch this process and need forked workers to inherit the patches; a
+    # multi-threaded caller gets a fork server instead (test_multithreaded_caller...).
+    monkeypatch.setattr(jaxlint.parallel, "_thread_count", lambda: 1)
     monkeypatch.chdir(tmp_path)
 
 
@@ -91,6 +95,23 @@ def test_parallel_output_is_the_serial_output(cli, tmp_path: Path, fmt: str) -> 
         assert (parallel.code, parallel.out, parallel.err) == (serial.code, serial.out, serial.err)
     if fmt == "json":
         assert len(json.loads(serial.out)) == 12 * 4
+
+
+def test_multithreaded_caller_gets_fork_server_workers(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forking a process with threads (one that imported jax) can deadlock the child."""
+    monkeypatch.setattr(jaxlint.parallel, "_thread_count", lambda: 4)
+    assert jaxlint.parallel._context().get_start_method() == "forkserver"
+    write_files(tmp_path, 6)
+    serial = cli("-j", "1", ".")
+    parallel = cli("-j", "2", ".")
+    assert (parallel.code, parallel.out, parallel.err) == (serial.code, serial.out, serial.err)
+    assert serial.out.count(": JAX") == 6 * 3
+
+
+def test_thread_count_sees_this_process() -> None:
+    assert jaxlint.parallel._thread_count() >= 1
 
 
 def test_parallel_fix_equals_serial_fix(cli, tmp_path: Path) -> None:

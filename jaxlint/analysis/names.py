@@ -60,7 +60,11 @@ class SemanticModel:
         self.scope_of_import: dict[int, Scope] = {}
         self.events: list[tuple[cst.CSTNode, bool]] = []
         """``(node, entering)`` for every non-trivia node, in source order."""
+        self.identifiers: set[str] = set()
+        """Every identifier the code spells: names, attribute names, import paths."""
         _ScopeBuilder(self).walk(module)
+        self._qualified: dict[int, str | None] = {}
+        """``qualified_name`` per node id (the tree and the model do not change once built)."""
 
     # -- lookups ---------------------------------------------------------------------
 
@@ -95,14 +99,24 @@ class SemanticModel:
 
     def qualified_name(self, expr: cst.BaseExpression) -> str | None:
         """``jnp.empty`` -> ``jax.numpy.empty`` when ``jnp`` is ``import jax.numpy as jnp``."""
-        if isinstance(expr, cst.Name):
-            return self.resolve_name(expr.value, self.scope_for(expr))
-        if isinstance(expr, cst.Attribute):
+        key = id(expr)
+        try:
+            return self._qualified[key]
+        except KeyError:
+            pass
+        cls = type(expr)
+        if cls is cst.Name:
+            found = self.resolve_name(expr.value, self.scope_for(expr))
+        elif cls is cst.Attribute:
             base = self.qualified_name(expr.value)
             if base is None or base.startswith("builtins."):
-                return None
-            return f"{base}.{expr.attr.value}"
-        return None
+                found = None
+            else:
+                found = f"{base}.{expr.attr.value}"
+        else:
+            found = None
+        self._qualified[key] = found
+        return found
 
     def call_name(self, call: cst.Call) -> str | None:
         return self.qualified_name(call.func)
@@ -187,6 +201,7 @@ class _ScopeBuilder:
         self.model = model
         self.stack: list[Scope] = [model.module_scope]
         self.events = model.events
+        self.identifiers_add = model.identifiers.add
         self._special = {
             cst.Attribute: self._attribute,
             cst.FunctionDef: self._function,
@@ -261,6 +276,7 @@ class _ScopeBuilder:
 
     def _name(self, node: cst.Name) -> None:
         self.model.scope_of_name[id(node)] = self.scope
+        self.identifiers_add(node.value)
 
     def _import(self, node: cst.Import) -> None:
         for alias in node.names:
@@ -324,6 +340,7 @@ class _ScopeBuilder:
     # nodes that open scopes or hide children ------------------------------------------------
 
     def _attribute(self, node: cst.Attribute) -> None:
+        self.identifiers_add(node.attr.value)
         self.walk(node.value)  # ``attr`` is not a variable reference
 
     def _params(self, params: cst.Parameters, inner: Scope) -> None:

@@ -21,7 +21,7 @@ import libcst as cst
 from jaxlint.analysis.walk import children
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
-from jaxlint.rules.api_drift_table import EXPLICIT_IMPORTS, Drift, load_table
+from jaxlint.rules.api_drift_table import EXPLICIT_IMPORTS, Drift, load_table, spelled_names
 from jaxlint.rules.base import FixOp, Invalid, ReplaceNode, RequireImport, Rule, Valid
 from jaxlint.versions import format_version
 
@@ -993,6 +993,7 @@ the installed JAX by `tests/test_api_drift_table.py`.
 
 class DeprecatedApi(_DriftChecks, Rule):
     code = "JAX701"
+    required_names = spelled_names()
     name = "deprecated-api"
     message = "`{used}` is {status}; {advice}"
     fix_availability = "sometimes"
@@ -1143,6 +1144,7 @@ under the old local name, so the rest of the file is untouched.
 
 class RemovedApi(_DriftChecks, Rule):
     code = "JAX702"
+    required_names = spelled_names()
     name = "removed-api"
     message = "`{used}` was {status}; {advice}"
     fix_availability = "sometimes"

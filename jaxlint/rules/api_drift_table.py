@@ -223,3 +223,21 @@ def load_table() -> Table:
     text = resources.files("jaxlint").joinpath("data/api_drift.toml").read_text("utf-8")
     rows = tomllib.loads(text).get("api", [])
     return _build(tuple(_drift(row) for row in rows))
+
+
+@functools.cache
+def spelled_names() -> frozenset[str]:
+    """The identifiers without one of which no entry of the table can match a file.
+
+    A qualified name resolves only from code that spells its last component (in
+    an import or an attribute), and so does anything below a module entry; method
+    entries match the attribute name itself; config flags are strings, matched in
+    ``jax.config.update(...)`` calls.
+    """
+    table = load_table()
+    words = {key.rsplit(".", 1)[-1] for key in (*table.names, *table.imports)}
+    words.update(key.rsplit(".", 1)[-1] for key in (*table.keywords, *table.positional))
+    words.update(table.methods)
+    if table.flags:
+        words.add("update")
+    return frozenset(words)

@@ -127,6 +127,11 @@ class Rule:
     fix_availability: ClassVar[str] = "none"
     """``always``, ``sometimes`` or ``none``."""
     options: ClassVar[dict[str, Option]] = {}
+    required_names: ClassVar[frozenset[str] | None] = None
+    """Identifiers the rule cannot fire without: a file whose code spells none of them
+    (as a name, an attribute or in an import; ``SemanticModel.identifiers``) skips
+    the rule. Only for rules that look for particular APIs, whose qualified names
+    can only come from code that spells their last component; ``None``: every file."""
     VALID: ClassVar[list[Valid]] = []
     INVALID: ClassVar[list[Invalid]] = []
 

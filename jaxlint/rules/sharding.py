@@ -440,6 +440,7 @@ class _PmapCall:
 
 class Pmap(_Facts, Rule):
     code = "JAX501"
+    required_names = frozenset({"pmap"})
     name = "pmap"
     message = (
         "`{used}` is in maintenance mode since JAX 0.8.0 (it runs as `jit` of `shard_map`);"
@@ -882,6 +883,7 @@ _USE_MESH_ADDED = (0, 5, 0)
 
 class LegacyMeshContext(_Facts, Rule):
     code = "JAX502"
+    required_names = frozenset({"Mesh", "make_mesh", "use_mesh"})
     name = "legacy-mesh-context"
     message = "{what}; use `{replacement}`{detail}"
     fix_availability = "sometimes"
@@ -1250,6 +1252,7 @@ class _ArgEdits:
 
 class Pjit(_Facts, Rule):
     code = "JAX503"
+    required_names = frozenset({"pjit"})
     name = "pjit"
     message = "{what}; use `{replacement}`{detail}"
     fix_availability = "sometimes"
@@ -1568,6 +1571,7 @@ _LEGACY_SHARD_MAP_PARAMS = ("f", "mesh", "in_specs", "out_specs", "check_rep", "
 
 class ExperimentalShardMap(_Facts, Rule):
     code = "JAX504"
+    required_names = frozenset({"shard_map"})
     name = "experimental-shard-map"
     message = "`{used}` is deprecated since JAX 0.8.0; use `jax.shard_map`{detail}"
     fix_availability = "sometimes"
@@ -1904,6 +1908,13 @@ def _fresh(base: str, taken: set[str]) -> str:
 
 class LegacyShardingApi(_Facts, Rule):
     code = "JAX505"
+    required_names = frozenset(
+        {
+            # anything under jax.experimental.maps spells "maps"
+            "maps" if q.startswith(_MAPS_MODULE + ".") else q.rsplit(".", 1)[-1]
+            for q in (*_LEGACY_SHARDING, _MAPS_MODULE, *_DEVICE_PUT, _CREATE_DEVICE_MESH)
+        }
+    )
     name = "legacy-sharding-api"
     message = "{what}; use `{replacement}`{detail}"
     fix_availability = "sometimes"

@@ -1,0 +1,123 @@
+"""The engine's shortcuts change no result: rules skipped on files that never spell
+what they look for, libcst's parse without re-validating its own nodes, memoised
+qualified names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+import libcst as cst
+import pytest
+
+from jaxlint.analysis.names import SemanticModel
+from jaxlint.config import Settings
+from jaxlint.engine import _parse_unvalidated, lint_text, parse_module
+from jaxlint.rules import all_rules
+from jaxlint.rules.base import Invalid, Rule, Valid
+
+ROOT = Path(__file__).resolve().parent.parent
+GATED = [r for r in all_rules() if r.required_names is not None]
+
+
+def test_some_rules_are_gated_and_their_names_are_identifiers() -> None:
+    assert {"JAX501", "JAX503", "JAX504", "JAX701", "JAX702"} <= {r.code for r in GATED}
+    for rule in GATED:
+        assert rule.required_names, rule.code
+        for word in rule.required_names:
+            assert word.isidentifier(), (rule.code, word)
+
+
+@pytest.mark.parametrize("rule", GATED, ids=lambda r: r.code)
+def test_every_invalid_example_spells_a_required_name(rule: type[Rule]) -> None:
+    """The gate can only skip a rule on a file where it would not fire."""
+    assert rule.required_names is not None
+    for example in rule.INVALID:
+        model = SemanticModel(cst.parse_module(example.code))
+        assert not rule.required_names.isdisjoint(model.identifiers), example.code
+
+
+def test_identifiers_cover_names_attributes_imports_and_keywords() -> None:
+    code = (
+        "import jax.experimental.maps as m\n"
+        "from jax.sharding import PositionalSharding as PS\n"
+        "def f(a, *, b: Mesh = None):\n"
+        "    return m.xmap(g, in_axes=a).run\n"
+    )
+    ids = SemanticModel(cst.parse_module(code)).identifiers
+    expected = {"jax", "experimental", "maps", "m", "sharding", "PositionalSharding", "PS"}
+    expected |= {"f", "a", "b", "Mesh", "xmap", "g", "in_axes", "run"}
+    assert expected <= ids
+    assert "return" not in ids and "def" not in ids
+
+
+class _EveryModule(Rule):
+    code = "JAX999"
+    name = "every-module"
+    message = "module seen"
+    docs = ""
+    probe = "jaxlint probe env"
+    required_names: ClassVar[frozenset[str] | None] = frozenset({"needle"})
+    VALID = [Valid("import jax\n")]
+    INVALID = [Invalid("import jax\nneedle = 1\n")]
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.report(node)
+
+
+@pytest.mark.parametrize(
+    ("code", "fires"),
+    [
+        ("import jax\nx = 1\n", False),
+        ("import jax\n# needle in a comment\ns = 'needle'\n", False),
+        ("import jax\nneedle = 1\n", True),
+        ("import jax\nx = jax.needle\n", True),
+        ("from jax import needle as n\n", True),
+        ("import jax\nf(needle=1)\n", True),
+    ],
+)
+def test_gate_skips_a_rule_only_when_its_names_are_absent(code: str, fires: bool) -> None:
+    result = lint_text(code, "t.py", Settings(), [_EveryModule])
+    assert [d.code for d in result.diagnostics] == (["JAX999"] if fires else [])
+
+
+def _sample_texts() -> list[str]:
+    texts = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").glob("*.py"))]
+    texts += [r.INVALID[0].code for r in all_rules()]
+    return texts
+
+
+def test_unvalidated_parse_builds_the_same_tree() -> None:
+    for text in _sample_texts():
+        fast = _parse_unvalidated(text)
+        assert fast.deep_equals(cst.parse_module(text))
+        assert fast.code == text
+
+
+def test_validation_is_back_on_after_every_parse() -> None:
+    parse_module("import jax\nx = jax.numpy.ones(3)\n", "ok.py")
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("")
+    with pytest.raises(cst.ParserSyntaxError):
+        _parse_unvalidated("def (:\n")
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("")
+
+
+def test_code_python_rejects_is_parsed_with_validation(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    monkeypatch.setattr("jaxlint.engine._parse_unvalidated", lambda text: calls.append(text))
+    parse_module("x = (\n", "bad.py")
+    assert calls == []
+    parse_module("x = 1\n", "good.py")
+    assert calls == ["x = 1\n"]
+
+
+def test_qualified_names_are_memoised_per_node() -> None:
+    module = cst.parse_module("import jax.numpy as jnp\nx = jnp.zeros(3)\ny = jnp\n")
+    model = SemanticModel(module)
+    call = module.body[1].body[0].value
+    assert model.call_name(call) == "jax.numpy.zeros"
+    assert model.call_name(call) == "jax.numpy.zeros"
+    assert model.qualified_name(module.body[2].body[0].value) == "jax.numpy"
+    assert model.qualified_name(cst.Integer("1")) is None
