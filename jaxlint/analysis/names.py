@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from jaxlint.analysis.walk import children
+from jaxlint.analysis.walk import CHILD_FIELDS, children
 
 _BUILTINS = frozenset(dir(builtins))
 
@@ -237,15 +237,18 @@ class _ScopeBuilder:
     def walk(self, node: cst.CSTNode) -> None:
         events = self.events
         events.append((node, True))
-        special = self._special.get(type(node))
+        cls = type(node)
+        special = self._special.get(cls)
         if special is not None:
             special(node)
         else:
-            binder = self._binders.get(type(node))
+            binder = self._binders.get(cls)
             if binder is not None:
                 binder(node)
-            for child in children(node):
-                self.walk(child)
+            if CHILD_FIELDS.get(cls) != ():  # leaves (names, numbers, strings) have no children
+                walk = self.walk
+                for child in children(node):
+                    walk(child)
         events.append((node, False))
 
     def _new_scope(self, kind: str, node: cst.CSTNode) -> Scope:

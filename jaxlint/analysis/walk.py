@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import typing
 
 import libcst as cst
 
@@ -72,6 +73,8 @@ _FIELD_RE = re.compile(
     r"visit_(?:required|optional|sequence|body_sequence|iterable)\(\s*self\s*,\s*\"(\w+)\""
 )
 _ORDER: dict[type, tuple[str, ...]] = {}
+CHILD_FIELDS = _ORDER
+"""Node class -> its non-trivia child fields, for the classes seen so far (``()``: a leaf)."""
 _TRIVIA_CACHE: dict[type, bool] = {}
 
 
@@ -94,6 +97,9 @@ def field_order(cls: type) -> tuple[str, ...]:
         order = tuple(
             f for f in order if f not in _TRIVIA_FIELDS and not f.startswith("whitespace")
         )
+        # fields that hold plain text (``Name.value``) never hold a node: leaves get ()
+        plain = _plain_fields(cls)
+        order = tuple(f for f in order if f not in plain)
         _ORDER[cls] = order
     return order
 
@@ -122,6 +128,15 @@ def _kind(cls: type) -> int:
         kind = _CHILD if issubclass(cls, cst.CSTNode) and not issubclass(cls, TRIVIA) else _OTHER
         _KIND[cls] = kind
     return kind
+
+
+def _plain_fields(cls: type) -> frozenset[str]:
+    """Fields annotated ``str``, ``bool`` or ``int`` (none if the hints cannot be read)."""
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:
+        return frozenset()
+    return frozenset(name for name, hint in hints.items() if hint in (str, bool, int))
 
 
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
