@@ -63,6 +63,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import libcst as cst
 
@@ -266,14 +267,20 @@ class Use:
 
     arg: cst.CSTNode
     call: cst.Call
-    by: str
-    """The callee as the user wrote it: ``jax.random.normal``, ``self.dropout``."""
     kind: str
     """``RANDOM``, ``LOCAL`` or ``CALL``."""
     qualname: str | None = None
     """The ``jax.random`` function, for ``RANDOM`` uses."""
     key_name: str | None = None
     """The variable, when the key is consumed by a function that closes over it."""
+
+    @cached_property
+    def by(self) -> str:
+        """The callee as the user wrote it: ``jax.random.normal``, ``self.dropout``.
+
+        Generated when a message asks for it: code generation is slow, and most uses
+        are never reported."""
+        return _code(self.call.func)
 
 
 @dataclass(frozen=True, eq=False)
@@ -383,6 +390,11 @@ class KeyAnalysis:
         self._parent: dict[int, FunctionNode | None] = {}
         self._class_of: dict[int, cst.ClassDef] = {}
         self._loop_bodies: dict[int, tuple[str, cst.Call]] = {}
+        self._module_facts = _OwnFacts()
+        self._own_facts: dict[int, _OwnFacts] = {}
+        """Per function (``id``): what its own nodes say, gathered by ``_collect``."""
+        self._codes: dict[int, str] = {}
+        self._annotations: dict[int, str] = {}
         self._collect()
         self._run()
 
@@ -416,36 +428,64 @@ class KeyAnalysis:
     # -- collection --------------------------------------------------------------------
 
     def _collect(self) -> None:
+        """One pass over the model's events (no tree walk): the functions, assignments and
+        loop bodies, and the facts each walker needs from its own nodes (``_OwnFacts``)."""
+        model = self.model
+        call_name = model.call_name
         stack: list[cst.CSTNode] = []
-        for node, entering in self.model.events:
-            if type(node) in _SCOPE_NODES:
-                if not entering:
+        # per open scope: the node that starts its own nodes (its body; ``None`` for a
+        # class, whose body no walker reads), and its facts once that node is entered
+        bodies: list[cst.CSTNode | None] = []
+        regions: list[_OwnFacts | None] = []
+        facts: _OwnFacts | None = self._module_facts
+        for node, entering in model.events:
+            kind = type(node)
+            if not entering:
+                if kind in _SCOPE_NODES:
                     stack.pop()
-                    continue
-                if not isinstance(node, cst.ClassDef):
+                    bodies.pop()
+                    regions.pop()
+                    facts = regions[-1] if stack else self._module_facts
+                continue
+            if stack and facts is None and node is bodies[-1]:
+                # the body of the innermost function starts: its own nodes, until the
+                # next nested function or class (decorators and defaults are not its own)
+                facts = _OwnFacts()
+                regions[-1] = facts
+                self._own_facts[id(stack[-1])] = facts
+            if kind in _SCOPE_NODES:
+                if kind is not cst.ClassDef:
                     self._defs.append(node)
                     self._parent[id(node)] = next(
-                        (n for n in reversed(stack) if not isinstance(n, cst.ClassDef)), None
+                        (n for n in reversed(stack) if type(n) is not cst.ClassDef), None
                     )  # type: ignore[assignment]
-                    if (
-                        isinstance(node, cst.FunctionDef)
-                        and stack
-                        and isinstance(stack[-1], cst.ClassDef)
-                    ):
+                    if kind is cst.FunctionDef and stack and type(stack[-1]) is cst.ClassDef:
                         self._class_of[id(node)] = stack[-1]
                 stack.append(node)
-            elif entering and isinstance(node, cst.Assign):
+                bodies.append(node.body if kind is not cst.ClassDef else None)  # type: ignore[attr-defined]
+                regions.append(None)
+                facts = None
+                continue
+            if kind is cst.Assign:
                 for t in node.targets:
                     self._assigned[id(t.target)] = node.value
-                if len(node.targets) == 1 and isinstance(node.value, cst.Lambda):
+                if len(node.targets) == 1 and type(node.value) is cst.Lambda:
                     self._lambdas[id(node.targets[0].target)] = node.value
-            elif entering and isinstance(node, cst.Call):
-                qn = self.model.call_name(node)
+            elif kind is cst.Call:
+                qn = call_name(node)
                 if qn in LOOP_BODIES:
                     for body in _body_args(node, *LOOP_BODIES[qn]):
                         fn = self.resolve_function(body)
                         if fn is not None:
                             self._loop_bodies.setdefault(id(fn), (qn, node))
+                if facts is not None:
+                    if qn in KEY_TAKERS:
+                        arg = _key_arg(node, ("key", "keys"))
+                        if type(arg) is cst.Name:
+                            facts.evidence.add(arg.value)
+                    facts.note_condition(node)
+            elif facts is not None and kind in _CONDITION_NODES:
+                facts.note_condition(node)
 
     def resolve_function(self, expr: cst.BaseExpression) -> FunctionNode | None:
         """The function of this module that ``expr`` names (a lambda, a local ``def``)."""
@@ -529,6 +569,20 @@ class KeyAnalysis:
         for root in val.raw_roots:
             self._raw.setdefault(root, []).append(RawUse(node, what))
 
+    def code(self, node: cst.CSTNode) -> str:
+        """``_code(node)``, generated once per node (loop bodies are walked twice)."""
+        text = self._codes.get(id(node))
+        if text is None:
+            text = self._codes[id(node)] = _code(node)
+        return text
+
+    def annotation(self, param: cst.Param) -> str:
+        """``_annotation(param)``, generated once per parameter."""
+        text = self._annotations.get(id(param))
+        if text is None:
+            text = self._annotations[id(param)] = _annotation(param)
+        return text
+
 
 def _body_args(
     call: cst.Call, positions: Sequence[int], keywords: Sequence[str]
@@ -585,7 +639,31 @@ def _params(fn: FunctionNode) -> list[cst.Param]:
 def _annotation(param: cst.Param) -> str:
     if param.annotation is None:
         return ""
-    return " ".join(cst.Module([]).code_for_node(param.annotation.annotation).split())
+    expr = param.annotation.annotation
+    dotted = _plain_dotted(expr)
+    if dotted is not None:
+        return dotted
+    return " ".join(cst.Module([]).code_for_node(expr).split())
+
+
+def _no_space(ws: cst.BaseParenthesizableWhitespace) -> bool:
+    return type(ws) is cst.SimpleWhitespace and ws.value == ""
+
+
+def _plain_dotted(expr: cst.BaseExpression) -> str | None:
+    """The code of ``x`` or ``a.b.c`` written without parentheses or spaces, without
+    code generation (slow, and most annotations are such names); else ``None``."""
+    kind = type(expr)
+    if kind is cst.Name:
+        return None if expr.lpar else expr.value  # type: ignore[attr-defined]
+    if kind is cst.Attribute and not expr.lpar:  # type: ignore[attr-defined]
+        dot = expr.dot  # type: ignore[attr-defined]
+        if not (_no_space(dot.whitespace_before) and _no_space(dot.whitespace_after)):
+            return None
+        base = _plain_dotted(expr.value)  # type: ignore[attr-defined]
+        attr = _plain_dotted(expr.attr)  # type: ignore[attr-defined]
+        return None if base is None or attr is None else f"{base}.{attr}"
+    return None
 
 
 def _annotated_key(name: str, annotation: str) -> bool:
@@ -602,6 +680,9 @@ def _annotated_key(name: str, annotation: str) -> bool:
 
 _SCOPE_NODES = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
 """Tested with ``type(node) in``: ``isinstance`` on libcst classes goes through ABCMeta."""
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
+_CONTAINERS = frozenset({cst.Tuple, cst.List, cst.Dict})
+_RNGS = re.compile(r"\bRngs\b")
 
 
 def _own_nodes(body: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
@@ -613,6 +694,66 @@ def _own_nodes(body: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
         if type(node) in _SCOPE_NODES:
             continue
         stack.extend(reversed(children(node)))
+
+
+_CONDITION_NODES = frozenset(
+    {cst.If, cst.While, cst.IfExp, cst.Assert, cst.BooleanOperation, cst.UnaryOperation}
+)
+"""Nodes whose operands are used as truth values (and ``assertTrue``/``assertFalse`` calls)."""
+
+
+class _OwnFacts:
+    """What a walker needs from the own nodes of its function (or the module body).
+
+    Gathered for every function in one pass over ``model.events`` (``_collect``)
+    rather than by walking each body again."""
+
+    __slots__ = ("conditions", "evidence")
+
+    def __init__(self) -> None:
+        self.evidence: set[str] = set()
+        """Names passed as the key of a ``jax.random`` function."""
+        self.conditions: set[int] = set()
+        """Calls whose result is used as a truth value (``assert``, ``if``, ``not``...)."""
+
+    def note_condition(self, node: cst.CSTNode) -> None:
+        kind = type(node)  # libcst's concrete classes: no ABCMeta isinstance per node
+        if kind is cst.If or kind is cst.While or kind is cst.IfExp or kind is cst.Assert:
+            self._test(node.test)  # type: ignore[attr-defined]
+        elif kind is cst.BooleanOperation:
+            self._test(node.left)  # type: ignore[attr-defined]
+            self._test(node.right)  # type: ignore[attr-defined]
+        elif kind is cst.UnaryOperation:
+            if type(node.operator) is cst.Not:  # type: ignore[attr-defined]
+                self._test(node.expression)  # type: ignore[attr-defined]
+        elif kind is cst.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if (
+                type(func) is cst.Attribute
+                and func.attr.value in ("assertTrue", "assertFalse")
+                and node.args  # type: ignore[attr-defined]
+            ):
+                self._test(node.args[0].value)  # type: ignore[attr-defined]
+
+    def _test(self, test: cst.BaseExpression) -> None:
+        if type(test) is cst.Call:
+            self.conditions.add(id(test))
+
+    @classmethod
+    def of(cls, body: Sequence[cst.CSTNode], model: SemanticModel) -> _OwnFacts:
+        """The same facts by walking ``body`` (for a function ``_collect`` did not see)."""
+        facts = cls()
+        for node in _own_nodes(body):
+            kind = type(node)
+            if kind is cst.Call:
+                if model.call_name(node) in KEY_TAKERS:  # type: ignore[arg-type]
+                    arg = _key_arg(node, ("key", "keys"))  # type: ignore[arg-type]
+                    if type(arg) is cst.Name:
+                        facts.evidence.add(arg.value)
+                facts.note_condition(node)
+            elif kind in _CONDITION_NODES:
+                facts.note_condition(node)
+        return facts
 
 
 class _Loop:
@@ -649,52 +790,19 @@ class _Walker:
         if fn is not None and scope is not None:
             self.local_names = set(scope.bindings) - scope.global_names - scope.nonlocal_names
             self.global_decl = set(scope.global_names)
-        if fn is None:
-            body: Sequence[cst.CSTNode] = list(self.model.module.body)
-        elif isinstance(fn, cst.Lambda):
-            body = [fn.body]
-        else:
-            body = [fn.body]
+        body: Sequence[cst.CSTNode] = list(self.model.module.body) if fn is None else [fn.body]
         self.body_nodes = body
-        self.evidence = self._evidence(body)
+        if fn is None:
+            facts = analysis._module_facts
+        else:
+            facts = analysis._own_facts.get(id(fn)) or _OwnFacts.of(body, self.model)
+        self.evidence = facts.evidence
+        """Names passed as the key of a ``jax.random`` function in this body."""
         self.loop_body = analysis.loop_body_of(fn) if fn is not None else None
         self.rngs_names: set[str] = set()
-        self.conditions: set[int] = set()
-        """Calls whose result is used as a truth value (``assert``, ``if``, ``not``...)."""
-        for node in _own_nodes(body):
-            tests: list[cst.BaseExpression] = []
-            kind = type(node)  # libcst's concrete classes: no ABCMeta isinstance per node
-            if kind is cst.If or kind is cst.While or kind is cst.IfExp:
-                tests.append(node.test)
-            elif kind is cst.Assert:
-                tests.append(node.test)
-            elif kind is cst.BooleanOperation:
-                tests.extend((node.left, node.right))
-            elif kind is cst.UnaryOperation and isinstance(node.operator, cst.Not):
-                tests.append(node.expression)
-            elif (
-                kind is cst.Call
-                and isinstance(node.func, cst.Attribute)
-                and node.func.attr.value in ("assertTrue", "assertFalse")
-                and node.args
-            ):
-                tests.append(node.args[0].value)
-            for test in tests:
-                if isinstance(test, cst.Call):
-                    self.conditions.add(id(test))
         """Names bound to an ``nnx.Rngs(...)`` here: calling them gives fresh keys."""
-
-    # -- setup -------------------------------------------------------------------------
-
-    def _evidence(self, body: Sequence[cst.CSTNode]) -> set[str]:
-        """Names passed as the key of a ``jax.random`` function in this body."""
-        out: set[str] = set()
-        for node in _own_nodes(body):
-            if type(node) is cst.Call and self.model.call_name(node) in KEY_TAKERS:
-                arg = _key_arg(node, ("key", "keys"))
-                if isinstance(arg, cst.Name):
-                    out.add(arg.value)
-        return out
+        self.conditions = facts.conditions
+        """Calls whose result is used as a truth value (``assert``, ``if``, ``not``...)."""
 
     def run(self) -> None:
         fn = self.fn
@@ -704,7 +812,7 @@ class _Walker:
             self.summary.positional = positional
             for param in _params(fn):
                 name = param.name.value
-                certain = name in self.evidence or _annotated_key(name, _annotation(param))
+                certain = name in self.evidence or _annotated_key(name, self.a.annotation(param))
                 val = KeyValue(name, param, certain, where="param")
                 self.state.env[name] = val
             if isinstance(fn, cst.Lambda):
@@ -847,14 +955,15 @@ class _Walker:
             self._stmt(stmt)
 
     def _stmt(self, stmt: cst.CSTNode) -> None:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        kind = type(stmt)  # exact classes: see ``_eval_inner``
+        if kind is cst.SimpleStatementLine:
             for small in stmt.body:
                 if self.state is None:
                     return
                 self._small(small)
-        elif isinstance(stmt, cst.If):
+        elif kind is cst.If:
             self._if(stmt)
-        elif isinstance(stmt, cst.For):
+        elif kind is cst.For:
             self._eval(stmt.iter)
             element = self._element_of(stmt.iter, stmt.target)
             self._loop(
@@ -862,20 +971,20 @@ class _Walker:
             )
             if stmt.orelse is not None and self.state is not None:
                 self._block(_suite(stmt.orelse.body))
-        elif isinstance(stmt, cst.While):
+        elif kind is cst.While:
             self._eval(stmt.test)
             self._loop(stmt, "loop", stmt.body, None, None, True, test=stmt.test)
             if stmt.orelse is not None and self.state is not None:
                 self._block(_suite(stmt.orelse.body))
-        elif isinstance(stmt, cst.With):
+        elif kind is cst.With:
             for item in stmt.items:
                 self._eval(item.item)
                 if item.asname is not None:
                     self._assign(item.asname.name, None, None)
             self._block(_suite(stmt.body))
-        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+        elif kind is cst.Try or kind is cst.TryStar:
             self._try(stmt)
-        elif isinstance(stmt, cst.Match):
+        elif kind is cst.Match:
             self._eval(stmt.subject)
             before = self.state
             outs: list[_State] = []
@@ -891,54 +1000,55 @@ class _Walker:
             if before is not None:
                 outs.append(before)  # no case matched
             self.state = self._join(outs, stmt)
-        elif isinstance(stmt, cst.FunctionDef):
+        elif kind is cst.FunctionDef:
             for dec in stmt.decorators:
                 self._eval(dec.decorator)
             self._unbind(stmt.name.value)
-        elif isinstance(stmt, cst.ClassDef):
+        elif kind is cst.ClassDef:
             self._unbind(stmt.name.value)
-        elif isinstance(stmt, cst.IndentedBlock):
+        elif kind is cst.IndentedBlock:
             self._block(stmt.body)
 
     def _small(self, small: cst.BaseSmallStatement) -> None:
         st = self.state
         assert st is not None
-        if isinstance(small, cst.Assign):
+        kind = type(small)  # exact classes: see ``_eval_inner``
+        if kind is cst.Assign:
             val = self._eval(small.value)
             for t in small.targets:
                 self._assign(t.target, val, small.value)
-        elif isinstance(small, cst.AnnAssign):
+        elif kind is cst.AnnAssign:
             if small.value is not None:
                 val = self._eval(small.value)
                 self._assign(small.target, val, small.value)
-        elif isinstance(small, cst.AugAssign):
+        elif kind is cst.AugAssign:
             self._eval(small.value)
             self._eval(small.target)
-            if isinstance(small.target, cst.Name):
+            if type(small.target) is cst.Name:
                 self._unbind(small.target.value)
-        elif isinstance(small, cst.Expr):
+        elif kind is cst.Expr:
             self._eval(small.value)
-        elif isinstance(small, cst.Return):
+        elif kind is cst.Return:
             if small.value is not None:
                 self._eval(small.value)
             self.exits.append(st)
             self.state = None
-        elif isinstance(small, cst.Raise):
+        elif kind is cst.Raise:
             if small.exc is not None:
                 self._eval(small.exc)
             self.state = None
-        elif isinstance(small, cst.Assert):
+        elif kind is cst.Assert:
             self._eval(small.test)
             if small.msg is not None:
                 self._eval(small.msg)
-        elif isinstance(small, cst.Del):
+        elif kind is cst.Del:
             for name in _target_names(small.target):
                 self._unbind(name)
-        elif isinstance(small, cst.Break):
+        elif kind is cst.Break:
             if self.loops:
                 self.loops[-1].breaks.append(st)
             self.state = None
-        elif isinstance(small, cst.Continue):
+        elif kind is cst.Continue:
             if self.loops:
                 self.loops[-1].continues.append(st)
             self.state = None
@@ -1114,12 +1224,13 @@ class _Walker:
         st = self.state
         if st is None:
             return
-        if isinstance(target, cst.Name):
+        kind = type(target)  # exact classes: see ``_eval_inner``
+        if kind is cst.Name:
             name = target.value
             if val is None and value is not None and name in self.evidence:
                 # an unknown value used as a key by ``jax.random`` later in this body
                 val = self._new(target, name, True)
-            if value is not None and isinstance(value, cst.Call):
+            if type(value) is cst.Call:
                 if self.model.call_name(value) == "flax.nnx.Rngs":
                     self.rngs_names.add(name)
             if val is None:
@@ -1127,19 +1238,19 @@ class _Walker:
                 return
             st.env[name] = val
             self.a._values[id(target)] = val
-        elif isinstance(target, (cst.Tuple, cst.List)):
+        elif kind is cst.Tuple or kind is cst.List:
             elements = target.elements
-            starred = any(isinstance(el.value, cst.StarredElement) for el in elements)
+            starred = any(type(el.value) is cst.StarredElement for el in elements)
             for i, el in enumerate(elements):
                 inner = el.value
-                if isinstance(inner, cst.StarredElement):
+                if type(inner) is cst.StarredElement:
                     self._assign(inner.value, None, None)
                     continue
                 sub = None
                 if val is not None and val.array and not starred:
                     sub = self._element(val, i, inner)
                 self._assign(inner, sub, value)
-        elif isinstance(target, cst.StarredElement):
+        elif kind is cst.StarredElement:
             self._assign(target.value, None, None)
         else:
             self._eval(target)  # attribute or subscript: the key is stored, not consumed
@@ -1155,11 +1266,14 @@ class _Walker:
         return val
 
     def _eval_inner(self, expr: cst.BaseExpression) -> KeyValue | None:
-        if isinstance(expr, cst.Name):
+        # ``type(expr) is``: libcst's concrete classes have no subclasses, and ``isinstance``
+        # on them goes through ABCMeta (slow when it does not match)
+        kind = type(expr)
+        if kind is cst.Name:
             return self._lookup(expr.value, expr)
-        if isinstance(expr, cst.Call):
+        if kind is cst.Call:
             return self._call(expr)
-        if isinstance(expr, cst.Attribute):
+        if kind is cst.Attribute:
             base = self._eval(expr.value)
             if base is not None:
                 attr = expr.attr.value
@@ -1168,23 +1282,23 @@ class _Walker:
                 if attr == "T":
                     return base
             return None
-        if isinstance(expr, cst.Subscript):
+        if kind is cst.Subscript:
             return self._subscript(expr)
-        if isinstance(expr, cst.BinaryOperation):
+        if kind is cst.BinaryOperation:
             for side in (expr.left, expr.right):
                 v = self._eval(side)
                 if v is not None:
                     self.a.note_raw(v, expr, "computes on its bits")
             return None
-        if isinstance(expr, cst.UnaryOperation):
+        if kind is cst.UnaryOperation:
             v = self._eval(expr.expression)
-            if v is not None and not isinstance(expr.operator, cst.Not):
+            if v is not None and type(expr.operator) is not cst.Not:
                 self.a.note_raw(v, expr, "computes on its bits")
             return None
-        if isinstance(expr, cst.Comparison):
+        if kind is cst.Comparison:
             self._comparison(expr)
             return None
-        if isinstance(expr, cst.BooleanOperation):
+        if kind is cst.BooleanOperation:
             self._eval(expr.left)
             before = self.state
             if before is not None:
@@ -1196,7 +1310,7 @@ class _Walker:
                 self.state = self._join([s for s in (before, after) if s is not None], expr)
                 return right
             return None
-        if isinstance(expr, cst.IfExp):
+        if kind is cst.IfExp:
             self._eval(expr.test)
             before = self.state
             if before is None:
@@ -1213,37 +1327,37 @@ class _Walker:
             if a is not None and b is not None:
                 return a if a is b else self._merged(expr, "<ifexp>", [a, b])
             return None
-        if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+        if kind is cst.Tuple or kind is cst.List or kind is cst.Set:
             for el in expr.elements:
                 self._eval(el.value)
             return None
-        if isinstance(expr, cst.Dict):
+        if kind is cst.Dict:
             for el in expr.elements:
-                if isinstance(el, cst.DictElement):
+                if type(el) is cst.DictElement:
                     self._eval(el.key)
                 self._eval(el.value)
             return None
-        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        if kind in _COMPREHENSIONS:
             self._comprehension(expr)
             return None
-        if isinstance(expr, cst.NamedExpr):
+        if kind is cst.NamedExpr:
             val = self._eval(expr.value)
             self._assign(expr.target, val, expr.value)
             return val
-        if isinstance(expr, cst.StarredElement):
+        if kind is cst.StarredElement:
             self._eval(expr.value)
             return None
-        if isinstance(expr, (cst.Await, cst.Yield)):
+        if kind is cst.Await or kind is cst.Yield:
             inner = getattr(expr, "expression", None) or getattr(expr, "value", None)
             if isinstance(inner, cst.BaseExpression):
                 self._eval(inner)
             return None
-        if isinstance(expr, cst.FormattedString):
+        if kind is cst.FormattedString:
             for part in expr.parts:
-                if isinstance(part, cst.FormattedStringExpression):
+                if type(part) is cst.FormattedStringExpression:
                     self._eval(part.expression)
             return None
-        if isinstance(expr, cst.ConcatenatedString):
+        if kind is cst.ConcatenatedString:
             self._eval(expr.left)
             self._eval(expr.right)
             return None
@@ -1279,12 +1393,12 @@ class _Walker:
             self.a.note_raw(base, expr, f"indexes it ({why})")
             return None
         if is_slice:
-            return self._new(expr, _code(expr), base.certain, array=True, raw=base.raw_roots)
+            return self._new(expr, self.a.code(expr), base.certain, array=True, raw=base.raw_roots)
         assert index is not None
         literal = _literal_int(index)
         if literal is not None:
             return self._element(base, literal, expr)
-        return self._new(expr, _code(expr), base.certain, raw=base.raw_roots)
+        return self._new(expr, self.a.code(expr), base.certain, raw=base.raw_roots)
 
     def _element_of(
         self, iterable: cst.BaseExpression, target: cst.BaseExpression
@@ -1292,7 +1406,9 @@ class _Walker:
         it = self.a._values.get(id(iterable))
         if it is None or not it.array:
             return None
-        return lambda: self._new(target, _code(target), it.certain, raw=it.raw_roots, tag="element")
+        return lambda: self._new(
+            target, self.a.code(target), it.certain, raw=it.raw_roots, tag="element"
+        )
 
     def _comprehension(self, expr: cst.BaseComprehension) -> None:
         before = self.state
@@ -1342,15 +1458,16 @@ class _Walker:
         func = call.func
         qn = self.model.call_name(call)
         receiver: KeyValue | None = None
-        if isinstance(func, cst.Attribute):
+        func_kind = type(func)  # exact classes: see ``_eval_inner``
+        if func_kind is cst.Attribute:
             receiver = self._eval(func.value)
-        elif isinstance(func, cst.Call):
+        elif func_kind is cst.Call:
             self._eval(func)
         args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]] = []
         for arg in call.args:
             v = self._eval(arg.value)
             inside: list[tuple[cst.BaseExpression, KeyValue]] = []
-            if isinstance(arg.value, (cst.Tuple, cst.List, cst.Dict)):
+            if type(arg.value) in _CONTAINERS:
                 for el in arg.value.elements:
                     ev = self.a._values.get(id(el.value))
                     if ev is not None:
@@ -1360,7 +1477,7 @@ class _Walker:
             return None
 
         # a method of a key: never consumes (reshape, block_until_ready...)
-        if receiver is not None and receiver.certain and isinstance(func, cst.Attribute):
+        if receiver is not None and receiver.certain and func_kind is cst.Attribute:
             method = func.attr.value
             if method in _RAW_METHODS:
                 self.a.note_raw(receiver, call, "reads its bits")
@@ -1374,11 +1491,11 @@ class _Walker:
                 key = _key_arg(call)
                 kv = self.a._values.get(id(key)) if key is not None else None
                 if key is not None and kv is not None:
-                    self._consume(kv, Use(key, call, _code(func), RANDOM, qn))
+                    self._consume(kv, Use(key, call, RANDOM, qn))
                 if qn == SPLIT:
                     return self._new(
                         call,
-                        _code(call),
+                        self.a.code(call),
                         True,
                         array=True,
                         raw=kv.raw_roots if kv is not None else frozenset(),
@@ -1386,14 +1503,14 @@ class _Walker:
                 return None
             if qn in MAKERS:
                 raw = frozenset({id(call)}) if qn == LEGACY else frozenset()
-                return self._new(call, _code(call), True, raw=raw)
+                return self._new(call, self.a.code(call), True, raw=raw)
             if qn in DERIVERS:
                 key = _key_arg(call)
                 kv = self.a._values.get(id(key)) if key is not None else None
                 raw = kv.raw_roots if kv is not None else frozenset()
-                return self._new(call, _code(call), True, raw=raw)
+                return self._new(call, self.a.code(call), True, raw=raw)
             if qn in FRESH_KEY_CALLS:
-                return self._new(call, _code(call), True)
+                return self._new(call, self.a.code(call), True)
             if qn in _FORWARDERS:
                 first = args[0][1] if args else None
                 for arg, _, _ in args:
@@ -1414,11 +1531,11 @@ class _Walker:
                     if v is not None and not (v.array and qn in _RAW_BUILTINS):
                         if qn in _SHAPE_READERS and v.array:
                             continue
-                        self.a.note_raw(v, call, f"passes its bits to `{_code(func)}`")
-        if isinstance(func, cst.Attribute) and func.attr.value == "make_rng":
-            return self._new(call, _code(call), True)
+                        self.a.note_raw(v, call, f"passes its bits to `{self.a.code(func)}`")
+        if func_kind is cst.Attribute and func.attr.value == "make_rng":  # type: ignore[attr-defined]
+            return self._new(call, self.a.code(call), True)
         if self._is_rngs_stream(func):
-            return self._new(call, _code(call), True)
+            return self._new(call, self.a.code(call), True)
 
         if qn is not None and (qn.startswith(_NON_CONSUMING_PREFIXES) or qn in _NON_CONSUMING):
             return None
@@ -1427,7 +1544,7 @@ class _Walker:
             # the carry, operands and trees: consumed, as by any function we cannot see
             for arg, v, inside in args:
                 if self.a.resolve_function(arg.value) is None:
-                    self._consume_arg(call, func, arg.value, v, inside, CALL)
+                    self._consume_arg(call, arg.value, v, inside, CALL)
             return None
         if qn is not None and (qn in TRANSFORMS or qn.startswith("jax.random.")):
             return None
@@ -1440,12 +1557,12 @@ class _Walker:
         if target is not None:
             summary = self.a.summary(target)
             if summary is not None:
-                self._apply_summary(call, func, target, summary, args, skip_first)
+                self._apply_summary(call, target, summary, args, skip_first)
                 return None
         if self._stores(call):
             return None
         for arg, v, inside in args:
-            self._consume_arg(call, func, arg.value, v, inside, CALL)
+            self._consume_arg(call, arg.value, v, inside, CALL)
         return None
 
     def _is_predicate(self, call: cst.Call) -> bool:
@@ -1455,7 +1572,7 @@ class _Walker:
         if id(call) in self.conditions:
             return True
         func = call.func
-        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+        name = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", "")
         if not isinstance(name, str):
             return False
         return name.lstrip("_").startswith(("is_", "has_")) or name in _COPIES
@@ -1481,14 +1598,14 @@ class _Walker:
                 arg.keyword is not None and arg.keyword.value == "rngs"
             )
             if not root:
-                self._consume_arg(call, func, arg.value, v, inside, CALL)
+                self._consume_arg(call, arg.value, v, inside, CALL)
         return True
 
     def _stores(self, call: cst.Call) -> bool:
         """A constructor that only stores its arguments: a ``namedtuple`` or a class of
         this module without ``__init__`` (a dataclass, a ``NamedTuple``, a struct)."""
         func = call.func
-        if not isinstance(func, cst.Name):
+        if type(func) is not cst.Name:
             return False
         found = self.model.lookup(func.value, self.model.scope_for(func))
         if found is None or len(found[1]) != 1:
@@ -1507,8 +1624,8 @@ class _Walker:
 
     def _is_rngs_stream(self, func: cst.BaseExpression) -> bool:
         """``rngs()`` / ``rngs.params()`` on an ``nnx.Rngs``: a fresh key per call."""
-        base = func.value if isinstance(func, cst.Attribute) else func
-        if not isinstance(base, cst.Name):
+        base = func.value if type(func) is cst.Attribute else func
+        if type(base) is not cst.Name:
             return False
         if base.value in self.rngs_names:
             return True
@@ -1516,49 +1633,45 @@ class _Walker:
         if found is None:
             return False
         for b in found[1]:
-            if b.kind == "param" and isinstance(b.node, cst.Param):
-                if re.search(r"\bRngs\b", _annotation(b.node)):
+            if b.kind == "param" and type(b.node) is cst.Param:
+                if _RNGS.search(self.a.annotation(b.node)):
                     return True
         return False
 
     def _consume_arg(
         self,
         call: cst.Call,
-        func: cst.BaseExpression,
         expr: cst.BaseExpression,
         v: KeyValue | None,
         inside: list[tuple[cst.BaseExpression, KeyValue]],
         kind: str,
     ) -> None:
         if v is not None:
-            self._consume(v, Use(expr, call, _code(func), kind))
+            self._consume(v, Use(expr, call, kind))
         for el, ev in inside:
-            self._consume(ev, Use(el, call, _code(func), kind))
+            self._consume(ev, Use(el, call, kind))
 
     def _local_target(self, call: cst.Call) -> tuple[FunctionNode | None, bool]:
         func = call.func
         init = self._constructor(func)
         if init is not None:
             return init, True
-        if isinstance(func, cst.Call):
+        kind = type(func)  # exact classes: see ``_eval_inner``
+        if kind is cst.Call:
             # ``jax.jit(f)(key)``, ``jax.vmap(f)(keys)``
             qn = self.model.call_name(func)
             if qn in TRANSFORMS and func.args and func.args[0].keyword is None:
                 return self.a.resolve_function(func.args[0].value), False
             return None, False
-        if isinstance(func, cst.Name):
+        if kind is cst.Name:
             return self.a.resolve_function(func), False
-        if (
-            isinstance(func, cst.Attribute)
-            and isinstance(func.value, cst.Name)
-            and func.value.value == "self"
-        ):
+        if kind is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
             return self.a.method(self._method_owner(), func.attr.value), True
         return None, False
 
     def _constructor(self, func: cst.BaseExpression) -> cst.FunctionDef | None:
         """``Cls(...)`` for a class of this module with an ``__init__``: that method."""
-        if not isinstance(func, cst.Name):
+        if type(func) is not cst.Name:
             return None
         found = self.model.lookup(func.value, self.model.scope_for(func))
         if found is None or len(found[1]) != 1 or found[1][0].kind != "class":
@@ -1580,7 +1693,6 @@ class _Walker:
     def _apply_summary(
         self,
         call: cst.Call,
-        func: cst.BaseExpression,
         target: FunctionNode,
         summary: _Summary,
         args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]],
@@ -1591,7 +1703,7 @@ class _Walker:
         for arg, v, inside in args:
             if arg.star:
                 if v is not None or inside:
-                    self._consume_arg(call, func, arg.value, v, inside, CALL)
+                    self._consume_arg(call, arg.value, v, inside, CALL)
                 continue
             if arg.keyword is None:
                 pname = positional[i] if i < len(positional) else None
@@ -1600,19 +1712,19 @@ class _Walker:
                 pname = arg.keyword.value
             if pname is None:
                 if v is not None or inside:
-                    self._consume_arg(call, func, arg.value, v, inside, CALL)
+                    self._consume_arg(call, arg.value, v, inside, CALL)
                 continue
             kind = summary.params.get(pname)
             if kind is not None:
-                self._consume_arg(call, func, arg.value, v, inside, LOCAL if kind != CALL else CALL)
-        self._apply_free(call, func, summary)
+                self._consume_arg(call, arg.value, v, inside, LOCAL if kind != CALL else CALL)
+        self._apply_free(call, summary)
 
-    def _apply_free(self, call: cst.Call, func: cst.BaseExpression, summary: _Summary) -> None:
+    def _apply_free(self, call: cst.Call, summary: _Summary) -> None:
         for name, kind in summary.free.items():
             val = self._lookup(name, None)
             if val is not None:
                 kind = LOCAL if kind != CALL else CALL
-                self._consume(val, Use(call, call, _code(func), kind, key_name=name))
+                self._consume(val, Use(call, call, kind, key_name=name))
 
     def _function_args(
         self,
@@ -1651,19 +1763,19 @@ class _Walker:
                     val = self._lookup(name, None)
                     if val is not None and (kind != CALL or val.certain):
                         kind = LOCAL if kind != CALL else CALL
-                        use = Use(call, call, _code(call.func), kind, key_name=name)
+                        use = Use(call, call, kind, key_name=name)
                         val.uses.append(use)
                         self.a.report(Reuse(val, use, use, "mapped", call, fn))
             else:  # one branch runs: what any branch consumes, consumed once
                 for name, kind in summary.free.items():
                     once.free[name] = _stronger(once.free.get(name), kind)
-        self._apply_free(call, call.func, once)
+        self._apply_free(call, once)
 
 
 def _suite(body: cst.BaseSuite | cst.CSTNode) -> Sequence[cst.CSTNode]:
-    if isinstance(body, cst.IndentedBlock):
+    if type(body) is cst.IndentedBlock:
         return body.body
-    if isinstance(body, cst.SimpleStatementSuite):
+    if type(body) is cst.SimpleStatementSuite:
         return [cst.SimpleStatementLine(body=body.body)]
     return [body]
 

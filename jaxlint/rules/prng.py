@@ -1128,7 +1128,8 @@ writes the jaxpr, where the host value appears as a literal constant and no
         if self._assigned is None:
             self._assigned = {}
             for node, entering in self.model.events:
-                if entering and isinstance(node, cst.Assign):
+                # ``type() is``: an ``isinstance`` on a libcst class goes through ABCMeta
+                if entering and type(node) is cst.Assign:
                     for t in node.targets:
                         self._assigned[id(t.target)] = node.value
         return self._assigned.get(id(target))
@@ -1232,7 +1233,7 @@ def _constant_seed(rule: Rule, call: cst.Call) -> str | None:
             return None
         target = bindings[0].node
         for node, entering in rule.model.events:
-            if entering and isinstance(node, cst.Assign) and len(node.targets) == 1:
+            if entering and type(node) is cst.Assign and len(node.targets) == 1:
                 if node.targets[0].target is target and _int_literal(node.value):
                     return seed.value
     return None
