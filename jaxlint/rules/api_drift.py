@@ -89,6 +89,10 @@ class _Plan:
     applicability: Applicability
 
 
+_VALUE_SLOTS = frozenset({cst.Arg, cst.Element, cst.Assign, cst.AnnAssign, cst.Return, cst.Index})
+"""Nodes whose ``value`` sits in a slot that needs no parentheses."""
+
+
 class _DriftChecks:
     """The checks JAX701 and JAX702 share; each keeps the entries of its own status."""
 
@@ -101,11 +105,11 @@ class _DriftChecks:
         super().__init__(ctx)  # type: ignore[call-arg]
         self._table = load_table()
         self._covered: set[int] = set()
-        self._names: dict[str, list[cst.Name]] = {}
+        self._names_index: dict[str, list[cst.Name]] | None = None
+        self._free_slots_index: set[int] | None = None
         self._import_depth = 0
         self._call_of_func: dict[int, cst.Call] = {}
         self._attr_of_value: dict[int, cst.Attribute] = {}
-        self._free_slots: set[int] = set()
         self._expr_stmt: dict[int, cst.Expr] = {}
         self._module_uses: dict[str, list[Applicability | None]] = {}
         """Per module entry: the fix applicability of each attribute use reported in it."""
@@ -131,35 +135,46 @@ class _DriftChecks:
         for report in self._pending:
             report()
 
-    # -- structure the fixes need (recorded during the walk, read by the fix factories) --
+    # -- structure the fixes need: built from the model's events when a fix first asks
+    # (findings are rare; recording it during the walk cost a call per name) -------------
 
-    def visit_Name(self, node: cst.Name) -> None:
-        if self._import_depth == 0:
-            self._names.setdefault(node.value, []).append(node)
+    @property
+    def _names(self) -> dict[str, list[cst.Name]]:
+        """Every ``Name`` outside import statements, by its text, in source order."""
+        if self._names_index is None:
+            self._index_structure()
+        assert self._names_index is not None
+        return self._names_index
 
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if not node.star:
-            self._free_slots.add(id(node.value))
+    @property
+    def _free_slots(self) -> set[int]:
+        """ids of expressions in slots that need no parentheses (arguments, elements,
+        right-hand sides, returns, subscripts)."""
+        if self._free_slots_index is None:
+            self._index_structure()
+        assert self._free_slots_index is not None
+        return self._free_slots_index
 
-    def visit_Element(self, node: cst.Element) -> None:
-        self._free_slots.add(id(node.value))
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        self._free_slots.add(id(node.value))
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None:
-            self._free_slots.add(id(node.value))
-
-    def visit_Return(self, node: cst.Return) -> None:
-        if node.value is not None:
-            self._free_slots.add(id(node.value))
-
-    def visit_Index(self, node: cst.Index) -> None:
-        self._free_slots.add(id(node.value))
-
-    def visit_DictElement(self, node: cst.DictElement) -> None:
-        self._free_slots.update((id(node.key), id(node.value)))
+    def _index_structure(self) -> None:
+        names: dict[str, list[cst.Name]] = {}
+        slots: set[int] = set()
+        depth = 0
+        for node, entering in self.model.events:
+            cls = type(node)
+            if cls is cst.Import or cls is cst.ImportFrom:
+                depth += 1 if entering else -1
+            elif not entering:
+                continue
+            elif cls is cst.Name:
+                if depth == 0:
+                    names.setdefault(node.value, []).append(node)
+            elif cls in _VALUE_SLOTS:
+                value = node.value
+                if value is not None and not (cls is cst.Arg and node.star):
+                    slots.add(id(value))
+            elif cls is cst.DictElement:
+                slots.update((id(node.key), id(node.value)))
+        self._names_index, self._free_slots_index = names, slots
 
     def visit_Expr(self, node: cst.Expr) -> None:
         self._expr_stmt[id(node.value)] = node
