@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -45,6 +45,7 @@ from jaxlint.analysis.transforms import (
     TRANSFORMS,
     Transform,
 )
+from jaxlint.analysis.walk import children
 
 
 class Level(enum.IntEnum):
@@ -128,7 +129,7 @@ def join(*vals: Val) -> Val:
         if v.level > best.level or (v.level == best.level and best.origin is None):
             best = v
     if best.array != array:
-        best = replace(best, array=array)
+        best = Val(best.level, best.origin, best.container, array, best.computed)
     return best
 
 
@@ -252,8 +253,9 @@ class TraceAnalysis:
         """``step = jax.jit(f)``: the target ``Name`` node -> the transform."""
         self._wrapped_attrs: dict[tuple[int, str], Transform] = {}
         """``self.step = jax.jit(self._step)`` in a method: (class node, attr) -> transform."""
+        self._calls: list[cst.Call] = []
+        """Every call of the module, in event order."""
         self._collect()
-        self._collect_wrapped()
         self._find_seeds()
         self._analyze_all()
 
@@ -297,21 +299,22 @@ class TraceAnalysis:
         ``self.step(x)`` for ``self.step = jax.jit(...)`` in a method of the class of
         ``within`` (the function containing the call)."""
         func = call.func
-        if isinstance(func, cst.Call):
+        # ``type() is`` (concrete libcst classes have no subclasses): asked for every call
+        if type(func) is cst.Call:
             has_fn = any(a.keyword is None and not a.star for a in func.args)
             wrap = self._transform_of(func.func)
             return wrap.transform if wrap is not None and has_fn else None
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             if (
-                isinstance(func.value, cst.Name)
+                type(func.value) is cst.Name
                 and func.value.value == "self"
-                and isinstance(within, cst.FunctionDef)
+                and type(within) is cst.FunctionDef
             ):
                 cls = self._class_of.get(id(within))
                 if cls is not None:
                     return self._wrapped_attrs.get((id(cls), func.attr.value))
             return None
-        if not isinstance(func, cst.Name):
+        if type(func) is not cst.Name:
             return None
         found = self.model.lookup(func.value, self.model.scope_for(func))
         if found is None:
@@ -350,60 +353,59 @@ class TraceAnalysis:
     # -- collection --------------------------------------------------------------------
 
     def _collect(self) -> None:
+        """One pass over the module's events: functions with their enclosing function and
+        class, names and ``self`` attributes bound to a transformed function, and calls."""
         stack: list[cst.CSTNode] = []  # enclosing functions and classes
+        classes: list[cst.ClassDef | None] = []  # the class of each enclosing function
+        calls = self._calls
         for node, entering in self.model.events:
-            # type(node) in a set: isinstance on libcst classes goes through ABCMeta (slow)
-            if type(node) in _SCOPE_NODES:
+            # ``type(node) is``/``in``: concrete libcst classes have no subclasses, and
+            # isinstance on libcst classes goes through ABCMeta (slow)
+            kind = type(node)
+            if kind is cst.Call:
+                if entering:
+                    calls.append(node)
+            elif kind is cst.Assign:
+                if entering:
+                    self._collect_wrapped(node, classes)
+            elif kind in _SCOPE_NODES:
                 if not entering:
                     stack.pop()
+                    if kind is not cst.ClassDef:
+                        classes.pop()
                     continue
-                if not isinstance(node, cst.ClassDef):
+                if kind is not cst.ClassDef:
                     self._defs.append(node)
-                    parent = next(
-                        (n for n in reversed(stack) if not isinstance(n, cst.ClassDef)), None
-                    )
+                    parent = next((n for n in reversed(stack) if type(n) is not cst.ClassDef), None)
                     self._parent_fn[id(node)] = parent  # type: ignore[assignment]
-                    if (
-                        isinstance(node, cst.FunctionDef)
-                        and stack
-                        and isinstance(stack[-1], cst.ClassDef)
-                    ):
+                    if kind is cst.FunctionDef and stack and type(stack[-1]) is cst.ClassDef:
                         self._class_of[id(node)] = stack[-1]
+                    classes.append(self._class_of.get(id(node)))
                 stack.append(node)
 
-    def _collect_wrapped(self) -> None:
-        """Names and ``self`` attributes bound to a transformed function."""
-        classes: list[cst.ClassDef | None] = []  # the class of each enclosing function
-        for node, entering in self.model.events:
-            kind = type(node)
-            if kind is cst.FunctionDef or kind is cst.Lambda:
-                if entering:
-                    classes.append(self._class_of.get(id(node)))
-                else:
-                    classes.pop()
-                continue
-            if not entering or kind is not cst.Assign:
-                continue
-            value = node.value
-            if not isinstance(value, cst.Call) or not any(
-                a.keyword is None and not a.star for a in value.args
+    def _collect_wrapped(self, node: cst.Assign, classes: list[cst.ClassDef | None]) -> None:
+        """Names and ``self`` attributes that ``node`` binds to a transformed function;
+        ``classes`` holds the class of each enclosing function."""
+        value = node.value
+        if type(value) is not cst.Call or not any(
+            a.keyword is None and not a.star for a in value.args
+        ):
+            return
+        wrap = self._transform_of(value.func)
+        if wrap is None:
+            return
+        for target in node.targets:
+            t = target.target
+            if isinstance(t, cst.Name):
+                self._wrapped_names[id(t)] = wrap.transform
+            elif (
+                isinstance(t, cst.Attribute)
+                and isinstance(t.value, cst.Name)
+                and t.value.value == "self"
+                and classes
+                and classes[-1] is not None
             ):
-                continue
-            wrap = self._transform_of(value.func)
-            if wrap is None:
-                continue
-            for target in node.targets:
-                t = target.target
-                if isinstance(t, cst.Name):
-                    self._wrapped_names[id(t)] = wrap.transform
-                elif (
-                    isinstance(t, cst.Attribute)
-                    and isinstance(t.value, cst.Name)
-                    and t.value.value == "self"
-                    and classes
-                    and classes[-1] is not None
-                ):
-                    self._wrapped_attrs[(id(classes[-1]), t.attr.value)] = wrap.transform
+                self._wrapped_attrs[(id(classes[-1]), t.attr.value)] = wrap.transform
 
     # -- seeds -------------------------------------------------------------------------
 
@@ -589,9 +591,8 @@ class TraceAnalysis:
                     wrap = self._transform_of(dec.decorator)
                     if wrap is not None:
                         self._mark(fn, wrap, dec)
-        for node, entering in self.model.events:
-            if entering and type(node) is cst.Call:
-                self._seed_from_call(node)
+        for call in self._calls:
+            self._seed_from_call(call)
 
     def _seed_from_call(self, call: cst.Call) -> None:
         wrap = self._transform_of(call.func)
@@ -859,22 +860,23 @@ class _FunctionWalker:
         self.merged[name] = join(self.merged[name], val) if name in self.merged else val
 
     def _bind(self, target: cst.BaseExpression, val: Val) -> None:
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             if val.origin is not None and val.level > Level.STATIC:
                 origin = val.origin
                 if origin.name != target.value:
                     origin = Origin(
                         target.value, f"computed from `{origin.name}` ({origin.role})", origin.func
                     )
-                val = replace(val, origin=origin)
+                val = Val(val.level, origin, val.container, val.array, val.computed)
             self._set(target.value, val)
             self.a.values[id(target)] = val
         elif isinstance(target, (cst.Tuple, cst.List)):
             for el in target.elements:
                 inner = el.value
-                self._bind(inner, replace(val, container=isinstance(inner, cst.StarredElement)))
+                starred = type(inner) is cst.StarredElement
+                self._bind(inner, Val(val.level, val.origin, starred, val.array, val.computed))
         elif isinstance(target, cst.StarredElement):
-            self._bind(target.value, replace(val, container=True))
+            self._bind(target.value, Val(val.level, val.origin, True, val.array, val.computed))
         else:
             # attribute / subscript targets: evaluate their parts
             self._eval(target)
@@ -887,15 +889,16 @@ class _FunctionWalker:
 
     def _stmt(self, stmt: cst.CSTNode) -> None:
         self._own(stmt)
-        if isinstance(stmt, cst.SimpleStatementLine):
+        kind = type(stmt)  # ``kind is``: concrete libcst classes have no subclasses
+        if kind is cst.SimpleStatementLine:
             for small in stmt.body:
                 self._small(small)
             return
-        if isinstance(stmt, cst.If):
+        if kind is cst.If:
             self._if(stmt)
-        elif isinstance(stmt, cst.For):
+        elif kind is cst.For:
             self._for(stmt)
-        elif isinstance(stmt, cst.While):
+        elif kind is cst.While:
             self._own(stmt)
             self._eval(stmt.test)
             before = dict(self.env)
@@ -905,13 +908,13 @@ class _FunctionWalker:
                 self._eval(stmt.test)
             if stmt.orelse is not None:
                 self._block(stmt.orelse.body.body)
-        elif isinstance(stmt, (cst.With,)):
+        elif kind is cst.With:
             for item in stmt.items:
                 v = self._eval(item.item)
                 if item.asname is not None:
                     self._bind(item.asname.name, v)
             self._block(stmt.body.body)
-        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+        elif kind is cst.Try or kind is cst.TryStar:
             before = dict(self.env)
             self._block(stmt.body.body)
             after_body = dict(self.env)
@@ -931,14 +934,14 @@ class _FunctionWalker:
                 self._block(stmt.orelse.body.body)
             if stmt.finalbody is not None:
                 self._block(stmt.finalbody.body.body)
-        elif isinstance(stmt, cst.FunctionDef):
+        elif kind is cst.FunctionDef:
             for dec in stmt.decorators:
                 self._eval(dec.decorator)
                 self.a.seeded_inside(dec, self.info)
             self._set(stmt.name.value, STATIC)
-        elif isinstance(stmt, cst.ClassDef):
+        elif kind is cst.ClassDef:
             self._set(stmt.name.value, STATIC)
-        elif isinstance(stmt, cst.Match):
+        elif kind is cst.Match:
             self._eval(stmt.subject)
             before = dict(self.env)
             result = dict(before)
@@ -949,7 +952,7 @@ class _FunctionWalker:
                 self._block(case.body.body)
                 result = _join_env(result, self.env)
             self.env = result
-        elif isinstance(stmt, cst.IndentedBlock):
+        elif kind is cst.IndentedBlock:
             self._block(stmt.body)
 
     def _if(self, stmt: cst.If) -> None:
@@ -987,53 +990,62 @@ class _FunctionWalker:
                     self._element_of(a.value, self.a.values.get(id(a.value), STATIC))
                     for a in iterable.args
                 ]
-                return replace(join(*parts), container=True)
+                val = join(*parts)
+                return Val(val.level, val.origin, True, val.array, val.computed)
         if isinstance(iterable, (cst.Tuple, cst.List, cst.Set)):
             vals = [self.a.values.get(id(el.value), STATIC) for el in iterable.elements]
-            return replace(join(*vals), container=False) if vals else STATIC
+            if not vals:
+                return STATIC
+            val = join(*vals)
+            return Val(val.level, val.origin, False, val.array, val.computed)
         if it.container:
-            return replace(it, container=False)
+            return Val(it.level, it.origin, False, it.array, it.computed)
         return it
 
     def _small(self, small: cst.BaseSmallStatement) -> None:
         self._own(small)
-        if isinstance(small, cst.Assign):
+        kind = type(small)
+        if kind is cst.Assign:
             val = self._eval(small.value)
             for t in small.targets:
                 self._bind(t.target, val)
-        elif isinstance(small, cst.AnnAssign):
+        elif kind is cst.AnnAssign:
             if small.value is not None:
                 self._bind(small.target, self._eval(small.value))
-        elif isinstance(small, cst.AugAssign):
+        elif kind is cst.AugAssign:
             current = self._eval(small.target)
             val = join(current, self._eval(small.value))
             if isinstance(small.target, cst.Name):
                 self._set(small.target.value, val)
-        elif isinstance(small, cst.Expr):
+        elif kind is cst.Expr:
             self._eval(small.value)
-        elif isinstance(small, cst.Return):
+        elif kind is cst.Return:
             if small.value is not None and self.fn is not None:
                 val = self._eval(small.value)
                 prev = self.a.returns.get(id(self.fn))
                 self.a.returns[id(self.fn)] = join(prev, val) if prev else val
-        elif isinstance(small, cst.Assert):
+        elif kind is cst.Assert:
             self._eval(small.test)
             if small.msg is not None:
                 self._eval(small.msg)
-        elif isinstance(small, cst.Raise):
+        elif kind is cst.Raise:
             if small.exc is not None:
                 self._eval(small.exc)
-        elif isinstance(small, cst.Del):
+        elif kind is cst.Del:
             self._eval(small.target)
-        elif isinstance(small, (cst.Import, cst.ImportFrom)):
-            pass
 
     # expressions -----------------------------------------------------------------------
 
     def _eval(self, expr: cst.BaseExpression) -> Val:
-        val = self._eval_inner(expr)
+        # one dict lookup on the exact class picks the handler: an ``isinstance`` chain
+        # costs up to 20 ABCMeta checks per expression (libcst classes are ABCs)
+        handler = _EVAL_HANDLERS.get(type(expr))
+        if handler is None:
+            handler = _eval_handler(type(expr))
+        val = handler(self, expr)
         self.a.values[id(expr)] = val
-        self._own(expr)
+        if self.info is not None:
+            self.a.owner[id(expr)] = self.info
         return val
 
     def _lookup(self, name: str) -> Val:
@@ -1049,133 +1061,147 @@ class _FunctionWalker:
                 val = merged[name]
                 if val.level > Level.STATIC and val.origin is not None:
                     origin = val.origin
-                    val = replace(
-                        val,
-                        origin=Origin(
+                    val = Val(
+                        val.level,
+                        Origin(
                             origin.name,
                             f"{origin.role}, captured by `{_fn_name(self.fn)}`",
                             origin.func,
                         ),
+                        val.container,
+                        val.array,
+                        val.computed,
                     )
                 return val
             parent = self.a._parent_fn.get(id(parent))
         return STATIC
 
-    def _eval_inner(self, expr: cst.BaseExpression) -> Val:
-        if isinstance(expr, cst.Name):
-            if expr.value in ("True", "False", "None"):
-                return STATIC
-            return self._lookup(expr.value)
-        if isinstance(
-            expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis)
-        ):
-            return STATIC
-        if isinstance(expr, cst.ConcatenatedString):
-            self._eval(expr.left)
-            self._eval(expr.right)
-            return STATIC
-        if isinstance(expr, cst.FormattedString):
-            for part in expr.parts:
-                if isinstance(part, cst.FormattedStringExpression):
-                    self._eval(part.expression)
-            return STATIC
-        if isinstance(expr, cst.Attribute):
-            base = self._eval(expr.value)
-            if expr.attr.value in STATIC_ATTRIBUTES:
-                return STATIC
-            if base.level > Level.STATIC:
-                if expr.attr.value in ARRAY_ATTRIBUTES:
-                    return replace(base, container=False, computed=True)
-                if not base.computed:
-                    # pytree navigation (``state.step``, ``model.depth``): the leaf may be
-                    # static metadata of the node (a static field, a module attribute)
-                    return replace(base, level=Level.MAYBE, container=False)
-                return replace(base, container=False)
-            return STATIC
-        if isinstance(expr, cst.Subscript):
-            base = self._eval(expr.value)
-            index = STATIC
-            for el in expr.slice:
-                sl = el.slice
-                if isinstance(sl, cst.Index):
-                    index = join(index, self._eval(sl.value))
-                elif isinstance(sl, cst.Slice):
-                    for part in (sl.lower, sl.upper, sl.step):
-                        if part is not None:
-                            index = join(index, self._eval(part))
-            if base.level > Level.STATIC:
-                return replace(base, container=False)
-            if index.level > Level.STATIC:
-                return replace(index, level=Level.MAYBE, container=False)
-            return STATIC
-        if isinstance(expr, cst.Call):
-            return self._call(expr)
-        if isinstance(expr, cst.BinaryOperation):
-            val = join(self._eval(expr.left), self._eval(expr.right))
-            return replace(val, container=False, computed=val.level > Level.STATIC)
-        if isinstance(expr, cst.UnaryOperation):
-            inner = self._eval(expr.expression)
-            if isinstance(expr.operator, cst.Not):
-                if inner.container:
-                    return STATIC
-                return replace(inner, container=False)
-            return replace(inner, container=False, computed=inner.level > Level.STATIC)
-        if isinstance(expr, cst.BooleanOperation):
-            return join(self._eval(expr.left), self._eval(expr.right))
-        if isinstance(expr, cst.Comparison):
-            vals = [self._eval(expr.left)]
-            identity = False
-            membership = False
-            for comp in expr.comparisons:
-                vals.append(self._eval(comp.comparator))
-                if isinstance(comp.operator, (cst.Is, cst.IsNot)):
-                    identity = True
-                if isinstance(comp.operator, (cst.In, cst.NotIn)) and not isinstance(
-                    comp.comparator, (cst.Tuple, cst.List, cst.Set)
-                ):
-                    membership = True
-            if identity:
-                return STATIC
-            val = join(*vals)
-            if membership:
-                # ``"w" in params`` looks up a key of a pytree: a Python bool
-                return replace(val, level=min(val.level, Level.MAYBE), container=False)
-            return replace(val, container=False, computed=val.level > Level.STATIC)
-        if isinstance(expr, cst.IfExp):
-            self._eval(expr.test)
-            return join(self._eval(expr.body), self._eval(expr.orelse))
-        if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
-            vals = [self._eval(el.value) for el in expr.elements]
-            return (
-                replace(join(*vals), container=True, array=False) if vals else Val(container=True)
-            )
-        if isinstance(expr, cst.Dict):
-            vals = []
-            for el in expr.elements:
-                if isinstance(el, cst.DictElement):
-                    self._eval(el.key)
-                    vals.append(self._eval(el.value))
-                else:
-                    vals.append(self._eval(el.value))
-            return (
-                replace(join(*vals), container=True, array=False) if vals else Val(container=True)
-            )
-        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            return self._comprehension(expr)
-        if isinstance(expr, cst.Lambda):
-            return STATIC
-        if isinstance(expr, cst.NamedExpr):
-            val = self._eval(expr.value)
-            self._bind(expr.target, val)
-            return val
-        if isinstance(expr, cst.StarredElement):
-            return self._eval(expr.value)
-        if isinstance(expr, (cst.Await, cst.Yield)):
-            inner = getattr(expr, "expression", None) or getattr(expr, "value", None)
-            if isinstance(inner, cst.BaseExpression):
-                self._eval(inner)
-            return MAYBE
+    # Handlers of ``_eval``, one per kind of expression (see ``_EVAL_KINDS``). A new
+    # ``Val`` is built with all five fields (level, origin, container, array, computed)
+    # rather than with ``dataclasses.replace``, which costs several times more.
+
+    def _eval_static(self, expr: cst.BaseExpression) -> Val:
+        """Literals, lambdas and anything else: known at trace time."""
         return STATIC
+
+    def _eval_name(self, expr: cst.Name) -> Val:
+        if expr.value in ("True", "False", "None"):
+            return STATIC
+        return self._lookup(expr.value)
+
+    def _eval_concatenated(self, expr: cst.ConcatenatedString) -> Val:
+        self._eval(expr.left)
+        self._eval(expr.right)
+        return STATIC
+
+    def _eval_formatted(self, expr: cst.FormattedString) -> Val:
+        for part in expr.parts:
+            if type(part) is cst.FormattedStringExpression:
+                self._eval(part.expression)
+        return STATIC
+
+    def _eval_attribute(self, expr: cst.Attribute) -> Val:
+        base = self._eval(expr.value)
+        if expr.attr.value in STATIC_ATTRIBUTES:
+            return STATIC
+        if base.level > Level.STATIC:
+            if expr.attr.value in ARRAY_ATTRIBUTES:
+                return Val(base.level, base.origin, False, base.array, True)
+            if not base.computed:
+                # pytree navigation (``state.step``, ``model.depth``): the leaf may be
+                # static metadata of the node (a static field, a module attribute)
+                return Val(Level.MAYBE, base.origin, False, base.array, base.computed)
+            return Val(base.level, base.origin, False, base.array, base.computed)
+        return STATIC
+
+    def _eval_subscript(self, expr: cst.Subscript) -> Val:
+        base = self._eval(expr.value)
+        index = STATIC
+        for el in expr.slice:
+            sl = el.slice
+            if type(sl) is cst.Index:
+                index = join(index, self._eval(sl.value))
+            elif type(sl) is cst.Slice:
+                for part in (sl.lower, sl.upper, sl.step):
+                    if part is not None:
+                        index = join(index, self._eval(part))
+        if base.level > Level.STATIC:
+            return Val(base.level, base.origin, False, base.array, base.computed)
+        if index.level > Level.STATIC:
+            return Val(Level.MAYBE, index.origin, False, index.array, index.computed)
+        return STATIC
+
+    def _eval_binary(self, expr: cst.BinaryOperation) -> Val:
+        val = join(self._eval(expr.left), self._eval(expr.right))
+        return Val(val.level, val.origin, False, val.array, val.level > Level.STATIC)
+
+    def _eval_unary(self, expr: cst.UnaryOperation) -> Val:
+        inner = self._eval(expr.expression)
+        if type(expr.operator) is cst.Not:
+            if inner.container:
+                return STATIC
+            return Val(inner.level, inner.origin, False, inner.array, inner.computed)
+        return Val(inner.level, inner.origin, False, inner.array, inner.level > Level.STATIC)
+
+    def _eval_boolean(self, expr: cst.BooleanOperation) -> Val:
+        return join(self._eval(expr.left), self._eval(expr.right))
+
+    def _eval_comparison(self, expr: cst.Comparison) -> Val:
+        vals = [self._eval(expr.left)]
+        identity = False
+        membership = False
+        for comp in expr.comparisons:
+            vals.append(self._eval(comp.comparator))
+            op = type(comp.operator)
+            if op is cst.Is or op is cst.IsNot:
+                identity = True
+            if (op is cst.In or op is cst.NotIn) and type(comp.comparator) not in _LITERAL_SEQS:
+                membership = True
+        if identity:
+            return STATIC
+        val = join(*vals)
+        if membership:
+            # ``"w" in params`` looks up a key of a pytree: a Python bool
+            return Val(min(val.level, Level.MAYBE), val.origin, False, val.array, val.computed)
+        return Val(val.level, val.origin, False, val.array, val.level > Level.STATIC)
+
+    def _eval_if_exp(self, expr: cst.IfExp) -> Val:
+        self._eval(expr.test)
+        return join(self._eval(expr.body), self._eval(expr.orelse))
+
+    def _eval_sequence(self, expr: cst.Tuple | cst.List | cst.Set) -> Val:
+        vals = [self._eval(el.value) for el in expr.elements]
+        if not vals:
+            return Val(container=True)
+        val = join(*vals)
+        return Val(val.level, val.origin, True, False, val.computed)
+
+    def _eval_dict(self, expr: cst.Dict) -> Val:
+        vals = []
+        for el in expr.elements:
+            if type(el) is cst.DictElement:
+                self._eval(el.key)
+                vals.append(self._eval(el.value))
+            else:
+                vals.append(self._eval(el.value))
+        if not vals:
+            return Val(container=True)
+        val = join(*vals)
+        return Val(val.level, val.origin, True, False, val.computed)
+
+    def _eval_named(self, expr: cst.NamedExpr) -> Val:
+        val = self._eval(expr.value)
+        self._bind(expr.target, val)
+        return val
+
+    def _eval_starred(self, expr: cst.StarredElement) -> Val:
+        return self._eval(expr.value)
+
+    def _eval_await_yield(self, expr: cst.Await | cst.Yield) -> Val:
+        inner = getattr(expr, "expression", None) or getattr(expr, "value", None)
+        if isinstance(inner, cst.BaseExpression):
+            self._eval(inner)
+        return MAYBE
 
     def _comprehension(self, expr: cst.BaseComprehension) -> Val:
         saved = dict(self.env)
@@ -1192,7 +1218,7 @@ class _FunctionWalker:
         else:
             val = self._eval(expr.elt)  # type: ignore[attr-defined]
         self.env = saved
-        return replace(val, container=True, array=False)
+        return Val(val.level, val.origin, True, False, val.computed)
 
     def _call(self, call: cst.Call) -> Val:
         model = self.a.model
@@ -1206,8 +1232,11 @@ class _FunctionWalker:
                 else ("*" if arg.star == "*" else "**" if arg.star == "**" else None)
             )
             args.append((key, v))
-        arg_vals = [v for _, v in args]
-        joined = replace(join(*arg_vals), container=False) if arg_vals else STATIC
+        if args:
+            joined = join(*[v for _, v in args])
+            joined = Val(joined.level, joined.origin, False, joined.array, joined.computed)
+        else:
+            joined = STATIC
         qn = model.call_name(call)
         info = self.info
         staging = info is not None and info.staging
@@ -1222,7 +1251,7 @@ class _FunctionWalker:
             if qn.startswith(ARRAY_MODULES):
                 if staging and info is not None:
                     if joined.traced:
-                        return replace(joined, array=True, computed=True)
+                        return Val(joined.level, joined.origin, False, True, True)
                     short = _short(qn)
                     return Val(
                         Level.TRACED,
@@ -1234,23 +1263,24 @@ class _FunctionWalker:
                         array=True,
                         computed=True,
                     )
-                return replace(joined, array=True, computed=joined.level > Level.STATIC)
+                return Val(joined.level, joined.origin, False, True, joined.level > Level.STATIC)
             if qn in TRANSFORMS or qn in PARTIAL:
                 return STATIC  # builds a function
-        if isinstance(func, cst.Call):
+        if type(func) is cst.Call:
             # ``jax.jit(f)(x)``, ``jax.vmap(f)(x)``: the wrapped function's results
             self._eval(func)
             inner = self.a._transform_of(func.func)
             if inner is not None:
                 if joined.level > Level.STATIC:
-                    return replace(joined, array=True)
+                    return Val(joined.level, joined.origin, False, True, joined.computed)
                 if info is None:  # host code: a concrete jax.Array
                     return Val(Level.STATIC, array=True)
                 return Val(Level.MAYBE if not staging else Level.TRACED, joined.origin, array=True)
         else:
-            base = self._eval(func) if isinstance(func, cst.Attribute) else None
+            attribute = type(func) is cst.Attribute
+            base = self._eval(func) if attribute else None
             if (
-                isinstance(func, cst.Attribute)
+                attribute
                 and base is not None
                 and base.level > Level.STATIC
                 # ``self.helper(x)`` with a maybe-traced ``self``: the method is resolved below
@@ -1259,7 +1289,8 @@ class _FunctionWalker:
                 method = func.attr.value
                 if method in ("item", "tolist", "__bool__", "__float__", "__int__", "__index__"):
                     return STATIC
-                return replace(base, container=False, array=base.array or base.traced)
+                array = base.array or base.traced
+                return Val(base.level, base.origin, False, array, base.computed)
         if info is None and self.a.transformed_callee(call, self.fn) is not None:
             # host code calls a jitted/vmapped function: its results are jax.Arrays
             # (unless the function returns nothing)
@@ -1274,7 +1305,8 @@ class _FunctionWalker:
             ret = self.a.returns.get(id(fn))
             if ret is not None:
                 return ret if ret.level <= joined.level or ret.origin is None else ret
-            return replace(joined, level=min(joined.level, Level.MAYBE))
+            level = min(joined.level, Level.MAYBE)
+            return Val(level, joined.origin, False, joined.array, joined.computed)
         if target is not None:
             fn, _ = target
             callee = self.a.functions.get(id(fn))
@@ -1288,29 +1320,75 @@ class _FunctionWalker:
                 # calling a jitted function from host code returns jax.Arrays
                 return Val(Level.STATIC, array=True)
         if joined.level > Level.STATIC:
-            return replace(joined, level=Level.MAYBE)
+            return Val(Level.MAYBE, joined.origin, False, joined.array, joined.computed)
         return STATIC
 
     def _local_target(self, call: cst.Call) -> tuple[cst.FunctionDef, bool] | None:
         func = call.func
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             resolved = self.a._resolve_callable(func)
-            if resolved is not None and isinstance(resolved[0], cst.FunctionDef):
+            if resolved is not None and type(resolved[0]) is cst.FunctionDef:
                 return resolved[0], False
             return None
         if (
-            isinstance(func, cst.Attribute)
-            and isinstance(func.value, cst.Name)
+            type(func) is cst.Attribute
+            and type(func.value) is cst.Name
             and func.value.value == "self"
-            and isinstance(self.fn, cst.FunctionDef)
+            and type(self.fn) is cst.FunctionDef
         ):
             cls = self.a._class_of.get(id(self.fn))
             if cls is None:
                 return None
             for stmt in cls.body.body:
-                if isinstance(stmt, cst.FunctionDef) and stmt.name.value == func.attr.value:
+                if type(stmt) is cst.FunctionDef and stmt.name.value == func.attr.value:
                     return stmt, True
         return None
+
+
+_LITERAL_SEQS = frozenset({cst.Tuple, cst.List, cst.Set})
+
+_EvalHandler = Callable[[_FunctionWalker, cst.BaseExpression], Val]
+
+_EVAL_KINDS: tuple[tuple[tuple[type[cst.CSTNode], ...], _EvalHandler], ...] = (
+    ((cst.Name,), _FunctionWalker._eval_name),
+    (
+        (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis),
+        _FunctionWalker._eval_static,
+    ),
+    ((cst.ConcatenatedString,), _FunctionWalker._eval_concatenated),
+    ((cst.FormattedString,), _FunctionWalker._eval_formatted),
+    ((cst.Attribute,), _FunctionWalker._eval_attribute),
+    ((cst.Subscript,), _FunctionWalker._eval_subscript),
+    ((cst.Call,), _FunctionWalker._call),
+    ((cst.BinaryOperation,), _FunctionWalker._eval_binary),
+    ((cst.UnaryOperation,), _FunctionWalker._eval_unary),
+    ((cst.BooleanOperation,), _FunctionWalker._eval_boolean),
+    ((cst.Comparison,), _FunctionWalker._eval_comparison),
+    ((cst.IfExp,), _FunctionWalker._eval_if_exp),
+    ((cst.Tuple, cst.List, cst.Set), _FunctionWalker._eval_sequence),
+    ((cst.Dict,), _FunctionWalker._eval_dict),
+    (
+        (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp),
+        _FunctionWalker._comprehension,
+    ),
+    ((cst.Lambda,), _FunctionWalker._eval_static),
+    ((cst.NamedExpr,), _FunctionWalker._eval_named),
+    ((cst.StarredElement,), _FunctionWalker._eval_starred),
+    ((cst.Await, cst.Yield), _FunctionWalker._eval_await_yield),
+)  # type: ignore[assignment]
+"""Which handler evaluates an expression: the first entry it is an instance of."""
+
+_EVAL_HANDLERS: dict[type, _EvalHandler] = {}
+"""The handler of each expression class seen so far (filled by ``_eval_handler``)."""
+
+
+def _eval_handler(cls: type) -> _EvalHandler:
+    handler = next(
+        (h for classes, h in _EVAL_KINDS if issubclass(cls, classes)),
+        _FunctionWalker._eval_static,
+    )
+    _EVAL_HANDLERS[cls] = handler
+    return handler
 
 
 def _returns_value(fn: cst.FunctionDef) -> bool:
@@ -1320,7 +1398,7 @@ def _returns_value(fn: cst.FunctionDef) -> bool:
         node = stack.pop()
         if isinstance(node, cst.Return) and node.value is not None:
             return True
-        for child in node.children:
+        for child in children(node):
             if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
                 stack.append(child)
     return False

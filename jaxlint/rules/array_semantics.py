@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 import libcst as cst
 
-from jaxlint.analysis.names import Binding, Scope
+from jaxlint.analysis.names import Binding, Scope, SemanticModel
 from jaxlint.analysis.tracing import Level
 from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
 from jaxlint.diagnostics import Applicability
@@ -270,6 +271,12 @@ def _is_number(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary))
 
 
+_ASSIGNED: weakref.WeakKeyDictionary[SemanticModel, dict[int, tuple[str, cst.BaseExpression]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""``_ArrayEvidence.assigned`` of each module, shared by the rules that use it."""
+
+
 class _ArrayEvidence:
     """Why an expression is certainly one immutable ``jax.Array``, or ``None``.
 
@@ -297,23 +304,32 @@ class _ArrayEvidence:
     def assigned(self) -> dict[int, tuple[str, cst.BaseExpression]]:
         """``id(target Name)`` -> (``value``/``aug``/``for``, the expression)."""
         if self._assigned is None:
+            shared = _ASSIGNED.get(self.model)
+            if shared is not None:  # the other rule of this module already built it
+                self._assigned = shared
+                return shared
             found: dict[int, tuple[str, cst.BaseExpression]] = {}
+            # every node of the module: ``type() is`` (concrete libcst classes have no
+            # subclasses) instead of ``isinstance``, which goes through ABCMeta
+            name = cst.Name
             for node, entering in self.model.events:
                 if not entering:
                     continue
-                if isinstance(node, cst.Assign):
+                kind = type(node)
+                if kind is cst.Assign:
                     for t in node.targets:
-                        if isinstance(t.target, cst.Name):
+                        if type(t.target) is name:
                             found[id(t.target)] = ("value", node.value)
-                elif isinstance(node, cst.AnnAssign):
-                    if node.value is not None and isinstance(node.target, cst.Name):
+                elif kind is cst.AnnAssign:
+                    if node.value is not None and type(node.target) is name:
                         found[id(node.target)] = ("value", node.value)
-                elif isinstance(node, cst.AugAssign):
-                    if isinstance(node.target, cst.Name):
+                elif kind is cst.AugAssign:
+                    if type(node.target) is name:
                         found[id(node.target)] = ("aug", node.value)
-                elif isinstance(node, cst.For) and isinstance(node.target, cst.Name):
+                elif kind is cst.For and type(node.target) is name:
                     found[id(node.target)] = ("for", node.iter)
             self._assigned = found
+            _ASSIGNED[self.model] = found
         return self._assigned
 
     def line(self, node: cst.CSTNode) -> int:

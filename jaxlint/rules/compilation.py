@@ -115,44 +115,64 @@ class _Index:
 
     def __init__(self, model: SemanticModel) -> None:
         self.parent: dict[int, cst.CSTNode] = {}
-        self.span: dict[int, list[int]] = {}
+        self.start: dict[int, int] = {}
+        """id(node) -> the index of its entering event in ``model.events``."""
+        self.end: dict[int, int] = {}
+        """id(node) -> the index of its leaving event."""
         self.assigned: dict[int, cst.BaseExpression] = {}
         """``name = value``: id of the target ``Name`` -> value."""
         self.names: set[str] = set()
+        self.jitted: dict[int, _Jitted | None] = {}
+        """``_Queries.jitted_call`` of each call asked about (JAX404 and JAX405 ask for
+        every call of the module)."""
         self.events = model.events
+        # One pass over every event of the module: locals instead of attribute lookups,
+        # and ``type(node) is`` (libcst's concrete node classes have no subclasses)
+        # instead of ``isinstance``, which goes through ABCMeta for libcst classes.
+        parent = self.parent
+        start = self.start
+        end = self.end
+        assigned = self.assigned
+        add_name = self.names.add
+        name_cls, assign_cls, ann_assign_cls = cst.Name, cst.Assign, cst.AnnAssign
         stack: list[cst.CSTNode] = []
-        for i, (node, entering) in enumerate(model.events):
+        push = stack.append
+        pop = stack.pop
+        for i, (node, entering) in enumerate(self.events):
             if entering:
+                key = id(node)
                 if stack:
-                    self.parent.setdefault(id(node), stack[-1])
-                self.span[id(node)] = [i, i]
-                stack.append(node)
-                if isinstance(node, cst.Name):
-                    self.names.add(node.value)
-                elif isinstance(node, cst.Assign):
+                    parent.setdefault(key, stack[-1])
+                start[key] = i
+                push(node)
+                cls = type(node)
+                if cls is name_cls:
+                    add_name(node.value)
+                elif cls is assign_cls:
                     for t in node.targets:
-                        if isinstance(t.target, cst.Name):
-                            self.assigned[id(t.target)] = node.value
+                        if type(t.target) is name_cls:
+                            assigned[id(t.target)] = node.value
                 elif (
-                    isinstance(node, cst.AnnAssign)
+                    cls is ann_assign_cls
                     and node.value is not None
-                    and isinstance(node.target, cst.Name)
+                    and type(node.target) is name_cls
                 ):
-                    self.assigned[id(node.target)] = node.value
+                    assigned[id(node.target)] = node.value
             else:
-                stack.pop()
-                self.span[id(node)][1] = i
+                pop()
+                end[id(node)] = i
 
     def inside(self, node: cst.CSTNode, container: cst.CSTNode) -> bool:
-        inner = self.span.get(id(node))
-        outer = self.span.get(id(container))
+        inner = self.start.get(id(node))
+        outer = self.start.get(id(container))
         if inner is None or outer is None:
             return False
-        return outer[0] < inner[0] <= outer[1]
+        return outer < inner <= self.end[id(container)]
 
     def nodes_in(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         """Every node under ``node`` (entering events), in walk order."""
-        first, last = self.span[id(node)]
+        key = id(node)
+        first, last = self.start[key], self.end[key]
         for i in range(first + 1, last):
             child, entering = self.events[i]
             if entering:
@@ -160,12 +180,13 @@ class _Index:
 
     def ancestors(self, node: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, cst.CSTNode]]:
         """``(child, parent)`` pairs from ``node`` up to the module."""
+        get_parent = self.parent.get
         child = node
-        parent = self.parent.get(id(child))
+        parent = get_parent(id(child))
         while parent is not None:
             yield child, parent
             child = parent
-            parent = self.parent.get(id(child))
+            parent = get_parent(id(child))
 
 
 _INDEXES: weakref.WeakKeyDictionary[SemanticModel, _Index] = weakref.WeakKeyDictionary()
@@ -239,14 +260,20 @@ class _Queries:
     subclass of this module for a rule)."""
 
     ctx: FileContext
+    _index: tuple[SemanticModel, _Index] | None = None
+    """This rule's last index (asked for ~100k times a file: skips the weak dict)."""
 
     @property
     def index(self) -> _Index:
         model = self.ctx.model
+        mine = self._index
+        if mine is not None and mine[0] is model:
+            return mine[1]
         found = _INDEXES.get(model)
         if found is None:
             found = _Index(model)
             _INDEXES[model] = found
+        self._index = (model, found)
         return found
 
     def wrapper(
@@ -298,32 +325,40 @@ class _Queries:
         return loops
 
     def enclosing_class(self, fn: cst.CSTNode) -> cst.ClassDef | None:
-        parent = self.index.parent.get(id(fn))
-        if isinstance(parent, cst.IndentedBlock):
-            grand = self.index.parent.get(id(parent))
-            if isinstance(grand, cst.ClassDef):
+        parents = self.index.parent
+        parent = parents.get(id(fn))
+        if type(parent) is cst.IndentedBlock:
+            grand = parents.get(id(parent))
+            if type(grand) is cst.ClassDef:
                 return grand
         return None
 
     def enclosing_def(self, node: cst.CSTNode) -> cst.FunctionDef | None:
-        for _, parent in self.index.ancestors(node):
-            if isinstance(parent, cst.FunctionDef):
+        # called for most calls: a plain loop over the parents with ``type() is`` tests
+        # (concrete libcst classes have no subclasses) rather than ``isinstance``
+        get_parent = self.index.parent.get
+        parent = get_parent(id(node))
+        while parent is not None:
+            if type(parent) is cst.FunctionDef:
                 return parent
-            if isinstance(parent, (cst.Lambda, cst.ClassDef)):
+            if type(parent) is cst.Lambda or type(parent) is cst.ClassDef:
                 return None
+            parent = get_parent(id(parent))
         return None
 
     def bound_method(self, expr: cst.BaseExpression, within: cst.CSTNode | None) -> str | None:
         """``self.m`` where ``m`` is a method of the class of the enclosing method: a new
         bound-method object each time it is evaluated."""
         if not (
-            isinstance(expr, cst.Attribute)
-            and isinstance(expr.value, cst.Name)
-            and isinstance(within, cst.FunctionDef)
+            type(expr) is cst.Attribute
+            and type(expr.value) is cst.Name
+            and type(within) is cst.FunctionDef
         ):
             return None
-        params = positional_params(within)
-        if not params or expr.value.value != params[0]:
+        # the first positional parameter, without building the list of all of them
+        params = within.params
+        first = params.posonly_params or params.params
+        if not first or expr.value.value != first[0].name.value:
             return None
         cls = self.enclosing_class(within)
         if cls is None or any(
@@ -343,23 +378,34 @@ class _Queries:
         return None
 
     def jitted_call(self, call: cst.Call) -> _Jitted | None:
-        """The wrapped function a call calls, when this module shows its ``jit``."""
+        """The wrapped function a call calls, when this module shows its ``jit``
+        (shared by the rules: the callers only read it)."""
+        cache = self.index.jitted
+        key = id(call)
+        if key in cache:
+            return cache[key]
+        found = cache[key] = self._jitted_call(call)
+        return found
+
+    def _jitted_call(self, call: cst.Call) -> _Jitted | None:
         func = call.func
-        if isinstance(func, cst.Call):
+        # ``type() is`` tests (concrete libcst classes have no subclasses): ``isinstance``
+        # goes through ABCMeta, and this runs for every call
+        if type(func) is cst.Call:
             return self._from_wrapper(func)
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             found = self.bindings(func)
             if found is None or len(found[1]) != 1:
                 return None
             binding = found[1][0]
-            if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+            if binding.kind == "def" and type(binding.node) is cst.FunctionDef:
                 return self._from_decorated(binding.node, method=False)
             if binding.kind == "assign":
                 value = self.index.assigned.get(id(binding.node))
-                if isinstance(value, cst.Call):
+                if type(value) is cst.Call:
                     return self._from_wrapper(value)
             return None
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        if type(func) is cst.Attribute and type(func.value) is cst.Name:
             within = self.enclosing_def(call)
             if within is None or self.bound_method(func, within) is None:
                 return None

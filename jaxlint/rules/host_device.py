@@ -7,6 +7,7 @@ on a tracer inside ``jax.jit``; the linter itself never imports JAX or NumPy.
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,7 @@ import libcst as cst
 from jaxlint.analysis.names import Scope, SemanticModel
 from jaxlint.analysis.tracing import TracedFunction, Val
 from jaxlint.analysis.transforms import ARRAY_MODULES, STAGING, STATIC_ATTRIBUTES
+from jaxlint.analysis.walk import children
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
 from jaxlint.rules.base import FixOp, Invalid, ReplaceNode, Rule, Valid
@@ -197,7 +199,18 @@ def _host_sync_operands(model, call: cst.Call) -> list[cst.BaseExpression] | Non
     return None
 
 
-_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+_SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
+"""Checked with ``type(node) in _SCOPES``: concrete libcst classes have no subclasses, and
+``isinstance`` on them goes through ABCMeta, which costs more than the walk itself."""
+_COMPOUND: dict[type, bool] = {}
+"""Per node class: a compound statement (``issubclass`` once per class)."""
+
+
+def _is_compound(cls: type) -> bool:
+    found = _COMPOUND.get(cls)
+    if found is None:
+        found = _COMPOUND[cls] = issubclass(cls, cst.BaseCompoundStatement)
+    return found
 
 
 def _walk(
@@ -208,25 +221,38 @@ def _walk(
 ) -> Iterator[cst.CSTNode]:
     """Pre-order walk that does not enter nested functions, lambdas or classes (nor,
     with ``into_blocks=False``, compound statements, nor nodes ``prune`` rejects)."""
-    if isinstance(node, _SCOPES):
+    if type(node) in _SCOPES:
         return
-    yield node
-    for child in node.children:
-        if isinstance(child, _SCOPES):
-            continue
-        if not into_blocks and isinstance(child, cst.BaseCompoundStatement):
-            continue
-        if prune is not None and prune(child):
-            continue
-        yield from _walk(child, into_blocks=into_blocks, prune=prune)
+    # an explicit stack (children pushed in reverse) rather than nested generators,
+    # which cost a frame per level for every node yielded
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        kept = [
+            child
+            for child in children(node)
+            if type(child) not in _SCOPES
+            and (into_blocks or not _is_compound(type(child)))
+            and (prune is None or not prune(child))
+        ]
+        kept.reverse()
+        stack.extend(kept)
 
 
 def _walk_all(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Pre-order walk into lambdas too (not into nested ``def``s or classes)."""
-    yield node
-    for child in node.children:
-        if not isinstance(child, (cst.FunctionDef, cst.ClassDef)):
-            yield from _walk_all(child)
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        kept = [
+            child
+            for child in children(node)
+            if type(child) is not cst.FunctionDef and type(child) is not cst.ClassDef
+        ]
+        kept.reverse()
+        stack.extend(kept)
 
 
 def _assigned_names(target: cst.BaseExpression) -> list[str] | None:
@@ -253,6 +279,27 @@ def _py_str(text: str) -> str:
     return r
 
 
+def _tests_tracer(test: cst.BaseExpression) -> bool:
+    """A name or attribute in ``test`` says ``tracer`` or ``concrete``."""
+    for inner in _walk(test):
+        name = (
+            inner.value
+            if type(inner) is cst.Name
+            else inner.attr.value
+            if type(inner) is cst.Attribute
+            else ""
+        )
+        if "tracer" in name.lower() or "concrete" in name.lower():
+            return True
+    return False
+
+
+_TRACER_GUARDS: weakref.WeakKeyDictionary[SemanticModel, dict[int, bool]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per module, ``id(if node)`` -> ``_tests_tracer(its test)``, for all the rules."""
+
+
 class _Shared:
     """Shared bits of the rules below (a mixin, so that the registry does not see it):
     the enclosing function of the node being visited, traced values, assignments."""
@@ -269,17 +316,14 @@ class _Shared:
     def visit_If(self, node: cst.If) -> None:
         # ``if not_jax_tracer(x):`` / ``if isinstance(x, core.Tracer):``: the code
         # checks at runtime whether it holds a tracer; either branch may be concrete
-        for inner in _walk(node.test):
-            name = (
-                inner.value
-                if isinstance(inner, cst.Name)
-                else inner.attr.value
-                if isinstance(inner, cst.Attribute)
-                else ""
-            )
-            if "tracer" in name.lower() or "concrete" in name.lower():
-                self._tracer_guards.append(node)
-                return
+        guards = _TRACER_GUARDS.get(self.model)
+        if guards is None:
+            guards = _TRACER_GUARDS[self.model] = {}
+        found = guards.get(id(node))
+        if found is None:  # the first of the rules sharing this mixin to ask
+            found = guards[id(node)] = _tests_tracer(node.test)
+        if found:
+            self._tracer_guards.append(node)
 
     def leave_If(self, node: cst.If) -> None:
         if self._tracer_guards and self._tracer_guards[-1] is node:
