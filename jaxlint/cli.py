@@ -32,6 +32,7 @@ from jaxlint.cache import (
 from jaxlint.config import ConfigError, ConfigResolver, Settings, check_selector
 from jaxlint.diagnostics import Applicability, Diagnostic
 from jaxlint.discovery import discover
+from jaxlint.gc_pause import gc_paused
 from jaxlint.output import (
     FORMATS,
     STATISTICS_FORMATS,
@@ -720,7 +721,10 @@ def _check_file(
 
     if state.timings is not None:
         state.timings.files_linted += 1
-    new_text = _process_text(source.text, name, settings, path, args, state, fixing, store=store)
+    with gc_paused():
+        new_text = _process_text(
+            source.text, name, settings, path, args, state, fixing, store=store
+        )
     if new_text is not None and new_text != source.text:
         if args.diff:
             state.diffs.append(_unified_diff(source.text, new_text, name))
@@ -848,7 +852,8 @@ def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunS
             sys.stdout.buffer.write(data)
         return _finish(args, state, fixing, stdout_is_code=args.fix and not args.diff)
     try:
-        new_text = _process_text(text, name, settings, path, args, state, fixing)
+        with gc_paused():
+            new_text = _process_text(text, name, settings, path, args, state, fixing)
     except Exception as exc:
         state.io_errors.append(_unexpected(name, exc))
         new_text = None

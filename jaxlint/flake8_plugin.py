@@ -35,6 +35,7 @@ from jaxlint import __version__
 from jaxlint.config import ConfigError, ConfigResolver, Settings
 from jaxlint.diagnostics import INTERNAL_ERROR_CODE, PARSE_ERROR_CODE
 from jaxlint.engine import lint_text, mentions_jax
+from jaxlint.gc_pause import gc_paused
 from jaxlint.noqa import ALL, file_noqa_codes, suppresses
 from jaxlint.rules import all_rules
 from jaxlint.rules.base import Rule
@@ -111,7 +112,8 @@ class JaxlintChecker:
             settings, rules = self.settings_for(self.filename)
         except ConfigError as exc:
             return [self._internal(f"jaxlint config error: {exc}")]
-        result = lint_text(text, self.filename, settings, rules, apply_noqa=False)
+        with gc_paused():
+            result = lint_text(text, self.filename, settings, rules, apply_noqa=False)
         reports: list[Report] = []
         for error in result.internal_errors:
             reports.append(

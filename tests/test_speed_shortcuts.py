@@ -121,3 +121,41 @@ def test_qualified_names_are_memoised_per_node() -> None:
     assert model.call_name(call) == "jax.numpy.zeros"
     assert model.qualified_name(module.body[2].body[0].value) == "jax.numpy"
     assert model.qualified_name(cst.Integer("1")) is None
+
+
+def test_gc_paused_pauses_then_collects_the_cycles_of_the_file() -> None:
+    import gc
+    import weakref
+
+    from jaxlint.gc_pause import gc_paused
+
+    class Node:
+        pass
+
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+        with gc_paused():  # nested: still paused, and no collection in between
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a cycle, like a rule and its file context
+        ref = weakref.ref(a)
+        del a, b
+        assert ref() is not None
+    assert gc.isenabled()
+    assert ref() is None  # collected on the way out
+
+
+def test_gc_paused_leaves_a_disabled_collector_alone() -> None:
+    import gc
+
+    from jaxlint.gc_pause import gc_paused
+
+    gc.disable()
+    try:
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
