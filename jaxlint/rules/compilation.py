@@ -471,6 +471,24 @@ class _Queries:
 # -- source text helpers for fixes ---------------------------------------------------------
 
 
+def _reindented(statement: str, old: str, new: str) -> str:
+    """A statement's continuation lines moved from indentation ``old`` to ``new``.
+
+    Inside brackets indentation means nothing to Python, so this is cosmetic; it is
+    skipped where a line's leading space could be string content (a triple-quoted
+    string, or a backslash continuation, which may be inside a string).
+    """
+    lines = statement.splitlines(keepends=True)
+    if len(lines) < 2 or '"""' in statement or "'''" in statement:
+        return statement
+    if any(line.rstrip("\r\n").endswith("\\") for line in lines[:-1]):
+        return statement
+    if not all(line.startswith(old) or not line.strip() for line in lines[1:]):
+        return statement
+    rest = [new + line[len(old) :] if line.strip() else line for line in lines[1:]]
+    return lines[0] + "".join(rest)
+
+
 class _Text:
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
@@ -719,6 +737,20 @@ iteration, in every call.
                 "    for j in range(2):\n        x = double(x) + i + j\n"
             ),
             note="hoisted above the outermost loop it does not depend on, with its comment",
+        ),
+        Invalid(
+            "import jax\nimport jax.numpy as jnp\n\ndef scale(x, k):\n    return x * k\n\n"
+            "def run(xs):\n    out = []\n    for x in xs:\n        step = jax.jit(\n"
+            "            scale,\n            static_argnums=1,\n        )  # per batch\n"
+            "        out.append(step(x, 2))\n    return out\n\nrun([jnp.ones(2), jnp.ones(2)])\n",
+            line=10,
+            expected_fix=(
+                "import jax\nimport jax.numpy as jnp\n\ndef scale(x, k):\n    return x * k\n\n"
+                "def run(xs):\n    out = []\n    step = jax.jit(\n        scale,\n"
+                "        static_argnums=1,\n    )  # per batch\n    for x in xs:\n"
+                "        out.append(step(x, 2))\n    return out\n\nrun([jnp.ones(2), jnp.ones(2)])\n"
+            ),
+            note="a statement over several lines moves whole (found on jax's own pallas code)",
         ),
         Invalid(
             "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\nfor i in (1, 2, 3):\n"
@@ -1071,7 +1103,9 @@ iteration, in every call.
         if len(scope.bindings.get(target.value, ())) != 1:
             return None
         start, _ = src.range(line)
-        end = src.line_end(start)
+        # the end of the statement's last line: ``name = jax.jit(\n    f,\n)`` spans several
+        _, value_end = src.range(assign)
+        end = src.line_end(value_end)
         if end >= loop_end:
             return None  # the last line of the loop: its comment lies outside the loop's text
         # comment lines directly above the statement move with it
@@ -1091,7 +1125,8 @@ iteration, in every call.
             remove_end += 1
         indent = self.ctx.line_indent(hoist_to)
         newline = self.ctx.module.default_newline
-        hoisted = "".join(f"{c}{newline}{indent}" for c in comments) + text[start:end]
+        statement = _reindented(text[start:end], self.ctx.line_indent(line), indent)
+        hoisted = "".join(f"{c}{newline}{indent}" for c in comments) + statement
         replacement = ""
         if len(block.body) == 1:
             replacement = f"{self.ctx.line_indent(line)}pass{newline}"
