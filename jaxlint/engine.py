@@ -466,16 +466,35 @@ def _lint_module(
             elapsed = time.perf_counter() - start
             timings.add(rule_label(cls), elapsed - (timings.inner - inner), 0)
             timings.inner = inner + elapsed
-    _Dispatcher(instances, on_error).run(ctx.model.events, timings)
-
-    violations = [v for v in ctx.violations if id(v.rule) not in crashed]
-    if not violations:
-        return
-    if timings is None:
-        _report(ctx, violations, result, file_codes, want_fixes, path, apply_noqa, on_error)
-    else:
-        with timings.measure("report (noqa, fixes)"):
+    try:
+        _Dispatcher(instances, on_error).run(ctx.model.events, timings)
+        violations = [v for v in ctx.violations if id(v.rule) not in crashed]
+        if not violations:
+            return
+        if timings is None:
             _report(ctx, violations, result, file_codes, want_fixes, path, apply_noqa, on_error)
+        else:
+            with timings.measure("report (noqa, fixes)"):
+                _report(ctx, violations, result, file_codes, want_fixes, path, apply_noqa, on_error)
+    finally:
+        _release(ctx, instances)
+
+
+def _release(ctx: FileContext, instances: list[Rule]) -> None:
+    """Drop what the file's rules and analyses hold, once its diagnostics are made.
+
+    Rules and analyses point back at the file context (a rule's findings, the
+    closures of its fixes, the analyses' line lookups), and those reference cycles
+    kept the whole tree alive until the garbage collector traced every node of it.
+    Cutting them lets reference counting free the tree as soon as ``lint_text``
+    returns. Nothing reads a rule or the context after this.
+    """
+    for rule in instances:
+        rule.__dict__.clear()
+    ctx.violations = []
+    ctx._trace = None
+    ctx._keys = None
+    ctx._positions = None
 
 
 def _report(

@@ -62,7 +62,12 @@ class SemanticModel:
         """``(node, entering)`` for every non-trivia node, in source order."""
         self.identifiers: set[str] = set()
         """Every identifier the code spells: names, attribute names, import paths."""
-        _ScopeBuilder(self).walk(module)
+        builder = _ScopeBuilder(self)
+        builder.walk(module)
+        # the builder's handler tables hold its bound methods (a reference cycle) and it
+        # holds the model: left alone, that cycle keeps the whole tree alive until the
+        # garbage collector runs
+        builder.__dict__.clear()
         self._qualified: dict[int, str | None] = {}
         """``qualified_name`` per node id (the tree and the model do not change once built)."""
 
