@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import re
 import time
 import traceback
@@ -160,6 +161,19 @@ class _HandlerTable(dict):
         return found
 
 
+@functools.cache
+def _handler_names(cls: type[Rule]) -> tuple[tuple[str, tuple[str, bool]], ...]:
+    """``(attribute, (node class name, entering))`` for each ``visit_X``/``leave_X`` of
+    ``cls`` (``dir()`` of a class is slow: once per class, not once per file)."""
+    found = []
+    for attr in dir(cls):
+        if attr.startswith("visit_"):
+            found.append((attr, (attr[6:], True)))
+        elif attr.startswith("leave_"):
+            found.append((attr, (attr[6:], False)))
+    return tuple(found)
+
+
 class _Dispatcher:
     """Calls every rule's ``visit_X``/``leave_X`` handler over the model's event stream.
 
@@ -171,13 +185,7 @@ class _Dispatcher:
         self.on_error = on_error
         self.handlers: dict[tuple[str, bool], list[tuple[Rule, Callable]]] = {}
         for rule in rules:
-            for attr in dir(type(rule)):
-                if attr.startswith("visit_"):
-                    key = (attr[6:], True)
-                elif attr.startswith("leave_"):
-                    key = (attr[6:], False)
-                else:
-                    continue
+            for attr, key in _handler_names(type(rule)):
                 self.handlers.setdefault(key, []).append((rule, getattr(rule, attr)))
         self.dead: set[int] = set()
         self._enter = _HandlerTable(self.handlers, True)
