@@ -62,6 +62,8 @@ class SemanticModel:
         """``(node, entering)`` for every non-trivia node, in source order."""
         self.identifiers: set[str] = set()
         """Every identifier the code spells: names, attribute names, import paths."""
+        self.assigned: dict[int, cst.BaseExpression] = {}
+        """``name = value`` and ``name: T = value``: id of the target ``Name`` -> value."""
         builder = _ScopeBuilder(self)
         builder.walk(module)
         # the builder's handler tables hold its bound methods (a reference cycle) and it
@@ -223,6 +225,7 @@ class _ScopeBuilder:
             cst.ImportFrom: self._import_from,
             cst.Global: self._global,
             cst.Nonlocal: self._nonlocal,
+            cst.Assign: self._assign,
             cst.AssignTarget: lambda n: self._bind_target(n.target, "assign"),
             cst.AnnAssign: self._ann_assign,
             cst.AugAssign: lambda n: self._bind_target(n.target, "assign"),
@@ -318,7 +321,14 @@ class _ScopeBuilder:
         for item in node.names:
             self.scope.nonlocal_names.add(item.name.value)
 
+    def _assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if type(target.target) is cst.Name:
+                self.model.assigned[id(target.target)] = node.value
+
     def _ann_assign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None and type(node.target) is cst.Name:
+            self.model.assigned[id(node.target)] = node.value
         self._bind_target(node.target, "assign" if node.value is not None else "annotation")
 
     def _with_item(self, node: cst.WithItem) -> None:

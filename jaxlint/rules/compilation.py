@@ -111,30 +111,57 @@ def _dotted(expr: cst.BaseExpression) -> str | None:
 
 
 class _Index:
-    """Parents, event spans, simple assignments and every name used, for one module."""
+    """Parents, event spans and every name used, for one module (built from the model's
+    events on first use: many files only ever ask ``jitted_call``)."""
 
     def __init__(self, model: SemanticModel) -> None:
-        self.parent: dict[int, cst.CSTNode] = {}
-        self.start: dict[int, int] = {}
-        """id(node) -> the index of its entering event in ``model.events``."""
-        self.end: dict[int, int] = {}
-        """id(node) -> the index of its leaving event."""
-        self.assigned: dict[int, cst.BaseExpression] = {}
+        self.events = model.events
+        self.assigned = model.assigned
         """``name = value``: id of the target ``Name`` -> value."""
-        self.names: set[str] = set()
         self.jitted: dict[int, _Jitted | None] = {}
         """``_Queries.jitted_call`` of each call asked about (JAX404 and JAX405 ask for
         every call of the module)."""
-        self.events = model.events
+        self._parent: dict[int, cst.CSTNode] | None = None
+        self._start: dict[int, int] = {}
+        self._end: dict[int, int] = {}
+        self._names: set[str] = set()
+
+    @property
+    def parent(self) -> dict[int, cst.CSTNode]:
+        if self._parent is None:
+            self._build()
+        assert self._parent is not None
+        return self._parent
+
+    @property
+    def start(self) -> dict[int, int]:
+        """id(node) -> the index of its entering event in ``model.events``."""
+        if self._parent is None:
+            self._build()
+        return self._start
+
+    @property
+    def end(self) -> dict[int, int]:
+        """id(node) -> the index of its leaving event."""
+        if self._parent is None:
+            self._build()
+        return self._end
+
+    @property
+    def names(self) -> set[str]:
+        if self._parent is None:
+            self._build()
+        return self._names
+
+    def _build(self) -> None:
         # One pass over every event of the module: locals instead of attribute lookups,
         # and ``type(node) is`` (libcst's concrete node classes have no subclasses)
         # instead of ``isinstance``, which goes through ABCMeta for libcst classes.
-        parent = self.parent
-        start = self.start
-        end = self.end
-        assigned = self.assigned
-        add_name = self.names.add
-        name_cls, assign_cls, ann_assign_cls = cst.Name, cst.Assign, cst.AnnAssign
+        parent: dict[int, cst.CSTNode] = {}
+        start = self._start
+        end = self._end
+        add_name = self._names.add
+        name_cls = cst.Name
         stack: list[cst.CSTNode] = []
         push = stack.append
         pop = stack.pop
@@ -145,22 +172,12 @@ class _Index:
                     parent.setdefault(key, stack[-1])
                 start[key] = i
                 push(node)
-                cls = type(node)
-                if cls is name_cls:
+                if type(node) is name_cls:
                     add_name(node.value)
-                elif cls is assign_cls:
-                    for t in node.targets:
-                        if type(t.target) is name_cls:
-                            assigned[id(t.target)] = node.value
-                elif (
-                    cls is ann_assign_cls
-                    and node.value is not None
-                    and type(node.target) is name_cls
-                ):
-                    assigned[id(node.target)] = node.value
             else:
                 pop()
                 end[id(node)] = i
+        self._parent = parent
 
     def inside(self, node: cst.CSTNode, container: cst.CSTNode) -> bool:
         inner = self.start.get(id(node))
@@ -406,6 +423,8 @@ class _Queries:
                     return self._from_wrapper(value)
             return None
         if type(func) is cst.Attribute and type(func.value) is cst.Name:
+            if self.ctx.model.qualified_name(func.value) is not None:
+                return None  # ``jnp.sum(x)``: an import, not the method's first parameter
             within = self.enclosing_def(call)
             if within is None or self.bound_method(func, within) is None:
                 return None
@@ -1825,8 +1844,7 @@ and a factory that passes the object as the first argument reports the
     ]
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        cls = self.enclosing_class(node)
-        if cls is None or not node.decorators:
+        if not node.decorators:
             return
         model = self.ctx.model
         decorators = [d.decorator for d in node.decorators]
@@ -1837,6 +1855,9 @@ and a factory that passes the object as the first argument reports the
             return
         got = self.ctx.trace.transform_of(decorators[0])
         if got is None or got[0].qualname not in _PLAIN_JIT:
+            return
+        cls = self.enclosing_class(node)  # last: it needs the parent index
+        if cls is None:
             return
         params = positional_params(node)
         if not params:
