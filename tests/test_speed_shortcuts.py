@@ -159,3 +159,38 @@ def test_gc_paused_leaves_a_disabled_collector_alone() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_linted_file_is_freed_by_reference_counting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No reference cycle keeps a file's model (and so its tree) alive after lint_text:
+    a cycle would leave the whole tree to the garbage collector, or leak it through a
+    weak-keyed cache whose value holds its key."""
+    import gc
+    import weakref
+
+    import jaxlint.engine
+    from jaxlint.rules import all_rules
+
+    made: list[weakref.ref] = []
+    real = jaxlint.engine.SemanticModel
+
+    def tracked(module: cst.Module) -> SemanticModel:
+        model = real(module)
+        made.append(weakref.ref(model))
+        return model
+
+    monkeypatch.setattr(jaxlint.engine, "SemanticModel", tracked)
+    settings = Settings(select=("ALL",))
+    rules = settings.enabled_rules(all_rules())
+    texts = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").glob("*.py"))]
+    gc.collect()
+    gc.disable()
+    try:
+        found = 0
+        for text in texts:
+            found += len(lint_text(text, "f.py", settings, rules, want_fixes=True).diagnostics)
+        assert found > 10  # files with findings, fixes and messages, not only clean ones
+        assert len(made) == len(texts)
+        assert [ref() for ref in made] == [None] * len(texts)
+    finally:
+        gc.enable()
