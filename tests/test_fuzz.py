@@ -20,10 +20,8 @@ test (``JAXLINT_FUZZ_EXAMPLES``).
 
 from __future__ import annotations
 
-import ast
 import os
 import textwrap
-import warnings
 
 import hypothesmith
 import libcst as cst
@@ -34,7 +32,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jaxlint.config import Settings
 from jaxlint.engine import lint_text, split_lines
-from jaxlint.fixers.fixpoint import fix_text
+from jaxlint.fixers.fixpoint import fix_text, python_parses
 from jaxlint.positions import compute_positions
 from jaxlint.rules import all_rules
 
@@ -58,16 +56,6 @@ def fuzz_settings(default: int):
         suppress_health_check=list(HealthCheck),
         derandomize=not EXAMPLES,  # make test: the same examples every run
     )
-
-
-def python_parses(text: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
 
 
 def check_positions(text: str) -> None:

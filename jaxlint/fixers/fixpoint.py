@@ -41,7 +41,8 @@ class FixOutcome:
         return sum(self.applied.values())
 
 
-def _python_parses(text: str) -> bool:
+def python_parses(text: str) -> bool:
+    """Python's own parser accepts ``text`` (what the fix loop requires of fixed code)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -79,7 +80,7 @@ def fix_text(text: str, lint: LintFn, *, unsafe: bool) -> FixOutcome:
     on this interpreter), else with libcst. A fix whose output does not parse is
     dropped and reported, and the other fixes of that pass are kept.
     """
-    parses = _python_parses if _python_parses(text) else _cst_parses
+    parses = python_parses if python_parses(text) else _cst_parses
     outcome = FixOutcome(text=text)
     rejected: set[tuple] = set()
     while True:

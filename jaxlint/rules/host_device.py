@@ -213,6 +213,19 @@ def _is_compound(cls: type) -> bool:
     return found
 
 
+def _preorder(node: cst.CSTNode, keep: Callable[[cst.CSTNode], bool]) -> Iterator[cst.CSTNode]:
+    """Pre-order walk from ``node`` into the children ``keep`` accepts: an explicit stack
+    (children pushed in reverse) rather than nested generators, which cost a frame per
+    level for every node yielded."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        kept = [child for child in children(node) if keep(child)]
+        kept.reverse()
+        stack.extend(kept)
+
+
 def _walk(
     node: cst.CSTNode,
     *,
@@ -223,36 +236,21 @@ def _walk(
     with ``into_blocks=False``, compound statements, nor nodes ``prune`` rejects)."""
     if type(node) in _SCOPES:
         return
-    # an explicit stack (children pushed in reverse) rather than nested generators,
-    # which cost a frame per level for every node yielded
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        yield node
-        kept = [
-            child
-            for child in children(node)
-            if type(child) not in _SCOPES
+    yield from _preorder(
+        node,
+        lambda child: (
+            type(child) not in _SCOPES
             and (into_blocks or not _is_compound(type(child)))
             and (prune is None or not prune(child))
-        ]
-        kept.reverse()
-        stack.extend(kept)
+        ),
+    )
 
 
 def _walk_all(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Pre-order walk into lambdas too (not into nested ``def``s or classes)."""
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        yield node
-        kept = [
-            child
-            for child in children(node)
-            if type(child) is not cst.FunctionDef and type(child) is not cst.ClassDef
-        ]
-        kept.reverse()
-        stack.extend(kept)
+    yield from _preorder(
+        node, lambda child: type(child) is not cst.FunctionDef and type(child) is not cst.ClassDef
+    )
 
 
 def _assigned_names(target: cst.BaseExpression) -> list[str] | None:
