@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import libcst as cst
 import pytest
 
+import jaxlint.rules
 from jaxlint.config import Settings
 from jaxlint.engine import lint_text
 from jaxlint.fixers import fix_text
 from jaxlint.rules import all_rules
-from jaxlint.rules.base import Invalid, Rule, Valid
+from jaxlint.rules.base import Invalid, Rule, Valid, fixed_name
 from jaxlint.versions import NEWEST_KNOWN_JAX, parse_version
 
 
@@ -26,7 +28,8 @@ def _settings(example: Valid | Invalid, rule: type[Rule]) -> Settings:
 def _cases(kind: str):
     for rule in all_rules():
         for i, example in enumerate(getattr(rule, kind)):
-            yield pytest.param(rule, example, id=f"{rule.code}-{kind.lower()}-{i}")
+            name = Path(example.file).stem if example.file else str(i)
+            yield pytest.param(rule, example, id=f"{rule.code}-{kind.lower()}-{name}")
 
 
 def _lint(rule: type[Rule], example: Valid | Invalid, text: str):
@@ -89,3 +92,27 @@ def test_invalid_example_fix(rule: type[Rule], example: Invalid) -> None:
     if example.expected_fix is not None and example.expected_fix != example.code:
         remaining = [d for d in lint(once.text) if d.code == rule.code]
         assert remaining == []
+
+
+RULES_DIR = Path(jaxlint.rules.__file__).parent
+
+
+def test_every_example_file_is_used_once() -> None:
+    """Each file in a ``*.examples/`` folder is one example (or the fix of one), named for
+    its kind: a misspelt or forgotten file would otherwise never be checked."""
+    used: list[str] = []
+    for rule in all_rules():
+        for kind in ("VALID", "INVALID"):
+            for example in getattr(rule, kind):
+                if example.file is None:
+                    continue
+                folder, name = example.file.split("/")
+                assert name.startswith(f"{kind.lower()}_"), example.file
+                used.append(example.file)
+                if kind == "INVALID" and example.expected_fix is not None:
+                    used.append(f"{folder}/{fixed_name(name)}")
+    on_disk = sorted(
+        f"{path.parent.name}/{path.name}" for path in RULES_DIR.glob("*/*.examples/*.py")
+    )
+    # the shared key-hygiene examples appear in several rules' VALID lists
+    assert sorted(set(used)) == on_disk

@@ -14,6 +14,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 import libcst as cst
@@ -22,7 +23,7 @@ from jaxlint.analysis.walk import children
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
 from jaxlint.rules.api_drift_table import EXPLICIT_IMPORTS, Drift, load_table, spelled_names
-from jaxlint.rules.base import FixOp, Invalid, ReplaceNode, RequireImport, Rule, Valid
+from jaxlint.rules.base import Examples, FixOp, ReplaceNode, RequireImport, Rule
 from jaxlint.versions import format_version
 
 if TYPE_CHECKING:
@@ -1004,6 +1005,7 @@ The table lives in `jaxlint/data/api_drift.toml` (one entry per symbol: old name
 deprecated-in, removed-in, replacement, fix safety, note) and is checked against
 the installed JAX by `tests/test_api_drift_table.py`.
 """
+_EXAMPLES_JAX701 = Examples(Path(__file__).parent / "api_drift" / "deprecated_api.py")
 
 
 class DeprecatedApi(_DriftChecks, Rule):
@@ -1067,94 +1069,70 @@ under the old local name, so the rest of the file is untouched.
         + "\n"
     )
     VALID = [
-        Valid("import jax\nout = jax.tree.map(f, tree)\n", target_jax="0.5.0"),
-        Valid("import jax\nout = jax.tree_map(f, t)\n", target_jax="0.4.20"),
-        Valid("import jax\nout = jax.tree_map(f, t)\n", note="removed: JAX702's finding"),
-        Valid("import jax\nidx = jax.process_index()\n", runs=True),
-        Valid("import optax\nout = optax.tree_map(f, t)  # not jax\n"),
-        Valid(
-            "import jax\ndef g(jax):\n    return jax.host_id()\n",
-            note="parameter shadows the module",
+        _EXAMPLES_JAX701.valid("valid_out_jax_tree_map_f_tree.py", target_jax="0.5.0"),
+        _EXAMPLES_JAX701.valid("valid_out_jax_tree_map_f_t.py", target_jax="0.4.20"),
+        _EXAMPLES_JAX701.valid(
+            "valid_removed_jax702_s_finding.py", note="removed: JAX702's finding"
         ),
-        Valid(
-            "try:\n    from jax import tree_map\nexcept ImportError:\n"
-            "    from jax.tree_util import tree_map\n",
+        _EXAMPLES_JAX701.valid("valid_idx_jax_process_index.py", runs=True),
+        _EXAMPLES_JAX701.valid("valid_out_optax_tree_map_f_t.py"),
+        _EXAMPLES_JAX701.valid(
+            "valid_parameter_shadows_module.py", note="parameter shadows the module"
+        ),
+        _EXAMPLES_JAX701.valid(
+            "valid_version_compat_import_two_bindings.py",
             target_jax="0.5.0",
             note="version-compat import: two bindings, ambiguous",
         ),
-        Valid("import jax\nfn = getattr(jax, 'host_id', None)\n"),
-        Valid(
-            "import jax.numpy as jnp\nr = jnp.linalg.matrix_rank(jnp.eye(3), rtol=1e-3)\n",
-            runs=True,
-        ),
-        Valid("import jax.numpy as jnp\nr = jnp.linalg.matrix_rank(jnp.eye(3), 1e-3)\n"),
-        Valid("import jax\nf = jax.jit(lambda x: x, static_argnums=())\n"),
+        _EXAMPLES_JAX701.valid("valid_fn_getattr_jax_host_id_none.py"),
+        _EXAMPLES_JAX701.valid("valid_r_jnp_linalg_matrix_rank_jnp.py", runs=True),
+        _EXAMPLES_JAX701.valid("valid_r_jnp_linalg_matrix_rank_jnp_2.py"),
+        _EXAMPLES_JAX701.valid("valid_f_jax_jit_lambda_x_x.py"),
     ]
     INVALID = [
-        Invalid(
-            "import jax\nif jax.host_id() == 0:\n    print('main')\n",
+        _EXAMPLES_JAX701.invalid(
+            "invalid_if_jax_host_id_0.py",
             line=2,
             column=4,
-            expected_fix="import jax\nif jax.process_index() == 0:\n    print('main')\n",
             message_contains="deprecated since JAX 0.2.13",
         ),
-        Invalid(
-            "import jax\nout = jax.tree_map(f, t)\n",
+        _EXAMPLES_JAX701.invalid(
+            "invalid_out_jax_tree_map_f_t.py",
             target_jax="0.5.0",
             message_contains="deprecated since JAX 0.4.26",
-            expected_fix="import jax\nout = jax.tree.map(f, t)\n",
         ),
-        Invalid(
-            "from jax import tree_map\nout = tree_map(f, t)\nagain = tree_map(g, t)\n",
-            target_jax="0.5.0",
-            count=1,
-            line=1,
-            expected_fix=(
-                "from jax.tree import map as tree_map\nout = tree_map(f, t)\nagain = tree_map(g, t)\n"
-            ),
+        _EXAMPLES_JAX701.invalid(
+            "invalid_jax_import_tree_map.py", target_jax="0.5.0", count=1, line=1
         ),
-        Invalid(
-            "from jax import jit, host_count as nproc, host_ids\n",
-            count=2,
-            expected_fix=(
-                "from jax import jit\nfrom jax import process_count as nproc\n"
-                "from jax import process_indices as host_ids\n"
-            ),
+        _EXAMPLES_JAX701.invalid("invalid_jax_import_jit_host_count_nproc.py", count=2),
+        _EXAMPLES_JAX701.invalid(
+            "invalid_r_jnp_linalg_matrix_rank_jnp.py", column=40, message_contains="use `rtol=`"
         ),
-        Invalid(
-            "import jax.numpy as jnp\nr = jnp.linalg.matrix_rank(jnp.eye(3), tol=1e-3)\n",
-            column=40,
-            expected_fix="import jax.numpy as jnp\nr = jnp.linalg.matrix_rank(jnp.eye(3), rtol=1e-3)\n",
-            message_contains="use `rtol=`",
+        _EXAMPLES_JAX701.invalid(
+            "invalid_vals_jss_lpmn_values_2_2.py", message_contains="JAX plans no replacement"
         ),
-        Invalid(
-            "import jax.scipy.special as jss\nvals = jss.lpmn_values(2, 2, x, True)\n",
-            message_contains="JAX plans no replacement",
+        _EXAMPLES_JAX701.invalid(
+            "invalid_f_jax_jit_g_backend_cpu.py", message_contains="`jax.device_put` the inputs"
         ),
-        Invalid(
-            "import jax\nf = jax.jit(g, backend='cpu')\n",
-            message_contains="`jax.device_put` the inputs",
-        ),
-        Invalid(
-            "from jax.lib import xla_bridge\nname = xla_bridge.default_backend()\n",
+        _EXAMPLES_JAX701.invalid(
+            "invalid_module_fine_0_4_33.py",
             target_jax="0.4.33",
             count=1,
             line=2,
-            expected_fix=(
-                "from jax.lib import xla_bridge\nimport jax\nname = jax.default_backend()\n"
-            ),
             note="the module is fine in 0.4.33, its function is deprecated: reported at the use",
         ),
-        Invalid(
-            "from jax.lib import xla_bridge\nbackend = xla_bridge.get_backend()\n",
+        _EXAMPLES_JAX701.invalid(
+            "invalid_deprecated_module_imported_name_import.py",
             target_jax="0.8.1",
             count=1,
             line=1,
-            expected_fix="import jax.extend\nbackend = jax.extend.backend.get_backend()\n",
             message_contains="deprecated since JAX 0.8.0 and removed in JAX 0.9.0",
             note="a deprecated module imported by name: the import and its uses rewritten together",
         ),
     ]
+
+
+_EXAMPLES_JAX702 = Examples(Path(__file__).parent / "api_drift" / "removed_api.py")
 
 
 class RemovedApi(_DriftChecks, Rule):
@@ -1235,203 +1213,100 @@ removal version the flagged line raises as soon as it runs.
         + "\n"
     )
     VALID = [
-        Valid("import jax\nout = jax.tree.map(f, tree)\n"),
-        Valid("import jax\nleaves = jax.tree_util.tree_leaves(tree)\n"),
-        Valid("from jax.tree_util import tree_map\nout = tree_map(f, t)\n"),
-        Valid("import jax\nout = jax.tree_map(f, t)\n", target_jax="0.5.0"),
-        Valid("import optax\nout = optax.tree_map(f, t)  # not jax\n"),
-        Valid(
-            "import jax\ndef g(jax):\n    return jax.tree_map(f, t)\n",
-            note="parameter shadows the module",
+        _EXAMPLES_JAX702.valid("valid_out_jax_tree_map_f_tree.py"),
+        _EXAMPLES_JAX702.valid("valid_leaves_jax_tree_util_tree_leaves.py"),
+        _EXAMPLES_JAX702.valid("valid_out_tree_map_f_t.py"),
+        _EXAMPLES_JAX702.valid("valid_out_jax_tree_map_f_t.py", target_jax="0.5.0"),
+        _EXAMPLES_JAX702.valid("valid_out_optax_tree_map_f_t.py"),
+        _EXAMPLES_JAX702.valid(
+            "valid_parameter_shadows_module.py", note="parameter shadows the module"
         ),
-        Valid(
-            "try:\n    from jax import tree_map\nexcept ImportError:\n"
-            "    from jax.tree_util import tree_map\n",
+        _EXAMPLES_JAX702.valid(
+            "valid_version_compat_import_two_bindings.py",
             note="version-compat import: two bindings, ambiguous",
         ),
-        Valid("import jax\nfn = getattr(jax, 'tree_map', None)\n"),
-        Valid(
-            "import jax.numpy as jnp\ny = jnp.clip(jnp.arange(5.0), min=1.0, max=3.0)\n",
-            runs=True,
+        _EXAMPLES_JAX702.valid("valid_fn_getattr_jax_tree_map_none.py"),
+        _EXAMPLES_JAX702.valid("valid_y_jnp_clip_jnp_arange_5.py", runs=True),
+        _EXAMPLES_JAX702.valid("valid_numpy_still_has_min.py", note="NumPy still has a_min"),
+        _EXAMPLES_JAX702.valid(
+            "valid_property_current.py", runs=True, note="the property is current"
         ),
-        Valid(
-            "import numpy as np\ny = np.clip(np.arange(5.0), a_min=1.0, a_max=3.0)\n",
-            note="NumPy still has a_min",
-        ),
-        Valid(
-            "import jax.numpy as jnp\nx = jnp.ones(3)\nd = x.device\n",
-            runs=True,
-            note="the property is current",
-        ),
-        Valid("import torch\nd = torch.ones(3).device()\n", note="not a JAX array"),
-        Valid("import jax\nimport jax.extend\nb = jax.extend.backend.get_backend()\n", runs=True),
-        Valid("import jax\nfrom jax import config\nconfig.update('jax_enable_x64', False)\n"),
-        Valid("import jax\njax.config.update('jax_enable_x64', False)\n", runs=True),
-        Valid(
-            "import jax.numpy as jnp\nx = jnp.array([1.0, 2.0], jnp.float32, copy=True)\n",
-            runs=True,
-        ),
-        Valid(
-            "from jax.random import permutation\ny = permutation(key, x, independent=True)\n",
-        ),
-        Valid("import numpy as np\nlow = np.NINF if hasattr(np, 'NINF') else -np.inf\n"),
-        Valid(
-            "import jax\n\ndef aval_of(x):\n    if hasattr(jax, 'typeof'):\n"
-            "        return jax.typeof(x)\n    else:\n        return jax.core.get_aval(x)\n",
+        _EXAMPLES_JAX702.valid("valid_jax_array.py", note="not a JAX array"),
+        _EXAMPLES_JAX702.valid("valid_b_jax_extend_backend_get_backend.py", runs=True),
+        _EXAMPLES_JAX702.valid("valid_config_update_jax_enable_x64_false.py"),
+        _EXAMPLES_JAX702.valid("valid_jax_config_update_jax_enable_x64.py", runs=True),
+        _EXAMPLES_JAX702.valid("valid_x_jnp_array_1_0_2.py", runs=True),
+        _EXAMPLES_JAX702.valid("valid_y_permutation_key_x_independent_true.py"),
+        _EXAMPLES_JAX702.valid("valid_low_np_ninf_if_hasattr_np.py"),
+        _EXAMPLES_JAX702.valid(
+            "valid_version_compatibility_branch_equinox_old.py",
             note="version-compatibility branch (equinox): the old spelling never runs here",
         ),
-        Valid(
-            "import jax\ntry:\n    Err = jax.errors.JaxRuntimeError\nexcept AttributeError:\n"
-            "    Err = jax.lib.xla_extension.XlaRuntimeError\n",
+        _EXAMPLES_JAX702.valid(
+            "valid_fallback_older_jax_except_attributeerror.py",
             note="fallback for older JAX in `except AttributeError`",
         ),
-        Valid(
-            "import jax\nif jax.__version_info__ < (0, 4, 26):\n    tree_map = jax.tree_map\n"
-            "else:\n    tree_map = jax.tree.map\n",
-            runs=True,
-        ),
-        Valid("import jax\ntree_map = jax.tree.map if hasattr(jax, 'tree') else jax.tree_map\n"),
+        _EXAMPLES_JAX702.valid("valid_tree_map_jax_tree_map.py", runs=True),
+        _EXAMPLES_JAX702.valid("valid_tree_map_jax_tree_map_if.py"),
     ]
     INVALID = [
-        Invalid(
-            "import jax\nout = jax.tree_map(lambda x: x + 1, [1, 2])\n",
+        _EXAMPLES_JAX702.invalid(
+            "invalid_out_jax_tree_map_lambda_x.py",
             line=2,
             column=7,
-            expected_fix="import jax\nout = jax.tree.map(lambda x: x + 1, [1, 2])\n",
             message_contains="removed in JAX 0.6.0",
             raises="AttributeError",
         ),
-        Invalid(
-            "from jax import tree_map\nout = tree_map(abs, [1])\nagain = tree_map(abs, [2])\n",
-            count=1,
-            line=1,
-            expected_fix=(
-                "from jax.tree import map as tree_map\nout = tree_map(abs, [1])\n"
-                "again = tree_map(abs, [2])\n"
-            ),
-            raises="ImportError",
+        _EXAMPLES_JAX702.invalid(
+            "invalid_jax_import_tree_map.py", count=1, line=1, raises="ImportError"
         ),
-        Invalid(
-            "from jax import jit, tree_leaves as tl, tree_structure\n",
-            count=2,
-            expected_fix=(
-                "from jax import jit\nfrom jax.tree import leaves as tl\n"
-                "from jax.tree import structure as tree_structure\n"
-            ),
-            raises="ImportError",
+        _EXAMPLES_JAX702.invalid(
+            "invalid_jax_import_jit_tree_leaves_tl.py", count=2, raises="ImportError"
         ),
-        Invalid(
-            "import jax as j\n\ndef f(t):\n    return j.tree_leaves(t), j.tree_flatten(t)\n",
-            count=2,
-            expected_fix="import jax as j\n\ndef f(t):\n    return j.tree.leaves(t), j.tree.flatten(t)\n",
-        ),
-        Invalid(
-            "import jax\nif jax.treedef_is_leaf(td):\n    pass\n",
-            expected_fix="import jax\nif jax.tree_util.treedef_is_leaf(td):\n    pass\n",
-        ),
-        Invalid(
-            "import jax\nmapper = jax.tree_transpose\n",
-            expected_fix="import jax\nmapper = jax.tree.transpose\n",
-        ),
-        Invalid(
-            "def f(t):\n    from jax import tree_unflatten\n    return tree_unflatten(td, t)\n",
-            expected_fix=(
-                "def f(t):\n    from jax.tree import unflatten as tree_unflatten\n"
-                "    return tree_unflatten(td, t)\n"
-            ),
-        ),
-        Invalid(
-            "import jax\nfrom jax.lib import xla_bridge\n\n"
-            "backend = xla_bridge.get_backend()\nname = xla_bridge.default_backend()\n",
+        _EXAMPLES_JAX702.invalid("invalid_return_j_tree_leaves_t_j.py", count=2),
+        _EXAMPLES_JAX702.invalid("invalid_pass.py"),
+        _EXAMPLES_JAX702.invalid("invalid_mapper_jax_tree_transpose.py"),
+        _EXAMPLES_JAX702.invalid("invalid_return_tree_unflatten_td_t.py"),
+        _EXAMPLES_JAX702.invalid(
+            "invalid_removed_module_imported_name_import.py",
             count=1,
             line=2,
-            expected_fix=(
-                "import jax\nimport jax.extend\n\n"
-                "backend = jax.extend.backend.get_backend()\nname = jax.default_backend()\n"
-            ),
             raises="ImportError",
             note="a removed module imported by name: the import and every use rewritten",
         ),
-        Invalid(
-            "import jax.numpy as jnp\n\nx = jnp.round_(jnp.array([1.26]), 1)\n"
-            "y = jnp.full(2, jnp.NINF) ** 2\n",
-            count=2,
-            expected_fix=(
-                "import jax.numpy as jnp\n\nx = jnp.round(jnp.array([1.26]), 1)\n"
-                "y = jnp.full(2, -jnp.inf) ** 2\n"
-            ),
-            raises="AttributeError",
+        _EXAMPLES_JAX702.invalid(
+            "invalid_y_jnp_full_2_jnp_ninf.py", count=2, raises="AttributeError"
         ),
-        Invalid(
-            "import jax.numpy as jnp\nlo = jnp.NINF ** 2\n",
-            expected_fix="import jax.numpy as jnp\nlo = (-jnp.inf) ** 2\n",
+        _EXAMPLES_JAX702.invalid(
+            "invalid_parenthesized_where_precedence_needs.py",
             note="parenthesized where precedence needs it",
         ),
-        Invalid(
-            "import jax.numpy as jnp\ny = jnp.clip(jnp.arange(5.0), a_min=1.0, a_max=3.0)\n",
-            count=2,
-            column=31,
-            expected_fix=(
-                "import jax.numpy as jnp\ny = jnp.clip(jnp.arange(5.0), min=1.0, max=3.0)\n"
-            ),
-            raises="TypeError",
+        _EXAMPLES_JAX702.invalid(
+            "invalid_y_jnp_clip_jnp_arange_5.py", count=2, column=31, raises="TypeError"
         ),
-        Invalid(
-            "from jax import core\n\np = core.Primitive('p')\n",
+        _EXAMPLES_JAX702.invalid(
+            "invalid_import_jax_does_load_jax.py",
             line=3,
-            expected_fix="from jax import core\nimport jax.extend\n\np = jax.extend.core.Primitive('p')\n",
             raises="AttributeError",
             note="`import jax` does not load jax.extend: the fix imports it",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\n"
-            "assert x.device_buffer is not None\n",
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\n"
-                "assert x.addressable_data(0) is not None\n"
-            ),
-            raises="AttributeError",
-        ),
-        Invalid(
-            "import jax.numpy as jnp\n\nx = jnp.ones(3)\nd = x.device()\n",
+        _EXAMPLES_JAX702.invalid("invalid_assert_x_device_buffer_none.py", raises="AttributeError"),
+        _EXAMPLES_JAX702.invalid("invalid_d_x_device.py", unsafe_fix=True, raises="TypeError"),
+        _EXAMPLES_JAX702.invalid(
+            "invalid_jax_config_update_jax_enable_memories.py",
             unsafe_fix=True,
-            expected_fix="import jax.numpy as jnp\n\nx = jnp.ones(3)\nd = x.device\n",
-            raises="TypeError",
-        ),
-        Invalid(
-            "import jax\njax.config.update('jax_enable_memories', True)\n",
-            unsafe_fix=True,
-            expected_fix="import jax\npass\n",
             raises="AttributeError",
         ),
-        Invalid(
-            "import jax, jax.numpy as jnp\n"
-            "y = jax.random.shuffle(jax.random.key(0), jnp.arange(6.0).reshape(2, 3), axis=1)\n",
-            expected_fix=(
-                "import jax, jax.numpy as jnp\n"
-                "y = jax.random.permutation(jax.random.key(0), jnp.arange(6.0).reshape(2, 3),"
-                " axis=1, independent=True)\n"
-            ),
-            raises="AttributeError",
+        _EXAMPLES_JAX702.invalid(
+            "invalid_y_jax_random_shuffle_jax_random.py", raises="AttributeError"
         ),
-        Invalid(
-            "import jax.numpy as jnp\nx = jnp.array([1.0, 2.0], jnp.float32, True)\n",
-            column=40,
-            expected_fix=(
-                "import jax.numpy as jnp\nx = jnp.array([1.0, 2.0], jnp.float32, copy=True)\n"
-            ),
-            raises="TypeError",
-        ),
-        Invalid(
-            "import jax\n\ndef f(x):\n    if hasattr(x, 'shape'):\n        return jax.tree_map(abs, x)\n",
-            expected_fix=(
-                "import jax\n\ndef f(x):\n    if hasattr(x, 'shape'):\n        return jax.tree.map(abs, x)\n"
-            ),
+        _EXAMPLES_JAX702.invalid("invalid_x_jnp_array_1_0_2.py", column=40, raises="TypeError"),
+        _EXAMPLES_JAX702.invalid(
+            "invalid_hasattr_something_else_than_jax.py",
             note="`hasattr` on something else than JAX is no version guard",
         ),
-        Invalid(
-            "from jax.experimental import host_callback as hcb\n\n"
-            "def f(x):\n    return hcb.id_print(x)\n",
+        _EXAMPLES_JAX702.invalid(
+            "invalid_mechanical_fix_callback_apis_differ.py",
             count=1,
             message_contains="use `jax.debug.print`",
             note="no mechanical fix: the callback APIs differ",
@@ -1478,6 +1353,7 @@ _CONFIG_CONTEXTS: dict[str, tuple[str, str, bool]] = {
 manager and drop it, changing nothing (each checked on the installed JAX by
 tests/test_api_drift_table.py). ``jax.set_mesh`` is not one: it also sets the
 mesh when called as a statement."""
+_EXAMPLES_JAX703 = Examples(Path(__file__).parent / "api_drift" / "inert_config_call.py")
 
 
 class InertConfigCall(Rule):
@@ -1534,67 +1410,34 @@ options, when the call has no argument (which means `True`).
 not change.
 """
     VALID = [
-        Valid("import jax\nwith jax.enable_x64(True):\n    pass\n", runs=True),
-        Valid("import jax\njax.config.update('jax_enable_x64', False)\n", runs=True),
-        Valid("import jax\nctx = jax.debug_nans(True)\nwith ctx:\n    pass\n", runs=True),
-        Valid(
-            "import jax\nmesh = jax.make_mesh((1,), ('x',))\njax.set_mesh(mesh)\n",
+        _EXAMPLES_JAX703.valid("valid_pass.py", runs=True),
+        _EXAMPLES_JAX703.valid("valid_jax_config_update_jax_enable_x64.py", runs=True),
+        _EXAMPLES_JAX703.valid("valid_pass_2.py", runs=True),
+        _EXAMPLES_JAX703.valid(
+            "valid_set_mesh_acts_global_setter.py",
             runs=True,
             note="set_mesh acts as a global setter when not used in `with`",
         ),
-        Valid(
-            "import contextlib, jax\nwith contextlib.ExitStack() as stack:\n"
-            "    stack.enter_context(jax.log_compiles(True))\n",
-            runs=True,
-        ),
-        Valid(
-            "import jax\n@jax.default_matmul_precision('float32')\ndef f(x):\n    return x\n",
-            note="a decorator, not a statement",
-        ),
-        Valid("def enable_x64(flag):\n    pass\n\nenable_x64(True)\n", note="not JAX's"),
-        Valid("import jax\nflag = jax.config.jax_enable_x64\n"),
-        Valid("import jax\njax.enable_x64\n", note="no call"),
+        _EXAMPLES_JAX703.valid("valid_stack_enter_context_jax_log_compiles.py", runs=True),
+        _EXAMPLES_JAX703.valid("valid_decorator_statement.py", note="a decorator, not a statement"),
+        _EXAMPLES_JAX703.valid("valid_jax_s.py", note="not JAX's"),
+        _EXAMPLES_JAX703.valid("valid_flag_jax_config_jax_enable_x64.py"),
+        _EXAMPLES_JAX703.valid("valid_call.py", note="no call"),
     ]
     INVALID = [
-        Invalid(
-            "import jax\njax.enable_x64(True)\n",
+        _EXAMPLES_JAX703.invalid(
+            "invalid_jax_enable_x64_true.py",
             line=2,
             column=1,
             unsafe_fix=True,
-            expected_fix="import jax\njax.config.update('jax_enable_x64', True)\n",
             message_contains="`jax_enable_x64` stays unchanged",
         ),
-        Invalid(
-            "import jax\n\ndef main():\n    jax.disable_jit()\n    jax.log_compiles(True)\n",
-            count=2,
-            unsafe_fix=True,
-            expected_fix=(
-                "import jax\n\ndef main():\n    jax.config.update('jax_disable_jit', True)\n"
-                "    jax.config.update('jax_log_compiles', True)\n"
-            ),
-        ),
-        Invalid(
-            "from jax import default_matmul_precision\ndefault_matmul_precision('highest')\n",
-            unsafe_fix=True,
-            expected_fix=(
-                "from jax import default_matmul_precision\nimport jax\n"
-                "jax.config.update('jax_default_matmul_precision', 'highest')\n"
-            ),
-        ),
-        Invalid(
-            "import jax\njax.numpy_rank_promotion(new_val='raise')\n",
-            unsafe_fix=True,
-            expected_fix="import jax\njax.config.update('jax_numpy_rank_promotion', 'raise')\n",
-        ),
-        Invalid(
-            "import jax\nif True:\n    jax.debug_nans(True)  # catch NaNs\n",
-            unsafe_fix=True,
-            expected_fix=(
-                "import jax\nif True:\n    jax.config.update('jax_debug_nans', True)  # catch NaNs\n"
-            ),
-        ),
-        Invalid(
-            "import jax\njax.transfer_guard()\n",
+        _EXAMPLES_JAX703.invalid("invalid_jax_log_compiles_true.py", count=2, unsafe_fix=True),
+        _EXAMPLES_JAX703.invalid("invalid_default_matmul_precision_highest.py", unsafe_fix=True),
+        _EXAMPLES_JAX703.invalid("invalid_jax_numpy_rank_promotion_new_val.py", unsafe_fix=True),
+        _EXAMPLES_JAX703.invalid("invalid_jax_debug_nans_true_catch_nans.py", unsafe_fix=True),
+        _EXAMPLES_JAX703.invalid(
+            "invalid_value_error_time_so_fix.py",
             note="no value: an error at `with` time, so no fix",
         ),
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from pathlib import Path
 
 import libcst as cst
 
@@ -12,13 +13,14 @@ from jaxlint.analysis.tracing import Level
 from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
-from jaxlint.rules.base import FixOp, Invalid, ReplaceNode, Rule, Valid
+from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
 
 _EMPTY_TO_ZEROS = {
     "jax.numpy.empty": "jax.numpy.zeros",
     "jax.numpy.empty_like": "jax.numpy.zeros_like",
 }
 _UNINITIALIZED_SINCE = (0, 11, 0)
+_EXAMPLES_JAX602 = Examples(Path(__file__).parent / "array_semantics" / "empty_not_zeros.py")
 
 
 class EmptyNotZeros(Rule):
@@ -69,67 +71,42 @@ elements become deterministic. `empty_like(prototype=x)` becomes
 in the jaxpr where `jnp.empty` is used (a `broadcast_in_dim` for `jnp.zeros`).
 """
     VALID = [
-        Valid("import jax.numpy as jnp\nx = jnp.zeros((3,))\n"),
-        Valid("import numpy as np\nx = np.empty((3,))\n", note="NumPy, not JAX"),
-        Valid("import jax.numpy as jnp\ny = jnp.zeros_like(x)\n"),
-        Valid(
-            "import jax.numpy as jnp\nx = jnp.empty((3,))\n",
+        _EXAMPLES_JAX602.valid("valid_x_jnp_zeros_3.py"),
+        _EXAMPLES_JAX602.valid("valid_numpy_jax.py", note="NumPy, not JAX"),
+        _EXAMPLES_JAX602.valid("valid_y_jnp_zeros_like_x.py"),
+        _EXAMPLES_JAX602.valid(
+            "valid_before_0_11_jnp_empty.py",
             target_jax="0.10.2",
             note="before 0.11 jnp.empty was jnp.zeros",
         ),
-        Valid(
-            "import jax.numpy as jnp\ndef f(jnp):\n    return jnp.empty(3)\n",
-            note="parameter shadows the import",
+        _EXAMPLES_JAX602.valid(
+            "valid_parameter_shadows_import.py", note="parameter shadows the import"
         ),
-        Valid("import jax.numpy as jnp\ns = 'jnp.empty((3,))'  # jnp.empty(3)\n"),
-        Valid("import jax.numpy as jnp\nq = queue.empty()\nfull = jnp.full((2,), 1.0)\n"),
-        Valid(
-            "try:\n    import jax.numpy as np\nexcept ImportError:\n    import numpy as np\n"
-            "x = np.empty(3)\n",
+        _EXAMPLES_JAX602.valid("valid_s_jnp_empty_3_jnp_empty.py"),
+        _EXAMPLES_JAX602.valid("valid_full_jnp_full_2_1_0.py"),
+        _EXAMPLES_JAX602.valid(
+            "valid_two_possible_modules_ambiguous_stay.py",
             note="two possible modules: ambiguous, stay silent",
         ),
-        Valid("import jax.numpy as jnp\nx = jnp.empty((3,))  # noqa: JAX602\n"),
-        Valid(
-            "import jax.numpy as jnp\ndt = jnp.empty((), dtype=p.dtype).real.dtype\n"
-            "nd = jnp.empty((2, 3)).ndim\n",
+        _EXAMPLES_JAX602.valid("valid_x_jnp_empty_3_noqa_jax602.py"),
+        _EXAMPLES_JAX602.valid(
+            "valid_only_metadata_read_never_uninitialized.py",
             note="only metadata is read, never the uninitialized memory",
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax.numpy as jnp\nx = jnp.empty((3, 4))\n",
-            line=2,
-            column=5,
-            expected_fix="import jax.numpy as jnp\nx = jnp.zeros((3, 4))\n",
-            message_contains="`jnp.empty`",
+        _EXAMPLES_JAX602.invalid(
+            "invalid_x_jnp_empty_3_4.py", line=2, column=5, message_contains="`jnp.empty`"
         ),
-        Invalid(
-            "import jax\ny = jax.numpy.empty_like(x, dtype=jax.numpy.float32)\n",
-            expected_fix="import jax\ny = jax.numpy.zeros_like(x, dtype=jax.numpy.float32)\n",
-        ),
-        Invalid(
-            "from jax.numpy import empty\nx = empty(5)\n",
-            expected_fix="from jax.numpy import empty\nimport jax\nx = jax.numpy.zeros(5)\n",
-        ),
-        Invalid(
-            "import jax.numpy as np2\nx = np2.empty(5)  # keep me\n",
-            expected_fix="import jax.numpy as np2\nx = np2.zeros(5)  # keep me\n",
-        ),
-        Invalid(
-            "from jax import numpy as jnp\n\ndef f(x):\n    return jnp.empty_like(prototype=x)\n",
-            expected_fix=(
-                "from jax import numpy as jnp\n\ndef f(x):\n    return jnp.zeros_like(a=x)\n"
-            ),
-        ),
-        Invalid(
-            "import jax.numpy as jnp\nx = jnp.empty((3,))  # noqa: JAX601\n",
+        _EXAMPLES_JAX602.invalid("invalid_y_jax_numpy_empty_like_x.py"),
+        _EXAMPLES_JAX602.invalid("invalid_x_empty_5.py"),
+        _EXAMPLES_JAX602.invalid("invalid_x_np2_empty_5_keep_me.py"),
+        _EXAMPLES_JAX602.invalid("invalid_return_jnp_empty_like_prototype_x.py"),
+        _EXAMPLES_JAX602.invalid(
+            "invalid_noqa_another_code_does_suppress.py",
             note="noqa for another code does not suppress",
         ),
-        Invalid(
-            "import jax.numpy as jnp\r\nx = jnp.empty(\r\n    (3,),\r\n)\r\n",
-            expected_fix="import jax.numpy as jnp\r\nx = jnp.zeros(\r\n    (3,),\r\n)\r\n",
-            note="CRLF kept",
-        ),
+        _EXAMPLES_JAX602.invalid("invalid_crlf_kept.py", note="CRLF kept"),
     ]
 
     _METADATA = frozenset({"dtype", "shape", "ndim", "size", "itemsize", "nbytes"})
@@ -570,6 +547,9 @@ def _subscript_targets(expr: cst.BaseExpression) -> list[cst.Subscript]:
     return []
 
 
+_EXAMPLES_JAX601 = Examples(Path(__file__).parent / "array_semantics" / "in_place_update.py")
+
+
 class InPlaceUpdate(Rule):
     code = "JAX601"
     name = "in-place-update"
@@ -666,274 +646,114 @@ fails the `eval_shape` stage with `TypeError: JAX arrays are immutable and do no
 support in-place item assignment`, with the file and line of the assignment.
 """
     VALID = [
-        Valid(
-            "import jax.numpy as jnp\n"
-            "x = jnp.zeros(3)\n"
-            "x = x.at[0].set(1.0)\n"
-            "x = x.at[1:].add(2.0)\n",
-            runs=True,
-            note="the functional update already",
+        _EXAMPLES_JAX601.valid(
+            "valid_functional_update_already.py", runs=True, note="the functional update already"
         ),
-        Valid(
-            "import numpy as np\nx = np.zeros(3)\nx[0] = 1.0\nx[1:] += 2.0\n",
-            runs=True,
-            note="NumPy arrays are mutable",
+        _EXAMPLES_JAX601.valid(
+            "valid_numpy_arrays_mutable.py", runs=True, note="NumPy arrays are mutable"
         ),
-        Valid(
-            "import jax.numpy as jnp\n"
-            "rows = [jnp.zeros(2), jnp.ones(2)]\n"
-            "rows[0] = jnp.full(2, 3.0)\n"
-            "metrics = {}\n"
-            "metrics['loss'] = jnp.mean(rows[0])\n",
+        _EXAMPLES_JAX601.valid(
+            "valid_python_list_dict_holding_arrays.py",
             runs=True,
             note="Python list and dict holding arrays",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n"
-            "@jax.jit\n"
-            "def step(ref, x):\n"
-            "    ref[...] += x\n"
-            "    ref[0] = 0.0\n"
-            "    return x\n\n"
-            "r = jax.new_ref(jnp.zeros(3))\n"
-            "step(r, jnp.ones(3))\n"
-            "r[...] = jnp.ones(3)\n",
+        _EXAMPLES_JAX601.valid(
+            "valid_mutable_jax_ref_host_passed.py",
             runs=True,
             note="mutable jax.Ref, on host and passed into jit",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n"
-            "@jax.jit\n"
-            "def update(params, grads):\n"
-            "    params['w'] = params['w'] - 0.1 * grads['w']\n"
-            "    layers = params['layers']\n"
-            "    layers[0] = layers[0] * 2\n"
-            "    return params\n\n"
-            "update({'w': jnp.ones(2), 'layers': [jnp.ones(2)]}, {'w': jnp.ones(2)})\n",
+        _EXAMPLES_JAX601.valid(
+            "valid_traced_pytree_parameters_dict_list.py",
             runs=True,
             note="a traced pytree of parameters is a dict and a list inside jit",
         ),
-        Valid(
-            "import numpy as np\nimport jax.numpy as jnp\n\n"
-            "def f(flag):\n"
-            "    if flag:\n"
-            "        x = np.zeros(3)\n"
-            "    else:\n"
-            "        x = jnp.zeros(3)\n"
-            "    x[0] = 1.0\n"
-            "    return x\n\n"
-            "f(True)\n",
+        _EXAMPLES_JAX601.valid(
+            "valid_one_assignment_numpy_certainly_jax.py",
             runs=True,
             note="one assignment is NumPy: not certainly a JAX array",
         ),
-        Valid(
-            "import numpy as np\nimport jax.numpy as jnp\n"
-            "x = np.array(jnp.arange(3.0))\n"
-            "x[0] = 5.0\n"
-            "y = jnp.asarray(x)\n",
+        _EXAMPLES_JAX601.valid(
+            "valid_copied_numpy_array_host_before.py",
             runs=True,
             note="copied to a NumPy array on the host before the assignment",
         ),
-        Valid(
-            "from flax import nnx\nimport jax.numpy as jnp\n\n"
-            "class Counter(nnx.Module):\n"
-            "    def __init__(self):\n"
-            "        self.count = nnx.Variable(jnp.zeros(()))\n\n"
-            "@nnx.jit\n"
-            "def bump(m: Counter):\n"
-            "    m.count[...] += 1\n",
+        _EXAMPLES_JAX601.valid(
+            "valid_flax_nnx_variable_attributes_mutable.py",
             note="Flax NNX Variable attributes are mutable",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n"
-            "def fill(buf):\n"
-            "    buf[0] = 1.0\n\n"
-            "@jax.jit\n"
-            "def f(x):\n"
-            "    parts = jnp.split(x, 2)\n"
-            "    parts[0] = parts[0] * 2\n"
-            "    return jnp.concatenate(parts)\n\n"
-            "f(jnp.ones(4))\n",
+        _EXAMPLES_JAX601.valid(
+            "valid_jnp_split_returns_list_unannotated.py",
             runs=True,
             note="jnp.split returns a list; an unannotated host parameter may be NumPy",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n"
-            "x = jnp.zeros(3)\n"
-            "s = x.shape\n"
-            "cache = {}\n"
-            "cache[s] = x\n"
-            "x = x.at[0].set(1.0)  # noqa: JAX602\n",
+        _EXAMPLES_JAX601.valid(
+            "valid_assigning_jax_array_into_dict.py",
             runs=True,
             note="assigning a JAX array into a dict is fine",
         ),
-        Valid(
-            "import equinox as eqx\nimport jax.numpy as jnp\n\n"
-            "class Model(eqx.Module):\n"
-            "    w: jnp.ndarray\n\n"
-            "@eqx.filter_jit\n"
-            "def scale(model: Model, grads):\n"
-            "    grads['w'] = grads['w'] * 0.5\n"
-            "    cache = [jnp.zeros(2)] * 2\n"
-            "    cache[0] = model.w\n"
-            "    return model, grads, cache\n",
+        _EXAMPLES_JAX601.valid(
+            "valid_equinox_dict_gradients_list_repeated.py",
             note="Equinox: a dict of gradients, a list repeated with `*`",
         ),
-        Valid(
-            "import jax.numpy as jnp\nx = jnp.zeros(3)\nx[0] = 1.0  # noqa: JAX601\n",
-            note="suppressed",
-        ),
+        _EXAMPLES_JAX601.valid("valid_suppressed.py", note="suppressed"),
     ]
     INVALID = [
-        Invalid(
-            "import jax.numpy as jnp\n\n"
-            "x = jnp.zeros(5)\n"
-            "for i in range(5):\n"
-            "    x[i] = i * i  # square\n",
+        _EXAMPLES_JAX601.invalid(
+            "invalid_x_i_i_i_square.py",
             line=5,
             column=5,
             message_contains="made by `jnp.zeros` at line 3",
-            expected_fix=(
-                "import jax.numpy as jnp\n\n"
-                "x = jnp.zeros(5)\n"
-                "for i in range(5):\n"
-                "    x = x.at[i].set(i * i)  # square\n"
-            ),
             raises="TypeError",
         ),
-        Invalid(
-            "import jax.numpy as jnp\n"
-            "x = jnp.arange(6.0).reshape(2, 3)\n"
-            "x[0, 1:] += 1.0\n"
-            "x[:, 0] -= 2.0\n"
-            "x[1] *= 3.0\n",
-            count=3,
-            expected_fix=(
-                "import jax.numpy as jnp\n"
-                "x = jnp.arange(6.0).reshape(2, 3)\n"
-                "x = x.at[0, 1:].add(1.0)\n"
-                "x = x.at[:, 0].subtract(2.0)\n"
-                "x = x.at[1].multiply(3.0)\n"
-            ),
-            raises="TypeError",
-        ),
-        Invalid(
-            "import jax.numpy as jnp\nx = jnp.ones(3)\nx[0] -= 2 * x[1]\n",
+        _EXAMPLES_JAX601.invalid("invalid_x_1_3_0.py", count=3, raises="TypeError"),
+        _EXAMPLES_JAX601.invalid(
+            "invalid_subtract_before_jax_0_4.py",
             target_jax="0.4.30",
-            expected_fix=(
-                "import jax.numpy as jnp\nx = jnp.ones(3)\nx = x.at[0].add(-(2 * x[1]))\n"
-            ),
             note="no .at[].subtract before JAX 0.4.35",
             raises="TypeError",
         ),
-        Invalid(
-            "import jax\n"
-            "import jax.numpy as jnp\n\n"
-            "@jax.jit\n"
-            "def relax(d: jax.Array, w: jax.Array) -> jax.Array:\n"
-            "    d[1:] = jnp.minimum(d[1:], d[:-1] + w)\n"
-            "    return d\n\n"
-            "relax(jnp.arange(4.0), jnp.ones(3))\n",
+        _EXAMPLES_JAX601.invalid(
+            "invalid_traced_parameter_unsafe_caller_does.py",
             line=6,
             message_contains="parameter of `relax` annotated `jax.Array`, jitted by `jax.jit`",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\n"
-                "import jax.numpy as jnp\n\n"
-                "@jax.jit\n"
-                "def relax(d: jax.Array, w: jax.Array) -> jax.Array:\n"
-                "    d = d.at[1:].min(d[:-1] + w)\n"
-                "    return d\n\n"
-                "relax(jnp.arange(4.0), jnp.ones(3))\n"
-            ),
             note="a traced parameter: unsafe (the caller does not see a rebinding)",
             raises="TypeError",
         ),
-        Invalid(
-            "import jax\n"
-            "from jax import lax\n"
-            "import jax.numpy as jnp\n\n"
-            "def body(i, acc):\n"
-            "    out = acc * 2.0\n"
-            "    out[i] /= 3.0\n"
-            "    return out\n\n"
-            "lax.fori_loop(0, 3, body, jnp.ones(3))\n",
+        _EXAMPLES_JAX601.invalid(
+            "invalid_arithmetic_tracer_array_divide_unsafe.py",
             line=7,
             message_contains="computed from a tracer (`acc` is traced: parameter of `body`",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\n"
-                "from jax import lax\n"
-                "import jax.numpy as jnp\n\n"
-                "def body(i, acc):\n"
-                "    out = acc * 2.0\n"
-                "    out = out.at[i].divide(3.0)\n"
-                "    return out\n\n"
-                "lax.fori_loop(0, 3, body, jnp.ones(3))\n"
-            ),
             note="arithmetic on a tracer is an array; .divide is unsafe",
             raises="TypeError",
         ),
-        Invalid(
-            "import jax\n"
-            "import jax.numpy as jnp\n\n"
-            "@jax.jit\n"
-            "def step(x):\n"
-            "    return x + 1.0\n\n"
-            "y = step(jnp.zeros(3))\n"
-            "y[0] //= 2; z = 1\n",
+        _EXAMPLES_JAX601.invalid(
+            "invalid_host_result_jitted_call_other.py",
             line=9,
             message_contains="returned by `step`, jitted by `jax.jit`",
-            expected_fix=(
-                "import jax\n"
-                "import jax.numpy as jnp\n\n"
-                "@jax.jit\n"
-                "def step(x):\n"
-                "    return x + 1.0\n\n"
-                "y = step(jnp.zeros(3))\n"
-                "y = y.at[0].set(y[0] // 2); z = 1\n"
-            ),
             note="host result of a jitted call; other operators go through .set",
             raises="TypeError",
         ),
-        Invalid(
-            "import jax\n"
-            "key = jax.random.key(0)\n"
-            "noise = jax.random.normal(key, (4,))\n"
-            "noise[0] = noise[1] = 0.0\n",
+        _EXAMPLES_JAX601.invalid(
+            "invalid_chained_assignment_reported_fix.py",
             count=2,
-            expected_fix=None,
             note="chained assignment: reported, no fix",
             raises="TypeError",
         ),
-        Invalid(
-            "import jax.numpy as jnp\ngrid = jnp.zeros((2, 2))\ngrid[0][1] = 1.0\n",
-            expected_fix=None,
+        _EXAMPLES_JAX601.invalid(
+            "invalid_nested_target_reported_fix.py",
             note="nested target: reported, no fix",
             raises="TypeError",
         ),
-        Invalid(
-            "import jax.numpy as jnp\n"
-            "x = jnp.zeros(4)\n"
-            "idx = jnp.array([0, 0, 1])\n"
-            "x[idx] += 1.0\n",
+        _EXAMPLES_JAX601.invalid(
+            "invalid_index_array_may_repeat_indices.py",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax.numpy as jnp\n"
-                "x = jnp.zeros(4)\n"
-                "idx = jnp.array([0, 0, 1])\n"
-                "x = x.at[idx].add(1.0)\n"
-            ),
             note="an index array may repeat indices: unsafe",
             raises="TypeError",
         ),
-        Invalid(
-            "import jax.numpy as jnp\n"
-            "x = jnp.zeros(3)\n\n"
-            "def reset():\n"
-            "    x[0] = 0.0\n\n"
-            "reset()\n",
-            expected_fix=None,
+        _EXAMPLES_JAX601.invalid(
+            "invalid_bound_enclosing_scope_rebinding_would.py",
             note="bound in the enclosing scope: rebinding would make it local",
             raises="TypeError",
         ),
@@ -1121,6 +941,9 @@ def _literal_false(expr: cst.BaseExpression) -> bool:
     return False
 
 
+_EXAMPLES_JAX603 = Examples(Path(__file__).parent / "array_semantics" / "float64_without_x64.py")
+
+
 class Float64WithoutX64(Rule):
     code = "JAX603"
     name = "float64-without-x64"
@@ -1216,127 +1039,71 @@ float32` warning (`stages.eval_shape.warnings` in the JSON; add `--format text`
 to read it). `jaxlint probe env` shows `jax_enable_x64`.
 """
     VALID = [
-        Valid(
-            "import jax\n"
-            'jax.config.update("jax_enable_x64", True)\n'
-            "import jax.numpy as jnp\n"
-            "x = jnp.zeros(3, dtype=jnp.float64)\n"
-            "assert x.dtype == jnp.float64\n",
-            runs=True,
-            note="x64 enabled in the module",
+        _EXAMPLES_JAX603.valid(
+            "valid_x64_enabled_module.py", runs=True, note="x64 enabled in the module"
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n"
-            "with jax.enable_x64(True):\n"
-            "    x = jnp.ones(3).astype(jnp.float64)\n"
-            "    assert x.dtype == jnp.float64\n",
-            runs=True,
-            note="the context manager, used with `with`",
+        _EXAMPLES_JAX603.valid(
+            "valid_context_manager_used.py", runs=True, note="the context manager, used with `with`"
         ),
-        Valid(
-            "import os\n"
-            'os.environ["JAX_ENABLE_X64"] = "1"\n'
-            "import jax.numpy as jnp\n"
-            'x = jnp.asarray([1.0], dtype="float64")\n',
+        _EXAMPLES_JAX603.valid(
+            "valid_environment_variable_set_before_jax.py",
             note="the environment variable, set before JAX is imported",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n"
-            "DTYPE = jnp.float64 if jax.config.jax_enable_x64 else jnp.float32\n"
-            "x = jnp.zeros(3, dtype=DTYPE)\n"
-            "y = jnp.zeros(3, jnp.float64) if jax.config.x64_enabled else jnp.zeros(3)\n",
-            runs=True,
-            note="x64-aware code reads the flag",
+        _EXAMPLES_JAX603.valid(
+            "valid_x64_aware_code_reads_flag.py", runs=True, note="x64-aware code reads the flag"
         ),
-        Valid(
-            "import numpy as np\nimport jax.numpy as jnp\n"
-            "a = np.zeros(3, dtype=np.float64)\n"
-            "b = np.asarray([1.0, 2.0]).astype(np.float64)\n"
-            "c = jnp.asarray(a, dtype=jnp.float32)\n"
-            "d = jnp.zeros(3, dtype=float)\n",
+        _EXAMPLES_JAX603.valid(
+            "valid_numpy_keeps_float64_float32_float.py",
             runs=True,
             note="NumPy keeps float64; float32 and `float` are not float64 requests",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n"
-            "x = jnp.ones(3)\n"
-            "eps = jnp.finfo(jnp.float64).eps\n"
-            "is_double = jnp.issubdtype(x.dtype, jnp.float64) or x.dtype == jnp.float64\n"
-            "spec = jax.ShapeDtypeStruct((3,), jnp.float64)\n"
-            "wide = jnp.promote_types(jnp.float32, jnp.float64)\n",
+        _EXAMPLES_JAX603.valid(
+            "valid_dtype_introspection_shapedtypestruct_make_array.py",
             runs=True,
             note="dtype introspection and ShapeDtypeStruct make no array",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n"
-            "def cast(tree):\n"
-            "    return jax.tree.map(lambda a: a.astype(jnp.float64), tree)\n",
+        _EXAMPLES_JAX603.valid(
+            "valid_leaves_may_numpy_arrays_which.py",
             note="the leaves may be NumPy arrays, which keep float64",
         ),
-        Valid(
-            "import jax\nfrom absl.testing import absltest\nimport jax.numpy as jnp\n"
-            "jax.config.parse_flags_with_absl()\n\n"
-            "class T(absltest.TestCase):\n"
-            "    def test(self):\n"
-            "        jnp.zeros(2, jnp.float64)\n",
+        _EXAMPLES_JAX603.valid(
+            "valid_flags_command_line_may_enable.py",
             note="flags from the command line may enable x64",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n"
-            "for name, value in [('jax_enable_x64', True)]:\n"
-            "    jax.config.update(name, value)\n"
-            "x = jnp.zeros(3, jnp.float64)\n",
+        _EXAMPLES_JAX603.valid(
+            "valid_config_updated_through_variables.py",
             runs=True,
             note="config updated through variables",
         ),
-        Valid(
-            "import jax.numpy as jnp\nx = jnp.zeros(3, jnp.float64)  # noqa: JAX603\n",
-            note="suppressed",
-        ),
+        _EXAMPLES_JAX603.valid("valid_suppressed.py", note="suppressed"),
     ]
     INVALID = [
-        Invalid(
-            "import jax.numpy as jnp\nacc = jnp.zeros(3, dtype=jnp.float64)\n",
+        _EXAMPLES_JAX603.invalid(
+            "invalid_acc_jnp_zeros_3_dtype_jnp.py",
             line=2,
             column=26,
             message_contains="`jnp.zeros` is asked for `jnp.float64`, but this module never enables x64",
         ),
-        Invalid(
-            "import numpy as np\nimport jax.numpy as jnp\n"
-            "x = jnp.asarray(np.linspace(0.0, 1.0, 5), np.float64)\n",
+        _EXAMPLES_JAX603.invalid(
+            "invalid_x_jnp_asarray_np_linspace_0.py",
             message_contains="`jnp.asarray` is asked for `np.float64`",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n"
-            "@jax.jit\n"
-            "def mean64(x):\n"
-            '    return x.astype("float64").mean()\n\n'
-            "m = mean64(jnp.arange(4.0))\n",
+        _EXAMPLES_JAX603.invalid(
+            "invalid_return_x_astype_float64_mean.py",
             line=6,
             message_contains='`x.astype` is asked for `"float64"`',
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\njax.enable_x64(True)\nh = jnp.float64(0.1)\n",
+        _EXAMPLES_JAX603.invalid(
+            "invalid_bare_enable_x64_call_does.py",
             message_contains="`jnp.float64(...)` makes a float64 scalar",
             note="a bare enable_x64(...) call does nothing",
         ),
-        Invalid(
-            "import jax\n"
-            'jax.config.update("jax_enable_x64", False)\n'
-            "key = jax.random.key(0)\n"
-            "noise = jax.random.normal(key, (3,), dtype=jax.numpy.float64)\n",
-            note="x64 explicitly disabled",
+        _EXAMPLES_JAX603.invalid(
+            "invalid_x64_explicitly_disabled.py", note="x64 explicitly disabled"
         ),
-        Invalid(
-            "import jax.numpy as jnp\nfrom jax import lax\nimport numpy as np\n"
-            "x = jnp.ones(3)\n"
-            "y = lax.convert_element_type(x, np.dtype('f8'))\n"
-            "z = jnp.ones(3).view(jnp.double)\n",
-            count=2,
-        ),
-        Invalid(
-            "from jax.numpy import float64, zeros\ngrid = zeros((2, 2), float64)\n",
-            message_contains="`zeros` is asked for `float64`",
+        _EXAMPLES_JAX603.invalid("invalid_z_jnp_ones_3_view_jnp.py", count=2),
+        _EXAMPLES_JAX603.invalid(
+            "invalid_grid_zeros_2_2_float64.py", message_contains="`zeros` is asked for `float64`"
         ),
     ]
 

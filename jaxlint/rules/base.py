@@ -8,9 +8,11 @@ semantic model (``self.model``) what names mean; it never re-derives imports.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import libcst as cst
@@ -32,6 +34,8 @@ class Valid:
     target_jax: str | None = None
     runs: bool = False
     """Runtime truth: the code is a complete program that runs on CPU JAX without error."""
+    file: str | None = field(default=None, compare=False)
+    """Where ``code`` was read from (``jit_in_loop.examples/valid_hoisted.py``), if a file."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,52 @@ class Invalid:
     fixed_runs: bool = True
     """With ``raises`` and a fix: the fixed program runs without error (False when
     the fix is only a step, e.g. it leaves another finding)."""
+    file: str | None = field(default=None, compare=False)
+    """Where ``code`` was read from (``jit_in_loop.examples/invalid_in_loop.py``), if a file;
+    ``expected_fix`` then comes from the ``.fixed.py`` file beside it, when there is one."""
+
+
+class Examples:
+    """A rule's example files: the folder ``<module>.examples/`` beside the rule's module.
+
+    ``EXAMPLES = Examples(__file__)`` in ``compilation/jit_in_loop.py`` reads
+    ``compilation/jit_in_loop.examples/``. ``EXAMPLES.valid("valid_x.py", note=...)``
+    is a :class:`Valid` whose code is that file's text, byte for byte (CRLF kept);
+    ``EXAMPLES.invalid("invalid_y.py", line=3)`` is an :class:`Invalid` whose
+    ``expected_fix`` is ``invalid_y.fixed.py`` when that file exists. The files are
+    real Python: open, run and edit them as code.
+    """
+
+    SUFFIX = ".examples"
+
+    def __init__(self, module_file: str | Path) -> None:
+        module = Path(module_file)
+        self.folder = module.with_name(module.stem + self.SUFFIX)
+        self._names: frozenset[str] | None = None
+
+    def _read(self, name: str) -> str:
+        with open(os.path.join(self.folder, name), "rb") as f:
+            return f.read().decode("utf-8")
+
+    def _where(self, name: str) -> str:
+        return f"{self.folder.name}/{name}"
+
+    def valid(self, file: str, **fields: Any) -> Valid:
+        return Valid(self._read(file), file=self._where(file), **fields)
+
+    def invalid(self, file: str, **fields: Any) -> Invalid:
+        if "expected_fix" in fields:
+            raise TypeError(f"{file}: the expected fix is the file {fixed_name(file)}")
+        if self._names is None:
+            self._names = frozenset(os.listdir(self.folder))
+        fixed = fixed_name(file)
+        expected = self._read(fixed) if fixed in self._names else None
+        return Invalid(self._read(file), expected_fix=expected, file=self._where(file), **fields)
+
+
+def fixed_name(file: str) -> str:
+    """``invalid_y.py`` -> ``invalid_y.fixed.py``: the whole file after the fix."""
+    return file.removesuffix(".py") + ".fixed.py"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -28,7 +29,7 @@ from jaxlint.analysis.transforms import (
     TRANSFORMS,
 )
 from jaxlint.diagnostics import Applicability
-from jaxlint.rules.base import FixFactory, FixOp, Invalid, ReplaceNode, Rule, Valid
+from jaxlint.rules.base import Examples, FixFactory, FixOp, ReplaceNode, Rule
 
 if TYPE_CHECKING:
     from jaxlint.engine import FileContext
@@ -548,6 +549,9 @@ class _Callable:
     UNKNOWN = "unknown"
 
 
+_EXAMPLES_JAX401 = Examples(Path(__file__).parent / "compilation" / "jit_in_loop.py")
+
+
 class JitInLoop(_Queries, Rule):
     code = "JAX401"
     name = "jit-in-loop"
@@ -643,190 +647,110 @@ contains the loop three times and counts XLA compilations per call (from
 iteration, in every call.
 """
     VALID = [
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef train_step(w, x):\n"
-            "    return w - 0.1 * x\n\nw = jnp.ones(3)\nstep = jax.jit(train_step)\n"
-            "for i in range(3):\n    w = step(w, jnp.full(3, i))\n",
+        _EXAMPLES_JAX401.valid(
+            "valid_fix_jit_hoisted_above_loop.py",
             note="the fix: jit hoisted above the loop",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef step(w, x):\n"
-            "    return w - 0.1 * x\n\ndef train(w, xs):\n    for x in xs:\n"
-            "        w = step(w, x)\n    return w\n\ntrain(jnp.ones(3), [jnp.ones(3)] * 3)\n",
+        _EXAMPLES_JAX401.valid(
+            "valid_jit_module_level_called_loop.py",
             note="jit at module level, called in the loop",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef outer(x):\n"
-            "    for i in range(3):\n        x = jax.jit(lambda v: v * 2)(x)\n    return x\n\n"
-            "outer(jnp.ones(3))\n",
+        _EXAMPLES_JAX401.valid(
+            "valid_inside_jit_inner_wrapper_traced.py",
             note="inside jit the inner wrapper is traced inline, once per outer compile",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\n"
-            "for dtype in (jnp.float32, jnp.int32):\n"
-            "    y = jax.jit(lambda v: v.astype(dtype))(x)\n",
+        _EXAMPLES_JAX401.valid(
+            "valid_one_compilation_per_case_literal.py",
             note="one compilation per case of a literal sweep is the point",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return x * 2\n\n"
-            "for i in range(3):\n    y = jax.vmap(f)(jnp.ones((2, 3)))\n",
+        _EXAMPLES_JAX401.valid(
+            "valid_vmap_caches_nothing_rebuilding_costs.py",
             note="vmap caches nothing: rebuilding it costs little",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return x * 2\n\n"
-            "for i in range(3):\n    def g(x):\n        return jax.jit(f)(x)\n",
+        _EXAMPLES_JAX401.valid(
+            "valid_wrapper_built_when_g_called.py",
             note="the wrapper is built when g is called, not by the loop",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return x * 2\n\n"
-            "fns = [jax.jit(f) for _ in range(3)]\nfor fn in fns:\n    fn(jnp.ones(3))\n",
+        _EXAMPLES_JAX401.valid(
+            "valid_wrappers_built_comprehension_called_loop.py",
             note="wrappers built in a comprehension, called in the loop",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(x, n):\n    return x * n\n\n"
-            "jitted = {n: jax.jit(f, static_argnums=1) for n in (1, 2)}\n"
-            "for n in (1, 2):\n    jitted[n](jnp.ones(3), n)\n",
-            note="a cache of wrappers built once",
-            runs=True,
+        _EXAMPLES_JAX401.valid(
+            "valid_cache_wrappers_built_once.py", note="a cache of wrappers built once", runs=True
         ),
-        Valid(
-            "import jax\n\ndef jit(f):\n    return f\n\nfor i in range(3):\n"
-            "    g = jit(lambda x: x)\n",
+        _EXAMPLES_JAX401.valid(
+            "valid_local_function_named_jit_jax.py",
             note="a local function named jit is not jax.jit",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\nfor i in jax.jit(lambda: jnp.arange(3))():\n"
-            "    print(i)\n",
+        _EXAMPLES_JAX401.valid(
+            "valid_loop_s_iterable_evaluated_once.py",
             note="the loop's iterable is evaluated once",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    return x * 2\n\n"
-            "for _ in range(3):\n    text = jax.jit(f).lower(jnp.ones(3)).as_text()\n"
-            "for scale in (1.0, 2.0):\n    y = jax.jit(f)(jnp.ones(3) * scale)\n",
+        _EXAMPLES_JAX401.valid(
+            "valid_ahead_time_lowering_purpose_same.py",
             note="ahead-of-time lowering on purpose; the same function over two literal cases",
             runs=True,
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef train_step(w, x):\n"
-            "    return w - 0.1 * x\n\nw = jnp.ones(3)\nfor i in range(3):\n"
-            "    step = jax.jit(train_step)\n    w = step(w, jnp.full(3, i))\n",
+        _EXAMPLES_JAX401.invalid(
+            "invalid_step_jax_jit_train_step.py",
             line=9,
             column=12,
             message_contains="build it once above the loop at line 8",
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\ndef train_step(w, x):\n"
-                "    return w - 0.1 * x\n\nw = jnp.ones(3)\nstep = jax.jit(train_step)\n"
-                "for i in range(3):\n    w = step(w, jnp.full(3, i))\n"
-            ),
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef scale(x, k):\n    return x * k\n\n"
-            "def run(xs):\n    out = []\n    for x in xs:  # each batch\n"
-            "        # one wrapper per batch\n        out.append(jax.jit(scale, static_argnums=1)(x, 2))\n"
-            "    return out\n",
+        _EXAMPLES_JAX401.invalid(
+            "invalid_out_append_jax_jit_scale_static.py",
             line=11,
             message_contains="fast dispatch path",
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\ndef scale(x, k):\n    return x * k\n\n"
-                "def run(xs):\n    out = []\n    scale_jit = jax.jit(scale, static_argnums=1)\n"
-                "    for x in xs:  # each batch\n"
-                "        # one wrapper per batch\n        out.append(scale_jit(x, 2))\n"
-                "    return out\n"
-            ),
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\nfor i in range(3):\n"
-            "    for j in range(2):\n        # doubles\n        double = jax.jit(lambda v: v * 2)\n"
-            "        x = double(x) + i + j\n",
+        _EXAMPLES_JAX401.invalid(
+            "invalid_hoisted_above_outermost_loop_does.py",
             line=8,
             message_contains="traces and compiles it again",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\n# doubles\n"
-                "double = jax.jit(lambda v: v * 2)\nfor i in range(3):\n"
-                "    for j in range(2):\n        x = double(x) + i + j\n"
-            ),
             note="hoisted above the outermost loop it does not depend on, with its comment",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef scale(x, k):\n    return x * k\n\n"
-            "def run(xs):\n    out = []\n    for x in xs:\n        step = jax.jit(\n"
-            "            scale,\n            static_argnums=1,\n        )  # per batch\n"
-            "        out.append(step(x, 2))\n    return out\n\nrun([jnp.ones(2), jnp.ones(2)])\n",
+        _EXAMPLES_JAX401.invalid(
+            "invalid_statement_over_several_lines_moves.py",
             line=10,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\ndef scale(x, k):\n    return x * k\n\n"
-                "def run(xs):\n    out = []\n    step = jax.jit(\n        scale,\n"
-                "        static_argnums=1,\n    )  # per batch\n    for x in xs:\n"
-                "        out.append(step(x, 2))\n    return out\n\nrun([jnp.ones(2), jnp.ones(2)])\n"
-            ),
             note="a statement over several lines moves whole (found on jax's own pallas code)",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\nfor i in (1, 2, 3):\n"
-            "    for j in range(2):\n        x = jax.jit(lambda v: v * i)(x)\n",
+        _EXAMPLES_JAX401.invalid(
+            "invalid_depends_outer_sweep_s_i.py",
             line=7,
             message_contains="build it once above the loop at line 6",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\nfor i in (1, 2, 3):\n"
-                "    fn_jit = jax.jit(lambda v: v * i)\n    for j in range(2):\n"
-                "        x = fn_jit(x)\n"
-            ),
             note="depends on the outer sweep's i: hoisted above the inner loop only",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef loss(w, x):\n    return (w * x).sum()\n\n"
-            "def fit(w, batches):\n    for x in batches:\n"
-            "        g = jax.jit(lambda w: jax.grad(loss)(w, x))(w)\n        w = w - 0.1 * g\n"
-            "    return w\n",
+        _EXAMPLES_JAX401.invalid(
+            "invalid_depends_batch_fix_message_says.py",
             line=9,
             message_contains="pass `x` as an argument",
             note="depends on the batch: no fix, the message says what to pass",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\nfor i in range(3):\n"
-            "    def double(v):\n        return v * 2\n    x = jax.jit(double)(x)\n",
+        _EXAMPLES_JAX401.invalid(
+            "invalid_function_redefined_loop_hoisting_would.py",
             line=8,
             message_contains="define `double`",
             note="a function redefined in the loop: hoisting would wrap another object",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nclass Trainer:\n"
-            "    def step(self, w):\n        return w * 0.5\n\n    def fit(self, w):\n"
-            "        while w.sum() > 1:\n            w = jax.jit(self.step)(w)\n        return w\n",
+        _EXAMPLES_JAX401.invalid(
+            "invalid_w_jax_jit_self_step_w.py",
             line=10,
             message_contains="bound method `self.step`",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\nclass Trainer:\n"
-                "    def step(self, w):\n        return w * 0.5\n\n    def fit(self, w):\n"
-                "        step_jit = jax.jit(self.step)\n"
-                "        while w.sum() > 1:\n            w = step_jit(w)\n        return w\n"
-            ),
         ),
-        Invalid(
-            "import equinox as eqx\nfrom flax import nnx\n\ndef f(x):\n    return x\n\n"
-            "for i in range(3):\n    a = eqx.filter_jit(f)(i)\n    b = nnx.jit(f)(i)\n",
-            count=2,
-            expected_fix=(
-                "import equinox as eqx\nfrom flax import nnx\n\ndef f(x):\n    return x\n\n"
-                "f_jit = eqx.filter_jit(f)\nf_jit_2 = nnx.jit(f)\n"
-                "for i in range(3):\n    a = f_jit(i)\n    b = f_jit_2(i)\n"
-            ),
-        ),
-        Invalid(
-            "import jax\n\ndef make():\n    return lambda x: x\n\nfor i in range(3):\n"
-            "    y = jax.jit(make())(i)\n",
+        _EXAMPLES_JAX401.invalid("invalid_b_nnx_jit_f_i.py", count=2),
+        _EXAMPLES_JAX401.invalid(
+            "invalid_call_wrapper_fix_building_once.py",
             line=7,
             message_contains="if `make()` is a new object each time",
             note="a call in the wrapper: no fix (building it once would skip the call)",
@@ -1173,6 +1097,9 @@ iteration, in every call.
         return candidate
 
 
+_EXAMPLES_JAX402 = Examples(Path(__file__).parent / "compilation" / "jit_of_fresh_callable.py")
+
+
 # -- JAX402 -----------------------------------------------------------------------------------
 
 
@@ -1262,158 +1189,109 @@ function three times and counts XLA compilations per call (from `jax.monitoring`
 events): a fresh function compiles on every call, not only the first.
 """
     VALID = [
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef _scale(x, k):\n"
-            "    return x * k\n\ndef scale(x, k):\n    return _scale(x, k)\n\n"
-            "scale(jnp.ones(3), 2.0)\nscale(jnp.ones(3), 3.0)\n",
+        _EXAMPLES_JAX402.valid(
+            "valid_fix_jit_module_level_closed.py",
             note="the fix: jit at module level, closed-over values as arguments",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef make_step(lr):\n"
-            "    return jax.jit(lambda w, g: w - lr * g)\n\nstep = make_step(0.1)\n"
-            "step(jnp.ones(3), jnp.ones(3))\n",
+        _EXAMPLES_JAX402.valid(
+            "valid_factory_returns_jitted_function_built.py",
             note="a factory returns the jitted function: built once by the caller",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\nnormalize = jax.jit(lambda v: v / v.sum())\n"
-            "\ndef f(x):\n    return normalize(x)\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX402.valid(
+            "valid_module_level_jax_jit_lambda.py",
             note="module-level jax.jit(lambda ...)",
             runs=True,
         ),
-        Valid(
-            "import functools\nimport jax\nimport jax.numpy as jnp\n\n@functools.cache\n"
-            "def compiled(n):\n    f = jax.jit(lambda x: x * n)\n    f(jnp.ones(3))\n"
-            "    return f\n\ncompiled(2)(jnp.ones(3))\n",
-            note="a cached builder",
-            runs=True,
-        ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef g(x):\n    return x * 2\n\n"
-            "def f(x):\n    return jax.jit(g)(x)\n\nf(jnp.ones(3))\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX402.valid("valid_cached_builder.py", note="a cached builder", runs=True),
+        _EXAMPLES_JAX402.valid(
+            "valid_jit_module_level_function_cached.py",
             note="jit of a module-level function: cached on g",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef outer(x):\n"
-            "    return jax.jit(lambda v: v * 2)(x)\n\nouter(jnp.ones(3))\nouter(jnp.ones(3))\n",
+        _EXAMPLES_JAX402.valid(
+            "valid_inside_jit_inner_wrapper_traced.py",
             note="inside jit the inner wrapper is traced inline",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\nclass Model:\n    def __init__(self):\n"
-            "        self._apply = jax.jit(lambda x: x * 2)\n\n    def __call__(self, x):\n"
-            "        return self._apply(x)\n\nm = Model()\nm(jnp.ones(3))\nm(jnp.ones(3))\n",
+        _EXAMPLES_JAX402.valid(
+            "valid_jitted_lambda_stored_object_built.py",
             note="the jitted lambda is stored on the object: built once per object",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef test_double():\n"
-            "    f = jax.jit(lambda x: x * 2)\n    assert (f(jnp.ones(2)) == 2).all()\n\n"
-            "def main():\n    print(jax.jit(lambda x: x + 1)(1.0))\n\n"
-            "def test_helper():\n    def run(x):\n        return jax.jit(lambda v: v - 1)(x)\n\n"
-            "    run(1.0)\n\ntest_double()\nmain()\ntest_helper()\n",
+        _EXAMPLES_JAX402.valid(
+            "valid_tests_their_helpers_main_run.py",
             note="tests, their helpers and main run once",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(xs):\n    for x in xs:\n"
-            "        y = jax.jit(lambda v: v * 2)(x)\n    return y\n",
-            note="in a loop: JAX401 reports it",
+        _EXAMPLES_JAX402.valid("valid_loop_jax401_reports.py", note="in a loop: JAX401 reports it"),
+        _EXAMPLES_JAX402.valid(
+            "valid_returned_after_warm_up_call.py", note="returned after a warm-up call: a factory"
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(x):\n    g = jax.jit(lambda v: v * 2)\n"
-            "    g(x)\n    return g\n",
-            note="returned after a warm-up call: a factory",
-        ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(x):\n"
-            "    y = jax.vmap(lambda v: v * 2)(x)\n    return jax.grad(lambda v: (v ** 2).sum())(y)\n",
+        _EXAMPLES_JAX402.valid(
+            "valid_vmap_grad_compile_nothing_their.py",
             note="vmap and grad compile nothing on their own",
         ),
-        Valid(
-            "import functools\nimport jax\nimport jax.numpy as jnp\n\n"
-            "def train_step(lr, w, x):\n    return w - lr * x\n\ndef train(w, batches, lr):\n"
-            "    step = jax.jit(functools.partial(train_step, lr))\n    for x in batches:\n"
-            "        w = step(w, x)\n    return w\n\ntrain(jnp.ones(3), [jnp.ones(3)] * 4, 0.1)\n",
+        _EXAMPLES_JAX402.valid(
+            "valid_built_once_per_call_train.py",
             note="built once per call of train, called in its loop: the compile is amortised",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef initialized(key, shape):\n"
-            "    @jax.jit\n    def init(k):\n        return jax.random.normal(k, shape)\n\n"
-            "    return init(key)\n\ninitialized(jax.random.key(0), (3,))\n",
+        _EXAMPLES_JAX402.valid(
+            "valid_initialiser_runs_once_per_model.py",
             note="an initialiser runs once per model",
             runs=True,
         ),
-        Valid(
-            "import jax\n\nclass Buffer:\n    def size(self, state):\n"
-            "        def psize(s):\n            return jax.lax.psum(s, axis_name='x')\n\n"
-            "        return jax.pmap(psize, axis_name='x')(state)[0]\n",
+        _EXAMPLES_JAX402.valid(
+            "valid_pmap_may_inner_map_under.py",
             note="a pmap that may be an inner map under an outer pmap (brax replay_buffers.py)",
         ),
-        Valid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n"
-            "from jax import lax\n\ndef run(state, n):\n    def one_step(c, _):\n"
-            "        return c * 0.5, c\n\n"
-            "    return jax.jit(partial(lax.scan, one_step))(state, jnp.arange(n))\n\n"
-            "def add(a, b):\n    return jax.jit(lambda x, y: x + y, inline=True)(a, b)\n\n"
-            "def text(x):\n    return jax.jit(lambda v: v * 2).lower(x).as_text()\n\n"
-            "run(jnp.ones(3), 4)\nadd(1.0, 2.0)\ntext(jnp.ones(3))\n",
+        _EXAMPLES_JAX402.valid(
+            "valid_compiled_scan_over_whole_run.py",
             note="a compiled scan over the whole run, inline=True, ahead-of-time lowering",
             runs=True,
         ),
-        Valid(
-            "import haiku as hk\nimport jax\n\nclass Add(hk.Module):\n"
-            "    def __call__(self, a, b):\n        return jax.jit(lambda x, y: x + y)(a, b)\n",
+        _EXAMPLES_JAX402.valid(
+            "valid_module_s_method_usually_runs.py",
             note="a module's method usually runs under a transform",
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef normalize(x, eps):\n"
-            "    return jax.jit(lambda v: v / (jnp.linalg.norm(v) + eps))(x)\n",
+        _EXAMPLES_JAX402.invalid(
+            "invalid_return_jax_jit_lambda_v_v.py",
             line=5,
             column=12,
             message_contains="jits a lambda, created anew on every call of `normalize`",
         ),
-        Invalid(
-            "import functools\nimport jax\n\ndef scale(x, k):\n    return x * k\n\n"
-            "def apply(x, k):\n    f = jax.jit(functools.partial(scale, k=k))\n    return f(x)\n",
+        _EXAMPLES_JAX402.invalid(
+            "invalid_f_jax_jit_functools_partial_scale.py",
             line=8,
             message_contains="`functools.partial(scale, k=k)`",
         ),
-        Invalid(
-            "import jax\n\ndef loss(params, x):\n    def inner(p):\n        return (p * x).sum()\n"
-            "    return jax.jit(inner)(params)\n",
+        _EXAMPLES_JAX402.invalid(
+            "invalid_return_jax_jit_inner_params.py",
             line=6,
             message_contains="the nested function `inner`",
         ),
-        Invalid(
-            "from jax import jit\n\ndef step(w, g, lr):\n    @jit\n    def update(w, g):\n"
-            "        return w - lr * g\n    return update(w, g)\n",
+        _EXAMPLES_JAX402.invalid(
+            "invalid_jit.py",
             line=4,
             column=5,
             message_contains="`@jit` jits the nested function `update`",
         ),
-        Invalid(
-            "import jax\n\nclass Trainer:\n    def step(self, w):\n        return w * 0.5\n\n"
-            "    def run(self, w):\n        return jax.jit(self.step)(w)\n",
+        _EXAMPLES_JAX402.invalid(
+            "invalid_return_jax_jit_self_step_w.py",
             line=8,
             message_contains="the bound method `self.step`",
         ),
-        Invalid(
-            "import equinox as eqx\nimport jax\n\ndef g(x):\n    return x * 2\n\n"
-            "def f(xs):\n    return eqx.filter_jit(jax.vmap(g))(xs)\n",
+        _EXAMPLES_JAX402.invalid(
+            "invalid_return_eqx_filter_jit_jax_vmap.py",
             line=8,
             message_contains="the `jax.vmap(g)` result",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef synchronize_hosts():\n"
-            "    x = jnp.ones([jax.local_device_count()])\n"
-            "    x = jax.device_get(jax.pmap(lambda v: jax.lax.psum(v, 'i'), 'i')(x))\n"
-            "    assert x[0] == jax.device_count()\n",
+        _EXAMPLES_JAX402.invalid(
+            "invalid_host_code_device_get_assert.py",
             line=6,
             column=24,
             message_contains="pmaps a lambda, created anew on every call of `synchronize_hosts`",
@@ -1627,6 +1505,9 @@ events): a fresh function compiles on every call, not only the first.
         return calls > 0
 
 
+_EXAMPLES_JAX403 = Examples(Path(__file__).parent / "compilation" / "jit_method_self.py")
+
+
 # -- JAX403 -----------------------------------------------------------------------------------
 
 
@@ -1720,124 +1601,83 @@ and a factory that passes the object as the first argument reports the
 `TypeError` with your file and line.
 """
     VALID = [
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.tree_util.register_pytree_node_class\n"
-            "class Model:\n    def __init__(self, w):\n        self.w = w\n\n"
-            "    def tree_flatten(self):\n        return (self.w,), None\n\n    @classmethod\n"
-            "    def tree_unflatten(cls, aux, children):\n        return cls(*children)\n\n"
-            "    @jax.jit\n    def apply(self, x):\n        return self.w * x\n\n"
-            "Model(jnp.ones(3)).apply(jnp.ones(3))\n",
+        _EXAMPLES_JAX403.valid(
+            "valid_fix_registered_pytree_class.py",
             note="the fix: a registered pytree class",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nfrom typing import NamedTuple\n\n"
-            "class Params(NamedTuple):\n    w: jax.Array\n\n    @jax.jit\n"
-            "    def apply(self, x):\n        return self.w * x\n\n"
-            "Params(jnp.ones(3)).apply(jnp.ones(3))\n",
-            note="a NamedTuple is a pytree",
-            runs=True,
+        _EXAMPLES_JAX403.valid(
+            "valid_namedtuple_pytree.py", note="a NamedTuple is a pytree", runs=True
         ),
-        Valid(
-            "import dataclasses\nimport jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
-            "@dataclasses.dataclass(frozen=True)\nclass Scale:\n    k: float = 2.0\n\n"
-            "    @partial(jax.jit, static_argnums=0)\n    def apply(self, x):\n"
-            "        return x * self.k\n\n"
-            "    @partial(jax.jit, static_argnames='self')\n    def twice(self, x):\n"
-            "        return x * self.k * 2\n\nScale().apply(jnp.ones(3))\nScale().twice(jnp.ones(3))\n",
+        _EXAMPLES_JAX403.valid(
+            "valid_self_static_number_name_frozen.py",
             note="self static by number and by name (a frozen, hashable dataclass)",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\nclass Ops:\n    @staticmethod\n    @jax.jit\n"
-            "    def double(x):\n        return x * 2\n\nOps.double(jnp.ones(3))\n",
-            note="a staticmethod has no self",
-            runs=True,
+        _EXAMPLES_JAX403.valid(
+            "valid_staticmethod_has_self.py", note="a staticmethod has no self", runs=True
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\nclass Model:\n    def __init__(self, w):\n"
-            "        self.w = w\n        self.apply = jax.jit(self._apply)\n\n"
-            "    def _apply(self, x):\n        return self.w * x\n\nModel(jnp.ones(3)).apply(jnp.ones(3))\n",
+        _EXAMPLES_JAX403.valid(
+            "valid_jit_bound_method_self_closed.py",
             note="jit of a bound method: self is closed over, not traced",
             runs=True,
         ),
-        Valid(
-            "import dataclasses\nimport jax\nimport jax.numpy as jnp\n\n@dataclasses.dataclass\n"
-            "class Model:\n    w: jax.Array\n\n    @jax.jit\n    def apply(self, x):\n"
-            "        return self.w * x\n\n"
-            "jax.tree_util.register_dataclass(Model, data_fields=['w'], meta_fields=[])\n"
-            "Model(jnp.ones(3)).apply(jnp.ones(3))\n",
+        _EXAMPLES_JAX403.valid(
+            "valid_registered_call_after_class.py",
             note="registered by a call after the class",
             runs=True,
         ),
-        Valid(
-            "import equinox as eqx\nimport jax\n\nclass Linear(eqx.Module):\n    w: jax.Array\n\n"
-            "    @jax.jit\n    def __call__(self, x):\n        return self.w @ x\n",
-            note="an equinox Module is a pytree",
+        _EXAMPLES_JAX403.valid(
+            "valid_equinox_module_pytree.py", note="an equinox Module is a pytree"
         ),
-        Valid(
-            "import flax\nimport jax\n\n@flax.struct.dataclass\nclass State:\n    step: int\n\n"
-            "    @jax.jit\n    def next(self):\n        return self.replace(step=self.step + 1)\n",
+        _EXAMPLES_JAX403.valid(
+            "valid_flax_struct_dataclass_registers_pytree.py",
             note="flax.struct.dataclass registers a pytree",
         ),
-        Valid(
-            "import jax\nfrom flax import nnx\n\nclass Block(nnx.Module):\n"
-            "    @jax.jit\n    def __call__(self, x):\n        return x\n",
-            note="an unknown base class may be a pytree",
+        _EXAMPLES_JAX403.valid(
+            "valid_unknown_base_class_may_pytree.py", note="an unknown base class may be a pytree"
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef apply(self, x):\n"
-            "    return self * x\n\napply(jnp.ones(3), jnp.ones(3))\n",
+        _EXAMPLES_JAX403.valid(
+            "valid_function_method_parameter_called_self.py",
             note="a function, not a method, with a parameter called self",
             runs=True,
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nclass Model:\n    def __init__(self, w):\n"
-            "        self.w = w\n\n    @jax.jit\n    def apply(self, x):\n        return self.w * x\n\n"
-            "Model(jnp.ones(3)).apply(jnp.ones(3))\n",
+        _EXAMPLES_JAX403.invalid(
+            "invalid_jax_jit.py",
             line=8,
             column=5,
             raises="TypeError",
             message_contains="`@jax.jit` on method `Model.apply` traces its first argument `self`",
         ),
-        Invalid(
-            "import dataclasses\nimport jax\nimport jax.numpy as jnp\n\n@dataclasses.dataclass\n"
-            "class Model:\n    w: jax.Array\n\n    @jax.jit\n    def apply(self, x):\n"
-            "        return self.w * x\n\nModel(jnp.ones(3)).apply(jnp.ones(3))\n",
+        _EXAMPLES_JAX403.invalid(
+            "invalid_dataclass_pytree_unless_registered.py",
             line=9,
             raises="TypeError",
             note="a dataclass is not a pytree unless registered",
         ),
-        Invalid(
-            "from functools import partial\n\nimport jax.numpy as jnp\nfrom jax import jit\n\n"
-            "class Model:\n    k = 2\n\n    @partial(jit, static_argnames=('n',))\n"
-            "    def apply(self, x, n):\n        return x * n * self.k\n\n"
-            "Model().apply(jnp.ones(3), 2)\n",
+        _EXAMPLES_JAX403.invalid(
+            "invalid_static_arguments_do_include_self.py",
             line=9,
             raises="TypeError",
             message_contains="`@partial(jit, static_argnames=('n',))`",
             note="static arguments that do not include self",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nclass Factory:\n    @classmethod\n    @jax.jit\n"
-            "    def make(cls, x):\n        return x * 2\n\nFactory.make(jnp.ones(3))\n",
+        _EXAMPLES_JAX403.invalid(
+            "invalid_jax_jit_2.py",
             line=6,
             raises="TypeError",
             message_contains="`cls`, the class `Factory` itself",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nclass Base:\n    pass\n\nclass Model(Base):\n"
-            "    @jax.jit(static_argnums=2)\n    def apply(self, x, n):\n        return x * n\n\n"
-            "Model().apply(jnp.ones(3), 2)\n",
+        _EXAMPLES_JAX403.invalid(
+            "invalid_plain_base_class_same_module.py",
             line=8,
             raises="TypeError",
             note="a plain base class of the same module; jit's decorator-factory form",
         ),
-        Invalid(
-            "import jax\n\nclass Model(object):\n    @jax.jit\n    def __call__(self, x):\n"
-            "        return x\n",
+        _EXAMPLES_JAX403.invalid(
+            "invalid_jax_jit_3.py",
             line=4,
             message_contains="a `Model` instance, which is neither an array nor a pytree",
         ),
@@ -1938,6 +1778,9 @@ and a factory that passes the object as the first argument reports the
         return False
 
 
+_EXAMPLES_JAX404 = Examples(Path(__file__).parent / "compilation" / "unhashable_static_arg.py")
+
+
 # -- JAX404 -----------------------------------------------------------------------------------
 
 
@@ -2017,152 +1860,87 @@ factory (`make_cases`): a case with an unhashable value stops the probe with the
 are named as the reason for each recompilation ("static value").
 """
     VALID = [
-        Valid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, static_argnames=('axes',))\ndef total(x, axes):\n"
-            "    return x.sum(axis=axes)\n\ntotal(jnp.ones((2, 3)), axes=(0, 1))\n",
-            note="the fix: a tuple",
-            runs=True,
-        ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(x, dims):\n    return x.reshape(dims)\n\n"
-            "g = jax.jit(f, static_argnums=(1,))\ng(jnp.ones(6), (2, 3))\n"
-            "g(jnp.ones(6), dims=(3, 2))\n",
+        _EXAMPLES_JAX404.valid("valid_fix_tuple.py", note="the fix: a tuple", runs=True),
+        _EXAMPLES_JAX404.valid(
+            "valid_static_argnums_tuples_position_keyword.py",
             note="static_argnums with tuples, by position and by keyword",
             runs=True,
         ),
-        Valid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, static_argnames=('n',))\ndef f(x, n=[1, 2]):\n"
-            "    return x * len(n)\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX404.valid(
+            "valid_unhashable_default_never_hashed_jax.py",
             note="an unhashable default is never hashed: JAX hashes passed arguments only",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x, idx):\n"
-            "    return x[idx]\n\nf(jnp.ones(3), jnp.array([0, 1]))\n",
-            note="an array to a traced parameter",
-            runs=True,
+        _EXAMPLES_JAX404.valid(
+            "valid_array_traced_parameter.py", note="an array to a traced parameter", runs=True
         ),
-        Valid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, static_argnums=1)\ndef f(x, mode):\n    return x\n\n"
-            "f(jnp.ones(3), 'train')\nf(jnp.ones(3), None)\nf(jnp.ones(3), frozenset({1}))\n"
-            "f([1.0, 2.0], 2)\n",
+        _EXAMPLES_JAX404.valid(
+            "valid_strings_none_frozensets_list_traced.py",
             note="strings, None, frozensets; a list in a traced position",
             runs=True,
         ),
-        Valid(
-            "from functools import partial\n\nimport jax\n\n@partial(jax.jit, static_argnums=1)\n"
-            "def f(x, n):\n    return x\n\ndef g(x, sizes):\n    return f(x, sizes)\n",
-            note="an unknown value",
-        ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(x, n):\n    return x * len(n)\n\n"
-            "f(jnp.ones(3), [1])\njax.jit(f)(jnp.ones(3), [1, 2])\n",
+        _EXAMPLES_JAX404.valid("valid_unknown_value.py", note="an unknown value"),
+        _EXAMPLES_JAX404.valid(
+            "valid_jitted_or_static_arguments_list.py",
             note="not jitted, or no static arguments (a list is a pytree of traced leaves)",
             runs=True,
         ),
-        Valid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, static_argnums=0)\ndef f(n, x):\n    return x * n\n\n"
-            "def call(*args):\n    return f(*args)\n\ncall(2, jnp.ones(3))\n",
+        _EXAMPLES_JAX404.valid(
+            "valid_star_arguments_positions_unknown.py",
             note="star arguments: positions unknown",
             runs=True,
         ),
-        Valid(
-            "import jax\n\nsizes = [1, 2]\nsizes = tuple(sizes)\n"
-            "g = jax.jit(lambda x, s: x, static_argnums=1)\ng(1.0, sizes)\n",
+        _EXAMPLES_JAX404.valid(
+            "valid_name_bound_twice_value_call.py",
             note="a name bound twice: its value at the call is unknown",
             runs=True,
         ),
     ]
     INVALID = [
-        Invalid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, static_argnames=('axes',))\ndef total(x, axes):\n"
-            "    return x.sum(axis=axes)\n\ntotal(jnp.ones((2, 3)), axes=[0, 1])\n",
+        _EXAMPLES_JAX404.invalid(
+            "invalid_total_jnp_ones_2_3_axes.py",
             line=10,
             column=30,
             raises="ValueError",
             unsafe_fix=True,
             message_contains="`[0, 1]` is passed to static parameter `axes` of `total`: a list",
-            expected_fix=(
-                "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-                "@partial(jax.jit, static_argnames=('axes',))\ndef total(x, axes):\n"
-                "    return x.sum(axis=axes)\n\ntotal(jnp.ones((2, 3)), axes=(0, 1))\n"
-            ),
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(x, dims):\n    return x.reshape(dims)\n\n"
-            "g = jax.jit(f, static_argnums=1)\ng(jnp.ones(6), [6])\n",
+        _EXAMPLES_JAX404.invalid(
+            "invalid_static_number_passed_position_one.py",
             line=8,
             raises="ValueError",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\ndef f(x, dims):\n"
-                "    return x.reshape(dims)\n\ng = jax.jit(f, static_argnums=1)\n"
-                "g(jnp.ones(6), (6,))\n"
-            ),
             note="static by number, passed by position; a one-element tuple",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(x, dims):\n    return x.reshape(dims)\n\n"
-            "jax.jit(f, static_argnames='dims')(jnp.ones(6), [d for d in (2, 3)])\n",
+        _EXAMPLES_JAX404.invalid(
+            "invalid_static_name_passed_position_comprehension.py",
             raises="ValueError",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\ndef f(x, dims):\n"
-                "    return x.reshape(dims)\n\n"
-                "jax.jit(f, static_argnames='dims')(jnp.ones(6), tuple(d for d in (2, 3)))\n"
-            ),
             note="static by name, passed by position; a comprehension",
         ),
-        Invalid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, static_argnums=1)\ndef f(x, keep):\n    return x * len(keep)\n\n"
-            "f(jnp.ones(3), {1, 2})\n",
+        _EXAMPLES_JAX404.invalid(
+            "invalid_f_jnp_ones_3_1_2.py",
             raises="ValueError",
             unsafe_fix=True,
             message_contains="a set",
-            expected_fix=(
-                "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-                "@partial(jax.jit, static_argnums=1)\ndef f(x, keep):\n"
-                "    return x * len(keep)\n\nf(jnp.ones(3), frozenset({1, 2}))\n"
-            ),
         ),
-        Invalid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, static_argnames=['cfg'])\ndef f(x, cfg):\n"
-            "    return x * cfg['scale']\n\nf(jnp.ones(3), cfg={'scale': 2.0})\n",
+        _EXAMPLES_JAX404.invalid(
+            "invalid_fix_dict.py",
             raises="ValueError",
             message_contains="a dict",
             note="no fix for a dict",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit(static_argnums=(1,))\ndef f(x, idx):\n"
-            "    return x[tuple(idx)]\n\nf(jnp.ones(3), jnp.array([0]))\n",
-            raises="ValueError",
-            message_contains="a JAX array",
+        _EXAMPLES_JAX404.invalid(
+            "invalid_f_jnp_ones_3_jnp_array.py", raises="ValueError", message_contains="a JAX array"
         ),
-        Invalid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "class Model:\n    @partial(jax.jit, static_argnums=(0, 2))\n"
-            "    def apply(self, x, shape):\n        return x.reshape(shape)\n\n"
-            "    def run(self, x):\n        shape = [3, 2]\n        return self.apply(x, shape)\n",
+        _EXAMPLES_JAX404.invalid(
+            "invalid_jitted_method_name_bound_list.py",
             line=13,
             message_contains="`shape` is passed to static parameter `shape` of `apply`: a list",
             note="a jitted method; a name bound to a list",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef f(x, n):\n    return x * len(n)\n\n"
-            "jax.pmap(f, static_broadcasted_argnums=1)(jnp.ones((1, 3)), [1, 2])\n",
-            raises="ValueError",
-            unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\ndef f(x, n):\n    return x * len(n)\n\n"
-                "jax.pmap(f, static_broadcasted_argnums=1)(jnp.ones((1, 3)), (1, 2))\n"
-            ),
+        _EXAMPLES_JAX404.invalid(
+            "invalid_jax_pmap_f_static_broadcasted_argnums.py", raises="ValueError", unsafe_fix=True
         ),
     ]
 
@@ -2306,6 +2084,7 @@ _METADATA_CALLS = frozenset(
 )
 """Calls that read only metadata (``len(x)`` and ``jnp.shape(x)`` work on a deleted
 array; ``str(x)`` and ``repr(x)`` do not)."""
+_EXAMPLES_JAX405 = Examples(Path(__file__).parent / "compilation" / "donated_buffer_reuse.py")
 
 
 class DonatedBufferReuse(_Queries, Rule):
@@ -2385,104 +2164,58 @@ donates; reading such an argument after a real call raises `RuntimeError: Array
 has been deleted`.
 """
     VALID = [
-        Valid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef update(w, g):\n    return w - 0.1 * g\n\n"
-            "w = jnp.ones(3)\nw = update(w, jnp.ones(3))\nprint(w.sum())\n",
-            note="the fix: rebound from the result",
-            runs=True,
+        _EXAMPLES_JAX405.valid(
+            "valid_fix_rebound_result.py", note="the fix: rebound from the result", runs=True
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef step(state, x):\n"
-            "    return state + x, (state * x).sum()\n\n"
-            "train_step = jax.jit(step, donate_argnames=('state',))\n\ndef fit(state, xs):\n"
-            "    for x in xs:\n        state, loss = train_step(state, x)\n"
-            "        print(loss)\n    return state\n\nfit(jnp.ones(3), [jnp.ones(3)] * 3)\n",
+        _EXAMPLES_JAX405.valid(
+            "valid_rebound_result_every_iteration_tuple.py",
             note="rebound from the result on every iteration (tuple target)",
             runs=True,
         ),
-        Valid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef update(w):\n    return w * 2\n\n"
-            "w = jnp.ones(3)\nprint(w.sum())\nout = update(w)\n"
-            "print(w.shape, w.dtype, len(w), w.is_deleted())\ndel w\n",
+        _EXAMPLES_JAX405.valid(
+            "valid_reads_before_call_only_metadata.py",
             note="reads before the call; only metadata after it",
             runs=True,
         ),
-        Valid(
-            "from functools import partial\n\nimport jax\nimport numpy as np\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef update(w):\n    return w * 2\n\n"
-            "w = np.ones(3)\nout = update(w)\nprint(w + 1)\n",
+        _EXAMPLES_JAX405.valid(
+            "valid_numpy_input_jax_donates_own.py",
             note="a NumPy input: JAX donates its own device copy",
             runs=True,
         ),
-        Valid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, donate_argnums=1)\ndef update(w, g):\n    return w - g\n\n"
-            "w = jnp.ones(3)\ng = jnp.ones(3)\nout = update(w, g)\nprint(w.sum())\n",
-            note="only g is donated",
-            runs=True,
-        ),
-        Valid(
-            "from functools import partial\n\nimport jax\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef step(state, batch):\n    return state\n\n"
-            "def train(state, batch):\n    new_state = step(state, batch)\n"
-            "    print(state.apply_fn)\n    return new_state\n",
+        _EXAMPLES_JAX405.valid("valid_only_g_donated.py", note="only g is donated", runs=True),
+        _EXAMPLES_JAX405.valid(
+            "valid_attribute_possible_pytree_may_static.py",
             note="an attribute of a possible pytree may be static metadata",
         ),
-        Valid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef update(w):\n    return w * 2\n\n"
-            "def run(w, flag):\n    if flag:\n        w = update(w)\n    else:\n"
-            "        print(w.sum())\n    return w\n\nrun(jnp.ones(3), True)\nrun(jnp.ones(3), False)\n",
-            note="the read is in the other branch",
-            runs=True,
+        _EXAMPLES_JAX405.valid(
+            "valid_read_other_branch.py", note="the read is in the other branch", runs=True
         ),
-        Valid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef update(w):\n    return w * 2\n\n"
-            "w = jnp.ones(3)\nfor i in range(3):\n    out = update(w)\n    break\n",
+        _EXAMPLES_JAX405.valid(
+            "valid_loop_exits_after_call_second.py",
             note="the loop exits after the call: no second iteration",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef update(w):\n    return w * 2\n\n"
-            "w = jnp.ones(3)\nout = update(w)\nprint(w.sum())\n",
-            note="no donation",
-            runs=True,
-        ),
-        Valid(
-            "from flax import nnx\n\n@nnx.jit(donate_argnums=(0,))\ndef train_step(model, x):\n"
-            "    return model(x)\n\ndef fit(model, xs):\n    for x in xs:\n"
-            "        loss = train_step(model, x)\n    return model\n",
+        _EXAMPLES_JAX405.valid("valid_donation.py", note="no donation", runs=True),
+        _EXAMPLES_JAX405.valid(
+            "valid_nnx_jit_updates_donated_modules.py",
             note="nnx.jit updates donated modules in place",
         ),
-        Valid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef update(w):\n    return w * 2\n\n"
-            "def run(ws):\n    outs = []\n    for w in ws:\n        outs.append(update(w))\n"
-            "    return outs\n\ndef later(w):\n    out = update(w)\n\n    def inner():\n"
-            "        return w\n\n    return out\n\n"
-            "run([jnp.ones(3), jnp.ones(3)])\nlater(jnp.ones(3))\n",
+        _EXAMPLES_JAX405.valid(
+            "valid_new_array_loop_target_each.py",
             note="a new array from the loop target each iteration; a closure that is never called",
             runs=True,
         ),
     ]
     INVALID = [
-        Invalid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef update(w, g):\n    return w - 0.1 * g\n\n"
-            "w = jnp.ones(3)\nnew_w = update(w, jnp.ones(3))\nprint(w.sum())\n",
+        _EXAMPLES_JAX405.invalid(
+            "invalid_print_w_sum.py",
             line=12,
             column=7,
             raises="RuntimeError",
             message_contains="`w` is read after it was donated to `update` at line 11",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef step(state, x):\n    return state + x\n\n"
-            "train_step = jax.jit(step, donate_argnums=(0,))\n\ndef fit(state, xs):\n"
-            "    for x in xs:\n        new_state = train_step(state, x)\n    return new_state\n\n"
-            "fit(jnp.ones(3), [jnp.ones(3)] * 3)\n",
+        _EXAMPLES_JAX405.invalid(
+            "invalid_new_state_train_step_state_x.py",
             line=11,
             column=32,
             raises="RuntimeError",
@@ -2491,67 +2224,46 @@ has been deleted`.
                 "but never rebound"
             ),
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef step(params, grads):\n"
-            "    return params - grads\n\nupdate = jax.jit(step, donate_argnames='params')\n\n"
-            "params = jnp.ones(3)\nnew = update(params=params, grads=jnp.ones(3))\n"
-            "delta = new - params\n",
+        _EXAMPLES_JAX405.invalid(
+            "invalid_donate_argnames_passed_keyword.py",
             line=11,
             column=15,
             raises="RuntimeError",
             note="donate_argnames, passed by keyword",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nx = jnp.arange(3.0)\n"
-            "y = jax.jit(lambda v: v * 2, donate_argnums=0)(x)\nz = jnp.concatenate([x, y])\n",
-            line=6,
-            raises="RuntimeError",
-            note="an inline jit",
+        _EXAMPLES_JAX405.invalid(
+            "invalid_inline_jit.py", line=6, raises="RuntimeError", note="an inline jit"
         ),
-        Invalid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef update(w):\n    return w * 2\n\n"
-            "def run(w, verbose):\n    out = update(w)\n    if verbose:\n"
-            "        print('old', w)\n    return out\n\nrun(jnp.ones(3), True)\n",
+        _EXAMPLES_JAX405.invalid(
+            "invalid_read_one_branch.py",
             line=13,
             raises="RuntimeError",
             note="a read in one branch",
         ),
-        Invalid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef update(w):\n    return w * 2\n\n"
-            "w = jnp.ones(3)\nout = update(w); again = update(w)\n",
+        _EXAMPLES_JAX405.invalid(
+            "invalid_donated_twice.py",
             line=11,
             column=33,
             raises="RuntimeError",
             note="donated twice",
         ),
-        Invalid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "class Trainer:\n    @partial(jax.jit, static_argnums=0, donate_argnums=1)\n"
-            "    def step(self, w):\n        return w * 2\n\n    def run(self, w):\n"
-            "        out = self.step(w)\n        return out + w\n",
+        _EXAMPLES_JAX405.invalid(
+            "invalid_jitted_method_donate_argnums_counts.py",
             line=13,
             column=22,
             message_contains="donated to `self.step`",
             note="a jitted method: donate_argnums counts self",
         ),
-        Invalid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef update(w):\n    return w * 2\n\n"
-            "w = jnp.ones(3)\nwhile True:\n    out = update(w)\n    if out.sum() > 100:\n"
-            "        break\n",
+        _EXAMPLES_JAX405.invalid(
+            "invalid_conditional_break_does_end_loop.py",
             line=12,
             column=18,
             raises="RuntimeError",
             message_contains="on every iteration of the loop at line 11",
             note="a conditional break does not end the loop on every path",
         ),
-        Invalid(
-            "from functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef update(w):\n    return w * 2\n\n"
-            "w = jnp.ones(3)\nwith jax.default_device(jax.devices()[0]):\n"
-            "    if (out := update(w)) is not None:\n        print(out)\nprint(w)\n",
+        _EXAMPLES_JAX405.invalid(
+            "invalid_call_if_header_inside_block.py",
             line=14,
             column=7,
             raises="RuntimeError",

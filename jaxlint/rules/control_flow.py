@@ -12,6 +12,7 @@ concrete and Python control flow works.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -21,7 +22,7 @@ from jaxlint.analysis.transforms import TRANSFORMS
 from jaxlint.analysis.walk import children
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
-from jaxlint.rules.base import FixOp, Invalid, Option, ReplaceNode, Rule, Valid
+from jaxlint.rules.base import Examples, FixOp, Option, ReplaceNode, Rule
 
 if TYPE_CHECKING:
     from jaxlint.engine import FileContext
@@ -109,6 +110,9 @@ class _TracerQueries:
         return self.ctx.trace.why(val)
 
 
+_EXAMPLES_JAX201 = Examples(Path(__file__).parent / "control_flow" / "python_branch_on_tracer.py")
+
+
 # -- JAX201 -------------------------------------------------------------------------------
 
 
@@ -184,253 +188,165 @@ branches, and does not accept pytrees.
 JAX201.
 """
     VALID = [
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    if x.shape[0] > 2:\n        x = x[:2]\n"
-            "    if x.ndim == 1 and len(x) > 1:\n        x = x * 2\n"
-            "    if x.dtype == jnp.float32:\n        x = x + 1\n    return x\n\n"
-            "f(jnp.ones(3))\n",
+        _EXAMPLES_JAX201.valid(
+            "valid_shape_ndim_len_dtype_tests.py",
             note="shape, ndim, len and dtype tests are static",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x, mask=None):\n"
-            "    if mask is not None:\n        x = x * mask\n"
-            "    return x if mask is None else x + 1\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX201.valid(
+            "valid_none_tests_parameter_left_default.py",
             note="`is None` tests and a parameter left at its default",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
-            "@partial(jax.jit, static_argnames=('training',))\ndef f(x, training):\n"
-            "    if training:\n        x = x * 0.5\n    return x\n\n"
-            "g = jax.jit(lambda x, n: x * 2 if n > 1 else x, static_argnums=1)\n"
-            "f(jnp.ones(3), True)\ng(jnp.ones(3), 2)\n",
+        _EXAMPLES_JAX201.valid(
+            "valid_static_arguments_name_number.py",
             note="static arguments by name and by number",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(params, x):\n"
-            "    if params:\n        x = x + params['b']\n"
-            "    layers = [x, x]\n    if not layers:\n        return x\n"
-            "    return x\n\nf({'b': jnp.ones(3)}, jnp.ones(3))\n",
+        _EXAMPLES_JAX201.valid(
+            "valid_truth_pytree_parameter_python_list.py",
             note="truth of a pytree parameter and of a Python list is static",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    return x * 2\n\ny = f(jnp.ones(()))\nif y > 1:\n    print('big')\n"
-            "z = 1.0 if float(y) > 0 else 0.0\n",
+        _EXAMPLES_JAX201.valid(
+            "valid_host_code_after_jitted_call.py",
             note="host code, after the jitted call returns a concrete array",
             runs=True,
         ),
-        Valid(
-            "import jax\n\n@jax.grad\ndef f(x):\n    if x > 0:\n        return x * x\n"
-            "    return -x\n\nf(1.0)\n",
+        _EXAMPLES_JAX201.valid(
+            "valid_grad_alone_keeps_values_concrete.py",
             note="grad alone keeps values concrete: `if` works",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    y = jnp.where(x > 0, x, 0.0)\n    z = jax.lax.cond(x.sum() > 0, lambda v: v, "
-            "lambda v: -v, y)\n    return z\n\nf(jnp.ones(3))\n",
-            note="the fixes: jnp.where and lax.cond",
-            runs=True,
+        _EXAMPLES_JAX201.valid(
+            "valid_fixes_jnp_where_lax_cond.py", note="the fixes: jnp.where and lax.cond", runs=True
         ),
-        Valid(
-            "import equinox as eqx\nimport jax\n\n@eqx.filter_jit\n"
-            "def f(x: jax.Array, deterministic: bool, n: int = 2):\n"
-            "    if deterministic or n > 1:\n        return x\n    return x * 2\n",
+        _EXAMPLES_JAX201.valid(
+            "valid_filter_jit_keeps_bool_int.py",
             note="filter_jit keeps bool and int arguments static",
         ),
-        Valid(
-            "from flax import nnx\n\nclass Block(nnx.Module):\n"
-            "    def __init__(self, n: int):\n        self.n = n\n\n"
-            "    def __call__(self, x):\n        if self.n > 1:\n            x = x * 2\n"
-            "        return x\n\n@nnx.jit\ndef step(model, x):\n"
-            "    if model.n > 2:\n        x = x + 1\n    return model(x)\n",
+        _EXAMPLES_JAX201.valid(
+            "valid_module_attributes_static_metadata_pytree.py",
             note="module attributes are static metadata of the pytree",
         ),
-        Valid(
-            "import jax\nfrom jax import lax\n\ndef body(i, c):\n"
-            "    for layer in (1, 2, 3):\n        if layer > 1:\n            c = c * layer\n"
-            "    return c\n\nlax.fori_loop(0, 3, body, 1.0)\n",
+        _EXAMPLES_JAX201.valid(
+            "valid_loop_over_python_tuple_gives.py",
             note="a loop over a Python tuple gives static elements",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.vmap\ndef f(x):\n"
-            "    return jnp.where(x > 0, x, -x)\n\n"
-            "g = jax.vmap(lambda x, k: x if k > 0 else -x, in_axes=(0, None))\n"
-            "f(jnp.ones(3))\ng(jnp.ones(3), 1.0)\n",
+        _EXAMPLES_JAX201.valid(
+            "valid_vmap_axes_none_passes_value.py",
             note="vmap in_axes=None passes the value through unchanged",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef pool(x, size):\n"
-            "    extra = x.shape[0] % size\n    if extra != 0:\n        x = x[extra:]\n"
-            "    return x.reshape(-1, size).mean(axis=1)\n\n"
-            "jax.vmap(pool, (0, None), 0)(jnp.ones((2, 5)), 2)\n",
+        _EXAMPLES_JAX201.valid(
+            "valid_axes_given_position_equinox_nn.py",
             note="in_axes given by position (equinox/nn/_pool.py): `size` is not mapped",
             runs=True,
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax\n\n@jax.jit\ndef relu(x):\n    if x > 0:\n        y = x\n"
-            "    else:\n        y = 0.0\n    return y\n\nrelu(1.0)\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_if_x_0.py",
             line=5,
             column=8,
             message_contains="`x` is traced: parameter of `relu`, jitted by `jax.jit` at line 3",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\n\n@jax.jit\ndef relu(x):\n    y = jax.numpy.where(x > 0, x, 0.0)\n"
-                "    return y\n\nrelu(1.0)\n"
-            ),
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef clip(x):\n"
-            "    y = x if x < 1.0 else jnp.ones_like(x)\n    return y\n\n"
-            "jax.jit(clip)(0.5)\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_y_x_if_x_1_0.py",
             line=5,
             column=14,
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\ndef clip(x):\n"
-                "    y = jnp.where(x < 1.0, x, jnp.ones_like(x))\n    return y\n\n"
-                "jax.jit(clip)(0.5)\n"
-            ),
             message_contains="jitted by `jax.jit` at line 8",
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    if x > 0:\n        return x\n    return -x\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_condition_more_than_one_element.py",
             note="a condition with more than one element raises ValueError",
             message_contains="select with `jnp.where",
             raises="ValueError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
-            "@partial(jax.jit, static_argnames=('n',))\ndef f(x, n):\n"
-            "    assert x.sum() > 0, 'empty'\n    return x * n\n\nf(jnp.ones(3), 2)\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_assert_x_sum_0_empty.py",
             line=7,
             column=12,
             message_contains="Python `assert`",
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "from jax import lax\n\ndef body(carry, x):\n"
-            "    keep = x > 0 and carry < 10\n    return carry + x, keep\n\n"
-            "lax.scan(body, 0.0, lax.iota('float32', 3))\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_keep_x_0_carry_10.py",
             line=4,
             column=12,
             count=1,
             message_contains="traced as a body of `lax.scan`",
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
-            "class Model:\n    def __init__(self, w):\n        self.w = w\n\n"
-            "    @partial(jax.jit, static_argnums=0)\n"
-            "    def __call__(self, x):\n        return self.act(x @ self.w)\n\n"
-            "    def act(self, h):\n        flip = not h.any()\n        return h * flip\n\n"
-            "Model(jnp.ones((3, 3)))(jnp.ones(3))\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_helper_method_reached_through_self.py",
             line=14,
             column=20,
             message_contains="Python `not`",
             note="a helper method reached through self from a jitted method",
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.vmap\ndef f(x):\n"
-            "    return 1.0 if 0.0 < x < 1.0 else 0.0\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_return_1_0_if_0_0.py",
             line=6,
             column=19,
             count=1,
             message_contains="vmapped by `jax.vmap`",
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef step(params, x):\n"
-            "    def loss(p):\n        pred = x @ p\n"
-            "        return [v for v in (pred, -pred) if v.sum() > 0][0].sum()\n"
-            "    return jax.grad(loss)(params)\n\nstep(jnp.ones(3), jnp.ones(3))\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_grad_inside_jitted_step_runs.py",
             line=8,
             column=45,
             note="grad inside a jitted step runs under jit: its tracers are abstract",
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "import jax\n\n@jax.jit\ndef f(x: jax.Array, flag: bool):\n"
-            "    if flag:\n        return x\n    return -x\n\nf(1.0, True)\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_bool_argument_static_becomes_tracer.py",
             line=5,
             message_contains="`flag` is traced",
             note="a bool argument that is not static becomes a tracer",
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "from flax import nnx\nimport jax.numpy as jnp\n\n@nnx.jit\ndef step(model, x):\n"
-            "    y = model(x)\n    if jnp.isnan(y).any():\n        y = jnp.zeros_like(y)\n"
-            "    return y\n",
-            line=7,
-            message_contains="jitted by `flax.nnx.jit`",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_if_jnp_isnan_y_any.py", line=7, message_contains="jitted by `flax.nnx.jit`"
         ),
-        Invalid(
-            "import jax\n\n@jax.jit\ndef sign(x):\n    if x > 0:\n        s = 1.0\n"
-            "    elif x < 0:\n        s = -1.0\n    else:\n        s = 0.0\n    return s\n\n"
-            "sign(2.0)\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_elif_chain_reported_twice_fix.py",
             count=2,
             message_contains="Python `if`",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\n\n@jax.jit\ndef sign(x):\n    if x > 0:\n        s = 1.0\n"
-                "    elif x < 0:\n        s = -1.0\n    else:\n        s = 0.0\n    return s\n\n"
-                "sign(2.0)\n"
-            ),
             note="an elif chain: reported twice, no fix",
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "import jax\n\n@jax.jit\ndef f(x):\n    # pick a branch\n    if x > 0:\n"
-            "        y = x  # positive\n    else:\n        y = -x\n    return y\n\nf(1.0)\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_comment_inside_branches_would_lost.py",
             line=6,
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\n\n@jax.jit\ndef f(x):\n    # pick a branch\n    if x > 0:\n"
-                "        y = x  # positive\n    else:\n        y = -x\n    return y\n\nf(1.0)\n"
-            ),
             note="a comment inside the branches would be lost: no fix",
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n    # pick a branch\n"
-            "    if x.sum() > 0:\n        y = x\n    else:\n        y = jnp.zeros_like(x)\n"
-            "    return y\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_comment_above_if_kept.py",
             line=7,
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n    # pick a branch\n"
-                "    y = jnp.where(x.sum() > 0, x, jnp.zeros_like(x))\n"
-                "    return y\n\nf(jnp.ones(3))\n"
-            ),
             note="a comment above the if is kept",
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "from jax import jit, lax\nfrom jax import numpy as np\n\ndef body(c):\n"
-            "    if c > 5.0:\n        return c\n    return c * 2\n\n@jit\ndef grow(x):\n"
-            "    return lax.while_loop(lambda c: np.all(c < 100.0), body, x)\n\ngrow(1.0)\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_jax_import_jit_lax_jax.py",
             line=5,
             message_contains="traced as a body of `lax.while_loop`",
             note="`from jax import jit, lax`, jax.numpy imported as np, a while_loop body",
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "import equinox as eqx\nimport jax\nimport jax.numpy as jnp\n\n@eqx.filter_jit\n"
-            "def loss(model, x: jax.Array, y: jax.Array):\n    pred = jax.vmap(model)(x)\n"
-            "    err = jnp.mean((pred - y) ** 2)\n    return err if err < 1e3 else jnp.inf\n",
+        _EXAMPLES_JAX201.invalid(
+            "invalid_equinox_array_annotated_arguments_traced.py",
             line=9,
             message_contains="jitted by `equinox.filter_jit`",
             note="Equinox: array-annotated arguments are traced",
@@ -619,6 +535,9 @@ def _only_assign(block: cst.BaseSuite) -> cst.Assign | None:
     return None
 
 
+_EXAMPLES_JAX202 = Examples(Path(__file__).parent / "control_flow" / "python_loop_over_tracer.py")
+
+
 # -- JAX202 -------------------------------------------------------------------------------
 
 
@@ -680,88 +599,57 @@ No fix: the loop body has to become a function of the carried state.
 line, naming JAX202.
 """
     VALID = [
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    for i in range(3):\n        x = x + i\n"
-            "    for i in range(x.shape[0]):\n        x = x.at[i].add(1.0)\n"
-            "    for i in range(len(x)):\n        x = x * 2\n    return x\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX202.valid(
+            "valid_literal_shape_derived_trip_counts.py",
             note="literal and shape-derived trip counts",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
-            "@partial(jax.jit, static_argnums=1)\ndef f(x, n):\n"
-            "    for _ in range(n):\n        x = x * 2\n    return x\n\n"
-            "@partial(jax.jit, static_argnames='steps')\ndef g(x, steps=3):\n"
-            "    return sum(x * i for i in range(steps))\n\n"
-            "f(jnp.ones(3), 2)\ng(jnp.ones(3), steps=4)\n",
+        _EXAMPLES_JAX202.valid(
+            "valid_static_trip_counts_number_name.py",
             note="static trip counts by number and by name",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\nlayers = [jnp.ones((3, 3)), jnp.ones((3, 3))]\n\n"
-            "@jax.jit\ndef f(x):\n    for w in layers:\n        x = jnp.tanh(x @ w)\n"
-            "    for row in x.reshape(3, 1):\n        x = x + row\n    return x\n\n"
-            "f(jnp.ones(3))\n",
+        _EXAMPLES_JAX202.valid(
+            "valid_python_list_layers_iterating_traced.py",
             note="a Python list of layers, and iterating a traced array by its static shape",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n@jax.jit\n"
-            "def f(x, n):\n    return lax.fori_loop(0, n, lambda i, c: c * 2, x)\n\n"
-            "@jax.jit\ndef g(x):\n    return lax.while_loop(lambda c: c.sum() < 10, "
-            "lambda c: c * 2, x)\n\nf(jnp.ones(3), 3)\ng(jnp.ones(3))\n",
+        _EXAMPLES_JAX202.valid(
+            "valid_fixes_fori_loop_traced_bounds.py",
             note="the fixes: fori_loop with traced bounds and while_loop",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    return x * 2\n\nn = int(f(jnp.ones(())))\ntotal = 0.0\nfor i in range(n):\n"
-            "    total += i\nwhile total > 1:\n    total = total / 2\n",
+        _EXAMPLES_JAX202.valid(
+            "valid_host_code_after_jitted_call.py",
             note="host code after the jitted call",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x, steps=3):\n"
-            "    i = 0\n    while i < steps:\n        x = x * 2\n        i += 1\n"
-            "    return x\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX202.valid(
+            "valid_parameter_left_default_keeps_python.py",
             note="a parameter left at its default keeps its Python value",
             runs=True,
         ),
-        Valid(
-            "import jax\n\n@jax.grad\ndef f(x):\n    y = x\n    while y < 10.0:\n"
-            "        y = y * 2\n    return y\n\nf(1.0)\n",
+        _EXAMPLES_JAX202.valid(
+            "valid_grad_alone_keeps_values_concrete.py",
             note="grad alone keeps values concrete",
             runs=True,
         ),
-        Valid(
-            "import equinox as eqx\nimport jax\n\n@eqx.filter_jit\n"
-            "def f(x: jax.Array, depth: int):\n    for _ in range(depth):\n        x = x * 2\n"
-            "    return x\n",
-            note="filter_jit keeps int arguments static",
+        _EXAMPLES_JAX202.valid(
+            "valid_filter_jit_keeps_int_arguments.py", note="filter_jit keeps int arguments static"
         ),
-        Valid(
-            "from flax import nnx\n\nclass MLP(nnx.Module):\n"
-            "    def __init__(self, depth: int, rngs: nnx.Rngs):\n"
-            "        self.layers = [nnx.Linear(4, 4, rngs=rngs) for _ in range(depth)]\n\n"
-            "    def __call__(self, x):\n        for layer in self.layers:\n"
-            "            x = layer(x)\n        return x\n\n@nnx.jit\ndef step(model, x):\n"
-            "    for i in range(model.depth):\n        x = x + i\n    return model(x)\n",
+        _EXAMPLES_JAX202.valid(
+            "valid_module_attributes_static_metadata_pytree.py",
             note="module attributes are static metadata of the pytree",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(params, x):\n"
-            "    for k in params:\n        x = x + params[k]\n"
-            "    for k, v in params.items():\n        x = x * v\n    return x\n\n"
-            "f({'a': jnp.ones(3)}, jnp.ones(3))\n",
+        _EXAMPLES_JAX202.valid(
+            "valid_iterating_dict_pytree_gives_static.py",
             note="iterating a dict pytree gives its static keys",
             runs=True,
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax\n\n@jax.jit\ndef power(x, n):\n    y = x\n"
-            "    for _ in range(n - 1):\n        y = y * x\n    return y\n\npower(2.0, 3)\n",
+        _EXAMPLES_JAX202.invalid(
+            "invalid_range_n_1.py",
             line=6,
             column=14,
             message_contains=(
@@ -770,70 +658,50 @@ line, naming JAX202.
             ),
             raises="TracerIntegerConversionError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef total(x, n):\n"
-            "    return sum(x * i for i in range(n))\n\nstep = jax.jit(total)\n"
-            "step(jnp.ones(3), 4)\n",
+        _EXAMPLES_JAX202.invalid(
+            "invalid_return_sum_x_i_i_range.py",
             line=5,
             message_contains="static_argnames=('n',)",
             raises="TracerIntegerConversionError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef halve(x):\n"
-            "    while x.max() > 1.0:\n        x = x / 2\n    return x\n\nhalve(jnp.ones(3) * 8)\n",
+        _EXAMPLES_JAX202.invalid(
+            "invalid_while_x_max_1_0.py",
             line=6,
             column=11,
             message_contains="lax.while_loop",
             raises="TracerBoolConversionError",
         ),
-        Invalid(
-            "from jax import lax\n\ndef body(i, acc):\n"
-            "    return acc + sum(j for j in range(i))\n\nlax.fori_loop(0, 4, body, 0)\n",
+        _EXAMPLES_JAX202.invalid(
+            "invalid_fori_loop_index_traced.py",
             line=4,
             message_contains="traced as a body of `lax.fori_loop`",
             note="the fori_loop index is traced",
             raises="TracerIntegerConversionError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef repeat(x, k):\n"
-            "    out = [x for _ in range(k)]\n    return jnp.stack(out)\n\n"
-            "jax.vmap(repeat, in_axes=(None, 0))(jnp.ones(3), jnp.arange(2))\n",
+        _EXAMPLES_JAX202.invalid(
+            "invalid_out_x_range_k.py",
             line=5,
             message_contains="vmapped",
             raises="TracerIntegerConversionError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
-            "class Sampler:\n    def steps(self, x, n):\n        for _ in range(n):\n"
-            "            x = x * 0.5\n        return x\n\n"
-            "    @partial(jax.jit, static_argnums=0)\n    def run(self, x, n):\n"
-            "        return self.steps(x, n)\n\n"
-            "Sampler().run(jnp.ones(3), 2)\n",
+        _EXAMPLES_JAX202.invalid(
+            "invalid_helper_method_reached_through_self.py",
             line=7,
             message_contains="`n` is traced",
             note="a helper method reached through self from a jitted method",
             raises="TracerIntegerConversionError",
         ),
-        Invalid(
-            "from flax import nnx\nimport jax.numpy as jnp\n\n@nnx.jit\n"
-            "def rollout(model, x, steps):\n    for _ in range(steps):\n"
-            "        x = model(x)\n    return x\n",
-            line=6,
-            message_contains="jitted by `flax.nnx.jit`",
+        _EXAMPLES_JAX202.invalid(
+            "invalid_range_steps.py", line=6, message_contains="jitted by `flax.nnx.jit`"
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    n = jnp.argmax(x)\n    return [x[i] for i in range(0, n, 1)]\n\n"
-            "f(jnp.arange(4.0))\n",
+        _EXAMPLES_JAX202.invalid(
+            "invalid_return_x_i_i_range_0.py",
             line=7,
             message_contains="`n` is traced",
             raises="TracerIntegerConversionError",
         ),
-        Invalid(
-            "import functools\nfrom jax import jit\nimport jax.numpy as jnp\n\n"
-            "@functools.partial(jit, static_argnames=('scale',))\ndef f(x, n, scale):\n"
-            "    for _ in range(n):\n        x = x * scale\n    return x\n\n"
-            "f(jnp.ones(3), 2, scale=0.5)\n",
+        _EXAMPLES_JAX202.invalid(
+            "invalid_functools_partial_jit_another_argument.py",
             line=7,
             message_contains="static_argnames=('n',)",
             note="functools.partial(jit, ...) with another argument static",
@@ -950,6 +818,7 @@ _BOOL_FUNCS = frozenset(
 )
 _ORDER_OPS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
 _EQ_OPS = (cst.Equal, cst.NotEqual)
+_EXAMPLES_JAX203 = Examples(Path(__file__).parent / "control_flow" / "traced_shape.py")
 
 
 class TracedShape(_TracerQueries, Rule):
@@ -1018,97 +887,67 @@ size (pad, mask, or recompile per size).
 with your file and line, naming JAX203.
 """
     VALID = [
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    n = x.shape[0]\n    z = jnp.zeros((n, 2)) + jnp.ones(len(x))[:, None]\n"
-            "    r = jnp.arange(x.shape[-1]) + jnp.linspace(0.0, x.max(), 4)\n"
-            "    return z + x.reshape(n, 1), r, x[: n // 2]\n\nf(jnp.ones(4))\n",
+        _EXAMPLES_JAX203.valid(
+            "valid_sizes_shapes_linspace_traced_stop.py",
             note="sizes from shapes; linspace with a traced stop is fine",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
-            "@partial(jax.jit, static_argnames=('n',))\ndef f(x, n):\n"
-            "    return jnp.zeros(n) + x[:n], jnp.eye(n)\n\n"
-            "g = jax.jit(lambda x, k: jnp.broadcast_to(x, (k, 3)), static_argnums=1)\n"
-            "f(jnp.ones(3), 2)\ng(jnp.ones(3), 2)\n",
+        _EXAMPLES_JAX203.valid(
+            "valid_static_sizes_name_number.py",
             note="static sizes by name and by number",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x, i):\n"
-            "    a = x[i]\n    b = jax.lax.dynamic_slice(x, (i,), (2,))\n"
-            "    c = jnp.where(x > 0, x, 0)\n    d = jnp.nonzero(x > 0, size=2, fill_value=0)\n"
-            "    e = jnp.unique(x, size=3)\n    return a, b, c, d, e\n\nf(jnp.ones(4), 1)\n",
+        _EXAMPLES_JAX203.valid(
+            "valid_integer_indexing_dynamic_slice_three.py",
             note="integer indexing, dynamic_slice, three-argument where, size=",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\nKEEP = np.array([True, False, True])\n\n"
-            "@jax.jit\ndef f(x):\n    return x[KEEP], x.at[x.shape[0] - 1].set(0.0)\n\n"
-            "y = f(jnp.ones(3))[0]\nhost = y[y > 0]\nidx = jnp.nonzero(y)\n",
+        _EXAMPLES_JAX203.valid(
+            "valid_static_numpy_mask_masks_nonzero.py",
             note="a static NumPy mask; masks and nonzero in host code",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x, n=3):\n"
-            "    return jnp.zeros(n) + x[:n]\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX203.valid(
+            "valid_parameter_left_default_keeps_python.py",
             note="a parameter left at its default keeps its Python value",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.grad\ndef f(x):\n"
-            "    return x[x > 0].sum()\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX203.valid(
+            "valid_grad_alone_keeps_values_concrete.py",
             note="grad alone keeps values concrete",
             runs=True,
         ),
-        Valid(
-            "import equinox as eqx\nimport jax\nimport jax.numpy as jnp\n\n@eqx.filter_jit\n"
-            "def f(x: jax.Array, size: int):\n    return jnp.zeros(size) + x[:size]\n",
-            note="filter_jit keeps int arguments static",
+        _EXAMPLES_JAX203.valid(
+            "valid_filter_jit_keeps_int_arguments.py", note="filter_jit keeps int arguments static"
         ),
-        Valid(
-            "from flax import nnx\nimport jax.numpy as jnp\n\n@nnx.jit\ndef step(model, x):\n"
-            "    h = jnp.zeros((x.shape[0], model.features))\n"
-            "    return model(x)[: model.out]\n",
+        _EXAMPLES_JAX203.valid(
+            "valid_module_attributes_static_metadata_pytree.py",
             note="module attributes are static metadata of the pytree",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(xs):\n"
-            "    parts = [xs, xs]\n    return jnp.concatenate(parts[:1]), xs[jnp.s_[1:]]\n\n"
-            "f(jnp.ones(3))\n",
+        _EXAMPLES_JAX203.valid(
+            "valid_slicing_python_list_static_bound.py",
             note="slicing a Python list with a static bound",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ndef pool(x, size):\n"
-            "    head = x.shape[0] % size * (x.shape[0] // size + 1)\n"
-            "    return x[:head].sum() + x[head:].reshape(-1, x.shape[0] // size).sum()\n\n"
-            "jax.vmap(pool, (0, None), 0)(jnp.ones((2, 5)), 2)\n",
+        _EXAMPLES_JAX203.valid(
+            "valid_axes_given_position_equinox_nn.py",
             note="in_axes given by position (equinox/nn/_pool.py): `size` is not mapped",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n@jax.jit\n"
-            "def f(p, n):\n    shape = lax.broadcast_shapes(jnp.shape(p), jnp.shape(n))\n"
-            "    return jnp.reshape(jnp.broadcast_to(p, shape), -1) + jnp.zeros(shape).ravel()\n\n"
-            "f(jnp.ones((2, 1)), jnp.ones(3))\n",
+        _EXAMPLES_JAX203.valid(
+            "valid_broadcast_shapes_returns_static_tuple.py",
             note="broadcast_shapes returns a static tuple (numpyro/distributions/util.py)",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n@jax.jit\n"
-            "def f(xs):\n    def per_device(x):\n        n = lax.psum(1, 'i')\n"
-            "        return jnp.zeros(n) + x[:n].sum()\n"
-            "    return jax.vmap(per_device, axis_name='i')(xs)\n\nf(jnp.ones((2, 3)))\n",
+        _EXAMPLES_JAX203.valid(
+            "valid_lax_psum_1_axis_axis.py",
             note="`lax.psum(1, axis)` is the axis size, a Python int even under jit",
             runs=True,
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef make(n):\n"
-            "    return jnp.zeros((n, 2))\n\nmake(3)\n",
+        _EXAMPLES_JAX203.invalid(
+            "invalid_return_jnp_zeros_n_2.py",
             line=6,
             column=23,
             message_contains=(
@@ -1117,71 +956,55 @@ with your file and line, naming JAX203.
             ),
             raises="TypeError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef head(x, n):\n    return x[:n]\n\n"
-            "jax.jit(head)(jnp.ones(4), 2)\n",
+        _EXAMPLES_JAX203.invalid(
+            "invalid_return_x_n.py",
             line=5,
             column=15,
             message_contains="lax.dynamic_slice",
             raises="IndexError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef positive_mean(x):\n"
-            "    return x[x > 0].mean()\n\npositive_mean(jnp.ones(3))\n",
+        _EXAMPLES_JAX203.invalid(
+            "invalid_return_x_x_0_mean.py",
             line=6,
             column=14,
             message_contains="boolean mask",
             raises="NonConcreteBooleanIndexError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.vmap\ndef f(x):\n"
-            "    mask = jnp.isfinite(x)\n    return x.at[mask].set(0.0)\n\nf(jnp.ones((2, 3)))\n",
+        _EXAMPLES_JAX203.invalid(
+            "invalid_return_x_mask_set_0_0.py",
             line=7,
             message_contains="vmapped by `jax.vmap`",
             raises="NonConcreteBooleanIndexError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef support(x):\n"
-            "    idx = jnp.nonzero(x)\n    u = jnp.unique(x)\n    w = jnp.where(x > 0)\n"
-            "    return idx, u, w\n\nsupport(jnp.ones(3))\n",
+        _EXAMPLES_JAX203.invalid(
+            "invalid_idx_jnp_nonzero_x.py",
             line=6,
             count=3,
             message_contains="pass `size=`",
             raises="ConcretizationTypeError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\ndef body(carry, n):\n"
-            "    return carry + jnp.arange(n).sum(), None\n\n"
-            "lax.scan(body, 0, jnp.arange(3))\n",
+        _EXAMPLES_JAX203.invalid(
+            "invalid_return_carry_jnp_arange_n_sum.py",
             line=6,
             message_contains="traced as a body of `lax.scan`",
             raises="ConcretizationTypeError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nclass Resize:\n"
-            "    def flat(self, x, rows):\n        return x.reshape(rows, -1)\n\n"
-            "    @jax.jit\n    def __call__(self, x, rows):\n        return self.flat(x, rows)\n",
+        _EXAMPLES_JAX203.invalid(
+            "invalid_method_reached_through_self_self.py",
             line=6,
             message_contains="`rows` is traced",
             note="a method reached through self; self itself is never definitely traced",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n"
-            "@partial(jax.jit, static_argnames=('k',))\ndef noise(key, x, k, n):\n"
-            "    return x + jax.random.normal(key, (n,)) * k\n\n"
-            "noise(jax.random.key(0), jnp.ones(3), 2, 3)\n",
-            line=7,
-            raises="TypeError",
+        _EXAMPLES_JAX203.invalid(
+            "invalid_return_x_jax_random_normal_key.py", line=7, raises="TypeError"
         ),
-        Invalid(
-            "from flax import nnx\nimport jax.numpy as jnp\n\n@nnx.jit\ndef pad(model, x, n):\n"
-            "    return jnp.concatenate([model(x), jnp.zeros(n)])\n",
+        _EXAMPLES_JAX203.invalid(
+            "invalid_return_jnp_concatenate_model_x_jnp.py",
             line=6,
             message_contains="jitted by `flax.nnx.jit`",
         ),
-        Invalid(
-            "from jax import jit\nfrom jax.numpy import zeros, arange\n\n@jit\n"
-            "def f(n):\n    return zeros(n) + arange(3)\n\nf(3)\n",
+        _EXAMPLES_JAX203.invalid(
+            "invalid_jax_numpy_import_zeros.py",
             line=6,
             column=18,
             message_contains="`zeros` needs a static shape",
@@ -1376,6 +1199,9 @@ def _one_arg_where(call: cst.Call) -> bool:
     )
 
 
+_EXAMPLES_JAX204 = Examples(Path(__file__).parent / "control_flow" / "large_unrolled_loop.py")
+
+
 # -- JAX204 -------------------------------------------------------------------------------
 
 
@@ -1442,70 +1268,41 @@ count and the trace and compile times; an unrolled loop shows as an equation
 count proportional to `N` (the dump repeats the body).
 """
     VALID = [
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    for i in range(3):\n        x = x + i\n    return x\n\nf(jnp.ones(3))\n",
-            note="a short loop",
-            runs=True,
+        _EXAMPLES_JAX204.valid("valid_short_loop.py", note="a short loop", runs=True),
+        _EXAMPLES_JAX204.valid("valid_fix_fori_loop.py", note="the fix: fori_loop", runs=True),
+        _EXAMPLES_JAX204.valid(
+            "valid_host_code_traced.py", note="host code: not traced", runs=True
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n@jax.jit\ndef f(x):\n"
-            "    return lax.fori_loop(0, 1000, lambda i, x: x + 0.01 * x, x)\n\nf(jnp.ones(3))\n",
-            note="the fix: fori_loop",
-            runs=True,
-        ),
-        Valid(
-            "import jax.numpy as jnp\n\ndef host(x):\n    for _ in range(1000):\n"
-            "        x = x + 1\n    return x\n\nhost(jnp.ones(3))\n",
-            note="host code: not traced",
-            runs=True,
-        ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    table = [i * i for i in range(1000)]\n    total = 0\n"
-            "    for i in range(500):\n        total += i\n"
-            "    return x + total + len(table)\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX204.valid(
+            "valid_python_only_arithmetic_per_iteration.py",
             note="Python-only arithmetic per iteration adds nothing to the program",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    for i in range(x.shape[0]):\n        x = x + i\n    return x\n\nf(jnp.ones(3))\n",
-            note="the trip count is not a literal",
-            runs=True,
+        _EXAMPLES_JAX204.valid(
+            "valid_trip_count_literal.py", note="the trip count is not a literal", runs=True
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.grad\ndef f(x):\n"
-            "    for _ in range(200):\n        x = x * 1.001\n    return x\n\nf(1.0)\n",
+        _EXAMPLES_JAX204.valid(
+            "valid_grad_alone_runs_eagerly_nothing.py",
             note="grad alone runs eagerly: nothing is staged",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    for _ in range(150):\n        x = x * 1.001\n    return x\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX204.valid(
+            "valid_under_raised_threshold.py",
             options={"threshold": 200},
             note="under a raised threshold",
             runs=True,
         ),
-        Valid(
-            "from flax import nnx\n\nclass Stack(nnx.Module):\n"
-            "    def __init__(self, rngs: nnx.Rngs):\n"
-            "        self.layers = [nnx.Linear(4, 4, rngs=rngs) for _ in range(200)]\n\n"
-            "@nnx.jit\ndef step(model, x):\n    for layer in model.layers:\n"
-            "        x = layer(x)\n    return x\n",
+        _EXAMPLES_JAX204.valid(
+            "valid_building_modules_host_code_loop.py",
             note="building modules in host code; a loop over a list of layers",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n"
-            "    for _ in range(100):\n        x = x * 1.001\n    return x\n\nf(jnp.ones(3))\n",
-            note="exactly at the threshold",
-            runs=True,
+        _EXAMPLES_JAX204.valid(
+            "valid_exactly_threshold.py", note="exactly at the threshold", runs=True
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax\n\n@jax.jit\ndef simulate(x):\n    for _ in range(1000):\n"
-            "        x = x + 0.01 * x\n    return x\n",
+        _EXAMPLES_JAX204.invalid(
+            "invalid_range_1000.py",
             line=5,
             column=5,
             message_contains=(
@@ -1513,48 +1310,32 @@ count proportional to `N` (the dump repeats the body).
                 " `simulate` (jitted by `jax.jit` at line 3)"
             ),
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nSTEPS = 500\n\ndef step(x):\n"
-            "    for t in range(0, STEPS, 2):\n        x = jnp.tanh(x) + t\n    return x\n\n"
-            "run = jax.jit(step)\n",
+        _EXAMPLES_JAX204.invalid(
+            "invalid_module_constant_range_start_step.py",
             line=7,
             message_contains="`range(250)`",
             note="a module constant; range with start and step",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\ndef body(carry, x):\n"
-            "    for _ in range(128):\n        carry = carry * x\n    return carry, None\n\n"
-            "lax.scan(body, 1.0, jnp.ones(3))\n",
-            line=6,
-            message_contains="traced as a body of `lax.scan`",
+        _EXAMPLES_JAX204.invalid(
+            "invalid_range_128.py", line=6, message_contains="traced as a body of `lax.scan`"
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\ndef smooth(x):\n"
-            "    return jnp.stack([x * i for i in range(256)])\n\n@jax.jit\ndef f(x):\n"
-            "    return smooth(x)\n",
+        _EXAMPLES_JAX204.invalid(
+            "invalid_comprehension_helper_jitted_code.py",
             line=5,
             message_contains="called from traced `f`",
             note="a comprehension in a helper of jitted code",
         ),
-        Invalid(
-            "import jax\n\n@jax.jit\ndef f(x):\n    for _ in range(60):\n"
-            "        x = x * 2\n    return x\n",
-            options={"threshold": 50},
-            message_contains="`range(60)`",
+        _EXAMPLES_JAX204.invalid(
+            "invalid_return_x.py", options={"threshold": 50}, message_contains="`range(60)`"
         ),
-        Invalid(
-            "from flax import nnx\n\n@nnx.jit\ndef step(model, x):\n"
-            "    for _ in range(1000):\n        x = model(x) + x\n    return x\n",
-            message_contains="jitted by `flax.nnx.jit`",
+        _EXAMPLES_JAX204.invalid(
+            "invalid_return_x_2.py", message_contains="jitted by `flax.nnx.jit`"
         ),
-        Invalid(
-            "import equinox as eqx\nimport jax\n\n@eqx.filter_jit\ndef f(x: jax.Array):\n"
-            "    for _ in range(300):\n        x = x * 2\n    return x\n",
-            message_contains="jitted by `equinox.filter_jit`",
+        _EXAMPLES_JAX204.invalid(
+            "invalid_return_x_3.py", message_contains="jitted by `equinox.filter_jit`"
         ),
-        Invalid(
-            "from jax import jit\nimport jax.numpy as np\n\n@jit\ndef f(x):\n"
-            "    for i in range(-200, 0):\n        x = np.roll(x, i)\n    return x\n",
+        _EXAMPLES_JAX204.invalid(
+            "invalid_jax_import_jit_jax_numpy.py",
             message_contains="`range(200)`",
             note="`from jax import jit`, jax.numpy imported as np, a negative start",
         ),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import weakref
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -19,7 +20,7 @@ from jaxlint.analysis.transforms import ARRAY_MODULES, STAGING, STATIC_ATTRIBUTE
 from jaxlint.analysis.walk import children
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
-from jaxlint.rules.base import FixOp, Invalid, ReplaceNode, Rule, Valid
+from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
 
 if TYPE_CHECKING:
     from jaxlint.engine import FileContext
@@ -401,6 +402,9 @@ class _Shared:
         return None
 
 
+_EXAMPLES_JAX101 = Examples(Path(__file__).parent / "host_device" / "host_conversion_of_tracer.py")
+
+
 # -- JAX101 ----------------------------------------------------------------------------------
 
 
@@ -482,204 +486,125 @@ raises (`jax.errors.TracerArrayConversionError`, `ConcretizationTypeError`) with
 your file and line and `"rule": "JAX101"`.
 """
     VALID = [
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef f(x):\n    return x * 2.0\n\n\n"
-            "y = f(jnp.arange(3.0))\nhost = np.asarray(y)\ntotal = float(y.sum())\n"
-            "first = y[0].item()\n",
+        _EXAMPLES_JAX101.valid(
+            "valid_host_conversions_after_inside_jitted.py",
             note="host conversions after, not inside, the jitted call",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef f(x):\n    n = int(x.shape[0])\n    d = float(x.ndim)\n"
-            "    size = np.prod(x.shape)\n    rank = np.ndim(x)\n    rows = np.shape(x)[0]\n"
-            "    return x.reshape(n, -1) * d + size + rank + rows + len(x)\n\n\n"
-            "f(jnp.ones((4, 2)))\n",
+        _EXAMPLES_JAX101.valid(
+            "valid_shapes_ranks_static_int_float.py",
             note="shapes and ranks are static: int/float/np.prod on them are fine",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef f(x):\n    return np.sum(x) + np.mean(x) + np.max(x) + np.reshape(x, (2, 2)).T\n\n\n"
-            "f(jnp.ones((2, 2)))\n",
+        _EXAMPLES_JAX101.valid(
+            "valid_np_sum_np_mean_np.py",
             note="np.sum/np.mean/np.max/np.reshape call the array's own method on a tracer",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom functools import partial\n\n\n"
-            "@partial(jax.jit, static_argnums=1, static_argnames=('scale',))\n"
-            "def f(x, n, scale=2.0):\n    w = np.arange(int(n), dtype=np.float32) * float(scale)\n"
-            "    return x[: int(n)] * np.asarray(w)\n\n\n"
-            "f(jnp.ones(5), 3, scale=1.5)\n",
+        _EXAMPLES_JAX101.valid(
+            "valid_static_arguments_static_argnums_static.py",
             note="static arguments (static_argnums and static_argnames) are Python values",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "def host_log(v):\n    return np.asarray(v).astype(np.float32) * 2\n\n\n"
-            "@jax.jit\ndef f(x):\n"
-            "    y = jax.pure_callback(host_log, jax.ShapeDtypeStruct(x.shape, x.dtype), x)\n"
-            "    jax.debug.callback(lambda v: print(float(v.sum())), x)\n    return y\n\n\n"
-            "f(jnp.ones(3))\n",
+        _EXAMPLES_JAX101.valid(
+            "valid_callbacks_run_host_concrete_numpy.py",
             note="callbacks run on the host with concrete NumPy arrays",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "def loss(w):\n    k = int(w)\n    return w ** 2 * k\n\n\n"
-            "g = jax.grad(loss)(3.0)\n",
+        _EXAMPLES_JAX101.valid(
+            "valid_under_grad_alone_primal_concrete.py",
             note="under grad alone the primal is concrete: int() works (float() would not)",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport numpy as np\nfrom mylib import unknown\n\n\n"
-            "@jax.jit\ndef f(x):\n    stats = unknown(x)\n    return x * float(stats)\n",
+        _EXAMPLES_JAX101.valid(
+            "valid_result_unknown_function_only_maybe.py",
             note="the result of an unknown function is only maybe traced",
         ),
-        Valid(
-            "import jax\nimport numpy as np\n\n"
-            "TABLE = np.linspace(0.0, 1.0, 8)\n\n\n"
-            "@jax.jit\ndef f(x):\n    c = np.asarray(TABLE)\n    return x * float(c[0]) + TABLE.sum().item()\n",
+        _EXAMPLES_JAX101.valid(
+            "valid_numpy_constants_traced_code_concrete.py",
             note="NumPy constants in traced code are concrete",
         ),
-        Valid(
-            "import jax\nfrom flax import nnx\nimport numpy as np\n\n\n"
-            "class Model(nnx.Module):\n    def __init__(self, features: int, rngs: nnx.Rngs):\n"
-            "        self.features = features\n"
-            "        self.linear = nnx.Linear(features, features, rngs=rngs)\n\n"
-            "    def __call__(self, x):\n"
-            "        return self.linear(x) / np.sqrt(self.features)\n\n\n"
-            "@nnx.jit\ndef forward(model, x):\n    return model(x)\n",
+        _EXAMPLES_JAX101.valid(
+            "valid_module_attribute_self_features_static.py",
             note="a module attribute (self.features) is static metadata, not a tracer",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef f(x, mask=None):\n    if mask is None:\n        return x\n"
-            "    return x * np.asarray(mask)\n",
+        _EXAMPLES_JAX101.valid(
+            "valid_parameter_default_keeps_python_value.py",
             note="a parameter with a default keeps its Python value when not passed",
         ),
-        Valid(
-            "import jax\nfrom jax import core\n\n\n"
-            "@jax.jit\ndef f(x):\n    if not isinstance(x, core.Tracer):\n"
-            "        return float(jax.device_get(x))\n    return x\n",
+        _EXAMPLES_JAX101.valid(
+            "valid_runtime_check_tracers_guards_conversion.py",
             note="a runtime check for tracers guards the conversion",
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef normalize(x):\n    return np.asarray(x) / 2.0\n\n\n"
-            "normalize(jnp.ones(3))\n",
+        _EXAMPLES_JAX101.invalid(
+            "invalid_return_np_asarray_x_2_0.py",
             line=8,
             column=12,
             message_contains="`x` is traced: parameter of `normalize`, jitted by `jax.jit` at line 6",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-                "@jax.jit\ndef normalize(x):\n    return jnp.asarray(x) / 2.0\n\n\n"
-                "normalize(jnp.ones(3))\n"
-            ),
             raises="TracerArrayConversionError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n\n"
-            "@partial(jax.jit, static_argnames=('n',))\ndef scale(x, n):\n"
-            "    return x * float(x) * n\n\n\nscale(jnp.float32(2.0), n=3)\n",
+        _EXAMPLES_JAX101.invalid(
+            "invalid_return_x_float_x_n.py",
             line=8,
             column=16,
             message_contains="`float(x)` needs a concrete value, but `x` is traced",
             raises="ConcretizationTypeError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "def first(v):\n    return v.item()\n\n\n"
-            "jax.vmap(first)(jnp.ones(3))\n",
+        _EXAMPLES_JAX101.invalid(
+            "invalid_return_v_item.py",
             line=6,
             message_contains="vmapped by `jax.vmap`",
             raises="ConcretizationTypeError",
         ),
-        Invalid(
-            "import jax\nimport numpy as np\n\n\n"
-            "def loss(w):\n    return np.sin(w) ** 2\n\n\n"
-            "g = jax.grad(loss)(1.0)\n",
+        _EXAMPLES_JAX101.invalid(
+            "invalid_grad_alone_numpy_still_cannot.py",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport numpy as np\n\n\n"
-                "def loss(w):\n    return jax.numpy.sin(w) ** 2\n\n\n"
-                "g = jax.grad(loss)(1.0)\n"
-            ),
             raises="TracerArrayConversionError",
             note="grad alone: NumPy still cannot convert the tracer",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n"
-            "WEIGHTS = [1.0, 2.0, 3.0]\n\n\n"
-            "def body(i, acc):\n    return acc + WEIGHTS[int(i)]\n\n\n"
-            "lax.fori_loop(0, 3, body, jnp.float32(0.0))\n",
+        _EXAMPLES_JAX101.invalid(
+            "invalid_fori_loop_index_traced_even.py",
             line=9,
             column=26,
             message_contains="traced as a body of `lax.fori_loop`",
             raises="ConcretizationTypeError",
             note="the fori_loop index is traced even though the bounds are static",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef positive(x):\n    return bool(x > 0)\n\n\npositive(jnp.float32(1.0))\n",
-            raises="TracerBoolConversionError",
+        _EXAMPLES_JAX101.invalid(
+            "invalid_positive_jnp_float32_1_0.py", raises="TracerBoolConversionError"
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "def to_host(v):\n    return np.array(v, dtype=np.float32)\n\n\n"
-            "@jax.jit\ndef step(x):\n    return to_host(x) + 1\n\n\nstep(jnp.ones(2))\n",
+        _EXAMPLES_JAX101.invalid(
+            "invalid_return_np_array_v_dtype_np.py",
             line=7,
             message_contains="called from traced `step`",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-                "def to_host(v):\n    return jnp.array(v, dtype=np.float32)\n\n\n"
-                "@jax.jit\ndef step(x):\n    return to_host(x) + 1\n\n\nstep(jnp.ones(2))\n"
-            ),
             raises="TracerArrayConversionError",
         ),
-        Invalid(
-            "import math\nimport jax\nimport jax.numpy as jnp\n\n\n"
-            "def rms(x):\n    return math.sqrt(x)\n\n\nfast = jax.jit(rms)\nfast(jnp.float32(4.0))\n",
+        _EXAMPLES_JAX101.invalid(
+            "invalid_fast_jnp_float32_4_0.py",
             message_contains="use `jnp.sqrt`",
             raises="ConcretizationTypeError",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as onp\n\n\n"
-            "@jax.jit\ndef pair(x, y):\n    return onp.stack([x, y])\n\n\n"
-            "pair(jnp.ones(2), jnp.zeros(2))\n",
+        _EXAMPLES_JAX101.invalid(
+            "invalid_list_tracers_numpy_imported_under.py",
             count=1,
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\nimport numpy as onp\n\n\n"
-                "@jax.jit\ndef pair(x, y):\n    return jnp.stack([x, y])\n\n\n"
-                "pair(jnp.ones(2), jnp.zeros(2))\n"
-            ),
             raises="TracerArrayConversionError",
             note="a list of tracers, NumPy imported under another name",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "def rows(x):\n    return x.tolist()\n\n\n"
-            "step = jax.jit(rows)\nstep(jnp.ones(2))\n",
+        _EXAMPLES_JAX101.invalid(
+            "invalid_step_jnp_ones_2.py",
             message_contains="return the array and call `.tolist()` outside",
             raises="ConcretizationTypeError",
         ),
-        Invalid(
-            "import jax\n\n\n@jax.jit\ndef fetch(x):\n    return jax.device_get(x)\n",
-            message_contains="returns the tracer unchanged",
+        _EXAMPLES_JAX101.invalid(
+            "invalid_return_jax_device_get_x.py", message_contains="returns the tracer unchanged"
         ),
-        Invalid(
-            "import jax\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef clipped(x):\n    return np.unique(x, return_counts=True)\n",
-            expected_fix=(
-                "import jax\nimport numpy as np\n\n\n"
-                "@jax.jit\ndef clipped(x):\n    return np.unique(x, return_counts=True)\n"
-            ),
+        _EXAMPLES_JAX101.invalid(
+            "invalid_jnp_unique_needs_size_under.py",
             unsafe_fix=True,
             note="jnp.unique needs size= under jit: no fix",
         ),
@@ -770,6 +695,9 @@ your file and line and `"rule": "JAX101"`.
         )
 
 
+_EXAMPLES_JAX102 = Examples(Path(__file__).parent / "host_device" / "host_sync_in_loop.py")
+
+
 # -- JAX102 ----------------------------------------------------------------------------------
 
 
@@ -837,145 +765,82 @@ synchronised; compare it with the wall time of your loop divided by the number o
 steps to see how much the per-step sync costs.
 """
     VALID = [
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef step(w, x):\n    w = w - 0.1 * x\n    return w, jnp.sum(w ** 2)\n\n\n"
-            "w = jnp.ones(3)\nfor i in range(100):\n    w, loss = step(w, jnp.ones(3))\n"
-            "print(float(loss))\n",
-            note="one conversion after the loop",
-            runs=True,
+        _EXAMPLES_JAX102.valid(
+            "valid_one_conversion_after_loop.py", note="one conversion after the loop", runs=True
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef step(w, x):\n    w = w - 0.1 * x\n    return w, jnp.sum(w ** 2)\n\n\n"
-            "w = jnp.ones(3)\nfor i in range(1000):\n    w, loss = step(w, jnp.ones(3))\n"
-            "    if i % 100 == 0:\n        print(f'step {i}: {float(loss):.4f}')\n",
+        _EXAMPLES_JAX102.valid(
+            "valid_logging_every_n_steps_under.py",
             note="logging every N steps under an if",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef step(w, x):\n    return w - 0.1 * x, jnp.sum(w)\n\n\n"
-            "w = jnp.ones(3)\nlosses = []\nfor i in range(50):\n    w, loss = step(w, jnp.ones(3))\n"
-            "    losses.append(loss)\nhistory = np.asarray(jnp.stack(losses))\n",
+        _EXAMPLES_JAX102.valid(
+            "valid_accumulated_device_fetched_once.py",
             note="accumulated on device, fetched once",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef step(w, x):\n    return w - 0.1 * x, jnp.sum(w)\n\n\n"
-            "w = jnp.ones(3)\nfor epoch in range(20):\n    for i in range(100):\n"
-            "        w, loss = step(w, jnp.ones(3))\n"
-            "    print(f'epoch {epoch}: {float(loss):.4f}')\n",
+        _EXAMPLES_JAX102.valid(
+            "valid_once_per_epoch_after_inner.py",
             note="once per epoch, after the inner training loop",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef evaluate(w, x):\n    return jnp.sum(w * x)\n\n\n"
-            "w = jnp.ones(3)\nfor lr in [0.1, 0.01, 0.001]:\n    score = evaluate(w * lr, jnp.ones(3))\n"
-            "    print(lr, float(score))\n",
+        _EXAMPLES_JAX102.valid(
+            "valid_loop_over_literal_list_few.py",
             note="a loop over a literal list of a few settings",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef step(w, x):\n    return w - 0.1 * x\n\n\n"
-            "w = jnp.ones(3)\nscale = step(w, w)\nfor i in range(100):\n"
-            "    w = step(w, jnp.ones(3))\n    print(w.shape, w.dtype, float(scale[0]))\n",
+        _EXAMPLES_JAX102.valid(
+            "valid_metadata_result_value_computed_before.py",
             note="metadata of the result, and a value computed before the loop",
             runs=True,
         ),
-        Valid(
-            "import numpy as np\n\n\n"
-            "def train(model, batches):\n    for batch in batches:\n"
-            "        loss = model.train_step(batch)\n        print(float(loss))\n",
-            note="the callee is not known to be jitted",
+        _EXAMPLES_JAX102.valid(
+            "valid_callee_known_jitted.py", note="the callee is not known to be jitted"
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef step(w):\n    for i in range(100):\n        w = w * 0.5\n"
-            "        print(w.shape)\n    return w\n",
+        _EXAMPLES_JAX102.valid(
+            "valid_loop_inside_traced_code_host.py",
             note="a loop inside traced code is not a host loop",
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef step(w, x):\n    return w - 0.1 * x\n\n\n"
-            "w = jnp.ones(3)\nfor i in range(100):\n    w = step(w, jnp.ones(3))\n"
-            "    jax.block_until_ready(w)\n",
+        _EXAMPLES_JAX102.valid(
+            "valid_waiting_without_copying_host_user.py",
             note="waiting without copying to the host is the user's explicit choice",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef schedule(count):\n    return 0.5 * count\n\n\n"
-            "for count in range(15):\n"
-            "    np.testing.assert_allclose(schedule(count), 0.5 * count)\n"
-            "    assert float(schedule(count)) >= 0\n",
+        _EXAMPLES_JAX102.valid(
+            "valid_test_checks_every_step_value.py",
             note="a test checks every step: the value is needed on the host",
             runs=True,
         ),
-        Valid(
-            "import jax\nfrom functools import partial\n\n\n"
-            "@partial(pad_and_shard, static_argnums=())\n@jax.jit\ndef add(a, b):\n    return a + b\n\n\n"
-            "for bs in batch_sizes:\n    y = add(x, x)\n    print(float(y.sum()))\n",
+        _EXAMPLES_JAX102.valid(
+            "valid_unknown_outermost_decorator_decides_what.py",
             note="an unknown outermost decorator decides what the call returns",
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef train_step(w, x):\n    w = w - 0.1 * x\n    return w, jnp.sum(w ** 2)\n\n\n"
-            "def train(w, batches):\n    history = []\n    for batch in batches:\n"
-            "        w, loss = train_step(w, batch)\n        history.append(loss.item())\n"
-            "    return w, history\n",
+        _EXAMPLES_JAX102.invalid(
+            "invalid_history_append_loss_item.py",
             line=15,
             column=24,
             message_contains="`loss.item()` waits for `train_step`",
         ),
-        Invalid(
-            "import jax\n\n\ndef update(params, batch):\n    return params\n\n\n"
-            "step = jax.jit(update)\nfor i in range(10_000):\n"
-            "    params = step(params, next(data))\n    total = float(params['loss'])\n",
-            message_contains="waits for `step`",
+        _EXAMPLES_JAX102.invalid(
+            "invalid_total_float_params_loss.py", message_contains="waits for `step`"
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef step(w):\n    return w * 0.5, jnp.sum(w)\n\n\n"
-            "w = jnp.ones(3)\nfor i in range(1000):\n    w, loss = step(w)\n"
-            "    print(f'step {i}: {loss:.4f}')\n",
+        _EXAMPLES_JAX102.invalid(
+            "invalid_print_f_step_i_loss_4f.py",
             line=13,
             message_contains="`print(f'step {i}: {loss:.4f}')`",
         ),
-        Invalid(
-            "import jax\nimport numpy as np\nfrom functools import partial\n\n\n"
-            "@partial(jax.jit, donate_argnums=0)\ndef predict(state, x):\n    return state, x * 2\n\n\n"
-            "preds = []\nfor x in loader:\n    state, out = predict(state, x)\n"
-            "    preds.append(np.asarray(out))\n",
-        ),
-        Invalid(
-            "import jax\n\n\n@jax.pmap\ndef p_step(state, batch):\n    return state, {'loss': batch}\n\n\n"
-            "while not done():\n    state, metrics = p_step(state, next(it))\n"
-            "    logs = jax.device_get(metrics)\n",
-            note="a while loop, pmap",
-        ),
-        Invalid(
-            "import equinox as eqx\n\n\n@eqx.filter_jit\ndef make_step(model, x):\n    return model, x\n\n\n"
-            "for x in data:\n    model, loss = make_step(model, x)\n    with timer():\n"
-            "        history.append(loss.mean().tolist())\n",
+        _EXAMPLES_JAX102.invalid("invalid_preds_append_np_asarray_out.py"),
+        _EXAMPLES_JAX102.invalid("invalid_while_loop_pmap.py", note="a while loop, pmap"),
+        _EXAMPLES_JAX102.invalid(
+            "invalid_inside_block_through_array_method.py",
             note="inside a with block, through an array method",
         ),
-        Invalid(
-            "import jax\n\n\nclass Trainer:\n    def __init__(self, fn):\n"
-            "        self.step = jax.jit(fn)\n\n    def fit(self, state, loader):\n"
-            "        for batch in loader:\n            state, loss = self.step(state, batch)\n"
-            "            self.pbar.set_postfix(loss=float(loss))\n        return state\n",
-            message_contains="waits for `self.step`",
+        _EXAMPLES_JAX102.invalid(
+            "invalid_return_state.py", message_contains="waits for `self.step`"
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef step(w):\n    return w * 0.5\n\n\n"
-            "for i in range(500):\n    print(jax.jit(step)(jnp.ones(2)) + 1)\n",
+        _EXAMPLES_JAX102.invalid(
+            "invalid_direct_jitted_call_converted_same.py",
             note="a direct jitted call converted in the same statement",
         ),
     ]
@@ -1171,6 +1036,9 @@ steps to see how much the per-step sync costs.
         return None
 
 
+_EXAMPLES_JAX103 = Examples(Path(__file__).parent / "host_device" / "print_in_traced.py")
+
+
 # -- JAX103 ----------------------------------------------------------------------------------
 
 
@@ -1245,141 +1113,81 @@ compiled, `jax.debug.print` with every call. tests/test_host_device_runtime.py
 checks this on JAX 0.12.
 """
     VALID = [
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef f(x):\n    print(x.shape, x.dtype, x.ndim, len(x))\n"
-            "    print('compiling f')\n    return x * 2\n\n\nf(jnp.ones(3))\n",
+        _EXAMPLES_JAX103.valid(
+            "valid_static_values_print_once_trace.py",
             note="static values print once at trace time, on purpose",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef f(x):\n    return x * 2\n\n\ny = f(jnp.ones(3))\nprint('y', y, f'{y[0]:.3f}')\n",
+        _EXAMPLES_JAX103.valid(
+            "valid_printing_after_jitted_call_returned.py",
             note="printing after the jitted call returned",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n\n"
-            "@partial(jax.jit, static_argnums=1, static_argnames='tag')\n"
-            "def f(x, n, tag='run'):\n    print('n =', n, tag)\n    return x * n\n\n\n"
-            "f(jnp.ones(3), 2, tag='a')\n",
+        _EXAMPLES_JAX103.valid(
+            "valid_static_arguments_python_values.py",
             note="static arguments are Python values",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef f(x):\n    jax.debug.print('x = {}', x)\n"
-            "    jax.debug.callback(lambda v: print('host', v), x)\n    return x\n\n\n"
-            "f(jnp.ones(3))\n",
+        _EXAMPLES_JAX103.valid(
+            "valid_jax_debug_print_print_inside.py",
             note="jax.debug.print, and print inside a host callback",
             runs=True,
         ),
-        Valid(
-            "import jax\n\n\ndef loss(w):\n    print('w', w)\n    return w ** 2\n\n\n"
-            "g = jax.grad(loss)(3.0)\n",
+        _EXAMPLES_JAX103.valid(
+            "valid_grad_alone_runs_function_every.py",
             note="grad alone runs the function every call and the primal is concrete",
             runs=True,
         ),
-        Valid(
-            "import jax\nfrom mylib import summarize\n\n\n"
-            "@jax.jit\ndef f(x):\n    print(summarize(x))\n    return x\n",
+        _EXAMPLES_JAX103.valid(
+            "valid_maybe_traced_unknown_function_s.py",
             note="maybe traced: an unknown function's result",
         ),
-        Valid(
-            "import jax.numpy as jnp\n\n\ndef report(x):\n    y = jnp.sin(x)\n    print('y', y)\n    return y\n",
-            note="host code: the array is concrete",
+        _EXAMPLES_JAX103.valid(
+            "valid_host_code_array_concrete.py", note="host code: the array is concrete"
         ),
-        Valid(
-            "import jax\n\n\n@jax.jit\ndef f(params, x):\n"
-            "    print(params.keys(), type(x).__name__)\n    return x\n",
-            note="pytree structure and types are static",
+        _EXAMPLES_JAX103.valid(
+            "valid_pytree_structure_types_static.py", note="pytree structure and types are static"
         ),
-        Valid(
-            "import jax\n\n\ndef print(*args):\n    pass\n\n\n@jax.jit\ndef f(x):\n    print(x)\n    return x\n",
-            note="a local function named print",
+        _EXAMPLES_JAX103.valid(
+            "valid_local_function_named_print.py", note="a local function named print"
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef step(w, x):\n    loss = jnp.mean((x * w) ** 2)\n"
-            "    print('loss', loss)\n    return loss\n\n\nstep(jnp.ones(3), jnp.ones(3))\n",
+        _EXAMPLES_JAX103.invalid(
+            "invalid_print_loss_loss.py",
             line=8,
             column=5,
             message_contains="`loss` is traced",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\n\n"
-                "@jax.jit\ndef step(w, x):\n    loss = jnp.mean((x * w) ** 2)\n"
-                '    jax.debug.print("loss {}", loss)\n    return loss\n\n\n'
-                "step(jnp.ones(3), jnp.ones(3))\n"
-            ),
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef f(x):\n    print(f'x={x:.3f} (max {x:>8.2e})')\n    return x\n\n\n"
-            "f(jnp.float32(2.0))\n",
+        _EXAMPLES_JAX103.invalid(
+            "invalid_format_spec_tracer_raises_fixed.py",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\n\n"
-                '@jax.jit\ndef f(x):\n    jax.debug.print("x={:.3f} (max {:>8.2e})", x, x)\n'
-                "    return x\n\n\nf(jnp.float32(2.0))\n"
-            ),
             raises="TypeError",
             note="a format spec on a tracer raises; the fixed program prints on every call",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef f(x, y):\n    print('{a}', x, f'{{b}} {y!r}')\n    return x\n\n\n"
-            "f(jnp.ones(2), jnp.zeros(2))\n",
+        _EXAMPLES_JAX103.invalid(
+            "invalid_literal_braces_escaped_after_first.py",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\n\n"
-                '@jax.jit\ndef f(x, y):\n    jax.debug.print("{} {} {{b}} {!r}", "{a}", x, y)\n'
-                "    return x\n\n\nf(jnp.ones(2), jnp.zeros(2))\n"
-            ),
             note="literal braces: escaped after the first field, an argument before it",
         ),
-        Invalid(
-            "import jax\n\n\n@jax.jit\ndef f(x):\n    print(x, end='')\n    return x\n",
-            expected_fix="import jax\n\n\n@jax.jit\ndef f(x):\n    print(x, end='')\n    return x\n",
+        _EXAMPLES_JAX103.invalid(
+            "invalid_end_has_jax_debug_print.py",
             unsafe_fix=True,
             note="end= has no jax.debug.print equivalent: no fix",
         ),
-        Invalid(
-            "from jax import jit\n\n\n@jit\ndef f(x):\n    print(x)\n    return x\n",
-            unsafe_fix=True,
-            expected_fix=(
-                "from jax import jit\nimport jax\n\n\n@jit\ndef f(x):\n"
-                '    jax.debug.print("{}", x)\n    return x\n'
-            ),
-        ),
-        Invalid(
-            "import jax.numpy as jnp\nfrom jax import lax\n\n\n"
-            "def body(carry, x):\n    print('carry:', carry)\n    return carry + x, carry\n\n\n"
-            "lax.scan(body, 0.0, jnp.arange(3.0))\n",
+        _EXAMPLES_JAX103.invalid("invalid_return_x.py", unsafe_fix=True),
+        _EXAMPLES_JAX103.invalid(
+            "invalid_lax_scan_body_0_0_jnp.py",
             message_contains="traced as a body of `lax.scan`",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax.numpy as jnp\nfrom jax import lax\nimport jax\n\n\n"
-                'def body(carry, x):\n    jax.debug.print("carry: {}", carry)\n'
-                "    return carry + x, carry\n\n\nlax.scan(body, 0.0, jnp.arange(3.0))\n"
-            ),
         ),
-        Invalid(
-            "import jax\n\n\ndef per_example(x):\n    print('x = ' + str(x))\n    return x\n\n\n"
-            "jax.vmap(per_example)(xs)\n",
+        _EXAMPLES_JAX103.invalid(
+            "invalid_vmap_text_built_tracer_fix.py",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\n\n\ndef per_example(x):\n    print('x = ' + str(x))\n    return x\n\n\n"
-                "jax.vmap(per_example)(xs)\n"
-            ),
             note="vmap; text built from a tracer: no fix",
         ),
-        Invalid(
-            "import jax\n\n\n@jax.jit\ndef f(x):\n    print('mean %s' % x.mean())\n    return x\n",
-            note="%-formatting of a tracer",
-        ),
+        _EXAMPLES_JAX103.invalid("invalid_formatting_tracer.py", note="%-formatting of a tracer"),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -1534,6 +1342,9 @@ def _split_braces(text: str) -> list[str]:
     return out
 
 
+_EXAMPLES_JAX104 = Examples(Path(__file__).parent / "host_device" / "side_effect_in_traced.py")
+
+
 # -- JAX104 ----------------------------------------------------------------------------------
 
 
@@ -1625,148 +1436,91 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
 `UnexpectedTracerError` when used.
 """
     VALID = [
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "class Scaler:\n    def __init__(self, factor):\n        self.factor = factor\n"
-            "        self.fn = jax.jit(self.apply)\n\n"
-            "    def apply(self, x):\n        return x * self.factor\n\n\n"
-            "Scaler(2.0).fn(jnp.ones(3))\n",
-            note="self.x = ... in __init__",
-            runs=True,
-        ),
-        Valid(
-            "from flax import nnx\nimport jax.numpy as jnp\n\n\n"
-            "class Counter(nnx.Module):\n    def __init__(self):\n"
-            "        self.count = nnx.Variable(jnp.array(0))\n\n"
-            "    def __call__(self, x):\n        self.count.value += 1\n        self.last = x\n"
-            "        return x\n\n\n"
-            "@nnx.jit\ndef run(model, x):\n    return model(x)\n",
+        _EXAMPLES_JAX104.valid("valid_self_x_init.py", note="self.x = ... in __init__", runs=True),
+        _EXAMPLES_JAX104.valid(
+            "valid_nnx_modules_nnx_jit_propagates.py",
             note="NNX modules: nnx.jit propagates state updates",
         ),
-        Valid(
-            "import flax.linen as nn\nimport jax\n\n\n"
-            "class MLP(nn.Module):\n    features: int\n\n    def setup(self):\n"
-            "        self.dense = nn.Dense(self.features)\n\n"
-            "    @jax.jit\n    def __call__(self, x):\n        self.y = x\n        return self.dense(x)\n",
+        _EXAMPLES_JAX104.valid(
+            "valid_linen_modules_assign_submodules_setup.py",
             note="linen modules assign submodules in setup",
         ),
-        Valid(
-            "import logging\nimport jax\nimport jax.numpy as jnp\n\n"
-            "log = logging.getLogger(__name__)\n\n\n"
-            "@jax.jit\ndef f(x):\n    log.info('compiling f for shape %s', x.shape)\n    return x * 2\n\n\n"
-            "y = f(jnp.ones(3))\nlog.info('result %s', y)\n",
+        _EXAMPLES_JAX104.valid(
+            "valid_trace_time_logging_static_values.py",
             note="trace-time logging of static values; logging in host code",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef f(xs):\n    outs = []\n    cache = {}\n    for i in range(3):\n"
-            "        outs.append(xs[i] * 2)\n        cache[i] = xs[i]\n    return jnp.stack(outs)\n\n\n"
-            "f(jnp.ones(3))\n",
+        _EXAMPLES_JAX104.valid(
+            "valid_containers_local_traced_function.py",
             note="containers local to the traced function",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\nTRACED_SHAPES = []\n\n\n"
-            "@jax.jit\ndef f(x):\n    TRACED_SHAPES.append(x.shape)\n    return x + 1\n\n\n"
-            "f(jnp.ones(2))\nf(jnp.ones(2))\nassert TRACED_SHAPES == [(2,)]\n",
+        _EXAMPLES_JAX104.valid(
+            "valid_recording_static_values_per_trace.py",
             note="recording static values per trace is deliberate",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "def save(v):\n    with open('/dev/null', 'w') as fh:\n        fh.write(str(v))\n\n\n"
-            "@jax.jit\ndef f(x):\n    jax.debug.callback(save, x)\n    return x\n\n\n"
-            "f(jnp.ones(2))\nwith open('/dev/null', 'w') as fh:\n    fh.write('done')\n",
+        _EXAMPLES_JAX104.valid(
+            "valid_file_i_o_host_callback.py",
             note="file I/O in a host callback and in host code",
             runs=True,
         ),
-        Valid(
-            "import jax\n\ncalls = 0\n\n\ndef loss(w):\n    global calls\n    calls += 1\n"
-            "    return w ** 2\n\n\nfor _ in range(3):\n    jax.grad(loss)(1.0)\nassert calls == 3\n",
+        _EXAMPLES_JAX104.valid(
+            "valid_grad_alone_runs_python_body.py",
             note="grad alone runs the Python body on every call",
             runs=True,
         ),
-        Valid(
-            "import jax\n\n\nclass Trainer(BaseTrainer):\n"
-            "    @jax.jit\n    def step(self, x):\n        self.last = x\n        return x\n",
+        _EXAMPLES_JAX104.valid(
+            "valid_base_class_elsewhere_may_framework.py",
             note="a base class from elsewhere may be a framework module",
         ),
-        Valid(
-            "import jax\n\nstate = {}\n\n\ndef reset():\n    global state\n    state = {}\n",
-            note="global assignment in host code",
+        _EXAMPLES_JAX104.valid(
+            "valid_global_assignment_host_code.py", note="global assignment in host code"
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\ntraces = 0\n\n\n"
-            "@jax.jit\ndef f(x):\n    global traces\n    traces += 1\n    return x + 1\n\n\n"
-            "def g_factory():\n    n = 0\n\n    @jax.jit\n    def g(x):\n        nonlocal n\n"
-            "        n = n + 1\n        return x\n\n    return g\n\n\n"
-            "for _ in range(3):\n    f(jnp.ones(2))\nassert traces == 1\n",
+        _EXAMPLES_JAX104.valid(
+            "valid_write_only_counter_counts_traces.py",
             note="a write-only counter counts traces, as tests do on purpose",
             runs=True,
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax\n\n\n@jax.jit\ndef f(x):\n    with open('log.txt', 'a') as fh:\n"
-            "        fh.write(str(x))\n    return x\n",
+        _EXAMPLES_JAX104.invalid(
+            "invalid_open_log_txt_fh.py",
             line=6,
             column=10,
             message_contains="`open('log.txt', 'a')` runs once, when JAX traces `f` (jitted by `jax.jit` at line 4)",
         ),
-        Invalid(
-            "import logging\nimport jax\nimport jax.numpy as jnp\n\n"
-            "logger = logging.getLogger(__name__)\n\n\n"
-            "@jax.jit\ndef step(w, x):\n    loss = jnp.sum((w - x) ** 2)\n"
-            "    logger.info('loss %s', loss)\n    return loss\n",
-            line=11,
-            message_contains="it logs a tracer",
+        _EXAMPLES_JAX104.invalid(
+            "invalid_logger_info_loss_s_loss.py", line=11, message_contains="it logs a tracer"
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nstep = 0\n\n\n"
-            "@jax.jit\ndef update(w, g):\n    global step\n    step += 1\n"
-            "    lr = 0.1 / step\n    return w - lr * g\n\n\n"
-            "w = jnp.ones(2)\nfor _ in range(3):\n    w = update(w, jnp.ones(2))\n"
-            "assert float(w[0]) == 1.0 - 3 * 0.1  # lr stayed 0.1: step was 1 at trace time\n",
+        _EXAMPLES_JAX104.invalid(
+            "invalid_step_1.py",
             line=10,
             column=5,
             message_contains="assigning global `step` runs once, when JAX traces `update`"
             " (jitted by `jax.jit` at line 7), not on every call, and `update` uses the value",
         ),
-        Invalid(
-            "import jax\n\n\ndef make():\n    last = None\n\n    @jax.jit\n    def f(x):\n"
-            "        nonlocal last\n        last = x * 2\n        return x\n\n    return f\n",
+        _EXAMPLES_JAX104.invalid(
+            "invalid_tracer_stored_closure_variable.py",
             message_contains="assigning nonlocal `last`",
             note="a tracer stored in a closure variable",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nleaked = []\n\n\n"
-            "@jax.jit\ndef f(x):\n    leaked.append(x * 2)\n    return x + 1\n\n\n"
-            "f(jnp.ones(2))\njnp.sum(leaked[0])\n",
+        _EXAMPLES_JAX104.invalid(
+            "invalid_leaked_append_x_2.py",
             line=9,
             message_contains="the stored tracer escapes the trace",
             raises="UnexpectedTracerError",
         ),
-        Invalid(
-            "import jax\nfrom jax import lax\nfrom collections import defaultdict\n\n"
-            "seen = defaultdict(list)\n\n\n"
-            "def body(carry, x):\n    seen['x'] = x\n    return carry + x, x\n\n\n"
-            "def run(xs):\n    return lax.scan(body, 0.0, xs)\n",
-            message_contains="storing into `seen`",
+        _EXAMPLES_JAX104.invalid(
+            "invalid_return_lax_scan_body_0_0.py", message_contains="storing into `seen`"
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nfrom functools import partial\n\n\n"
-            "class Model:\n    def __init__(self):\n        self.calls = 0\n\n"
-            "    @partial(jax.jit, static_argnums=0)\n    def apply(self, x):\n"
-            "        self.calls += 1\n        self.last = x\n        return x * 2\n\n\n"
-            "m = Model()\nfor _ in range(3):\n    m.apply(jnp.ones(2))\nassert m.calls == 1\n",
+        _EXAMPLES_JAX104.invalid(
+            "invalid_assert_m_calls_1.py",
             count=2,
             message_contains="`self.calls = ...` in jitted method `apply`",
         ),
-        Invalid(
-            "import logging\nimport jax\n\n\n@jax.jit\ndef f(x):\n"
-            "    logging.warning(f'x is {x}')\n    return x\n",
-            note="an f-string formats the tracer",
+        _EXAMPLES_JAX104.invalid(
+            "invalid_f_string_formats_tracer.py", note="an f-string formats the tracer"
         ),
     ]
 
@@ -2038,6 +1792,9 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
         return True
 
 
+_EXAMPLES_JAX105 = Examples(Path(__file__).parent / "host_device" / "unsynchronized_timing.py")
+
+
 # -- JAX105 ----------------------------------------------------------------------------------
 
 
@@ -2113,185 +1870,85 @@ synchronised inside the timer (and the first, compiling call reported apart);
 compare with your measurement.
 """
     VALID = [
-        Valid(
-            "import time\nimport jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef f(x):\n    return x @ x\n\n\nx = jnp.ones((64, 64))\n"
-            "t0 = time.perf_counter()\nout = f(x)\nout.block_until_ready()\n"
-            "t1 = time.perf_counter()\n",
-            note="blocked with the method",
-            runs=True,
+        _EXAMPLES_JAX105.valid(
+            "valid_blocked_method.py", note="blocked with the method", runs=True
         ),
-        Valid(
-            "import time\nimport jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef f(x):\n    return x @ x\n\n\nx = jnp.ones((64, 64))\n"
-            "t0 = time.time()\nout = jax.block_until_ready(f(x))\nt1 = time.time()\n"
-            "start = time.monotonic()\nfor _ in range(3):\n    out = f(out)\n"
-            "jax.block_until_ready(out)\nelapsed = time.monotonic() - start\n",
+        _EXAMPLES_JAX105.valid(
+            "valid_jax_block_until_ready_also.py",
             note="jax.block_until_ready, also after a loop",
             runs=True,
         ),
-        Valid(
-            "import time\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef f(x):\n    return x * 2\n\n\nx = jnp.ones(3)\n"
-            "t0 = time.time()\nloss = float(f(x).sum())\nt1 = time.time()\n"
-            "t2 = time.time()\nhost = np.asarray(f(x))\nt3 = time.time()\n"
-            "t4 = time.time()\ny = f(x)\nprint(y)\nt5 = time.time()\n",
+        _EXAMPLES_JAX105.valid(
+            "valid_host_conversion_waits_result.py",
             note="a host conversion waits for the result",
             runs=True,
         ),
-        Valid(
-            "import time\nimport jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef f(x):\n    return x * 2\n\n\nx = jnp.ones(3)\n"
-            "t0 = time.perf_counter()\nout = f(x).block_until_ready()\n"
-            "dt = time.perf_counter() - t0\n",
-            note="blocked in the same statement",
-            runs=True,
+        _EXAMPLES_JAX105.valid(
+            "valid_blocked_same_statement.py", note="blocked in the same statement", runs=True
         ),
-        Valid(
-            "import time\n\n\ndef work():\n    t0 = time.time()\n    time.sleep(0.01)\n"
-            "    data = load_batch()\n    return time.time() - t0\n",
-            note="no JAX work between the clock reads",
+        _EXAMPLES_JAX105.valid(
+            "valid_jax_work_between_clock_reads.py", note="no JAX work between the clock reads"
         ),
-        Valid(
-            "import time\nimport jax.numpy as jnp\n\nx = jnp.ones(3)\ny = x * 2\n"
-            "t0 = time.time()\nprint('starting')\nt1 = time.time()\n",
+        _EXAMPLES_JAX105.valid(
+            "valid_device_work_happens_before_timer.py",
             note="the device work happens before the timer starts",
             runs=True,
         ),
-        Valid(
-            "import time\nimport jax\n\n\n@jax.jit\ndef f(x):\n    t0 = time.time()\n"
-            "    y = x * 2\n    t1 = time.time()\n    return y\n",
+        _EXAMPLES_JAX105.valid(
+            "valid_clock_reads_traced_code_different.py",
             note="clock reads in traced code are a different problem (they run at trace time)",
         ),
-        Valid(
-            "import time\nimport jax\n\n\n@jax.jit\ndef f(x):\n    return x * 2\n\n\n"
-            "def bench(x):\n    out = f(x)\n    t0 = time.perf_counter()\n"
-            "    run_epoch()\n    t1 = time.perf_counter()\n    return t1 - t0\n",
-            note="the timed call is not known to be JAX",
+        _EXAMPLES_JAX105.valid(
+            "valid_timed_call_known_jax.py", note="the timed call is not known to be JAX"
         ),
-        Valid(
-            "import time\nimport jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef noop(x):\n    pass\n\n\n"
-            "t0 = time.time()\nlogs = {'loss': jnp.array(0.0)}\nkey = jax.random.key(0)\n"
-            "noop(1.0)\nt1 = time.time()\n",
+        _EXAMPLES_JAX105.valid(
+            "valid_arrays_made_python_values_jitted.py",
             note="arrays made from Python values, and a jitted function returning None",
             runs=True,
         ),
-        Valid(
-            "import time\nimport jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef step(graphdef, state):\n    return graphdef, state\n\n\n"
-            "graphdef, state = jnp.ones(2), jnp.zeros(2)\nt0 = time.time()\nfor _ in range(100):\n"
-            "    graphdef, state = step(graphdef, state)\ntotal_time = time.time() - t0\n",
+        _EXAMPLES_JAX105.valid(
+            "valid_jitted_function_only_returns_arguments.py",
             note="a jitted function that only returns its arguments: a dispatch-overhead benchmark",
             runs=True,
         ),
-        Valid(
-            "import logging\nimport time\nimport jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef epoch(w):\n    return w * 0.5, {'loss': jnp.sum(w)}\n\n\n"
-            "w = jnp.ones(4)\nt = time.time()\nw, metrics = epoch(w)\n"
-            "jax.tree_util.tree_map(lambda x: x.block_until_ready(), metrics)\n"
-            "dt = time.time() - t\n"
-            "t = time.time()\nw, metrics = epoch(w)\nsize = jnp.sum(w)\n"
-            "logging.info('size %s', size)\nassert size >= 0\ndt = time.time() - t\n"
-            "start = time.time()\nw, metrics = epoch(w)\nfor it in range(3):\n"
-            "    logging.info('iteration %s at %s', it, time.time() - start)\n",
+        _EXAMPLES_JAX105.valid(
+            "valid_blocking_through_tree_map_lambda.py",
             note="blocking through a tree_map lambda; logging and asserting on the array;"
             " a clock read nested in a later loop",
             runs=True,
         ),
     ]
     INVALID = [
-        Invalid(
-            "import time\nimport jax\nimport jax.numpy as jnp\n\n\n"
-            "@jax.jit\ndef f(x):\n    return x @ x\n\n\nx = jnp.ones((64, 64))\n"
-            "t0 = time.perf_counter()\nout = f(x)\nt1 = time.perf_counter()\n",
+        _EXAMPLES_JAX105.invalid(
+            "invalid_t1_time_perf_counter.py",
             line=14,
             column=6,
             message_contains="`time.perf_counter()` reads the clock while `f(x)` may still be running",
             unsafe_fix=True,
-            expected_fix=(
-                "import time\nimport jax\nimport jax.numpy as jnp\n\n\n"
-                "@jax.jit\ndef f(x):\n    return x @ x\n\n\nx = jnp.ones((64, 64))\n"
-                "t0 = time.perf_counter()\nout = f(x)\njax.block_until_ready(out)\n"
-                "t1 = time.perf_counter()\n"
-            ),
         ),
-        Invalid(
-            "import time\nimport jax\n\nstep = jax.jit(update)\n\n\n"
-            "def train(state, batches):\n    for batch in batches:\n"
-            "        start = time.time()\n        state, loss = step(state, batch)\n"
-            "        print('step took', time.time() - start)  # seconds\n    return state\n",
-            line=11,
-            column=28,
-            unsafe_fix=True,
-            expected_fix=(
-                "import time\nimport jax\n\nstep = jax.jit(update)\n\n\n"
-                "def train(state, batches):\n    for batch in batches:\n"
-                "        start = time.time()\n        state, loss = step(state, batch)\n"
-                "        jax.block_until_ready((state, loss))\n"
-                "        print('step took', time.time() - start)  # seconds\n    return state\n"
-            ),
+        _EXAMPLES_JAX105.invalid(
+            "invalid_print_step_took_time_time_start.py", line=11, column=28, unsafe_fix=True
         ),
-        Invalid(
-            "from time import perf_counter\nimport jax.numpy as jnp\n\n"
-            "a = jnp.ones((256, 256))\nt0 = perf_counter()\nfor _ in range(10):\n"
-            "    b = jnp.dot(a, a)\nt1 = perf_counter()\n",
+        _EXAMPLES_JAX105.invalid(
+            "invalid_loop_jnp_ops_import_jax.py",
             unsafe_fix=True,
-            expected_fix=(
-                "from time import perf_counter\nimport jax.numpy as jnp\nimport jax\n\n"
-                "a = jnp.ones((256, 256))\nt0 = perf_counter()\nfor _ in range(10):\n"
-                "    b = jnp.dot(a, a)\njax.block_until_ready(b)\nt1 = perf_counter()\n"
-            ),
             note="a loop of jnp ops; import jax added",
         ),
-        Invalid(
-            "import time\nimport jax\n\n\n@jax.jit\ndef warm(x):\n    return x + 1\n\n\n"
-            "def go(x):\n    t0 = time.monotonic()\n    warm(x)\n    return time.monotonic() - t0\n",
+        _EXAMPLES_JAX105.invalid(
+            "invalid_bare_call_statement_gets_wrapped.py",
             unsafe_fix=True,
-            expected_fix=(
-                "import time\nimport jax\n\n\n@jax.jit\ndef warm(x):\n    return x + 1\n\n\n"
-                "def go(x):\n    t0 = time.monotonic()\n    jax.block_until_ready(warm(x))\n"
-                "    return time.monotonic() - t0\n"
-            ),
             note="a bare call statement gets wrapped",
         ),
-        Invalid(
-            "import time\r\nimport jax\r\n\r\nf = jax.jit(g)\r\n"
-            "t0 = time.time_ns()\r\ny = f(x)\r\nt1 = time.time_ns()\r\n",
-            unsafe_fix=True,
-            expected_fix=(
-                "import time\r\nimport jax\r\n\r\nf = jax.jit(g)\r\n"
-                "t0 = time.time_ns()\r\ny = f(x)\r\njax.block_until_ready(y)\r\n"
-                "t1 = time.time_ns()\r\n"
-            ),
-            note="CRLF kept",
-        ),
-        Invalid(
-            "import timeit\nimport jax\n\n\n@jax.jit\ndef f(x):\n    return x\n\n\n"
-            "t0 = timeit.default_timer()\ny = f(x)\nloss = float(y)\nz = f(y)\n"
-            "t1 = timeit.default_timer(); print(t1 - t0)\n",
-            expected_fix=(
-                "import timeit\nimport jax\n\n\n@jax.jit\ndef f(x):\n    return x\n\n\n"
-                "t0 = timeit.default_timer()\ny = f(x)\nloss = float(y)\nz = f(y)\n"
-                "jax.block_until_ready(z)\nt1 = timeit.default_timer(); print(t1 - t0)\n"
-            ),
+        _EXAMPLES_JAX105.invalid("invalid_crlf_kept.py", unsafe_fix=True, note="CRLF kept"),
+        _EXAMPLES_JAX105.invalid(
+            "invalid_only_work_after_last_sync.py",
             unsafe_fix=True,
             message_contains="`f(y)`",
             note="only the work after the last sync (float(y)) is pending",
         ),
-        Invalid(
-            "import time\nimport jax\n\n\nclass Bench:\n    def __init__(self, fn):\n"
-            "        self.fn = jax.jit(fn)\n\n    def run(self, x):\n"
-            "        t0 = time.perf_counter()\n        with jax.profiler.TraceAnnotation('step'):\n"
-            "            out = self.fn(x)\n        t1 = time.perf_counter()\n        return out, t1 - t0\n",
+        _EXAMPLES_JAX105.invalid(
+            "invalid_self_attribute_bound_jax_jit.py",
             unsafe_fix=True,
-            expected_fix=(
-                "import time\nimport jax\n\n\nclass Bench:\n    def __init__(self, fn):\n"
-                "        self.fn = jax.jit(fn)\n\n    def run(self, x):\n"
-                "        t0 = time.perf_counter()\n        with jax.profiler.TraceAnnotation('step'):\n"
-                "            out = self.fn(x)\n        jax.block_until_ready(out)\n"
-                "        t1 = time.perf_counter()\n        return out, t1 - t0\n"
-            ),
             note="a self attribute bound to jax.jit; the result inside a with block",
         ),
     ]

@@ -7,6 +7,7 @@ is traced.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -22,7 +23,7 @@ from jaxlint.analysis.keys import (
 )
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
-from jaxlint.rules.base import FixOp, Invalid, ReplaceNode, Rule, Valid
+from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
 
 if TYPE_CHECKING:
     from jaxlint.engine import FileContext
@@ -34,70 +35,36 @@ def _line(rule: Rule, node: cst.CSTNode) -> int:
     return rule.ctx.positions[node].start.line
 
 
+_EXAMPLES_KEY_HYGIENE = Examples(Path(__file__).parent / "prng" / "key_hygiene.py")
+
+
 # Correct key handling, silent for every JAX3xx rule (the issue's list of near misses).
 _KEY_HYGIENE = [
-    Valid(
-        "import jax\nimport jax.numpy as jnp\n\n\n"
-        "def walk(key, x):\n"
-        "    for _ in range(3):\n"
-        "        key, sub = jax.random.split(key)\n"
-        "        x = x + jax.random.normal(sub, x.shape)\n"
-        "    return x\n\n\n"
-        "walk(jax.random.key(0), jnp.zeros(3))\n",
-        note="`key, sub = split(key)` each iteration",
-        runs=True,
+    _EXAMPLES_KEY_HYGIENE.valid(
+        "valid_key_sub_split_key_each.py", note="`key, sub = split(key)` each iteration", runs=True
     ),
-    Valid(
-        "import jax\n\n\n"
-        "def draws(key, n):\n"
-        "    keys = jax.random.split(key, n)\n"
-        "    return [jax.random.normal(keys[i], (2,)) for i in range(n)]\n\n\n"
-        "draws(jax.random.key(0), 3)\n",
+    _EXAMPLES_KEY_HYGIENE.valid(
+        "valid_keys_split_key_n_different.py",
         note="`keys = split(key, n)` and a different `keys[i]` per use",
         runs=True,
     ),
-    Valid(
-        "import jax\n\n\n"
-        "def noise(key, steps):\n"
-        "    return [jax.random.normal(jax.random.fold_in(key, s), (2,)) for s in range(steps)]\n\n\n"
-        "noise(jax.random.key(0), 3)\n",
-        note="`fold_in(key, step)` per step",
-        runs=True,
+    _EXAMPLES_KEY_HYGIENE.valid(
+        "valid_fold_key_step_per_step.py", note="`fold_in(key, step)` per step", runs=True
     ),
-    Valid(
-        "import jax\n\nKEY = jax.random.key(0)\n\n\n"
-        "def init(key):\n    return jax.random.normal(key, (3,))\n\n\n"
-        "params = init(KEY)\n",
+    _EXAMPLES_KEY_HYGIENE.valid(
+        "valid_key_passed_into_one_function.py",
         note="a key passed into one function and never used again",
         runs=True,
     ),
-    Valid(
-        "import jax\nimport jax.numpy as jnp\n\n\n"
-        "def body(carry, x):\n"
-        "    key, total = carry\n"
-        "    key, sub = jax.random.split(key)\n"
-        "    return (key, total + x * jax.random.normal(sub)), total\n\n\n"
-        "(key, total), _ = jax.lax.scan(body, (jax.random.key(0), 0.0), jnp.arange(3.0))\n",
+    _EXAMPLES_KEY_HYGIENE.valid(
+        "valid_keys_threaded_through_lax_scan.py",
         note="keys threaded through the `lax.scan` carry",
         runs=True,
     ),
-    Valid(
-        "import flax.linen as nn\nimport jax\n\n\n"
-        "class Noisy(nn.Module):\n"
-        "    @nn.compact\n"
-        "    def __call__(self, x):\n"
-        "        return x + jax.random.normal(self.make_rng('noise'), x.shape)\n",
-        note="Flax `self.make_rng`",
-    ),
-    Valid(
-        "import jax\nfrom flax import nnx\n\n\n"
-        "class Layer(nnx.Module):\n"
-        "    def __init__(self, rngs: nnx.Rngs):\n"
-        "        self.w = jax.random.normal(rngs.params(), (3, 3))\n"
-        "        self.b = jax.random.normal(rngs.params(), (3,))\n",
-        note="`nnx.Rngs` streams",
-    ),
+    _EXAMPLES_KEY_HYGIENE.valid("valid_flax_self_make_rng.py", note="Flax `self.make_rng`"),
+    _EXAMPLES_KEY_HYGIENE.valid("valid_nnx_rngs_streams.py", note="`nnx.Rngs` streams"),
 ]
+_EXAMPLES_JAX302 = Examples(Path(__file__).parent / "prng" / "legacy_prng_key.py")
 
 
 class LegacyPrngKey(Rule):
@@ -168,105 +135,52 @@ file shows such a use of the key: rewrite those uses with
 a raw key shows as `uint32[2]`, a typed key as `key<fry>[]`.
 """
     VALID = [
-        Valid("import jax\nkey = jax.random.key(0)\n"),
-        Valid("import jax.random as jr\nk1, k2 = jr.split(jr.key(1))\n"),
-        Valid(
-            "import jax\nkey = jax.random.PRNGKey(0)\n",
+        _EXAMPLES_JAX302.valid("valid_key_jax_random_key_0.py"),
+        _EXAMPLES_JAX302.valid("valid_k1_k2_jr_split_jr_key.py"),
+        _EXAMPLES_JAX302.valid(
+            "valid_typed_keys_do_exist_yet.py",
             target_jax="0.4.10",
             note="typed keys do not exist yet",
         ),
-        Valid("from mylib import PRNGKey\nkey = PRNGKey(0)  # uses jax elsewhere\n"),
-        Valid("import jax\ndef f(PRNGKey):\n    return PRNGKey(0)\n"),
-        Valid("import jax\nkey = jax.random.wrap_key_data(raw)\n"),
-        Valid("import jax\nname = 'jax.random.PRNGKey(0)'\n"),
-        Valid("import jax\nkey = jax.random.PRNGKey(0)  # noqa: JAX3\n"),
-        Valid("import jax\nPRNGKey = jax.random.key\nkey = PRNGKey(0)\n", note="a local alias"),
-        Valid(
-            "import jax\n\n\ndef f(key: jax.random.PRNGKey):\n    return key\n",
-            note="used as a type annotation, not called",
+        _EXAMPLES_JAX302.valid("valid_key_prngkey_0_uses_jax_elsewhere.py"),
+        _EXAMPLES_JAX302.valid("valid_return_prngkey_0.py"),
+        _EXAMPLES_JAX302.valid("valid_key_jax_random_wrap_key_data.py"),
+        _EXAMPLES_JAX302.valid("valid_name_jax_random_prngkey_0.py"),
+        _EXAMPLES_JAX302.valid("valid_key_jax_random_prngkey_0_noqa.py"),
+        _EXAMPLES_JAX302.valid("valid_local_alias.py", note="a local alias"),
+        _EXAMPLES_JAX302.valid(
+            "valid_used_type_annotation_called.py", note="used as a type annotation, not called"
         ),
         *_KEY_HYGIENE,
     ]
     INVALID = [
-        Invalid(
-            "import jax\nkey = jax.random.PRNGKey(0)\n",
+        _EXAMPLES_JAX302.invalid(
+            "invalid_key_jax_random_prngkey_0.py",
             line=2,
             column=7,
             unsafe_fix=True,
-            expected_fix="import jax\nkey = jax.random.key(0)\n",
             message_contains="`jax.random.PRNGKey`",
         ),
-        Invalid(
-            "from jax import random as jr\nkey = jr.PRNGKey(seed)\n",
-            unsafe_fix=True,
-            expected_fix="from jax import random as jr\nkey = jr.key(seed)\n",
+        _EXAMPLES_JAX302.invalid("invalid_key_jr_prngkey_seed.py", unsafe_fix=True),
+        _EXAMPLES_JAX302.invalid("invalid_key_prngkey_42.py", unsafe_fix=True),
+        _EXAMPLES_JAX302.invalid("invalid_key_j_random_prngkey_0_impl.py", unsafe_fix=True),
+        _EXAMPLES_JAX302.invalid("invalid_return_jax_random_prngkey_seed.py", line=4, column=12),
+        _EXAMPLES_JAX302.invalid("invalid_keys_jax_random_prngkey_i_i.py", count=1),
+        _EXAMPLES_JAX302.invalid("invalid_key_k_0.py", unsafe_fix=True),
+        _EXAMPLES_JAX302.invalid("invalid_key_random_prngkey_0.py", unsafe_fix=True),
+        _EXAMPLES_JAX302.invalid(
+            "invalid_keys_jax_vmap_jax_random_prngkey.py", line=4, column=17, unsafe_fix=True
         ),
-        Invalid(
-            '"""Doc."""\nfrom jax.random import PRNGKey\n\nkey = PRNGKey(42)\n',
-            unsafe_fix=True,
-            expected_fix=(
-                '"""Doc."""\nfrom jax.random import PRNGKey\nimport jax\n\nkey = jax.random.key(42)\n'
-            ),
-        ),
-        Invalid(
-            "import jax as j\nkey = j.random.PRNGKey(0, impl='rbg')\n",
-            unsafe_fix=True,
-            expected_fix="import jax as j\nkey = j.random.key(0, impl='rbg')\n",
-        ),
-        Invalid(
-            "import jax\n\ndef init(seed):\n    return jax.random.PRNGKey(seed)\n",
-            line=4,
-            column=12,
-        ),
-        Invalid(
-            "import jax.random\nkeys = [jax.random.PRNGKey(i) for i in range(3)]\n",
-            count=1,
-        ),
-        Invalid(
-            "from jax.random import PRNGKey as K\nkey = K(0)\n",
-            unsafe_fix=True,
-            expected_fix="from jax.random import PRNGKey as K\nimport jax\nkey = jax.random.key(0)\n",
-        ),
-        Invalid(
-            "from jax import random\nkey = random.PRNGKey(0)\n",
-            unsafe_fix=True,
-            expected_fix="from jax import random\nkey = random.key(0)\n",
-        ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\nkeys = jax.vmap(jax.random.PRNGKey)(jnp.arange(3))\n",
-            line=4,
-            column=17,
-            unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\nkeys = jax.vmap(jax.random.key)(jnp.arange(3))\n"
-            ),
-        ),
-        Invalid(
-            "import jax\n\n\ndef seed_bits(seed):\n"
-            "    key = jax.random.PRNGKey(seed)\n"
-            "    return int(key[1])\n",
+        _EXAMPLES_JAX302.invalid(
+            "invalid_fix_would_break_key_1.py",
             line=5,
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\n\n\ndef seed_bits(seed):\n"
-                "    key = jax.random.PRNGKey(seed)\n"
-                "    return int(key[1])\n"
-            ),
             message_contains="no fix: `key[1]` at line 6 indexes it (a typed key is a scalar)",
             note="the fix would break `key[1]` (IndexError on a typed key)",
         ),
-        Invalid(
-            "import jax\nimport numpy as np\n\n"
-            "key = jax.random.PRNGKey(0)\n"
-            "k1, k2 = jax.random.split(key)\n"
-            "np.save('k1.npy', np.asarray(k1))\n",
+        _EXAMPLES_JAX302.invalid(
+            "invalid_key_split_converted_numpy.py",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport numpy as np\n\n"
-                "key = jax.random.PRNGKey(0)\n"
-                "k1, k2 = jax.random.split(key)\n"
-                "np.save('k1.npy', np.asarray(k1))\n"
-            ),
             message_contains="`np.asarray(k1)` at line 6",
             note="a key split from it is converted to NumPy",
         ),
@@ -332,6 +246,9 @@ _LOOP_WORDS = {"loop": "loop", "comprehension": "comprehension"}
 def _program(body: str, imports: str = "") -> str:
     """A complete program that switches JAX's key-reuse checker on first."""
     return f'import jax\n{imports}\njax.config.update("jax_debug_key_reuse", True)\n\n\n{body}'
+
+
+_EXAMPLES_JAX301 = Examples(Path(__file__).parent / "prng" / "prng_key_reuse.py")
 
 
 class PrngKeyReuse(Rule):
@@ -409,344 +326,153 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
 `with jax.debug_key_reuse(True):`. The checker does not track raw `PRNGKey` keys.
 """
     VALID = [
-        Valid(
-            _program(
-                "def walk(key, x):\n"
-                "    for _ in range(3):\n"
-                "        key, sub = jax.random.split(key)\n"
-                "        x = x + jax.random.normal(sub, x.shape)\n"
-                "    return x\n\n\n"
-                "walk(jax.random.key(0), jnp.zeros(3))\n",
-                "import jax.numpy as jnp\n",
-            ),
+        _EXAMPLES_JAX301.valid(
+            "valid_key_sub_split_key_each.py",
             note="`key, sub = split(key)` each iteration",
             runs=True,
         ),
-        Valid(
-            _program(
-                "def draws(key, n):\n"
-                "    keys = jax.random.split(key, n)\n"
-                "    a = jax.random.normal(keys[0], (2,))\n"
-                "    b = jax.random.uniform(keys[1], (2,))\n"
-                "    c = [jax.random.normal(keys[i]) for i in range(2, n)]\n"
-                "    return a, b, c\n\n\n"
-                "draws(jax.random.key(0), 4)\n"
-            ),
+        _EXAMPLES_JAX301.valid(
+            "valid_keys_split_key_n_different.py",
             note="`keys = split(key, n)` and a different `keys[i]` per use",
             runs=True,
         ),
-        Valid(
-            _program(
-                "def noise(key, steps):\n"
-                "    out = []\n"
-                "    for step in range(steps):\n"
-                "        out.append(jax.random.normal(jax.random.fold_in(key, step), (2,)))\n"
-                "    return out\n\n\n"
-                "noise(jax.random.key(0), 3)\n"
-            ),
+        _EXAMPLES_JAX301.valid(
+            "valid_fold_key_step_per_step.py",
             note="`fold_in(key, step)` per step: fold_in does not consume the key",
             runs=True,
         ),
-        Valid(
-            _program(
-                "def init_layer(key, n):\n"
-                "    return jax.random.normal(key, (n, n))\n\n\n"
-                "def init(key):\n"
-                "    k1, k2 = jax.random.split(key)\n"
-                "    return init_layer(k1, 3), init_layer(k2, 3)\n\n\n"
-                "init(jax.random.key(0))\n"
-            ),
+        _EXAMPLES_JAX301.valid(
+            "valid_key_passed_into_one_function.py",
             note="a key passed into one function and never used again",
             runs=True,
         ),
-        Valid(
-            _program(
-                "def body(carry, x):\n"
-                "    key, total = carry\n"
-                "    key, sub = jax.random.split(key)\n"
-                "    return (key, total + x * jax.random.normal(sub)), total\n\n\n"
-                "def run(key, xs):\n"
-                "    (key, total), _ = jax.lax.scan(body, (key, 0.0), xs)\n"
-                "    return jax.random.normal(key), total\n\n\n"
-                "run(jax.random.key(0), jnp.arange(3.0))\n",
-                "import jax.numpy as jnp\n",
-            ),
+        _EXAMPLES_JAX301.valid(
+            "valid_key_threaded_through_lax_scan.py",
             note="a key threaded through the `lax.scan` carry, rebound from its result",
             runs=True,
         ),
-        Valid(
-            "import flax.linen as nn\nimport jax\n\n\n"
-            "class Noisy(nn.Module):\n"
-            "    @nn.compact\n"
-            "    def __call__(self, x):\n"
-            "        a = jax.random.normal(self.make_rng('noise'), x.shape)\n"
-            "        b = jax.random.normal(self.make_rng('noise'), x.shape)\n"
-            "        return x + a + b\n",
+        _EXAMPLES_JAX301.valid(
+            "valid_flax_self_make_rng_gives.py",
             note="Flax `self.make_rng` gives a fresh key on every call",
         ),
-        Valid(
-            "import jax\nfrom flax import nnx\n\n\n"
-            "class Noisy(nnx.Module):\n"
-            "    def __init__(self, rngs: nnx.Rngs):\n"
-            "        self.w = jax.random.normal(rngs.params(), (3, 3))\n"
-            "        self.b = jax.random.normal(rngs.params(), (3,))\n"
-            "        self.c = jax.random.normal(rngs(), (3,))\n",
+        _EXAMPLES_JAX301.valid(
+            "valid_nnx_rngs_streams_give_fresh.py",
             note="`nnx.Rngs` streams give a fresh key on every call",
         ),
-        Valid(
-            _program(
-                "def pick(key, flip):\n"
-                "    if flip:\n"
-                "        x = jax.random.normal(key, (2,))\n"
-                "    else:\n"
-                "        x = jax.random.uniform(key, (2,))\n"
-                "    return x\n\n\n"
-                "pick(jax.random.key(0), True)\n"
-                "pick(jax.random.key(1), False)\n"
-            ),
-            note="one use in each arm of an `if`",
-            runs=True,
+        _EXAMPLES_JAX301.valid(
+            "valid_one_use_each_arm_if.py", note="one use in each arm of an `if`", runs=True
         ),
-        Valid(
-            _program(
-                "def pick(key, flip):\n"
-                "    if flip:\n"
-                "        return jax.random.normal(key, (2,))\n"
-                "    return jax.random.uniform(key, (2,))\n\n\n"
-                "pick(jax.random.key(0), True)\n"
-            ),
-            note="the first use returns",
-            runs=True,
+        _EXAMPLES_JAX301.valid(
+            "valid_first_use_returns.py", note="the first use returns", runs=True
         ),
-        Valid(
-            _program(
-                "def f(key):\n"
-                "    bits = jax.random.key_data(key)\n"
-                "    same = jax.random.clone(key) == key\n"
-                "    return jax.random.normal(key, (2,)), bits, same\n\n\n"
-                "f(jax.random.key(0))\n"
-            ),
+        _EXAMPLES_JAX301.valid(
+            "valid_key_data_clone_do_consume.py",
             note="`key_data`, `clone` and `==` do not consume",
             runs=True,
         ),
-        Valid(
-            _program(
-                "def f(key, pred):\n"
-                "    x = jax.lax.cond(\n"
-                "        pred, lambda: jax.random.normal(key), lambda: jax.random.uniform(key)\n"
-                "    )\n"
-                "    return x\n\n\n"
-                "f(jax.random.key(0), True)\n"
-            ),
+        _EXAMPLES_JAX301.valid(
+            "valid_lax_cond_runs_one_branch.py",
             note="`lax.cond` runs one branch: the key is consumed once",
             runs=True,
         ),
-        Valid(
-            _program(
-                "def draws(key):\n"
-                "    return [jax.random.normal(k, (2,)) for k in jax.random.split(key, 3)]\n\n\n"
-                "draws(jax.random.key(0))\n"
-            ),
+        _EXAMPLES_JAX301.valid(
+            "valid_iterating_over_split_keys_fresh.py",
             note="iterating over split keys: a fresh key per iteration",
             runs=True,
         ),
-        Valid(
-            "import numpy as np\n\n\n"
-            "def jitter(rng, x):\n"
-            "    a = rng.normal(size=x.shape)\n"
-            "    b = rng.uniform(size=x.shape)\n"
-            "    return x + a + b\n\n\n"
-            "jitter(np.random.default_rng(0), np.zeros(3))\n",
+        _EXAMPLES_JAX301.valid(
+            "valid_rng_numpy_generator_jax_key.py",
             note="`rng` is a NumPy generator, not a JAX key (mentions jax: import)",
         ),
-        Valid(
-            "import jax\n\n\n"
-            "def run(model, key, x):\n"
-            "    params = model.init(key, x)\n"
-            "    return model.apply(params, x, rngs={'dropout': key})\n",
+        _EXAMPLES_JAX301.valid(
+            "valid_two_functions_jaxlint_cannot_see.py",
             note="two functions jaxlint cannot see: they may only derive keys (Flax uses fold_in)",
         ),
-        Valid(
-            _program(
-                "def first_positive(key, xs):\n"
-                "    for x in xs:\n"
-                "        if x > 0:\n"
-                "            return x * jax.random.normal(key)\n"
-                "    return 0.0\n\n\n"
-                "first_positive(jax.random.key(0), [-1.0, 2.0, 3.0])\n"
-            ),
+        _EXAMPLES_JAX301.valid(
+            "valid_loop_returns_after_only_consumption.py",
             note="the loop returns after its only consumption",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport flax.linen as nn\n\n\n"
-            "def test_dense():\n"
-            "    key = jax.random.key(0)\n"
-            "    x = jax.random.normal(key, (4, 3))\n"
-            "    variables = nn.Dense(2).init(key, x)\n"
-            "    return nn.Dense(2).apply(variables, x, rngs={'dropout': key})\n",
+        _EXAMPLES_JAX301.valid(
+            "valid_flax_s_init_apply_derive.py",
             note="Flax's init/apply derive their keys with fold_in: the root key is not consumed",
         ),
-        Valid(
-            "import collections\nimport jax\n\n"
-            "State = collections.namedtuple('State', ['x', 'key'])\n\n\n"
-            "def step(state):\n"
-            "    key, sub = jax.random.split(state.key)\n"
-            "    x = state.x + jax.random.normal(sub)\n"
-            "    assert is_valid_key(key)\n"
-            "    return State(x, key)\n",
+        _EXAMPLES_JAX301.valid(
+            "valid_predicate_namedtuple_stores_key_do.py",
             note="a predicate and a namedtuple that stores the key do not consume it",
         ),
-        Valid(
-            _program(
-                "def f(key):\n"
-                "    assert jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key)\n"
-                "    k1, k2 = jax.random.split(key)\n"
-                "    return jax.random.normal(k1), jax.random.normal(k2)\n\n\n"
-                "f(jax.random.key(0))\n"
-            ),
+        _EXAMPLES_JAX301.valid(
+            "valid_reading_dtype_shape_does_consume.py",
             note="reading `.dtype`/`.shape` does not consume",
             runs=True,
         ),
     ]
     INVALID = [
-        Invalid(
-            _program(
-                "def sample(key):\n"
-                "    x = jax.random.normal(key, (3,))\n"
-                "    y = jax.random.uniform(key, (3,))\n"
-                "    return x + y\n\n\n"
-                "sample(jax.random.key(0))\n"
-            ),
+        _EXAMPLES_JAX301.invalid(
+            "invalid_y_jax_random_uniform_key_3.py",
             line=8,
             column=28,
             message_contains="by `jax.random.normal` at line 7, then by `jax.random.uniform` at line 8",
             raises="KeyReuseError",
         ),
-        Invalid(
-            _program(
-                "def noisy(key, x):\n"
-                "    for _ in range(3):\n"
-                "        x = x + jax.random.normal(key, x.shape)\n"
-                "    return x\n\n\n"
-                "noisy(jax.random.key(0), jnp.zeros(3))\n",
-                "import jax.numpy as jnp\n",
-            ),
+        _EXAMPLES_JAX301.invalid(
+            "invalid_x_x_jax_random_normal_key.py",
             line=9,
             column=35,
             message_contains="at line 9 on every iteration of the loop at line 8",
             raises="KeyReuseError",
         ),
-        Invalid(
-            _program(
-                "key = jax.random.key(0)\n"
-                "k1, k2 = jax.random.split(key)\n"
-                "noise = jax.random.normal(key, (2,))\n",
-                "from jax import random\n",
-            ),
+        _EXAMPLES_JAX301.invalid(
+            "invalid_noise_jax_random_normal_key_2.py",
             line=9,
             message_contains="`key` is consumed twice: by `jax.random.split` at line 8",
             raises="KeyReuseError",
         ),
-        Invalid(
-            _program(
-                "def draws(key, shapes):\n"
-                "    return [jr.normal(key, s) for s in shapes]\n\n\n"
-                "draws(jr.key(1), [(2,), (3,)])\n",
-                "import jax.random as jr\n",
-            ),
+        _EXAMPLES_JAX301.invalid(
+            "invalid_return_jr_normal_key_s_s.py",
             line=8,
             column=23,
             message_contains="every iteration of the comprehension at line 8",
             raises="KeyReuseError",
         ),
-        Invalid(
-            _program(
-                "def total(key):\n"
-                "    def body(i, acc):\n"
-                "        return acc + jax.random.normal(key)\n\n"
-                "    return lax.fori_loop(0, 5, body, 0.0)\n\n\n"
-                "total(jax.random.key(0))\n",
-                "from jax import lax\n",
-            ),
+        _EXAMPLES_JAX301.invalid(
+            "invalid_return_acc_jax_random_normal_key.py",
             line=9,
             message_contains="captured by `body`, the body of `lax.fori_loop` at line 11",
             raises="KeyReuseError",
         ),
-        Invalid(
-            _program(
-                "def walk(key, xs):\n"
-                "    return jax.lax.scan(lambda c, x: (c + x * jax.random.normal(key), c), 0.0, xs)\n\n\n"
-                "walk(jax.random.key(0), jnp.arange(3.0))\n",
-                "import jax.numpy as jnp\n",
-            ),
+        _EXAMPLES_JAX301.invalid(
+            "invalid_walk_jax_random_key_0_jnp.py",
             message_contains="the body of `lax.scan`",
             raises="KeyReuseError",
         ),
-        Invalid(
-            _program(
-                "def layer(key, x, training=True):\n"
-                "    if training:\n"
-                "        x = x * jax.random.bernoulli(key, 0.9, x.shape)\n"
-                "    return x + jax.random.normal(key, x.shape)\n\n\n"
-                "layer(jax.random.key(0), jnp.ones(3))\n",
-                "import jax.numpy as jnp\n",
-            ),
+        _EXAMPLES_JAX301.invalid(
+            "invalid_return_x_jax_random_normal_key.py",
             line=10,
             message_contains="by `jax.random.bernoulli` at line 9",
             raises="KeyReuseError",
         ),
-        Invalid(
-            _program(
-                "def init_layer(key, n):\n"
-                "    return jax.random.normal(key, (n, n))\n\n\n"
-                "def init(key):\n"
-                "    w1 = init_layer(key, 3)\n"
-                "    w2 = init_layer(key, 3)\n"
-                "    return w1, w2\n\n\n"
-                "init(jax.random.key(0))\n"
-            ),
+        _EXAMPLES_JAX301.invalid(
+            "invalid_w2_init_layer_key_3.py",
             line=12,
             message_contains="by `init_layer` at line 11, then by `init_layer` at line 12",
             raises="KeyReuseError",
         ),
-        Invalid(
-            _program(
-                "@jax.jit\n"
-                "def f(key):\n"
-                "    keys = jax.random.split(key, 3)\n"
-                "    return jax.random.normal(keys[0]) + jax.random.uniform(keys[0])\n\n\n"
-                "f(jax.random.key(7))\n"
-            ),
+        _EXAMPLES_JAX301.invalid(
+            "invalid_f_jax_random_key_7.py",
             message_contains="`keys[0]` is consumed twice",
             raises="KeyReuseError",
         ),
-        Invalid(
-            _program(
-                "def init(key):\n"
-                "    w_init = jax.nn.initializers.lecun_normal()\n"
-                "    w = w_init(key, (3, 3))\n"
-                "    b = jax.random.normal(key, (3,))\n"
-                "    return w, b\n\n\n"
-                "init(jax.random.key(0))\n"
-            ),
+        _EXAMPLES_JAX301.invalid(
+            "invalid_function_jaxlint_cannot_see_next.py",
             line=9,
             column=27,
             message_contains="by `w_init` (which receives it and may draw from it) at line 8",
             raises="KeyReuseError",
             note="a function jaxlint cannot see, next to a certain consumption",
         ),
-        Invalid(
-            _program(
-                "def walk(key, x):\n"
-                "    while x.sum() < 10:\n"
-                "        key, sub = jax.random.split(key)\n"
-                "        x = x + jax.random.uniform(sub, x.shape)\n"
-                "        x = x + jax.random.uniform(sub, x.shape)\n"
-                "    return x\n\n\n"
-                "walk(jax.random.key(0), jnp.zeros(2))\n",
-                "import jax.numpy as jnp\n",
-            ),
+        _EXAMPLES_JAX301.invalid(
+            "invalid_x_x_jax_random_uniform_sub.py",
             line=11,
             count=1,
             message_contains="`sub` is consumed twice",
@@ -883,6 +609,9 @@ def _host_value(qn: str, call: cst.Call) -> tuple[str, str] | None:
     return None
 
 
+_EXAMPLES_JAX303 = Examples(Path(__file__).parent / "prng" / "host_rng_in_traced.py")
+
+
 class HostRngInTraced(Rule):
     code = "JAX303"
     name = "host-rng-in-traced"
@@ -941,81 +670,47 @@ writes the jaxpr, where the host value appears as a literal constant and no
 `random_bits` equation exists.
 """
     VALID = [
-        Valid(
-            "import jax\nimport numpy as np\n\n\n"
-            "def make_data(n):\n    return np.random.normal(size=(n, 3))\n\n\n"
-            "@jax.jit\ndef f(x):\n    return x * 2\n\n\n"
-            "f(make_data(4))\n",
+        _EXAMPLES_JAX303.valid(
+            "valid_numpy_randomness_host_code_passed.py",
             note="NumPy randomness in host code, passed in",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nfrom jax import random\n\n\n"
-            "@jax.jit\ndef f(x, key):\n    return x + random.normal(key, x.shape)\n\n\n"
-            "f(jnp.zeros(3), random.key(0))\n",
-            note="`random` is `jax.random` here",
-            runs=True,
+        _EXAMPLES_JAX303.valid(
+            "valid_random_jax_random_here.py", note="`random` is `jax.random` here", runs=True
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "def host_noise(shape):\n"
-            "    return np.random.normal(size=shape).astype(np.float32)\n\n\n"
-            "@jax.jit\ndef f(x):\n"
-            "    noise = jax.pure_callback(\n"
-            "        lambda: host_noise((3,)), jax.ShapeDtypeStruct((3,), jnp.float32)\n"
-            "    )\n"
-            "    return x + noise\n\n\n"
-            "f(jnp.zeros(3))\n",
+        _EXAMPLES_JAX303.valid(
+            "valid_runs_host_every_call_through.py",
             note="runs on the host at every call, through a callback",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport numpy as np\n\n\n"
-            "def loss(w):\n    return (w * np.random.normal()) ** 2\n\n\n"
-            "g = jax.grad(loss)(1.0)\n",
+        _EXAMPLES_JAX303.valid(
+            "valid_jax_grad_alone_traces_every.py",
             note="`jax.grad` alone traces on every call",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "shape = jax.eval_shape(lambda x: x + np.random.normal(), jnp.zeros(3))\n",
+        _EXAMPLES_JAX303.valid(
+            "valid_eval_shape_only_reads_shapes.py",
             note="`eval_shape` only reads shapes",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport time\n\n\n"
-            "@jax.jit\ndef f(x):\n    return x * 2\n\n\n"
-            "start = time.time()\n"
-            "jax.block_until_ready(f(1.0))\n"
-            "elapsed = time.time() - start\n",
-            note="timing in host code",
-            runs=True,
-        ),
-        Valid(
-            "import jax\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef f(x):\n"
-            "    rng = np.random.default_rng(0)\n"
-            "    table = rng.normal(size=3)\n"
-            "    return x + table\n\n\n"
-            "f(np.zeros(3))\n",
+        _EXAMPLES_JAX303.valid("valid_timing_host_code.py", note="timing in host code", runs=True),
+        _EXAMPLES_JAX303.valid(
+            "valid_generator_seeded_inside_function_deterministic.py",
             note="a generator seeded inside the function: a deterministic constant by design",
             runs=True,
         ),
-        Valid(
-            "import jax\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef f(x):\n    np.random.seed(0)\n    return x\n",
+        _EXAMPLES_JAX303.valid(
+            "valid_seeding_side_effect_frozen_value.py",
             note="seeding: a side effect, not a frozen value",
         ),
-        Valid(
-            "import jax\nimport random\n\n\n@jax.vmap\ndef f(x):\n    return x * random.random()\n",
-            note="`vmap` alone traces on every call",
+        _EXAMPLES_JAX303.valid(
+            "valid_vmap_alone_traces_every_call.py", note="`vmap` alone traces on every call"
         ),
         *_KEY_HYGIENE,
     ]
     INVALID = [
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef add_noise(x):\n    return x + np.random.normal(size=x.shape)\n",
+        _EXAMPLES_JAX303.invalid(
+            "invalid_return_x_np_random_normal_size.py",
             line=8,
             column=16,
             message_contains=(
@@ -1023,51 +718,30 @@ writes the jaxpr, where the host value appears as a literal constant and no
                 " (jitted by `jax.jit` at line 6)"
             ),
         ),
-        Invalid(
-            "import jax\nimport random\n\n\n"
-            "def step(x):\n    return x * random.random()\n\n\n"
-            "fast_step = jax.jit(step)\n",
-            message_contains="`random.random()`",
+        _EXAMPLES_JAX303.invalid(
+            "invalid_fast_step_jax_jit_step.py", message_contains="`random.random()`"
         ),
-        Invalid(
-            "import jax\nimport time\n\n\n@jax.jit\ndef stamp(x):\n    return x, time.time()\n",
-            message_contains="the time it reads",
+        _EXAMPLES_JAX303.invalid(
+            "invalid_return_x_time_time.py", message_contains="the time it reads"
         ),
-        Invalid(
-            "import jax\nimport numpy as np\nfrom jax import lax\n\n\n"
-            "def walk(x0):\n"
-            "    def body(x, _):\n"
-            "        x = x + np.random.normal()\n"
-            "        return x, x\n\n"
-            "    return lax.scan(body, x0, None, length=10)\n",
+        _EXAMPLES_JAX303.invalid(
+            "invalid_x_x_np_random_normal.py",
             line=8,
             message_contains="the same on every iteration and call",
         ),
-        Invalid(
-            "import jax\nimport numpy as np\n\nRNG = np.random.default_rng(0)\n\n\n"
-            "@jax.jit\ndef jitter(x):\n    return x + RNG.normal(size=x.shape)\n",
+        _EXAMPLES_JAX303.invalid(
+            "invalid_generator_created_outside_state_never.py",
             message_contains="`RNG.normal(size=x.shape)`",
             note="a generator created outside: its state never advances",
         ),
-        Invalid(
-            "import os\nimport uuid\n\nimport equinox as eqx\n\n\n"
-            "@eqx.filter_jit\ndef tag(x):\n    return x, os.urandom(4), uuid.uuid4()\n",
-            count=2,
-        ),
-        Invalid(
-            "import jax\nfrom numpy.random import rand\n\n\n"
-            "def helper(x):\n    return x + rand()\n\n\n"
-            "@jax.jit\ndef f(x):\n    return helper(x)\n",
+        _EXAMPLES_JAX303.invalid("invalid_return_x_os_urandom_4_uuid.py", count=2),
+        _EXAMPLES_JAX303.invalid(
+            "invalid_return_helper_x.py",
             message_contains="when `helper` is traced (called from traced `f`",
         ),
-        Invalid(
-            "import jax\nimport numpy as np\nfrom flax import nnx\n\n\n"
-            "@nnx.jit\ndef f(model, x):\n    return model(x) + np.random.rand()\n",
-        ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
-            "@jax.jit\ndef f(x):\n    return x + np.random.rand()\n\n\n"
-            "a = f(jnp.zeros(2))\nb = f(jnp.zeros(2))\nassert (a == b).all()\n",
+        _EXAMPLES_JAX303.invalid("invalid_return_model_x_np_random_rand.py"),
+        _EXAMPLES_JAX303.invalid(
+            "invalid_complete_program_assert_holds_both.py",
             note="a complete program: the assert holds, both calls give the same 'noise'",
         ),
     ]
@@ -1249,6 +923,9 @@ def _int_literal(expr: cst.BaseExpression) -> bool:
     )
 
 
+_EXAMPLES_JAX304 = Examples(Path(__file__).parent / "prng" / "constant_key_in_loop.py")
+
+
 class ConstantKeyInLoop(_LoopStack, Rule):
     code = "JAX304"
     name = "constant-key-in-loop"
@@ -1308,142 +985,67 @@ Print two iterations' samples: they are equal. Under jit,
 `random_seed` equation (or a literal key) inside the compiled function.
 """
     VALID = [
-        Valid(
-            "import jax\n\n\n"
-            "def noisy(x, steps):\n"
-            "    key = jax.random.key(0)\n"
-            "    for _ in range(steps):\n"
-            "        key, sub = jax.random.split(key)\n"
-            "        x = x + jax.random.normal(sub, x.shape)\n"
-            "    return x\n",
+        _EXAMPLES_JAX304.valid(
+            "valid_made_once_before_loop_split.py",
             note="made once before the loop, split each iteration",
         ),
-        Valid(
-            "import jax\n\n\n"
-            "def samples(n):\n"
-            "    return [jax.random.normal(jax.random.key(i), (2,)) for i in range(n)]\n",
-            note="the seed varies with the loop variable",
+        _EXAMPLES_JAX304.valid(
+            "valid_seed_varies_loop_variable.py", note="the seed varies with the loop variable"
         ),
-        Valid(
-            "import jax\n\n\n"
-            "def noise(steps):\n"
-            "    base = jax.random.key(0)\n"
-            "    return [jax.random.normal(jax.random.fold_in(base, s)) for s in range(steps)]\n",
-            note="`fold_in(key, step)` per step",
+        _EXAMPLES_JAX304.valid(
+            "valid_fold_key_step_per_step.py", note="`fold_in(key, step)` per step"
         ),
-        Valid(
-            "import jax\nfrom functools import partial\n\n\n"
-            "@partial(jax.jit, static_argnums=1)\n"
-            "def init(x, seed):\n"
-            "    return x + jax.random.normal(jax.random.key(seed), x.shape)\n",
-            note="the seed is an argument",
-        ),
-        Valid(
-            "import jax\n\nKEY = jax.random.key(0)\nx = jax.random.normal(KEY, (3,))\n",
+        _EXAMPLES_JAX304.valid("valid_seed_argument.py", note="the seed is an argument"),
+        _EXAMPLES_JAX304.valid(
+            "valid_constant_key_host_code_outside.py",
             note="a constant key in host code, outside any loop",
         ),
-        Valid(
-            "import jax\n\n\n"
-            "def build(models, x):\n"
-            "    return [m.init(jax.random.key(0), x) for m in models]\n",
+        _EXAMPLES_JAX304.valid(
+            "valid_only_passed_functions_another_module.py",
             note="only passed to functions of another module (Flax init folds in its own data)",
         ),
-        Valid(
-            "import jax\n\n\n"
-            "def sweep(x):\n"
-            "    out = {}\n"
-            "    for scale in (0.1, 1.0, 10.0):\n"
-            "        out[scale] = x + scale * jax.random.normal(jax.random.key(0), x.shape)\n"
-            "    return out\n",
+        _EXAMPLES_JAX304.valid(
+            "valid_sweep_over_literal_collection_same.py",
             note="a sweep over a literal collection: the same noise for every setting, on purpose",
         ),
-        Valid(
-            "import jax\n\n\n"
-            "def once(x):\n"
-            "    for _ in range(1):\n"
-            "        x = x + jax.random.normal(jax.random.key(0), x.shape)\n"
-            "    return x\n",
-            note="a loop that runs once",
+        _EXAMPLES_JAX304.valid("valid_loop_runs_once.py", note="a loop that runs once"),
+        _EXAMPLES_JAX304.valid(
+            "valid_eval_shape_runs_nothing.py", note="`eval_shape` runs nothing"
         ),
-        Valid(
-            "import jax\nimport jax.numpy as jnp\n\n\n"
-            "shapes = jax.eval_shape(lambda: jax.random.normal(jax.random.key(0), (3,)))\n",
-            note="`eval_shape` runs nothing",
+        _EXAMPLES_JAX304.valid(
+            "valid_made_but_consumed_loop.py", note="made but not consumed in the loop"
         ),
-        Valid(
-            "import jax\n\n\n"
-            "def make_keys(n):\n"
-            "    for _ in range(n):\n"
-            "        key = jax.random.key(0)\n"
-            "    return key\n",
-            note="made but not consumed in the loop",
-        ),
-        Valid(
-            "import jax\n\n\n"
-            "@jax.jit\ndef step(key, x):\n"
-            "    key, sub = jax.random.split(key)\n"
-            "    return key, x + jax.random.normal(sub, x.shape)\n",
+        _EXAMPLES_JAX304.valid(
+            "valid_key_argument_jitted_function.py",
             note="the key is an argument of the jitted function",
         ),
         *_KEY_HYGIENE,
     ]
     INVALID = [
-        Invalid(
-            "import jax\n\n\n"
-            "def noisy(x, steps):\n"
-            "    for _ in range(steps):\n"
-            "        x = x + jax.random.normal(jax.random.key(0), x.shape)\n"
-            "    return x\n",
+        _EXAMPLES_JAX304.invalid(
+            "invalid_x_x_jax_random_normal_jax.py",
             line=6,
             column=35,
             message_contains="makes the same key on every iteration of the loop at line 5",
         ),
-        Invalid(
-            "import jax\n\n\n"
-            "def walk(x):\n"
-            "    while x.sum() < 10:\n"
-            "        key = jax.random.PRNGKey(42)\n"
-            "        x = x + jax.random.uniform(key, x.shape)\n"
-            "    return x\n",
-            line=6,
-        ),
-        Invalid(
-            "import jax\n\n\n"
-            "@jax.jit\ndef add_noise(x):\n"
-            "    key = jax.random.key(0)\n"
-            "    return x + jax.random.normal(key, x.shape)\n",
+        _EXAMPLES_JAX304.invalid("invalid_key_jax_random_prngkey_42.py", line=6),
+        _EXAMPLES_JAX304.invalid(
+            "invalid_return_x_jax_random_normal_key.py",
             message_contains="every call of `add_noise` (jitted by `jax.jit` at line 4)",
         ),
-        Invalid(
-            "import jax.random as jr\n\n\n"
-            "def draws():\n"
-            "    return [jr.normal(jr.key(0), (2,)) for _ in range(4)]\n",
+        _EXAMPLES_JAX304.invalid(
+            "invalid_return_jr_normal_jr_key_0.py",
             message_contains="every iteration of the comprehension at line 5",
         ),
-        Invalid(
-            "import jax\n\n\n"
-            "def walk(x0):\n"
-            "    def body(x, _):\n"
-            "        k1, k2 = jax.random.split(jax.random.key(7))\n"
-            "        return x + jax.random.normal(k1), x\n\n"
-            "    return jax.lax.scan(body, x0, None, length=5)\n",
+        _EXAMPLES_JAX304.invalid(
+            "invalid_return_jax_lax_scan_body_x0.py",
             message_contains="every iteration of `body`, the body of `lax.scan` at line 9",
         ),
-        Invalid(
-            "import jax\n\nSEED = 1234\n\n\n"
-            "def train(state, batches):\n"
-            "    for batch in batches:\n"
-            "        noise = jax.random.normal(jax.random.PRNGKey(SEED), batch.shape)\n"
-            "        state = state + noise\n"
-            "    return state\n",
-            message_contains="`jax.random.PRNGKey(SEED)`",
+        _EXAMPLES_JAX304.invalid(
+            "invalid_return_state.py", message_contains="`jax.random.PRNGKey(SEED)`"
         ),
-        Invalid(
-            "import jax\n\n\n"
-            "def sample(k):\n"
-            "    return jax.random.normal(k, (2,))\n\n\n"
-            "def many(n):\n"
-            "    return [sample(jax.random.key(3)) for _ in range(n)]\n",
+        _EXAMPLES_JAX304.invalid(
+            "invalid_consumed_through_function_file.py",
             note="consumed through a function of this file",
         ),
     ]
@@ -1495,6 +1097,9 @@ Print two iterations' samples: they are equal. Under jit,
             what = "every call draws the same random numbers"
             advice = "pass the key in as an argument"
         self.report(node, call=call, where=where, what=what, advice=advice)
+
+
+_EXAMPLES_JAX305 = Examples(Path(__file__).parent / "prng" / "global_prng_key.py")
 
 
 # -- JAX305 ----------------------------------------------------------------------------------
@@ -1556,83 +1161,53 @@ Call the function twice: the results are identical. Under jit,
 constant of the jaxpr rather than an argument.
 """
     VALID = [
-        Valid(
-            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
-            "def init_weights(key, shape):\n    return jax.random.normal(key, shape)\n\n\n"
-            "w = init_weights(KEY, (3,))\n",
-            note="the module key is passed in once",
+        _EXAMPLES_JAX305.valid(
+            "valid_module_key_passed_once.py", note="the module key is passed in once"
         ),
-        Valid(
-            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
-            "def next_key():\n    global KEY\n    KEY, sub = jax.random.split(KEY)\n    return sub\n",
+        _EXAMPLES_JAX305.valid(
+            "valid_global_rebound_state_advances.py",
             note="the global is rebound: the state advances",
         ),
-        Valid(
-            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
-            "def noise(step, shape):\n"
-            "    return jax.random.normal(jax.random.fold_in(KEY, step), shape)\n",
-            note="a fresh key per step with `fold_in`",
+        _EXAMPLES_JAX305.valid(
+            "valid_fresh_key_per_step_fold.py", note="a fresh key per step with `fold_in`"
         ),
-        Valid(
-            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
-            "def f(KEY, shape):\n    return jax.random.normal(KEY, shape)\n",
-            note="a parameter shadows the global",
+        _EXAMPLES_JAX305.valid(
+            "valid_parameter_shadows_global.py", note="a parameter shadows the global"
         ),
-        Valid(
-            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
-            "def describe():\n    return KEY.shape, jax.random.key_data(KEY)\n",
-            note="reading a key does not consume it",
+        _EXAMPLES_JAX305.valid(
+            "valid_reading_key_does_consume.py", note="reading a key does not consume it"
         ),
-        Valid(
-            "import jax\n\nkey = jax.random.key(0)\n"
-            "k1, k2 = jax.random.split(key)\nx = jax.random.normal(k1, (3,))\n",
+        _EXAMPLES_JAX305.valid(
+            "valid_consumed_module_code_function.py",
             note="consumed in module code, not in a function",
         ),
-        Valid(
-            "import jax\n\nSEED = 0\n\n\n"
-            "def init(shape):\n    return jax.random.normal(jax.random.key(SEED), shape)\n",
+        _EXAMPLES_JAX305.valid(
+            "valid_module_level_seed_key_jax304.py",
             note="a module-level seed, not a key (JAX304 covers loops and jit)",
         ),
-        Valid(
-            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
-            "def init(model, x):\n    return model.init(KEY, x)\n",
+        _EXAMPLES_JAX305.valid(
+            "valid_only_passed_function_another_module.py",
             note="only passed to a function of another module",
         ),
         *_KEY_HYGIENE,
     ]
     INVALID = [
-        Invalid(
-            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
-            "def init_weights(shape):\n    return jax.random.normal(KEY, shape)\n",
+        _EXAMPLES_JAX305.invalid(
+            "invalid_return_jax_random_normal_key_shape.py",
             line=7,
             column=30,
             message_contains="`KEY` is a module-level key consumed by `jax.random.normal` in `init_weights`",
         ),
-        Invalid(
-            "import jax\n\n_RNG = jax.random.PRNGKey(42)\n\n\n"
-            "class Sampler:\n"
-            "    def draw(self, n):\n"
-            "        return jax.random.choice(_RNG, n)\n",
+        _EXAMPLES_JAX305.invalid("invalid_return_jax_random_choice_rng_n.py"),
+        _EXAMPLES_JAX305.invalid(
+            "invalid_element_module_level_split.py", note="an element of a module-level split"
         ),
-        Invalid(
-            "import jax\n\n_KEYS = jax.random.split(jax.random.key(0), 4)\n\n\n"
-            "def noise(i, shape):\n    return jax.random.normal(_KEYS[0], shape)\n",
-            note="an element of a module-level split",
+        _EXAMPLES_JAX305.invalid(
+            "invalid_return_sample_key.py", message_contains="consumed by `sample` in `draw`"
         ),
-        Invalid(
-            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
-            "def sample(k):\n    return jax.random.normal(k)\n\n\n"
-            "def draw():\n    return sample(KEY)\n",
-            message_contains="consumed by `sample` in `draw`",
-        ),
-        Invalid(
-            "import jax\n\nKEY = jax.random.key(0)\n\n\n"
-            "@jax.jit\ndef add_noise(x):\n    return x + jax.random.normal(KEY, x.shape)\n",
-        ),
-        Invalid(
-            "import jax\n\nKEY = jax.random.key(0)\n"
-            "noise = lambda shape: jax.random.uniform(KEY, shape)\n",
-            message_contains="in `<lambda>`",
+        _EXAMPLES_JAX305.invalid("invalid_return_x_jax_random_normal_key.py"),
+        _EXAMPLES_JAX305.invalid(
+            "invalid_noise_lambda_shape_jax_random_uniform.py", message_contains="in `<lambda>`"
         ),
     ]
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -28,7 +29,14 @@ import libcst as cst
 from jaxlint.analysis.names import Binding
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
-from jaxlint.rules.base import FixOp, Invalid, Option, ReplaceNode, RequireImport, Rule, Valid
+from jaxlint.rules.base import (
+    Examples,
+    FixOp,
+    Option,
+    ReplaceNode,
+    RequireImport,
+    Rule,
+)
 from jaxlint.versions import Version, format_version
 
 if TYPE_CHECKING:
@@ -438,6 +446,9 @@ class _PmapCall:
     donate: cst.BaseExpression | None
 
 
+_EXAMPLES_JAX501 = Examples(Path(__file__).parent / "sharding" / "pmap.py")
+
+
 class Pmap(_Facts, Rule):
     code = "JAX501"
     required_names = frozenset({"pmap"})
@@ -518,154 +529,62 @@ it traces, lowers and compiles it, and the `eval_shape` stage shows the output
 shapes, which match what `pmap` returned.
 """
     VALID = [
-        Valid(
-            "import jax\n"
-            "mesh = jax.make_mesh((jax.device_count(),), ('i',),"
-            " axis_types=(jax.sharding.AxisType.Auto,))\n"
-            "f = jax.jit(jax.shard_map(lambda x: x * 2, mesh=mesh, in_specs=jax.P('i'),"
-            " out_specs=jax.P('i')))\n"
-            "y = f(jax.numpy.arange(float(jax.device_count())))\n",
-            note="current jax.shard_map",
-            runs=True,
+        _EXAMPLES_JAX501.valid(
+            "valid_current_jax_shard_map.py", note="current jax.shard_map", runs=True
         ),
-        Valid("import jax\np_step = jax.pmap(step, axis_name='i')\n", target_jax="0.7.2"),
-        Valid(
-            "from flax import nnx\n\n@nnx.pmap(axis_size=1)\ndef f(x):\n    return x\n",
-            note="flax's own pmap",
+        _EXAMPLES_JAX501.valid("valid_p_step_jax_pmap_step_axis.py", target_jax="0.7.2"),
+        _EXAMPLES_JAX501.valid("valid_flax_s_own_pmap.py", note="flax's own pmap"),
+        _EXAMPLES_JAX501.valid("valid_mapped_jax_vmap_f_axis_name.py"),
+        _EXAMPLES_JAX501.valid("valid_local_pmap.py", note="a local pmap"),
+        _EXAMPLES_JAX501.valid("valid_y_jax_jit_lambda_x_x.py", runs=True),
+        _EXAMPLES_JAX501.valid("valid_shadowed_module.py", note="shadowed module"),
+        _EXAMPLES_JAX501.valid("valid_text_code.py", note="text, not code"),
+        _EXAMPLES_JAX501.valid(
+            "valid_two_bindings_certainly_jax_pmap.py", note="two bindings: not certainly jax.pmap"
         ),
-        Valid("import jax\nmapped = jax.vmap(f, axis_name='i')\n"),
-        Valid("def pmap(f):\n    return f\n\nstep = pmap(lambda x: x)\n", note="a local pmap"),
-        Valid(
-            "import jax\ny = jax.jit(lambda x: x * 2, in_shardings=None)(jax.numpy.ones(3))\n",
-            runs=True,
-        ),
-        Valid("import jax\n\ndef f(jax):\n    return jax.pmap(g)\n", note="shadowed module"),
-        Valid(
-            "import jax\n# jax.pmap(f) in a comment\ndoc = 'use jax.pmap(f, axis_name=...)'\n",
-            note="text, not code",
-        ),
-        Valid(
-            "try:\n    from jax import pmap\nexcept ImportError:\n    pmap = None\n",
-            note="two bindings: not certainly jax.pmap",
-        ),
-        Valid(
-            "import jax\n\n_TRANSFORMS = {jax.jit, jax.vmap, jax.pmap}\n\n"
-            "def is_transform(f):\n    return f in _TRANSFORMS\n",
+        _EXAMPLES_JAX501.valid(
+            "valid_listed_identity_check_equinox_nothing.py",
             note="listed for an identity check (equinox), nothing is mapped",
         ),
-        Valid(
-            "from jax import pmap, vmap\n\nKNOWN = (vmap, pmap)\n",
-            note="the only use is in a tuple",
+        _EXAMPLES_JAX501.valid("valid_only_use_tuple.py", note="the only use is in a tuple"),
+        _EXAMPLES_JAX501.valid(
+            "valid_chex_s_fake_pmap_copies.py", note="chex's fake_pmap copies pmap's metadata"
         ),
-        Valid(
-            "import functools\nimport jax\n\n@functools.wraps(jax.pmap)\n"
-            "def fake_pmap(fn, axis_name=None, **kwargs):\n    return jax.vmap(fn, axis_name=axis_name)\n",
-            note="chex's fake_pmap copies pmap's metadata",
-        ),
-        Valid(
-            "import jax\n\ndef prepare(transform, rng):\n    if transform is jax.pmap:\n"
-            "        rng = rng[None]\n    return rng\n",
-            note="compared, not called (haiku tests)",
+        _EXAMPLES_JAX501.valid(
+            "valid_compared_called_haiku_tests.py", note="compared, not called (haiku tests)"
         ),
     ]
     INVALID = [
-        Invalid(
-            "import jax\n\n@jax.pmap\ndef scale(x):\n    return x * 2\n",
-            line=3,
-            column=2,
-            unsafe_fix=True,
-            expected_fix=(
-                "import jax\n\n@jax.jit\n@jax.shard_map(mesh=jax.make_mesh((jax.device_count(),),"
-                " ('i',), axis_types=(jax.sharding.AxisType.Auto,)), in_specs=jax.P('i'),"
-                " out_specs=jax.P('i'), check_vma=False)\n@jax.vmap\ndef scale(x):\n"
-                "    return x * 2\n"
-            ),
+        _EXAMPLES_JAX501.invalid("invalid_jax_pmap.py", line=3, column=2, unsafe_fix=True),
+        _EXAMPLES_JAX501.invalid(
+            "invalid_return_jax_pmap_step_axis_name.py", line=4, column=12, unsafe_fix=True
         ),
-        Invalid(
-            "import jax\n\ndef make(step):\n"
-            "    return jax.pmap(step, axis_name='batch', in_axes=(0, None), donate_argnums=0)\n",
-            line=4,
-            column=12,
-            unsafe_fix=True,
-            expected_fix=(
-                "import jax\n\ndef make(step):\n"
-                "    return jax.jit(jax.shard_map(jax.vmap(step, in_axes=(0, None)),"
-                " mesh=jax.make_mesh((jax.device_count(),), ('batch',),"
-                " axis_types=(jax.sharding.AxisType.Auto,)),"
-                " in_specs=(jax.P('batch'), jax.P()), out_specs=jax.P('batch'),"
-                " check_vma=False), donate_argnums=0)\n"
-            ),
+        _EXAMPLES_JAX501.invalid(
+            "invalid_partial_jax_pmap_axis_name_i.py", line=5, column=10, unsafe_fix=True
         ),
-        Invalid(
-            "from functools import partial\nimport jax\nfrom jax.sharding import PartitionSpec as P\n\n"
-            "@partial(jax.pmap, axis_name='i', donate_argnums=(0,))\n"
-            "def step(x):\n    return x / jax.lax.psum(x, 'i')\n",
-            line=5,
-            column=10,
-            unsafe_fix=True,
-            expected_fix=(
-                "from functools import partial\nimport jax\n"
-                "from jax.sharding import PartitionSpec as P\n\n"
-                "@partial(jax.jit, donate_argnums=(0,))\n"
-                "@jax.shard_map(mesh=jax.make_mesh((jax.device_count(),), ('i',),"
-                " axis_types=(jax.sharding.AxisType.Auto,)), in_specs=P('i'),"
-                " out_specs=P('i'), check_vma=False)\n"
-                "@jax.vmap\n"
-                "def step(x):\n    return x / jax.lax.psum(x, 'i')\n"
-            ),
+        _EXAMPLES_JAX501.invalid(
+            "invalid_jax_import_jit_pmap.py", count=1, line=1, column=22, unsafe_fix=True
         ),
-        Invalid(
-            "from jax import jit, pmap\n\nf = pmap(lambda x: x + 1)\ng = pmap(h, 'i')\n",
-            count=1,
-            line=1,
-            column=22,
-            unsafe_fix=True,
-            expected_fix=(
-                "from jax import jit\nimport jax\n\n"
-                "f = jit(jax.shard_map(jax.vmap(lambda x: x + 1),"
-                " mesh=jax.make_mesh((jax.device_count(),), ('i',),"
-                " axis_types=(jax.sharding.AxisType.Auto,)), in_specs=jax.P('i'),"
-                " out_specs=jax.P('i'), check_vma=False))\n"
-                "g = jit(jax.shard_map(jax.vmap(h),"
-                " mesh=jax.make_mesh((jax.device_count(),), ('i',),"
-                " axis_types=(jax.sharding.AxisType.Auto,)), in_specs=jax.P('i'),"
-                " out_specs=jax.P('i'), check_vma=False))\n"
-            ),
-        ),
-        Invalid(
-            "import jax\np = jax.pmap(f, axis_name='i', static_broadcasted_argnums=1)\n",
+        _EXAMPLES_JAX501.invalid(
+            "invalid_p_jax_pmap_f_axis_name.py",
             message_contains="no automatic rewrite: `static_broadcasted_argnums`",
-            expected_fix="import jax\np = jax.pmap(f, axis_name='i', static_broadcasted_argnums=1)\n",
             unsafe_fix=True,
         ),
-        Invalid(
-            "import jax as j\n\nouts = [j.pmap(f, devices=d)(x) for d in groups]\n",
-            message_contains="migrate_pmap.html",
+        _EXAMPLES_JAX501.invalid(
+            "invalid_outs_j_pmap_f_devices_d.py", message_contains="migrate_pmap.html"
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n"
-            "def loss(x):\n    return jax.lax.pmean(jnp.sum(x ** 2), 'd')\n\n"
-            "x = jnp.arange(jax.device_count() * 3.0).reshape(jax.device_count(), 3)\n"
-            "out = jax.pmap(loss, 'd')(x)\n",
+        _EXAMPLES_JAX501.invalid(
+            "invalid_scalar_per_device_vmap_keeps.py",
             line=8,
             unsafe_fix=True,
             note="a scalar per device: the vmap keeps pmap's output shape",
         ),
-        Invalid(
-            "from jax import pmap\n\ndef run(f, x):\n    return pmap(f)(x)\n\nlater = [pmap]\n",
+        _EXAMPLES_JAX501.invalid(
+            "invalid_import_needed_list_fix.py",
             message_contains="no automatic rewrite: `pmap` is used as a value at line 6",
             note="the import is needed by the list: no fix",
         ),
-        Invalid(
-            "import jax\n\nmapped = jax.pmap(step, axis_name='i') if multi else step\n",
-            unsafe_fix=True,
-            expected_fix=(
-                "import jax\n\nmapped = jax.jit(jax.shard_map(jax.vmap(step),"
-                " mesh=jax.make_mesh((jax.device_count(),), ('i',),"
-                " axis_types=(jax.sharding.AxisType.Auto,)), in_specs=jax.P('i'),"
-                " out_specs=jax.P('i'), check_vma=False)) if multi else step\n"
-            ),
-        ),
+        _EXAMPLES_JAX501.invalid("invalid_mapped_jax_pmap_step_axis_name.py", unsafe_fix=True),
     ]
 
     def __init__(self, ctx: FileContext) -> None:
@@ -879,6 +798,7 @@ shapes, which match what `pmap` returned.
 _MESH_CONTEXT_DEPRECATED = (0, 10, 1)
 _USE_MESH_REMOVED = (0, 7, 1)
 _USE_MESH_ADDED = (0, 5, 0)
+_EXAMPLES_JAX502 = Examples(Path(__file__).parent / "sharding" / "legacy_mesh_context.py")
 
 
 class LegacyMeshContext(_Facts, Rule):
@@ -956,148 +876,56 @@ mesh:` warns from 0.10.1 on, and `jax.sharding.use_mesh` is missing outside
 0.5.0-0.7.0.
 """
     VALID = [
-        Valid(
-            "import jax\nfrom jax.sharding import Mesh\n\n"
-            "mesh = Mesh(jax.devices(), ('x',))\nwith jax.set_mesh(mesh):\n"
-            "    y = jax.numpy.ones(4) * 2\n",
-            runs=True,
+        _EXAMPLES_JAX502.valid("valid_y_jax_numpy_ones_4_2.py", runs=True),
+        _EXAMPLES_JAX502.valid(
+            "valid_variable_named_mesh_mesh.py", note="a variable named mesh that is not a Mesh"
         ),
-        Valid(
-            "import trimesh\n\nmesh = trimesh.load('bunny.obj')\nwith mesh:\n    pass\n",
-            note="a variable named mesh that is not a Mesh",
+        _EXAMPLES_JAX502.valid(
+            "valid_unannotated_parameter_unknown.py", note="an unannotated parameter: unknown"
         ),
-        Valid(
-            "def render(mesh):\n    with mesh:\n        draw()\n",
-            note="an unannotated parameter: unknown",
-        ),
-        Valid(
-            "import jax\nfrom jax.sharding import Mesh\n\n"
-            "mesh = Mesh(jax.devices(), ('x',))\nwith open('log.txt') as fh, jax.set_mesh(mesh):\n"
-            "    pass\n",
-            note="other context managers",
-        ),
-        Valid(
-            "import jax\nfrom jax.sharding import Mesh\n\nmesh = Mesh(jax.devices(), ('x',))\n"
-            "with mesh:\n    pass\n",
-            target_jax="0.9.0",
-        ),
-        Valid(
-            "import jax\n\nwith jax.sharding.use_mesh(mesh):\n    pass\n",
+        _EXAMPLES_JAX502.valid("valid_other_context_managers.py", note="other context managers"),
+        _EXAMPLES_JAX502.valid("valid_pass.py", target_jax="0.9.0"),
+        _EXAMPLES_JAX502.valid(
+            "valid_use_mesh_current_spelling_there.py",
             target_jax="0.6.0",
             note="use_mesh is the current spelling there",
         ),
-        Valid(
-            "import jax\nfrom jax.sharding import Mesh\n\n"
-            "mesh = Mesh(jax.devices(), ('x',))\nif cond:\n    mesh = make_grid()\n"
-            "with mesh:\n    pass\n",
-            note="assigned something else too",
+        _EXAMPLES_JAX502.valid(
+            "valid_assigned_something_else_too.py", note="assigned something else too"
         ),
-        Valid(
-            "import jax\n\nclass Trainer:\n    def __init__(self, mesh):\n"
-            "        self.mesh = mesh\n\n    def run(self):\n        with self.mesh:\n"
-            "            pass\n",
+        _EXAMPLES_JAX502.valid(
+            "valid_self_mesh_unannotated_parameter.py",
             note="self.mesh from an unannotated parameter",
         ),
-        Valid(
-            "import jax\n\nmesh = jax.make_mesh((jax.device_count(),), ('x',))\n"
-            "with jax.sharding.set_mesh(mesh):\n    pass\n",
-            runs=True,
-        ),
+        _EXAMPLES_JAX502.valid("valid_pass_2.py", runs=True),
     ]
     INVALID = [
-        Invalid(
-            "import jax\nfrom jax.sharding import Mesh\n\n"
-            "mesh = Mesh(jax.devices(), ('x',))\nwith mesh:\n    y = jax.numpy.ones(4)\n",
+        _EXAMPLES_JAX502.invalid(
+            "invalid_mesh.py",
             line=5,
             column=6,
             message_contains="`with mesh:` is deprecated since JAX 0.10.1",
-            expected_fix=(
-                "import jax\nfrom jax.sharding import Mesh\n\n"
-                "mesh = Mesh(jax.devices(), ('x',))\nwith jax.set_mesh(mesh):\n"
-                "    y = jax.numpy.ones(4)\n"
-            ),
         ),
-        Invalid(
-            "import jax\nfrom jax.sharding import Mesh, PartitionSpec as P\n\n"
-            "with Mesh(jax.devices(), ('x',)) as m:\n"
-            "    f = jax.jit(lambda x: x * 2, in_shardings=P('x'))\n"
-            "    y = f(jax.numpy.arange(8.0 * len(m.devices)))\n",
+        _EXAMPLES_JAX502.invalid(
+            "invalid_jit_bare_specs_needs_new.py",
             raises="RuntimeError",
-            expected_fix=(
-                "import jax\nfrom jax.sharding import Mesh, PartitionSpec as P\n\n"
-                "with jax.set_mesh(m := Mesh(jax.devices(), ('x',))):\n"
-                "    f = jax.jit(lambda x: x * 2, in_shardings=P('x'))\n"
-                "    y = f(jax.numpy.arange(8.0 * len(m.devices)))\n"
-            ),
             note="jit with bare specs needs the new context",
         ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\n\n"
-            "with jax.sharding.use_mesh(jax.make_mesh((jax.device_count(),), ('x',))):\n"
-            "    y = jnp.ones(3)\n",
+        _EXAMPLES_JAX502.invalid(
+            "invalid_y_jnp_ones_3.py",
             raises="AttributeError",
             message_contains="removed in JAX 0.7.1",
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n\n"
-                "with jax.set_mesh(jax.make_mesh((jax.device_count(),), ('x',))):\n"
-                "    y = jnp.ones(3)\n"
-            ),
         ),
-        Invalid(
-            "from jax.sharding import Mesh, use_mesh\n\n"
-            "def run(mesh: Mesh):\n    with use_mesh(mesh):\n        pass\n",
-            count=1,
-            line=1,
-            column=32,
-            expected_fix=(
-                "from jax.sharding import Mesh\nfrom jax.sharding import set_mesh as use_mesh\n\n"
-                "def run(mesh: Mesh):\n    with use_mesh(mesh):\n        pass\n"
-            ),
+        _EXAMPLES_JAX502.invalid(
+            "invalid_jax_sharding_import_mesh_use_mesh.py", count=1, line=1, column=32
         ),
-        Invalid(
-            "import jax\n\nclass Buffer:\n"
-            "    def __init__(self, mesh: jax.sharding.Mesh):\n        self._mesh = mesh\n\n"
-            "    def size(self):\n        with self._mesh, open('f') as fh:\n"
-            "            return fh.read()\n",
-            line=8,
-            column=14,
-            expected_fix=(
-                "import jax\n\nclass Buffer:\n"
-                "    def __init__(self, mesh: jax.sharding.Mesh):\n        self._mesh = mesh\n\n"
-                "    def size(self):\n        with jax.set_mesh(self._mesh), open('f') as fh:\n"
-                "            return fh.read()\n"
-            ),
+        _EXAMPLES_JAX502.invalid("invalid_self_mesh_open_f_fh.py", line=8, column=14),
+        _EXAMPLES_JAX502.invalid(
+            "invalid_pjit_file_fix_unsafe.py", line=5, note="pjit in the file: the fix is unsafe"
         ),
-        Invalid(
-            "import jax\nfrom jax.experimental.pjit import pjit\n\n"
-            "def run(mesh: jax.sharding.Mesh, f, x):\n    with mesh:\n        return pjit(f)(x)\n",
-            line=5,
-            expected_fix=(
-                "import jax\nfrom jax.experimental.pjit import pjit\n\n"
-                "def run(mesh: jax.sharding.Mesh, f, x):\n    with mesh:\n"
-                "        return pjit(f)(x)\n"
-            ),
-            note="pjit in the file: the fix is unsafe",
-        ),
-        Invalid(
-            "import jax\nfrom jax.experimental.pjit import pjit\n\n"
-            "def run(mesh: jax.sharding.Mesh, f, x):\n    with mesh:\n        return pjit(f)(x)\n",
-            unsafe_fix=True,
-            expected_fix=(
-                "import jax\nfrom jax.experimental.pjit import pjit\n\n"
-                "def run(mesh: jax.sharding.Mesh, f, x):\n    with jax.set_mesh(mesh):\n"
-                "        return pjit(f)(x)\n"
-            ),
-        ),
-        Invalid(
-            "from jax.sharding import Mesh\nimport numpy as np\n\n"
-            "mesh = Mesh(np.array(devs).reshape(2, 4), ('a', 'b'))\n\n"
-            "def f():\n    with mesh:\n        pass\n",
-            expected_fix=(
-                "from jax.sharding import Mesh\nimport numpy as np\nimport jax\n\n"
-                "mesh = Mesh(np.array(devs).reshape(2, 4), ('a', 'b'))\n\n"
-                "def f():\n    with jax.set_mesh(mesh):\n        pass\n"
-            ),
+        _EXAMPLES_JAX502.invalid("invalid_return_pjit_f_x.py", unsafe_fix=True),
+        _EXAMPLES_JAX502.invalid(
+            "invalid_module_level_mesh_used_function.py",
             note="a module-level mesh used in a function; adds import jax",
         ),
     ]
@@ -1250,6 +1078,9 @@ class _ArgEdits:
     """Keywords that no longer exist (``in_axis_resources``)."""
 
 
+_EXAMPLES_JAX503 = Examples(Path(__file__).parent / "sharding" / "pjit.py")
+
+
 class Pjit(_Facts, Rule):
     code = "JAX503"
     required_names = frozenset({"pjit"})
@@ -1306,101 +1137,53 @@ compiles it under `jax.jit`; a bare `PartitionSpec` with no `jax.set_mesh`
 context fails there with the `RuntimeError` above.
 """
     VALID = [
-        Valid(
-            "import jax\nfrom jax.sharding import NamedSharding, PartitionSpec as P\n\n"
-            "mesh = jax.make_mesh((jax.device_count(),), ('x',))\n"
-            "f = jax.jit(lambda x: x * 2, in_shardings=NamedSharding(mesh, P('x')))\n"
-            "y = f(jax.numpy.arange(4.0 * jax.device_count()))\n",
-            runs=True,
-            note="jax.jit with in_shardings",
+        _EXAMPLES_JAX503.valid(
+            "valid_jax_jit_shardings.py", runs=True, note="jax.jit with in_shardings"
         ),
-        Valid(
-            "from jax.experimental import pjit\n\nstep = pjit.pjit(f, in_shardings=s)\n",
-            target_jax="0.7.0",
-        ),
-        Valid("from mylib import pjit\n\nstep = pjit(f, in_s, out_s)\n", note="not JAX's pjit"),
-        Valid("import jax\n\nstep = jax.jit(f, static_argnums=(1,))\n"),
-        Valid(
-            "try:\n    from jax.experimental.pjit import pjit\nexcept ImportError:\n"
-            "    from jax import jit as pjit\n",
-            note="version-compat import",
-        ),
-        Valid("import jax\n\ndef pjit(f):\n    return jax.jit(f)\n\nstep = pjit(g)\n"),
-        Valid(
-            "from jax.experimental.pjit import pjit\n\nstep = pjit(f, in_shardings=s)\n",
+        _EXAMPLES_JAX503.valid("valid_step_pjit_pjit_f_shardings_s.py", target_jax="0.7.0"),
+        _EXAMPLES_JAX503.valid("valid_jax_s_pjit.py", note="not JAX's pjit"),
+        _EXAMPLES_JAX503.valid("valid_step_jax_jit_f_static_argnums.py"),
+        _EXAMPLES_JAX503.valid("valid_version_compat_import.py", note="version-compat import"),
+        _EXAMPLES_JAX503.valid("valid_step_pjit_g.py"),
+        _EXAMPLES_JAX503.valid(
+            "valid_before_deprecation_without_removed_keywords.py",
             target_jax="0.5.0",
             note="before the deprecation, without removed keywords",
         ),
-        Valid("from jax.sharding import NamedSharding\n\ns = NamedSharding(mesh, spec)\n"),
+        _EXAMPLES_JAX503.valid("valid_s_namedsharding_mesh_spec.py"),
     ]
     INVALID = [
-        Invalid(
-            "from jax.experimental.pjit import pjit\n\n"
-            "step = pjit(f, in_s, out_s, donate_argnums=0)\nother = pjit(g)\n",
+        _EXAMPLES_JAX503.invalid(
+            "invalid_jax_experimental_pjit_import_pjit.py",
             count=1,
             line=1,
             column=35,
             message_contains="deprecated since JAX 0.8.0",
             unsafe_fix=True,
-            expected_fix=(
-                "from jax import jit as pjit\n\n"
-                "step = pjit(f, in_shardings=in_s, out_shardings=out_s, donate_argnums=0)\n"
-                "other = pjit(g)\n"
-            ),
         ),
-        Invalid(
-            "import jax\nfrom jax.experimental import pjit\nfrom jax.sharding import NamedSharding\n\n"
-            "s = NamedSharding(mesh, spec)\nstep = pjit.pjit(f, s, (s, s))\n",
-            line=6,
-            column=8,
-            expected_fix=(
-                "import jax\nfrom jax.experimental import pjit\nfrom jax.sharding import NamedSharding\n\n"
-                "s = NamedSharding(mesh, spec)\n"
-                "step = jax.jit(f, in_shardings=s, out_shardings=(s, s))\n"
-            ),
-            note="NamedShardings: safe",
+        _EXAMPLES_JAX503.invalid(
+            "invalid_namedshardings_safe.py", line=6, column=8, note="NamedShardings: safe"
         ),
-        Invalid(
-            "import jax\nfrom jax.experimental.pjit import pjit\n"
-            "from jax.sharding import NamedSharding, PartitionSpec as P\n\n"
-            "mesh = jax.make_mesh((jax.device_count(),), ('x',))\n"
-            "f = pjit(lambda x: x + 1, in_axis_resources=NamedSharding(mesh, P('x')))\n"
-            "y = f(jax.numpy.arange(2.0 * jax.device_count()))\n",
+        _EXAMPLES_JAX503.invalid(
+            "invalid_y_f_jax_numpy_arange_2.py",
             raises="TypeError",
             message_contains="`in_axis_resources` was removed in JAX 0.4.14",
-            expected_fix=(
-                "import jax\nfrom jax import jit as pjit\n"
-                "from jax.sharding import NamedSharding, PartitionSpec as P\n\n"
-                "mesh = jax.make_mesh((jax.device_count(),), ('x',))\n"
-                "f = pjit(lambda x: x + 1, in_shardings=NamedSharding(mesh, P('x')))\n"
-                "y = f(jax.numpy.arange(2.0 * jax.device_count()))\n"
-            ),
         ),
-        Invalid(
-            "from jax.experimental.pjit import pjit\n\nstep = pjit(f, out_axis_resources=spec)\n",
+        _EXAMPLES_JAX503.invalid(
+            "invalid_step_pjit_f_out_axis_resources.py",
             target_jax="0.4.20",
             message_contains="`out_axis_resources` was removed in JAX 0.4.14",
             unsafe_fix=True,
-            expected_fix=(
-                "from jax.experimental.pjit import pjit\n\nstep = pjit(f, out_shardings=spec)\n"
-            ),
         ),
-        Invalid(
-            "import functools\nimport jax.experimental.pjit as pj\n\n"
-            "@functools.partial(pj.pjit, static_argnums=1)\ndef f(x, n):\n    return x * n\n",
-            line=4,
-            column=20,
-            expected_fix=(
-                "import functools\nimport jax.experimental.pjit as pj\nimport jax\n\n"
-                "@functools.partial(jax.jit, static_argnums=1)\ndef f(x, n):\n    return x * n\n"
-            ),
+        _EXAMPLES_JAX503.invalid(
+            "invalid_functools_partial_pj_pjit_static_argnums.py", line=4, column=20
         ),
-        Invalid(
-            "from jax.experimental.pjit import pjit\n\nmake = pjit\n",
+        _EXAMPLES_JAX503.invalid(
+            "invalid_make_pjit.py",
             message_contains="no automatic rewrite: `pjit` is used as a value at line 3",
         ),
-        Invalid(
-            "from jax.experimental import pjit\n\nstep = pjit.pjit(f, abstracted_axes=axes)\n",
+        _EXAMPLES_JAX503.invalid(
+            "invalid_step_pjit_pjit_f_abstracted_axes.py",
             message_contains="no automatic rewrite: `abstracted_axes`",
         ),
     ]
@@ -1567,6 +1350,7 @@ context fails there with the `RuntimeError` above.
 _LEGACY_SHARD_MAP = "jax.experimental.shard_map.shard_map"
 _LEGACY_SHARD_MAP_DEPRECATED = (0, 8, 0)
 _LEGACY_SHARD_MAP_PARAMS = ("f", "mesh", "in_specs", "out_specs", "check_rep", "auto")
+_EXAMPLES_JAX504 = Examples(Path(__file__).parent / "sharding" / "experimental_shard_map.py")
 
 
 class ExperimentalShardMap(_Facts, Rule):
@@ -1620,98 +1404,34 @@ complement would evaluate it twice, so the fix is shown but not applied.
 `XLA_FLAGS=--xla_force_host_platform_device_count=8` on a CPU-only machine).
 """
     VALID = [
-        Valid(
-            "import jax\nfrom jax.sharding import PartitionSpec as P\n\n"
-            "mesh = jax.make_mesh((jax.device_count(),), ('x',),"
-            " axis_types=(jax.sharding.AxisType.Auto,))\n"
-            "f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('x'), out_specs=P('x'))\n"
-            "y = f(jax.numpy.arange(2.0 * jax.device_count()))\n",
-            runs=True,
-            note="current jax.shard_map",
+        _EXAMPLES_JAX504.valid(
+            "valid_current_jax_shard_map.py", runs=True, note="current jax.shard_map"
         ),
-        Valid(
-            "from functools import partial\nimport jax\n\n"
-            "@partial(jax.shard_map, in_specs=jax.P('x'), out_specs=jax.P('x'))\n"
-            "def f(a):\n    return a\n"
-        ),
-        Valid(
-            "from jax.experimental.shard_map import shard_map\n\n"
-            "f = shard_map(g, mesh, P('x'), P())\n",
-            target_jax="0.7.0",
-        ),
-        Valid("from mylib import shard_map\n\nf = shard_map(g, mesh, P('x'), P())\n"),
-        Valid(
-            "try:\n    from jax import shard_map\nexcept ImportError:\n"
-            "    from jax.experimental.shard_map import shard_map\n",
-            note="version-compat import",
-        ),
-        Valid("import jax\n\nf = jax.smap(g, in_axes=0, out_axes=0, axis_name='i')\n"),
-        Valid(
-            "from jax.experimental import mesh_utils\n\nd = mesh_utils.create_device_mesh((8,))\n"
-        ),
-        Valid("import jax\n\nshard_map = jax.shard_map\nf = shard_map(g, mesh=m, out_specs=s)\n"),
+        _EXAMPLES_JAX504.valid("valid_return.py"),
+        _EXAMPLES_JAX504.valid("valid_f_shard_map_g_mesh_p.py", target_jax="0.7.0"),
+        _EXAMPLES_JAX504.valid("valid_f_shard_map_g_mesh_p_2.py"),
+        _EXAMPLES_JAX504.valid("valid_version_compat_import.py", note="version-compat import"),
+        _EXAMPLES_JAX504.valid("valid_f_jax_smap_g_axes_0.py"),
+        _EXAMPLES_JAX504.valid("valid_d_mesh_utils_create_device_mesh.py"),
+        _EXAMPLES_JAX504.valid("valid_f_shard_map_g_mesh_m.py"),
     ]
     INVALID = [
-        Invalid(
-            "from jax.experimental.shard_map import shard_map\n\n"
-            "f = shard_map(body, mesh, in_specs=P('x'), out_specs=P(), check_rep=False)\n",
-            count=1,
-            line=1,
-            column=40,
-            expected_fix=(
-                "from jax import shard_map\n\n"
-                "f = shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P(), check_vma=False)\n"
-            ),
+        _EXAMPLES_JAX504.invalid(
+            "invalid_jax_experimental_shard_map_import_shard.py", count=1, line=1, column=40
         ),
-        Invalid(
-            "import jax\nfrom jax.experimental import shard_map\n\n"
-            "def build(mesh):\n"
-            "    return shard_map.shard_map(body, mesh, P('x'), P(), auto=frozenset({'y'}))\n",
-            line=5,
-            column=12,
-            expected_fix=(
-                "import jax\nfrom jax.experimental import shard_map\n\n"
-                "def build(mesh):\n"
-                "    return jax.shard_map(body, mesh=mesh, in_specs=P('x'), out_specs=P(),"
-                " axis_names=frozenset(mesh.axis_names) - frozenset({'y'}))\n"
-            ),
-        ),
-        Invalid(
-            "from functools import partial\nfrom jax.experimental.shard_map import shard_map as smap\n\n"
-            "@partial(smap, mesh=mesh, in_specs=P('x'), out_specs=P('x'), check_rep=False)\n"
-            "def body(a):\n    return a\n",
-            expected_fix=(
-                "from functools import partial\nfrom jax import shard_map as smap\n\n"
-                "@partial(smap, mesh=mesh, in_specs=P('x'), out_specs=P('x'), check_vma=False)\n"
-                "def body(a):\n    return a\n"
-            ),
-        ),
-        Invalid(
-            "import jax\nimport jax.numpy as jnp\nfrom jax.sharding import PartitionSpec as P\n"
-            "from jax.experimental.shard_map import shard_map\n\n"
-            "mesh = jax.make_mesh((jax.device_count(), 1), ('x', 'y'),"
-            " axis_types=(jax.sharding.AxisType.Auto,) * 2)\n"
-            "f = shard_map(lambda a: jax.lax.psum(a, 'x'), mesh, P('x'), P(), auto=frozenset({'y'}))\n"
-            "out = jax.jit(f)(jnp.arange(4.0 * jax.device_count()))\n",
+        _EXAMPLES_JAX504.invalid("invalid_return_shard_map_shard_map_body.py", line=5, column=12),
+        _EXAMPLES_JAX504.invalid("invalid_return.py"),
+        _EXAMPLES_JAX504.invalid(
+            "invalid_auto_raises_typeerror_since_0.py",
             raises="TypeError",
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\nfrom jax.sharding import PartitionSpec as P\n"
-                "from jax import shard_map\n\n"
-                "mesh = jax.make_mesh((jax.device_count(), 1), ('x', 'y'),"
-                " axis_types=(jax.sharding.AxisType.Auto,) * 2)\n"
-                "f = shard_map(lambda a: jax.lax.psum(a, 'x'), mesh=mesh, in_specs=P('x'),"
-                " out_specs=P(), axis_names=frozenset(mesh.axis_names) - frozenset({'y'}))\n"
-                "out = jax.jit(f)(jnp.arange(4.0 * jax.device_count()))\n"
-            ),
             note="auto= raises TypeError since 0.8.0",
         ),
-        Invalid(
-            "import jax.experimental.shard_map as shm\n\n"
-            "f = shm.shard_map(g, make_mesh(), P('x'), P(), auto={'y'})\n",
+        _EXAMPLES_JAX504.invalid(
+            "invalid_f_shm_shard_map_g_make.py",
             message_contains="the mesh expression would be evaluated twice",
         ),
-        Invalid(
-            "from jax.experimental.shard_map import shard_map\n\nwrappers = {'sm': shard_map}\n",
+        _EXAMPLES_JAX504.invalid(
+            "invalid_wrappers_sm_shard_map.py",
             message_contains="no automatic rewrite: `shard_map` is used as a value at line 3",
         ),
     ]
@@ -1906,6 +1626,9 @@ def _fresh(base: str, taken: set[str]) -> str:
     return name
 
 
+_EXAMPLES_JAX505 = Examples(Path(__file__).parent / "sharding" / "legacy_sharding_api.py")
+
+
 class LegacyShardingApi(_Facts, Rule):
     code = "JAX505"
     required_names = frozenset(
@@ -1991,134 +1714,74 @@ is left alone.
 from the versions named) and the devices the new mesh will span.
 """
     VALID = [
-        Valid(
-            "import jax\nfrom jax.sharding import NamedSharding, PartitionSpec as P\n\n"
-            "mesh = jax.make_mesh((jax.device_count(),), ('x',))\n"
-            "x = jax.device_put(jax.numpy.ones(4), NamedSharding(mesh, P()))\n",
-            runs=True,
-            note="NamedSharding",
+        _EXAMPLES_JAX505.valid("valid_namedsharding.py", runs=True, note="NamedSharding"),
+        _EXAMPLES_JAX505.valid("valid_r_jax_device_put_replicated_x.py", target_jax="0.5.0"),
+        _EXAMPLES_JAX505.valid(
+            "valid_create_device_mesh_off_default.py", note="create-device-mesh is off by default"
         ),
-        Valid(
-            "import jax\n\nr = jax.device_put_replicated(x, jax.local_devices())\n",
-            target_jax="0.5.0",
-        ),
-        Valid(
-            "from jax.experimental import mesh_utils\nfrom jax.sharding import Mesh\n\n"
-            "mesh = Mesh(mesh_utils.create_device_mesh((4, 2)), ('a', 'b'))\n",
-            note="create-device-mesh is off by default",
-        ),
-        Valid(
-            "from jax.experimental import mesh_utils\nfrom jax.sharding import Mesh\n\n"
-            "mesh = Mesh(mesh_utils.create_device_mesh((4, 2), contiguous_submeshes=True),"
-            " ('a', 'b'))\n",
+        _EXAMPLES_JAX505.valid(
+            "valid_options_make_mesh_does_have.py",
             options={"create-device-mesh": True},
             note="options make_mesh does not have",
         ),
-        Valid(
-            "import jax\nfrom jax.sharding import Mesh\n\nmesh = Mesh(jax.devices(), ('x',))\n",
-            options={"create-device-mesh": True},
+        _EXAMPLES_JAX505.valid(
+            "valid_mesh_mesh_jax_devices_x.py", options={"create-device-mesh": True}
         ),
-        Valid("import xmaps\n\nout = xmaps.xmap(f)\n", note="another library"),
-        Valid(
-            "import jax\n\nmesh = jax.make_mesh((2, 4), ('a', 'b'),"
-            " axis_types=(jax.sharding.AxisType.Auto,) * 2)\n",
-            options={"create-device-mesh": True},
+        _EXAMPLES_JAX505.valid("valid_another_library.py", note="another library"),
+        _EXAMPLES_JAX505.valid(
+            "valid_mesh_jax_make_mesh_2_4.py", options={"create-device-mesh": True}
         ),
-        Valid(
-            "import jax\n\ns = jax.sharding.PositionalSharding(devs)\n",
-            target_jax="0.5.3",
+        _EXAMPLES_JAX505.valid(
+            "valid_s_jax_sharding_positionalsharding_devs.py", target_jax="0.5.3"
         ),
-        Valid(
-            "def device_put_replicated(x, devices):\n    return x\n\ny = device_put_replicated(1, [])\n"
-        ),
+        _EXAMPLES_JAX505.valid("valid_y_device_put_replicated_1.py"),
     ]
     INVALID = [
-        Invalid(
-            "import jax\nimport numpy as np\n\n"
-            "params = {'w': np.ones((2, 3), np.float32), 'b': np.zeros(3, np.float32)}\n"
-            "replicated = jax.device_put_replicated(params, jax.local_devices())\n",
+        _EXAMPLES_JAX505.invalid(
+            "invalid_replicated_jax_device_put_replicated_params.py",
             line=5,
             column=14,
             raises="AttributeError",
             message_contains="`jax.device_put_replicated` was removed in JAX 0.10.0",
             unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport numpy as np\n\n"
-                "params = {'w': np.ones((2, 3), np.float32), 'b': np.zeros(3, np.float32)}\n"
-                "replicated = jax.tree.map(lambda leaf: jax.device_put(jax.numpy.stack([leaf] *"
-                " len(jax.local_devices())), jax.NamedSharding(jax.sharding.Mesh("
-                "jax.local_devices(), ('x',)), jax.P('x'))), params)\n"
-            ),
         ),
-        Invalid(
-            "from jax import device_put_sharded\nimport jax.numpy as jnp\n"
-            "from jax.sharding import NamedSharding, PartitionSpec as P\n\n"
-            "def shard(chunks, devices):\n    return device_put_sharded(chunks, devices)\n",
-            count=1,
-            line=1,
-            unsafe_fix=True,
-            expected_fix=(
-                "import jax\nimport jax.numpy as jnp\n"
-                "from jax.sharding import NamedSharding, PartitionSpec as P\n\n"
-                "def shard(chunks, devices):\n    return jax.tree.map(lambda *leaf: jax.device_put("
-                "jnp.stack(leaf), NamedSharding(jax.sharding.Mesh(devices, ('x',)), P('x'))),"
-                " *chunks)\n"
-            ),
+        _EXAMPLES_JAX505.invalid(
+            "invalid_jax_import_device_put_sharded.py", count=1, line=1, unsafe_fix=True
         ),
-        Invalid(
-            "import jax\n\ns = jax.sharding.PositionalSharding(jax.devices()).reshape(4, 2)\n",
+        _EXAMPLES_JAX505.invalid(
+            "invalid_s_jax_sharding_positionalsharding_jax_devices.py",
             raises="AttributeError",
             message_contains="NamedSharding(mesh, PartitionSpec(...))",
         ),
-        Invalid(
-            "import jax\n\ndef is_pmapped(x):\n"
-            "    return isinstance(x.sharding, jax.sharding.PmapSharding)\n",
+        _EXAMPLES_JAX505.invalid(
+            "invalid_return_isinstance_x_sharding_jax_sharding.py",
             message_contains="removed in JAX 0.10.0",
         ),
-        Invalid(
-            "from jax.experimental.maps import Mesh, xmap\n",
+        _EXAMPLES_JAX505.invalid(
+            "invalid_xmap_gets_fix.py",
             count=2,
             line=1,
             column=35,
             unsafe_fix=True,
             note="xmap gets no fix",
         ),
-        Invalid(
-            "from jax.experimental.maps import Mesh\n\nmesh = Mesh(devices, ('x',))\n",
-            expected_fix="from jax.sharding import Mesh\n\nmesh = Mesh(devices, ('x',))\n",
-        ),
-        Invalid(
-            "import jax.experimental.maps\n\nf = jax.experimental.maps.xmap(g, in_axes=['i'])\n",
+        _EXAMPLES_JAX505.invalid("invalid_mesh_mesh_devices_x.py"),
+        _EXAMPLES_JAX505.invalid(
+            "invalid_f_jax_experimental_maps_xmap_g.py",
             count=2,
             message_contains="`jax.experimental.maps` was removed in JAX 0.4.31",
         ),
-        Invalid(
-            "import jax\nfrom jax.experimental import mesh_utils\nfrom jax.sharding import Mesh\n\n"
-            "mesh = Mesh(mesh_utils.create_device_mesh((jax.device_count(), 1)), ('data', 'model'))\n"
-            "mesh1 = Mesh(mesh_utils.create_device_mesh((jax.device_count(),), jax.devices()), 'x')\n",
+        _EXAMPLES_JAX505.invalid(
+            "invalid_mesh1_mesh_mesh_utils_create_device.py",
             options={"create-device-mesh": True},
             count=2,
             unsafe_fix=True,
             message_contains="defaults to Explicit axes since JAX 0.9",
-            expected_fix=(
-                "import jax\nfrom jax.experimental import mesh_utils\nfrom jax.sharding import Mesh\n\n"
-                "mesh = jax.make_mesh((jax.device_count(), 1), ('data', 'model'),"
-                " axis_types=(jax.sharding.AxisType.Auto,) * 2)\n"
-                "mesh1 = jax.make_mesh((jax.device_count(),), ('x',),"
-                " axis_types=(jax.sharding.AxisType.Auto,) * 1, devices=jax.devices())\n"
-            ),
         ),
-        Invalid(
-            "from jax.experimental import mesh_utils\nfrom jax.sharding import Mesh\n\n"
-            "def build(cfg):\n"
-            "    return Mesh(mesh_utils.create_device_mesh(cfg.shape), cfg.names)\n",
+        _EXAMPLES_JAX505.invalid(
+            "invalid_return_mesh_mesh_utils_create_device.py",
             options={"create-device-mesh": True},
             unsafe_fix=True,
-            expected_fix=(
-                "from jax.experimental import mesh_utils\nfrom jax.sharding import Mesh\nimport jax\n\n"
-                "def build(cfg):\n    return jax.make_mesh(cfg.shape, cfg.names,"
-                " axis_types=(jax.sharding.AxisType.Auto,) * len(cfg.names))\n"
-            ),
         ),
     ]
 

@@ -1,0 +1,2 @@
+import jax.extend
+backend = jax.extend.backend.get_backend()

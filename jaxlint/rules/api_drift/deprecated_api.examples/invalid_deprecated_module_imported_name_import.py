@@ -1,0 +1,2 @@
+from jax.lib import xla_bridge
+backend = xla_bridge.get_backend()

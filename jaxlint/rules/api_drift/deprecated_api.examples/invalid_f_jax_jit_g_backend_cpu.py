@@ -1,0 +1,2 @@
+import jax
+f = jax.jit(g, backend='cpu')

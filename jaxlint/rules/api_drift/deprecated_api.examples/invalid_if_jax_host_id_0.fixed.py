@@ -1,0 +1,3 @@
+import jax
+if jax.process_index() == 0:
+    print('main')

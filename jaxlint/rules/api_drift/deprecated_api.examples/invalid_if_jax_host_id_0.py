@@ -1,0 +1,3 @@
+import jax
+if jax.host_id() == 0:
+    print('main')

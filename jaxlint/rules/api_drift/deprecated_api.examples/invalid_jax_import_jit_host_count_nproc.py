@@ -1,0 +1,1 @@
+from jax import jit, host_count as nproc, host_ids

@@ -1,0 +1,3 @@
+from jax.lib import xla_bridge
+import jax
+name = jax.default_backend()

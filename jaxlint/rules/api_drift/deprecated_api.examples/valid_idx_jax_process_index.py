@@ -1,0 +1,2 @@
+import jax
+idx = jax.process_index()

@@ -1,0 +1,2 @@
+import jax
+out = jax.tree.map(f, tree)

@@ -1,0 +1,2 @@
+import jax
+out = jax.tree_map(f, t)

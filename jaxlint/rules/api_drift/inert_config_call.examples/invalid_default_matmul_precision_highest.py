@@ -1,0 +1,2 @@
+from jax import default_matmul_precision
+default_matmul_precision('highest')

@@ -1,0 +1,3 @@
+import jax
+if True:
+    jax.debug_nans(True)  # catch NaNs

@@ -1,0 +1,2 @@
+import jax
+jax.enable_x64(True)

@@ -1,0 +1,2 @@
+import jax
+jax.numpy_rank_promotion(new_val='raise')

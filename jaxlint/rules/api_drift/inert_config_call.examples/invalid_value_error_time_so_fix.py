@@ -1,0 +1,2 @@
+import jax
+jax.transfer_guard()

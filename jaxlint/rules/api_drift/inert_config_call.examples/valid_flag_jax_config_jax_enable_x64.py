@@ -1,0 +1,2 @@
+import jax
+flag = jax.config.jax_enable_x64

@@ -1,0 +1,3 @@
+import jax
+with jax.enable_x64(True):
+    pass

@@ -1,0 +1,4 @@
+import jax
+ctx = jax.debug_nans(True)
+with ctx:
+    pass

@@ -1,0 +1,3 @@
+import jax
+mesh = jax.make_mesh((1,), ('x',))
+jax.set_mesh(mesh)

@@ -1,0 +1,3 @@
+import contextlib, jax
+with contextlib.ExitStack() as stack:
+    stack.enter_context(jax.log_compiles(True))

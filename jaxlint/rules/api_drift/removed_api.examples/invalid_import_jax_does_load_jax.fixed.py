@@ -1,0 +1,4 @@
+from jax import core
+import jax.extend
+
+p = jax.extend.core.Primitive('p')

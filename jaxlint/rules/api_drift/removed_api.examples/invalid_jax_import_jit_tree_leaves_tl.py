@@ -1,0 +1,1 @@
+from jax import jit, tree_leaves as tl, tree_structure

@@ -1,0 +1,3 @@
+from jax import tree_map
+out = tree_map(abs, [1])
+again = tree_map(abs, [2])

@@ -1,0 +1,2 @@
+import jax
+mapper = jax.tree_transpose

@@ -1,0 +1,2 @@
+import jax.numpy as jnp
+lo = (-jnp.inf) ** 2

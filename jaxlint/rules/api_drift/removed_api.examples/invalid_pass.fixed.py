@@ -1,0 +1,3 @@
+import jax
+if jax.tree_util.treedef_is_leaf(td):
+    pass

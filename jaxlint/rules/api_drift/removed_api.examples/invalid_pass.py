@@ -1,0 +1,3 @@
+import jax
+if jax.treedef_is_leaf(td):
+    pass

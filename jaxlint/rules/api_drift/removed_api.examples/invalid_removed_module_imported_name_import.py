@@ -1,0 +1,5 @@
+import jax
+from jax.lib import xla_bridge
+
+backend = xla_bridge.get_backend()
+name = xla_bridge.default_backend()

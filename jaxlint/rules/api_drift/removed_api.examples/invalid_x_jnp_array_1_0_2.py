@@ -1,0 +1,2 @@
+import jax.numpy as jnp
+x = jnp.array([1.0, 2.0], jnp.float32, True)

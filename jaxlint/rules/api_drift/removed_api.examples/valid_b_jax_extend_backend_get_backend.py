@@ -1,0 +1,3 @@
+import jax
+import jax.extend
+b = jax.extend.backend.get_backend()

@@ -1,0 +1,5 @@
+import jax
+try:
+    Err = jax.errors.JaxRuntimeError
+except AttributeError:
+    Err = jax.lib.xla_extension.XlaRuntimeError

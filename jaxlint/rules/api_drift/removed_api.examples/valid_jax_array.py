@@ -1,0 +1,2 @@
+import torch
+d = torch.ones(3).device()

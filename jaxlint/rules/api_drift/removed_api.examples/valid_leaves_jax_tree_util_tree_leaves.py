@@ -1,0 +1,2 @@
+import jax
+leaves = jax.tree_util.tree_leaves(tree)

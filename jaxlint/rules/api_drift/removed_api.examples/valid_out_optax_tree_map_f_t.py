@@ -1,0 +1,2 @@
+import optax
+out = optax.tree_map(f, t)  # not jax

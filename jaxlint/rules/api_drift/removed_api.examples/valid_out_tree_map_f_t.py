@@ -1,0 +1,2 @@
+from jax.tree_util import tree_map
+out = tree_map(f, t)

@@ -1,0 +1,3 @@
+import jax.numpy as jnp
+x = jnp.ones(3)
+d = x.device

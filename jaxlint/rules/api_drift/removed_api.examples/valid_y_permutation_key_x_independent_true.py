@@ -1,0 +1,2 @@
+from jax.random import permutation
+y = permutation(key, x, independent=True)

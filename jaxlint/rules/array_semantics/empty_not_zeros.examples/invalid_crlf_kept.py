@@ -1,0 +1,4 @@
+import jax.numpy as jnp
+x = jnp.empty(
+    (3,),
+)

@@ -1,0 +1,2 @@
+from jax.numpy import empty
+x = empty(5)

@@ -1,0 +1,2 @@
+import jax.numpy as jnp
+x = jnp.empty((3,))

@@ -1,0 +1,3 @@
+import jax.numpy as jnp
+dt = jnp.empty((), dtype=p.dtype).real.dtype
+nd = jnp.empty((2, 3)).ndim

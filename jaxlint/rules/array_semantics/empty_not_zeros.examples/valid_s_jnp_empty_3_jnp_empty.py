@@ -1,0 +1,2 @@
+import jax.numpy as jnp
+s = 'jnp.empty((3,))'  # jnp.empty(3)

@@ -1,0 +1,2 @@
+import jax.numpy as jnp
+x = jnp.zeros((3,))

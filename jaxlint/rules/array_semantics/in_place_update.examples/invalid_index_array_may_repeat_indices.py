@@ -1,0 +1,4 @@
+import jax.numpy as jnp
+x = jnp.zeros(4)
+idx = jnp.array([0, 0, 1])
+x[idx] += 1.0

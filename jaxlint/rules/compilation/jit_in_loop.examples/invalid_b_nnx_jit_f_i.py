@@ -1,0 +1,9 @@
+import equinox as eqx
+from flax import nnx
+
+def f(x):
+    return x
+
+for i in range(3):
+    a = eqx.filter_jit(f)(i)
+    b = nnx.jit(f)(i)

@@ -1,0 +1,9 @@
+import jax
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+# doubles
+double = jax.jit(lambda v: v * 2)
+for i in range(3):
+    for j in range(2):
+        x = double(x) + i + j

@@ -1,0 +1,10 @@
+import jax
+import jax.numpy as jnp
+
+def train_step(w, x):
+    return w - 0.1 * x
+
+w = jnp.ones(3)
+step = jax.jit(train_step)
+for i in range(3):
+    w = step(w, jnp.full(3, i))

@@ -1,0 +1,12 @@
+import jax
+import jax.numpy as jnp
+
+class Model:
+    def __init__(self, w):
+        self.w = w
+        self.apply = jax.jit(self._apply)
+
+    def _apply(self, x):
+        return self.w * x
+
+Model(jnp.ones(3)).apply(jnp.ones(3))

@@ -1,0 +1,8 @@
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def make(n):
+    return jnp.zeros((n, 2))
+
+make(3)

@@ -1,0 +1,8 @@
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def positive_mean(x):
+    return x[x > 0].mean()
+
+positive_mean(jnp.ones(3))

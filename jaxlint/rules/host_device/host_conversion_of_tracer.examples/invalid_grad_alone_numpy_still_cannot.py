@@ -1,0 +1,9 @@
+import jax
+import numpy as np
+
+
+def loss(w):
+    return np.sin(w) ** 2
+
+
+g = jax.grad(loss)(1.0)

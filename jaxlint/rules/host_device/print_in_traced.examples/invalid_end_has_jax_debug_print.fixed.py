@@ -1,0 +1,7 @@
+import jax
+
+
+@jax.jit
+def f(x):
+    print(x, end='')
+    return x

@@ -1,0 +1,10 @@
+import jax.numpy as jnp
+from jax import lax
+
+
+def body(carry, x):
+    print('carry:', carry)
+    return carry + x, carry
+
+
+lax.scan(body, 0.0, jnp.arange(3.0))

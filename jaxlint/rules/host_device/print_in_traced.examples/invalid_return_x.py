@@ -1,0 +1,7 @@
+from jax import jit
+
+
+@jit
+def f(x):
+    print(x)
+    return x

@@ -1,0 +1,8 @@
+import jax
+
+state = {}
+
+
+def reset():
+    global state
+    state = {}

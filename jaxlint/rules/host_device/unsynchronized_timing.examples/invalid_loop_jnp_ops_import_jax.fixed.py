@@ -1,0 +1,10 @@
+from time import perf_counter
+import jax.numpy as jnp
+import jax
+
+a = jnp.ones((256, 256))
+t0 = perf_counter()
+for _ in range(10):
+    b = jnp.dot(a, a)
+jax.block_until_ready(b)
+t1 = perf_counter()

@@ -1,0 +1,12 @@
+import time
+import jax
+
+step = jax.jit(update)
+
+
+def train(state, batches):
+    for batch in batches:
+        start = time.time()
+        state, loss = step(state, batch)
+        print('step took', time.time() - start)  # seconds
+    return state

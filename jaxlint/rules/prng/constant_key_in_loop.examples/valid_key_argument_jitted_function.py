@@ -1,0 +1,7 @@
+import jax
+
+
+@jax.jit
+def step(key, x):
+    key, sub = jax.random.split(key)
+    return key, x + jax.random.normal(sub, x.shape)

@@ -1,0 +1,7 @@
+import jax
+import time
+
+
+@jax.jit
+def stamp(x):
+    return x, time.time()

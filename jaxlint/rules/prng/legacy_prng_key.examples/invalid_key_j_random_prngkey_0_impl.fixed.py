@@ -1,0 +1,2 @@
+import jax as j
+key = j.random.key(0, impl='rbg')

@@ -1,0 +1,2 @@
+import jax as j
+key = j.random.PRNGKey(0, impl='rbg')

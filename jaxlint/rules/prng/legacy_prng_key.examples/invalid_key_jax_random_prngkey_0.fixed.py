@@ -1,0 +1,2 @@
+import jax
+key = jax.random.key(0)

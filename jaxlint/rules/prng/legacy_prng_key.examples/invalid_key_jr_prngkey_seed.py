@@ -1,0 +1,2 @@
+from jax import random as jr
+key = jr.PRNGKey(seed)

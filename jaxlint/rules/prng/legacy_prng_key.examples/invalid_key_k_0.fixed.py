@@ -1,0 +1,3 @@
+from jax.random import PRNGKey as K
+import jax
+key = jax.random.key(0)

@@ -1,0 +1,2 @@
+from jax.random import PRNGKey as K
+key = K(0)

@@ -1,0 +1,5 @@
+"""Doc."""
+from jax.random import PRNGKey
+import jax
+
+key = jax.random.key(42)

@@ -1,0 +1,4 @@
+"""Doc."""
+from jax.random import PRNGKey
+
+key = PRNGKey(42)

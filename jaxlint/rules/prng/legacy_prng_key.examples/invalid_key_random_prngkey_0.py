@@ -1,0 +1,2 @@
+from jax import random
+key = random.PRNGKey(0)

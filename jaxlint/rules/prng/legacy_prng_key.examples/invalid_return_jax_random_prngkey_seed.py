@@ -1,0 +1,4 @@
+import jax
+
+def init(seed):
+    return jax.random.PRNGKey(seed)

@@ -1,0 +1,2 @@
+import jax
+key = jax.random.wrap_key_data(raw)

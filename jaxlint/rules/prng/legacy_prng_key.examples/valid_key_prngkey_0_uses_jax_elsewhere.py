@@ -1,0 +1,2 @@
+from mylib import PRNGKey
+key = PRNGKey(0)  # uses jax elsewhere

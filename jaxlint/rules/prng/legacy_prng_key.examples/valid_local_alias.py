@@ -1,0 +1,3 @@
+import jax
+PRNGKey = jax.random.key
+key = PRNGKey(0)

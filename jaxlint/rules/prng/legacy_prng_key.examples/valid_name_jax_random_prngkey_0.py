@@ -1,0 +1,2 @@
+import jax
+name = 'jax.random.PRNGKey(0)'

@@ -1,0 +1,2 @@
+import jax
+key = jax.random.PRNGKey(0)

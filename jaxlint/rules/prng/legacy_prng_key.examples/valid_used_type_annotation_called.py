@@ -1,0 +1,5 @@
+import jax
+
+
+def f(key: jax.random.PRNGKey):
+    return key

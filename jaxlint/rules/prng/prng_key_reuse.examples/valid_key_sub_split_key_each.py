@@ -1,0 +1,14 @@
+import jax
+import jax.numpy as jnp
+
+jax.config.update("jax_debug_key_reuse", True)
+
+
+def walk(key, x):
+    for _ in range(3):
+        key, sub = jax.random.split(key)
+        x = x + jax.random.normal(sub, x.shape)
+    return x
+
+
+walk(jax.random.key(0), jnp.zeros(3))

@@ -1,0 +1,6 @@
+import jax
+from jax.sharding import PartitionSpec as P
+
+mesh = jax.make_mesh((jax.device_count(),), ('x',), axis_types=(jax.sharding.AxisType.Auto,))
+f = jax.shard_map(lambda a: a * 2, mesh=mesh, in_specs=P('x'), out_specs=P('x'))
+y = f(jax.numpy.arange(2.0 * jax.device_count()))

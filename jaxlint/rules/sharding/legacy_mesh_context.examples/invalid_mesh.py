@@ -1,0 +1,6 @@
+import jax
+from jax.sharding import Mesh
+
+mesh = Mesh(jax.devices(), ('x',))
+with mesh:
+    y = jax.numpy.ones(4)

@@ -1,0 +1,5 @@
+import jax
+import jax.numpy as jnp
+
+with jax.set_mesh(jax.make_mesh((jax.device_count(),), ('x',))):
+    y = jnp.ones(3)

@@ -1,0 +1,3 @@
+def render(mesh):
+    with mesh:
+        draw()

@@ -1,0 +1,4 @@
+import jax
+
+with jax.sharding.use_mesh(mesh):
+    pass

@@ -1,0 +1,5 @@
+import trimesh
+
+mesh = trimesh.load('bunny.obj')
+with mesh:
+    pass

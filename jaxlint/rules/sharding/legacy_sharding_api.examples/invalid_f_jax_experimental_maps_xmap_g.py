@@ -1,0 +1,3 @@
+import jax.experimental.maps
+
+f = jax.experimental.maps.xmap(g, in_axes=['i'])

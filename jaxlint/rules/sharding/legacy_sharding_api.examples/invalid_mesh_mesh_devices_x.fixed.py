@@ -1,0 +1,3 @@
+from jax.sharding import Mesh
+
+mesh = Mesh(devices, ('x',))

@@ -1,0 +1,3 @@
+from jax.experimental.maps import Mesh
+
+mesh = Mesh(devices, ('x',))

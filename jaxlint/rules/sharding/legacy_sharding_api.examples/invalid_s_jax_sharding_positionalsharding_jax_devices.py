@@ -1,0 +1,3 @@
+import jax
+
+s = jax.sharding.PositionalSharding(jax.devices()).reshape(4, 2)

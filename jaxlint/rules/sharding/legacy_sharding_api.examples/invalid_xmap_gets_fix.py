@@ -1,0 +1,1 @@
+from jax.experimental.maps import Mesh, xmap

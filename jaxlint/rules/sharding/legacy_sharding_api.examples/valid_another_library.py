@@ -1,0 +1,3 @@
+import xmaps
+
+out = xmaps.xmap(f)

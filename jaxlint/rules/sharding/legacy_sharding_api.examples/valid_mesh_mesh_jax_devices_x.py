@@ -1,0 +1,4 @@
+import jax
+from jax.sharding import Mesh
+
+mesh = Mesh(jax.devices(), ('x',))

@@ -1,0 +1,3 @@
+from jax.experimental.pjit import pjit
+
+step = pjit(f, out_shardings=spec)

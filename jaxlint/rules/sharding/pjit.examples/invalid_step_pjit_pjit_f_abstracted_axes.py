@@ -1,0 +1,3 @@
+from jax.experimental import pjit
+
+step = pjit.pjit(f, abstracted_axes=axes)

@@ -1,0 +1,6 @@
+import jax
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((jax.device_count(),), ('x',))
+f = jax.jit(lambda x: x * 2, in_shardings=NamedSharding(mesh, P('x')))
+y = f(jax.numpy.arange(4.0 * jax.device_count()))

@@ -1,0 +1,3 @@
+from jax.sharding import NamedSharding
+
+s = NamedSharding(mesh, spec)

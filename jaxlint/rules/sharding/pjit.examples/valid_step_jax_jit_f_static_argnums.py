@@ -1,0 +1,3 @@
+import jax
+
+step = jax.jit(f, static_argnums=(1,))

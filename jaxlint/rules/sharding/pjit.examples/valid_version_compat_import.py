@@ -1,0 +1,4 @@
+try:
+    from jax.experimental.pjit import pjit
+except ImportError:
+    from jax import jit as pjit

@@ -1,0 +1,4 @@
+from jax import jit, pmap
+
+f = pmap(lambda x: x + 1)
+g = pmap(h, 'i')

@@ -1,0 +1,3 @@
+import jax
+
+mapped = jax.pmap(step, axis_name='i') if multi else step

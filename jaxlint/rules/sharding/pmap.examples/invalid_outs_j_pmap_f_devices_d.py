@@ -1,0 +1,3 @@
+import jax as j
+
+outs = [j.pmap(f, devices=d)(x) for d in groups]

@@ -1,0 +1,2 @@
+import jax
+p = jax.pmap(f, axis_name='i', static_broadcasted_argnums=1)

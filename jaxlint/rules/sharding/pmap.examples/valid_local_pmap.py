@@ -1,0 +1,4 @@
+def pmap(f):
+    return f
+
+step = pmap(lambda x: x)

@@ -1,0 +1,2 @@
+import jax
+mapped = jax.vmap(f, axis_name='i')

@@ -1,0 +1,3 @@
+from jax import pmap, vmap
+
+KNOWN = (vmap, pmap)

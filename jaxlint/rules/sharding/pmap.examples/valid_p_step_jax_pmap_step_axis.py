@@ -1,0 +1,2 @@
+import jax
+p_step = jax.pmap(step, axis_name='i')

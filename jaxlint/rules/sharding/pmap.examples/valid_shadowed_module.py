@@ -1,0 +1,4 @@
+import jax
+
+def f(jax):
+    return jax.pmap(g)

@@ -1,0 +1,3 @@
+import jax
+# jax.pmap(f) in a comment
+doc = 'use jax.pmap(f, axis_name=...)'

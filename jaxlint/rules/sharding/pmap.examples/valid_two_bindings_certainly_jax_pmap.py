@@ -1,0 +1,4 @@
+try:
+    from jax import pmap
+except ImportError:
+    pmap = None
