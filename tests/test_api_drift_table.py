@@ -26,8 +26,9 @@ import pytest
 from jaxlint.config import Settings
 from jaxlint.engine import lint_text
 from jaxlint.fixers import fix_text
-from jaxlint.rules.api_drift import _CONFIG_CONTEXTS, DeprecatedApi, RemovedApi
-from jaxlint.rules.api_drift_table import EXPLICIT_IMPORTS, Drift, load_table
+from jaxlint.rules.api_drift import DeprecatedApi, RemovedApi
+from jaxlint.rules.api_drift.inert_config_call import _CONFIG_CONTEXTS
+from jaxlint.rules.api_drift.table import EXPLICIT_IMPORTS, Drift, load_table
 from jaxlint.versions import installed_jax_version, parse_version
 
 pytest.importorskip("jax")

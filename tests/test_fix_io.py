@@ -462,7 +462,7 @@ def test_fix_loop_with_a_no_op_fix_stops() -> None:
 
 
 def test_cli_reports_a_dropped_fix(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import jaxlint.rules.array_semantics as arrays
+    import jaxlint.rules.array_semantics.empty_not_zeros as arrays
 
     monkeypatch.setattr(arrays, "spell", lambda model, qualname, at: ("jnp.zeros((", []))
     (tmp_path / "a.py").write_text(EMPTY)

@@ -203,14 +203,15 @@ def test_jax105_unsynchronized_timing_measures_dispatch_and_the_fix_measures_wor
 
 
 def test_jax101_numpy_tables_match_the_installed_jax() -> None:
-    """The static tables in jaxlint/rules/host_device.py, checked against JAX and
+    """The static tables of the host_device rules (jaxlint/rules/host_device/), checked against JAX and
     NumPy: every fix target exists in ``jax.numpy``, every NumPy function taken as
     safe on tracers runs on one under ``jit``, and converting ones raise."""
     import jax
     import jax.numpy as jnp
     import numpy as np
 
-    from jaxlint.rules.host_device import JNP_TWINS, NUMPY_ACCEPTS_TRACERS
+    from jaxlint.rules.host_device.helpers import NUMPY_ACCEPTS_TRACERS
+    from jaxlint.rules.host_device.host_conversion_of_tracer import JNP_TWINS
 
     def resolve(module, dotted: str):
         obj = module

@@ -116,3 +116,15 @@ def test_every_example_file_is_used_once() -> None:
     )
     # the shared key-hygiene examples appear in several rules' VALID lists
     assert sorted(set(used)) == on_disk
+    # each examples folder sits beside its module (prng/key_hygiene.py holds the shared ones)
+    folders = {path.parent.relative_to(RULES_DIR) for path in RULES_DIR.glob("*/*.examples/*.py")}
+    for folder in folders:
+        assert (RULES_DIR / folder).with_suffix(".py").is_file(), folder
+
+
+def test_one_rule_per_module() -> None:
+    """ruff's layout: ``rules/<family>/<rule_name>.py`` holds that rule and no other."""
+    for rule in all_rules():
+        family, module = rule.__module__.split(".")[2:]
+        assert module == rule.name.replace("-", "_"), rule.code
+        assert (RULES_DIR / family / f"{module}.examples").is_dir(), rule.code

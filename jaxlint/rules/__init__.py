@@ -1,48 +1,43 @@
 """The rule registry: one explicit list of every rule class, in code order.
 
-Each rule lives in its own module, ``jaxlint/rules/<family>/<rule_name>.py``; adding a
-rule means adding its module and one line here (see docs/design.md, "Where things go").
+Each rule lives in its own module, ``jaxlint/rules/<family>/<rule_name>.py``, with its
+examples in ``<rule_name>.examples/`` beside it. Adding a rule means adding its module
+and one line here (docs/design.md, "Where each kind of change goes").
 """
 
 from __future__ import annotations
 
-from jaxlint.rules.api_drift import DeprecatedApi, InertConfigCall, RemovedApi
-from jaxlint.rules.array_semantics import EmptyNotZeros, Float64WithoutX64, InPlaceUpdate
+from jaxlint.rules.api_drift.deprecated_api import DeprecatedApi
+from jaxlint.rules.api_drift.inert_config_call import InertConfigCall
+from jaxlint.rules.api_drift.removed_api import RemovedApi
+from jaxlint.rules.array_semantics.empty_not_zeros import EmptyNotZeros
+from jaxlint.rules.array_semantics.float64_without_x64 import Float64WithoutX64
+from jaxlint.rules.array_semantics.in_place_update import InPlaceUpdate
 from jaxlint.rules.base import Invalid, Option, Rule, Valid
-from jaxlint.rules.compilation import (
-    DonatedBufferReuse,
-    JitInLoop,
-    JitMethodSelf,
-    JitOfFreshCallable,
-    UnhashableStaticArg,
-)
-from jaxlint.rules.control_flow import (
-    LargeUnrolledLoop,
-    PythonBranchOnTracer,
-    PythonLoopOverTracer,
-    TracedShape,
-)
-from jaxlint.rules.host_device import (
-    HostConversionOfTracer,
-    HostSyncInLoop,
-    PrintInTraced,
-    SideEffectInTraced,
-    UnsynchronizedTiming,
-)
-from jaxlint.rules.prng import (
-    ConstantKeyInLoop,
-    GlobalPrngKey,
-    HostRngInTraced,
-    LegacyPrngKey,
-    PrngKeyReuse,
-)
-from jaxlint.rules.sharding import (
-    ExperimentalShardMap,
-    LegacyMeshContext,
-    LegacyShardingApi,
-    Pjit,
-    Pmap,
-)
+from jaxlint.rules.compilation.donated_buffer_reuse import DonatedBufferReuse
+from jaxlint.rules.compilation.jit_in_loop import JitInLoop
+from jaxlint.rules.compilation.jit_method_self import JitMethodSelf
+from jaxlint.rules.compilation.jit_of_fresh_callable import JitOfFreshCallable
+from jaxlint.rules.compilation.unhashable_static_arg import UnhashableStaticArg
+from jaxlint.rules.control_flow.large_unrolled_loop import LargeUnrolledLoop
+from jaxlint.rules.control_flow.python_branch_on_tracer import PythonBranchOnTracer
+from jaxlint.rules.control_flow.python_loop_over_tracer import PythonLoopOverTracer
+from jaxlint.rules.control_flow.traced_shape import TracedShape
+from jaxlint.rules.host_device.host_conversion_of_tracer import HostConversionOfTracer
+from jaxlint.rules.host_device.host_sync_in_loop import HostSyncInLoop
+from jaxlint.rules.host_device.print_in_traced import PrintInTraced
+from jaxlint.rules.host_device.side_effect_in_traced import SideEffectInTraced
+from jaxlint.rules.host_device.unsynchronized_timing import UnsynchronizedTiming
+from jaxlint.rules.prng.constant_key_in_loop import ConstantKeyInLoop
+from jaxlint.rules.prng.global_prng_key import GlobalPrngKey
+from jaxlint.rules.prng.host_rng_in_traced import HostRngInTraced
+from jaxlint.rules.prng.legacy_prng_key import LegacyPrngKey
+from jaxlint.rules.prng.prng_key_reuse import PrngKeyReuse
+from jaxlint.rules.sharding.experimental_shard_map import ExperimentalShardMap
+from jaxlint.rules.sharding.legacy_mesh_context import LegacyMeshContext
+from jaxlint.rules.sharding.legacy_sharding_api import LegacyShardingApi
+from jaxlint.rules.sharding.pjit import Pjit
+from jaxlint.rules.sharding.pmap import Pmap
 
 RULES: tuple[type[Rule], ...] = (
     HostConversionOfTracer,  # JAX101 host-conversion-of-tracer

@@ -122,6 +122,40 @@ class Option:
     help: str
 
 
+# -- what confirms a finding at runtime: read by the probes (one source of truth) ---------
+
+
+@dataclass(frozen=True)
+class Raises:
+    """Running the code raises ``exception`` (a class ``__name__``).
+
+    A JAX exception class (``TracerBoolConversionError``) is matched by name anywhere in
+    the raised exception's MRO, among JAX's own classes; the first JAX class in the MRO
+    that any rule declares decides. A builtin class (``TypeError``) is matched with
+    ``isinstance`` after that. The optional conditions narrow a broad class down to
+    this rule's cause: ``details_any`` (one of these texts in the message after its
+    first line), ``message_startswith``, ``message_contains``, and ``raised_in_jax``
+    (the exception came from a JAX frame, not from the user's own code).
+    """
+
+    exception: str
+    details_any: tuple[str, ...] = ()
+    message_startswith: str | None = None
+    message_contains: str | None = None
+    raised_in_jax: bool = False
+
+
+@dataclass(frozen=True)
+class Event:
+    """The ``jax.monitoring`` event a probe counts to confirm the rule (e.g. one XLA
+    compilation per loop iteration: ``/jax/core/compile/backend_compile_duration``)."""
+
+    name: str
+
+
+Confirmation = Raises | Event
+
+
 # -- fix plans: what a rule wants changed, turned into text edits by the fixer ------------
 
 
@@ -173,6 +207,10 @@ class Rule:
     """Markdown with the sections in ``DOC_SECTIONS``, each as a ``## `` heading."""
     probe: ClassVar[str]
     """The ``jaxlint probe ...`` command that confirms a finding at runtime."""
+    confirmed_by: ClassVar[tuple[Confirmation, ...]] = ()
+    """What the probes see when the finding is real: the exceptions running the code
+    raises (:class:`Raises`) or the ``jax.monitoring`` events it emits (:class:`Event`).
+    ``jaxlint.runtime_probes`` reads these instead of keeping a table of its own."""
     default_enabled: ClassVar[bool] = True
     fix_availability: ClassVar[str] = "none"
     """``always``, ``sometimes`` or ``none``."""

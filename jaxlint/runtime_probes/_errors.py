@@ -1,46 +1,23 @@
 """Describe an exception from the user's code: class, message, user line, predicting rule.
 
-The class names checked here are JAX's public error classes (``jax.errors.*``,
-verified on jax 0.12.0.1); they are matched by name and module so that this
-module never imports JAX.
+Which rule predicts an exception comes from the rules themselves: each declares the
+exceptions that confirm it (``Rule.confirmed_by``: JAX's public error classes such as
+``jax.errors.TracerBoolConversionError``, verified on jax 0.12.0.1). They are matched
+by name and module, so this module never imports JAX.
 """
 
 from __future__ import annotations
 
+import builtins
 import linecache
 import os
 import sys
 import sysconfig
 import traceback
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-# A JAX error class -> the jaxlint rule that predicts it statically.
-RULE_FOR_JAX_ERROR = {
-    "TracerBoolConversionError": "JAX201",  # `if x > 0:` on a traced value
-    "TracerArrayConversionError": "JAX101",  # np.asarray(tracer)
-    "TracerIntegerConversionError": "JAX101",  # range(tracer), list[tracer]
-    "NonConcreteBooleanIndexError": "JAX203",  # x[x > 0] under jit
-    "KeyReuseError": "JAX301",  # a PRNG key consumed twice
-}
-
-# Second-line texts of ConcretizationTypeError that are about a shape or size.
-_SHAPE_HINTS = (
-    "jnp.arange",
-    "size argument",
-    "jnp.unique",
-    "nonzero",
-    "shape",
-    "dimension",
-)
-# ... and those that are a host conversion (float(x), x.item(), ...).
-_HOST_HINTS = (
-    "the `float` function",
-    "the `int` function",
-    "the `complex` function",
-    "the `bool` function",
-    "item() method",
-    "tolist() method",
-)
+if TYPE_CHECKING:
+    from jaxlint.rules.base import Raises
 
 
 def _is_jax_class(cls: type) -> bool:
@@ -54,31 +31,57 @@ def class_name(exc: BaseException) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
+def _declarations() -> list[tuple[str, Raises]]:
+    """(rule code, what it raises) for every rule, in code order: each rule declares
+    what confirms it (``Rule.confirmed_by``); this module keeps no table of its own."""
+    from jaxlint.rules import all_rules
+    from jaxlint.rules.base import Raises
+
+    return [
+        (rule.code, sign)
+        for rule in all_rules()
+        for sign in rule.confirmed_by
+        if isinstance(sign, Raises)
+    ]
+
+
+def _matches(sign: Raises, exc: BaseException, message: str, detail: str) -> bool:
+    if sign.details_any and not any(h in detail for h in sign.details_any):
+        return False
+    if sign.message_startswith is not None and not message.startswith(sign.message_startswith):
+        return False
+    if sign.message_contains is not None and sign.message_contains not in message:
+        return False
+    return not sign.raised_in_jax or _raised_in_jax(exc)
+
+
 def predicted_rule(exc: BaseException) -> str | None:
-    """The jaxlint rule that predicts this exception, or None."""
+    """The jaxlint rule that predicts this exception, or None.
+
+    The first JAX class in the exception's MRO that a rule declares decides: the
+    first of its declarations whose conditions hold names the rule, else none. Then
+    the declarations of builtin classes (``TypeError`` with a given message, ...).
+    """
     message = str(exc)
     detail = "\n".join(message.splitlines()[1:])
+    declared = _declarations()
     for cls in type(exc).__mro__:
         if not _is_jax_class(cls):
             continue
-        if cls.__name__ in RULE_FOR_JAX_ERROR:
-            return RULE_FOR_JAX_ERROR[cls.__name__]
-        if cls.__name__ == "ConcretizationTypeError":
-            if any(h in detail for h in _HOST_HINTS):
-                return "JAX101"
-            if any(h in detail for h in _SHAPE_HINTS):
-                return "JAX203"
+        candidates = [(code, sign) for code, sign in declared if sign.exception == cls.__name__]
+        if candidates:
+            for code, sign in candidates:
+                if _matches(sign, exc, message, detail):
+                    return code
             return None
-    if isinstance(exc, TypeError) and message.startswith("Shapes must be 1D sequences of concrete"):
-        return "JAX203"  # jnp.zeros(n) with a traced n
-    if isinstance(exc, IndexError) and "slice indices must have static" in message:
-        return "JAX203"  # x[:n] with a traced n
-    if (
-        isinstance(exc, ValueError)
-        and message.startswith("The truth value of an array with more than one element")
-        and _raised_in_jax(exc)
-    ):
-        return "JAX201"  # `if x > 0:` on a traced array of more than one element
+    for code, sign in declared:
+        builtin = getattr(builtins, sign.exception, None)
+        if (
+            isinstance(builtin, type)
+            and isinstance(exc, builtin)
+            and _matches(sign, exc, message, detail)
+        ):
+            return code
     return None
 
 

@@ -37,7 +37,7 @@ from jaxlint.runtime_probes._common import (
     usage_error,
 )
 from jaxlint.runtime_probes._errors import describe_exception
-from jaxlint.runtime_probes._monitor import CompileMonitor, ExplainCapture, Window
+from jaxlint.runtime_probes._monitor import BACKEND_COMPILE, CompileMonitor, ExplainCapture, Window
 from jaxlint.runtime_probes._targets import (
     Inputs,
     Loader,
@@ -50,7 +50,15 @@ from jaxlint.runtime_probes._targets import (
 from jaxlint.runtime_probes._trees import Signature, closest_changes, signature, summary
 
 DEFAULT_CASES = "make_cases"
-LOOP_RULES = ["JAX401", "JAX402", "JAX404"]
+
+
+def loop_rules() -> list[str]:
+    """The rules that declare a compilation event as what confirms them (``Rule.confirmed_by``)."""
+    from jaxlint.rules import all_rules
+    from jaxlint.rules.base import Event
+
+    return [r.code for r in all_rules() if Event(BACKEND_COMPILE) in r.confirmed_by]
+
 
 SUMMARY = "Count XLA compilations per call of a jitted function and name what changed."
 DETAILS = f"""\
@@ -241,7 +249,7 @@ def run_loop(jax: ModuleType, args: argparse.Namespace, report: Report) -> int:
     report["compiles_after_first_step"] = sum(e["compiles"] for e in entries[1:])
     report["steps_that_compiled_after_the_first"] = later
     if later:
-        report["rules"] = LOOP_RULES
+        report["rules"] = loop_rules()
     return _finish(report, entries, args.expect_compiles)
 
 

@@ -1,0 +1,566 @@
+"""JAX701 and JAX702's shared base: the table queries, what the walk records (the
+structure fixes need, version-compatibility guards) and how fixes are built.
+
+``helpers_checks.py`` adds the checks themselves (:class:`DriftChecks`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+import libcst as cst
+
+from jaxlint.analysis.walk import children
+from jaxlint.diagnostics import Applicability
+from jaxlint.fixers.spelling import spell
+from jaxlint.rules.api_drift.table import EXPLICIT_IMPORTS, Drift, load_table
+from jaxlint.rules.base import FixOp, ReplaceNode, RequireImport
+from jaxlint.versions import format_version
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.names import SemanticModel
+    from jaxlint.engine import FileContext
+
+DOTTED_RE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+_PLACEHOLDER_RE = re.compile(r"\{([^{}]+)\}")
+_COMPAT_ERRORS = frozenset(
+    {"builtins.AttributeError", "builtins.ImportError", "builtins.ModuleNotFoundError"}
+)
+_ORDER = {Applicability.SAFE: 0, Applicability.UNSAFE: 1, Applicability.DISPLAY_ONLY: 2}
+
+# Expressions that bind tighter than any operator: a template that renders to one of
+# these replaces an expression anywhere without parentheses.
+_ATOMS = (
+    cst.Name,
+    cst.Attribute,
+    cst.Call,
+    cst.Subscript,
+    cst.Integer,
+    cst.Float,
+    cst.Imaginary,
+    cst.SimpleString,
+    cst.ConcatenatedString,
+    cst.FormattedString,
+    cst.List,
+    cst.Dict,
+    cst.Set,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+    cst.GeneratorExp,
+)
+
+
+def worst(apps: Sequence[Applicability]) -> Applicability:
+    return max(apps, key=lambda a: _ORDER[a], default=Applicability.SAFE)
+
+
+def dotted_name(expr: cst.BaseExpression) -> str | None:
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        base = dotted_name(expr.value)
+        return None if base is None else f"{base}.{expr.attr.value}"
+    return None
+
+
+@dataclass(frozen=True)
+class _AddImport(ReplaceNode):
+    """``import jax`` -> ``import jax, jax.extend``: loads ``module`` where no statement
+    of the fix's own can (an import statement that a fix rewrites takes it instead)."""
+
+    module: str = ""
+
+
+@dataclass
+class Plan:
+    """How one imported name is rewritten: new import statements plus edits of its uses."""
+
+    statements: list[str]
+    ops: list[FixOp]
+    applicability: Applicability
+
+
+_VALUE_SLOTS = frozenset({cst.Arg, cst.Element, cst.Assign, cst.AnnAssign, cst.Return, cst.Index})
+"""Nodes whose ``value`` sits in a slot that needs no parentheses."""
+
+
+class DriftBase:
+    """What JAX701 and JAX702 record during the walk and the fixes they build from it;
+    :class:`DriftChecks` adds the checks."""
+
+    _STATUS: ClassVar[str]
+    ctx: FileContext
+    model: SemanticModel
+    report: Callable[..., None]
+
+    def __init__(self, ctx: FileContext) -> None:
+        super().__init__(ctx)  # type: ignore[call-arg]
+        self._table = load_table()
+        self._covered: set[int] = set()
+        self._names_index: dict[str, list[cst.Name]] | None = None
+        self._free_slots_index: set[int] | None = None
+        self._import_depth = 0
+        self._call_of_func: dict[int, cst.Call] = {}
+        self._attr_of_value: dict[int, cst.Attribute] = {}
+        self._expr_stmt: dict[int, cst.Expr] = {}
+        self._module_uses: dict[str, list[Applicability | None]] = {}
+        """Per module entry: the fix applicability of each attribute use reported in it."""
+        self._compat_depth = 0
+        self._compat_nodes: set[int] = set()
+        self._alone_at_top: dict[int, cst.SimpleStatementLine] = {}
+        """Module-level statements alone on their line (which a fix may empty)."""
+        self._pending: list[Callable[[], None]] = []
+        """Import reports, made once the whole file (every use of the names) has been seen."""
+
+    def visit_Module(self, node: cst.Module) -> None:
+        if len(node.body) < 2:
+            return
+        for line in node.body:
+            if (
+                isinstance(line, cst.SimpleStatementLine)
+                and len(line.body) == 1
+                and line.trailing_whitespace.comment is None
+            ):
+                self._alone_at_top[id(line.body[0])] = line
+
+    def leave_Module(self, node: cst.Module) -> None:
+        for report in self._pending:
+            report()
+
+    # -- structure the fixes need: built from the model's events when a fix first asks
+    # (findings are rare; recording it during the walk cost a call per name) -------------
+
+    @property
+    def _names(self) -> dict[str, list[cst.Name]]:
+        """Every ``Name`` outside import statements, by its text, in source order."""
+        if self._names_index is None:
+            self._index_structure()
+        assert self._names_index is not None
+        return self._names_index
+
+    @property
+    def _free_slots(self) -> set[int]:
+        """ids of expressions in slots that need no parentheses (arguments, elements,
+        right-hand sides, returns, subscripts)."""
+        if self._free_slots_index is None:
+            self._index_structure()
+        assert self._free_slots_index is not None
+        return self._free_slots_index
+
+    def _index_structure(self) -> None:
+        names: dict[str, list[cst.Name]] = {}
+        slots: set[int] = set()
+        depth = 0
+        for node, entering in self.model.events:
+            cls = type(node)
+            if cls is cst.Import or cls is cst.ImportFrom:
+                depth += 1 if entering else -1
+            elif not entering:
+                continue
+            elif cls is cst.Name:
+                if depth == 0:
+                    names.setdefault(node.value, []).append(node)
+            elif cls in _VALUE_SLOTS:
+                value = node.value
+                if value is not None and not (cls is cst.Arg and node.star):
+                    slots.add(id(value))
+            elif cls is cst.DictElement:
+                slots.update((id(node.key), id(node.value)))
+        self._names_index, self._free_slots_index = names, slots
+
+    def visit_Expr(self, node: cst.Expr) -> None:
+        self._expr_stmt[id(node.value)] = node
+
+    # -- what is reported where ---------------------------------------------------------
+
+    def _wanted(self, drift: Drift) -> bool:
+        if self._compat_depth:
+            return False  # version-compatibility code: the old spelling is a fallback
+        return drift.status(self.ctx.target_jax) == self._STATUS
+
+    # -- version-compatibility code: ``if hasattr(jax, "typeof"): ... else: <old>``,
+    # ``try: <old> except AttributeError: ...`` and version comparisons guard the old
+    # spelling, which then never runs on a JAX that lacks it --------------------------------
+
+    def _is_version_test(self, test: cst.BaseExpression) -> bool:
+        stack: list[cst.CSTNode] = [test]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Call) and node.args:
+                if self.model.call_name(node) in ("builtins.hasattr", "builtins.getattr"):
+                    target = self.model.qualified_name(node.args[0].value) or ""
+                    if target == "jax" or target.startswith("jax."):
+                        return True
+            if isinstance(node, cst.Name) and "version" in node.value.lower():
+                return True
+            if isinstance(node, cst.Attribute) and "version" in node.attr.value.lower():
+                return True
+            stack.extend(children(node))
+        return False
+
+    def _enter_guard(self, node: cst.CSTNode, guarded: bool) -> None:
+        if guarded:
+            self._compat_nodes.add(id(node))
+            self._compat_depth += 1
+
+    def _leave_guard(self, node: cst.CSTNode) -> None:
+        if id(node) in self._compat_nodes:
+            self._compat_depth -= 1
+
+    def visit_If(self, node: cst.If) -> None:
+        self._enter_guard(node, self._is_version_test(node.test))
+
+    def leave_If(self, node: cst.If) -> None:
+        self._leave_guard(node)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._enter_guard(node, self._is_version_test(node.test))
+
+    def leave_IfExp(self, node: cst.IfExp) -> None:
+        self._leave_guard(node)
+
+    def visit_Try(self, node: cst.Try) -> None:
+        caught: set[str] = set()
+        for handler in node.handlers:
+            if handler.type is None:
+                continue
+            types = (
+                [e.value for e in handler.type.elements]
+                if isinstance(handler.type, cst.Tuple)
+                else [handler.type]
+            )
+            caught.update(self.model.qualified_name(t) or "" for t in types)
+        self._enter_guard(node, bool(caught & _COMPAT_ERRORS))
+
+    def leave_Try(self, node: cst.Try) -> None:
+        self._leave_guard(node)
+
+    def _applicability(self, drift: Drift) -> Applicability | None:
+        return drift.applicability(self.ctx.target_jax)
+
+    # -- spelling replacements ------------------------------------------------------------
+
+    def _imports_module(self, module: str) -> bool:
+        """``module`` is imported at module level (so its attributes are loaded)."""
+        for node, _binding in self.model.imports:
+            if self.model.scope_of_import.get(id(node)) is not self.model.module_scope:
+                continue
+            if isinstance(node, cst.Import):
+                for alias in node.names:
+                    dotted = dotted_name(alias.name) or ""
+                    if dotted == module or dotted.startswith(module + "."):
+                        return True
+            elif isinstance(node, cst.ImportFrom) and node.module is not None:
+                mod = dotted_name(node.module) or ""
+                if not node.relative and (mod == module or mod.startswith(module + ".")):
+                    return True
+        return False
+
+    def _spell(self, qualname: str, at: cst.CSTNode) -> tuple[str, list[FixOp]] | None:
+        """Text for ``qualname`` at ``at`` plus the imports it needs (``import jax.extend``
+        for the subpackages ``import jax`` does not load)."""
+        spelled = spell(self.model, qualname, at)
+        if spelled is None:
+            return None
+        text, ops = spelled
+        need = next(
+            (m for m in EXPLICIT_IMPORTS if qualname == m or qualname.startswith(m + ".")), None
+        )
+        if need is None or self._imports_module(need):
+            return spelled
+        top = need.split(".")[0]
+        if ops:  # spelled in full from the top package, which nothing binds here
+            return text, [RequireImport(need)]
+        head = text.split(".")[0]
+        bound = self.model.resolve_name(head, self.model.module_scope)
+        if bound is not None and (bound == need or bound.startswith(need + ".")):
+            return spelled
+        if self.model.resolve_name(top, self.model.module_scope) is None:
+            return text, [RequireImport(need)]
+        candidates: list[tuple[str, cst.ImportAlias]] = []
+        for node, binding in self.model.imports:
+            if (
+                binding.name == top
+                and isinstance(node, cst.Import)
+                and self.model.scope_of_import.get(id(node)) is self.model.module_scope
+            ):
+                for alias in node.names:
+                    dotted = dotted_name(alias.name) or ""
+                    if alias.asname is None and (dotted == top or dotted.startswith(top + ".")):
+                        candidates.append((dotted, alias))
+        if not candidates:
+            return None
+        # ``import jax`` itself if there is one, else the first ``import jax.<sub>``
+        dotted, alias = min(candidates, key=lambda c: (c[0] != top,))
+        return text, [_AddImport(alias.name, f"{dotted}, {need}", need)]
+
+    def _render(
+        self,
+        template: str,
+        at: cst.CSTNode,
+        call: cst.Call | None = None,
+        obj: cst.BaseExpression | None = None,
+    ) -> tuple[str, list[FixOp]] | None:
+        ops: list[FixOp] = []
+        failed = False
+        positional = [a for a in call.args if a.keyword is None] if call is not None else []
+
+        def sub(match: re.Match[str]) -> str:
+            nonlocal failed
+            key = match.group(1)
+            if key.isdigit():
+                if int(key) >= len(positional):
+                    failed = True
+                    return ""
+                return self.ctx.code(positional[int(key)].value)
+            if key == "args":
+                assert call is not None
+                return ", ".join(
+                    self.ctx.code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+                    for a in call.args
+                )
+            if key == "obj":
+                assert obj is not None
+                return self.ctx.code(obj)
+            spelled = self._spell(key, at)
+            if spelled is None:
+                failed = True
+                return ""
+            ops.extend(op for op in spelled[1] if op not in ops)
+            return spelled[0]
+
+        text = _PLACEHOLDER_RE.sub(sub, template)
+        if failed:
+            return None
+        return text, ops
+
+    def _placed(self, text: str, replaced: cst.CSTNode) -> str:
+        """``text`` in parentheses unless it is atomic or fills a slot that needs none."""
+        if id(replaced) in self._free_slots:
+            return text
+        try:
+            expr = cst.parse_expression(text)
+        except cst.ParserSyntaxError:
+            return f"({text})"
+        if isinstance(expr, _ATOMS) and not expr.lpar:
+            return text
+        if expr.lpar:
+            return text
+        return f"({text})"
+
+    def _call_shape_ok(self, drift: Drift, call: cst.Call) -> bool:
+        if any(a.star for a in call.args):
+            return False
+        if drift.arity is None or drift.arity < 0:
+            return True
+        return len(call.args) == drift.arity and all(a.keyword is None for a in call.args)
+
+    def _use_ops(self, drift: Drift, node: cst.BaseExpression) -> tuple[list[FixOp], str] | None:
+        """Edits that replace the use ``node`` of ``drift.old`` (and what it becomes)."""
+        if drift.template is not None and drift.call:
+            call = self._call_of_func.get(id(node))
+            if call is None or not self._call_shape_ok(drift, call):
+                return None
+            rendered = self._render(drift.template, node, call=call)
+            if rendered is None:
+                return None
+            text = self._placed(rendered[0], call)
+            return [ReplaceNode(call, text), *rendered[1]], text
+        if drift.template is not None:
+            rendered = self._render(drift.template, node)
+            if rendered is None:
+                return None
+            text = self._placed(rendered[0], node)
+            return [ReplaceNode(node, text), *rendered[1]], text
+        if drift.replacement is None or not DOTTED_RE.match(drift.replacement):
+            return None
+        spelled = self._spell(drift.replacement, node)
+        if spelled is None:
+            return None
+        return [ReplaceNode(node, spelled[0]), *spelled[1]], spelled[0]
+
+    # -- import rewrites -------------------------------------------------------------------
+
+    def _from_import_plan(
+        self,
+        node: cst.ImportFrom,
+        module: str,
+        alias: cst.ImportAlias,
+        drift: Drift,
+        local: str,
+        via_module: bool,
+    ) -> Plan | None:
+        applicability = self._applicability(drift)
+        name = alias.name.value  # type: ignore[union-attr]
+        replacement = drift.replacement
+        plain = replacement is not None and drift.template is None and DOTTED_RE.match(replacement)
+        if via_module:
+            if not plain or applicability is None:
+                return None
+            assert replacement is not None
+            new_module = replacement + module[len(drift.old) :]
+            return Plan([_from_statement(new_module, name, local)], [], applicability)
+        if plain and applicability is not None:
+            assert replacement is not None
+            new_mod, _, new_name = replacement.rpartition(".")
+            if not new_mod:
+                return None
+            return Plan([_from_statement(new_mod, new_name, local)], [], applicability)
+        if drift.template is not None and applicability is not None:
+            return self._uses_plan(
+                node, local, lambda use: self._use_ops(drift, use), applicability
+            )
+        if drift.kind == "module" and replacement is None:
+            return self._module_plan(node, drift.old, local)
+        return None
+
+    def _uses_of(self, import_node: cst.CSTNode, local: str) -> list[cst.Name]:
+        out = []
+        for name in self._names.get(local, []):
+            found = self.model.lookup(local, self.model.scope_for(name))
+            if found is not None and any(b.node is import_node for b in found[1]):
+                out.append(name)
+        return out
+
+    def _uses_plan(
+        self,
+        import_node: cst.CSTNode,
+        local: str,
+        rewrite: Callable[[cst.Name], tuple[list[FixOp], str] | None],
+        applicability: Applicability,
+    ) -> Plan | None:
+        ops: list[FixOp] = []
+        for use in self._uses_of(import_node, local):
+            done = rewrite(use)
+            if done is None:
+                return None
+            ops.extend(op for op in done[0] if op not in ops)
+        return Plan([], ops, applicability)
+
+    def _module_plan(self, import_node: cst.CSTNode, module: str, local: str) -> Plan | None:
+        """Uses ``local.member`` of a removed module rewritten to each member's replacement."""
+        apps: list[Applicability] = []
+
+        def rewrite(use: cst.Name) -> tuple[list[FixOp], str] | None:
+            attr = self._attr_of_value.get(id(use))
+            if attr is None:
+                return None
+            member = self._table.names.get(f"{module}.{attr.attr.value}")
+            if member is None:
+                return None
+            app = self._applicability(member)
+            if app is None:
+                return None
+            apps.append(app)
+            return self._use_ops(member, attr)
+
+        plan = self._uses_plan(import_node, local, rewrite, Applicability.SAFE)
+        if plan is None:
+            return None
+        plan.applicability = worst(apps)
+        return plan
+
+    def _from_import_fix(
+        self, node: cst.ImportFrom, moved: list[cst.ImportAlias], plans: dict[int, Plan]
+    ) -> Callable[[], Sequence[FixOp]]:
+        def fix() -> list[FixOp]:
+            assert not isinstance(node.names, cst.ImportStar)
+            kept = [a for a in node.names if a not in moved]
+            statements: list[str] = []
+            if kept:
+                if node.lpar is None:
+                    kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                statements.append(self.ctx.code(node.with_changes(names=kept)))
+            ops: list[FixOp] = []
+            for alias in moved:
+                plan = plans[id(alias)]
+                statements.extend(plan.statements)
+                ops.extend(op for op in plan.ops if op not in ops)
+            return self._rewrite_statement(node, statements, ops)
+
+        return fix
+
+    def _remove_import_alias(self, node: cst.Import, alias: cst.ImportAlias, plan: Plan):
+        kept = [a for a in node.names if a is not alias]
+        statements: list[str] = []
+        if kept:
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            statements.append(self.ctx.code(node.with_changes(names=kept)))
+        statements.extend(plan.statements)
+        return self._rewrite_statement(node, statements, plan.ops)
+
+    def _rewrite_statement(
+        self, node: cst.CSTNode, statements: list[str], ops: Sequence[FixOp]
+    ) -> list[FixOp]:
+        """Replace the import ``node`` by ``statements``; the imports the rewritten uses
+        need go in its place rather than at the top of the file."""
+        rest: list[FixOp] = []
+        for op in ops:
+            if isinstance(op, (RequireImport, _AddImport)):
+                line = f"import {op.module}"
+                if line not in statements:
+                    statements.append(line)
+            else:
+                rest.append(op)
+        return [self._replace_statement(node, statements), *rest]
+
+    def _replace_statement(self, node: cst.CSTNode, statements: list[str]) -> ReplaceNode:
+        if not statements:
+            line = self._alone_at_top.get(id(node))
+            if line is not None:
+                return ReplaceNode(line, "")  # leaves an empty line
+            return ReplaceNode(node, "pass")
+        before = self.ctx.line_prefix(node)
+        if before.strip():
+            separator = "; "  # not first on its line (``if x: from jax import ...``)
+        else:
+            separator = self.ctx.module.default_newline + self.ctx.line_indent(node)
+        return ReplaceNode(node, separator.join(statements))
+
+
+def _from_statement(module: str, name: str, local: str) -> str:
+    if local == name:
+        return f"from {module} import {name}"
+    return f"from {module} import {name} as {local}"
+
+
+def table_markdown(status: str) -> str:
+    """The table's entries as markdown, for the docs (``status``: which column comes first)."""
+    rows = [
+        "| Symbol | Deprecated | Removed | Use instead | Fix |",
+        "|---|---|---|---|---|",
+    ]
+    for d in load_table().entries:
+        if status == "deprecated" and d.removed_in is not None:
+            continue
+        if status == "removed" and d.removed_in is None:
+            continue
+        symbol = d.old
+        if d.kind == "keyword":
+            symbol = f"{d.old}({d.keyword}=)"
+        elif d.kind == "positional":
+            symbol = f"{d.old} with over {d.max_positional} positional arguments"
+        elif d.kind == "method":
+            symbol = f"x.{d.attr}" + ("()" if d.call else "")
+        elif d.kind == "config-flag":
+            symbol = f'jax.config.update("{d.old}", ...)'
+        elif d.kind == "import":
+            symbol = f"import {d.old}"
+        dep = format_version(d.deprecated_in) if d.deprecated_in else "–"
+        rem = format_version(d.removed_in) if d.removed_in else "–"
+        use = f"`{d.replacement}`" if d.replacement else d.note.replace("|", "\\|")
+        if d.kind == "keyword" and d.replacement:
+            use = f"`{d.replacement}=`"
+        rows.append(f"| `{symbol}` | {dep} | {rem} | {use} | {d.fix} |")
+    return "\n".join(rows)
+
+
+TABLE_NOTE = """\
+The table lives in `jaxlint/data/api_drift.toml` (one entry per symbol: old name,
+deprecated-in, removed-in, replacement, fix safety, note) and is checked against
+the installed JAX by `tests/test_api_drift_table.py`.
+"""

@@ -1,0 +1,178 @@
+"""JAX702 removed-api: uses of JAX APIs that the target JAX has removed (the removed
+entries of ``jaxlint/data/api_drift.toml``)."""
+
+from __future__ import annotations
+
+from jaxlint.rules.api_drift.helpers import TABLE_NOTE, table_markdown
+from jaxlint.rules.api_drift.helpers_checks import DriftChecks
+from jaxlint.rules.api_drift.table import spelled_names
+from jaxlint.rules.base import Examples, Rule
+
+EXAMPLES = Examples(__file__)
+
+
+class RemovedApi(DriftChecks, Rule):
+    code = "JAX702"
+    required_names = spelled_names()
+    name = "removed-api"
+    message = "`{used}` was {status}; {advice}"
+    fix_availability = "sometimes"
+    probe = "jaxlint probe env"
+    _STATUS = "removed"
+    docs = (
+        """\
+## What it does
+Flags JAX APIs that the target JAX version (`target-jax`, by default the installed
+JAX) no longer has: the top-level `jax.tree_*` aliases, `host_callback`,
+`jax.random.KeyArray`, removed `jax.numpy` aliases (`round_`, `product`, `alltrue`,
+`in1d`, `trapz`, `NINF`, ...), `jax.lib.xla_bridge`, `jax.linear_util`, `jax.core`
+internals that moved to `jax.extend.core`, array methods (`x.device()`,
+`x.device_buffer`), removed keyword arguments (`jnp.clip(a_min=)`,
+`jnp.reshape(newshape=)`, `pure_callback(vectorized=)`), extra positional
+arguments (`jnp.array(x, dtype, copy)`), removed config options, and more (the
+full table is below). Attribute uses are reported at each use; a name imported
+with `from ... import ...` (or `import ... as ...`) is reported once, at its
+import, and its fix rewrites the import together with its uses.
+
+## Why is this bad
+The code fails on the target JAX: `AttributeError: module 'jax' has no attribute
+'tree_map'`, `ImportError: cannot import name 'xla_bridge' from 'jax.lib'`,
+`TypeError: clip() got an unexpected keyword argument 'a_min'`. A removed keyword
+can also fail far from its cause: since JAX 0.6.0 `pure_callback(...,
+vectorized=True)` passes `vectorized` on to the callback, which then fails inside
+the compiled program.
+
+## Example
+```python
+import jax
+import jax.numpy as jnp
+from jax.lib import xla_bridge
+
+params = jax.tree_map(lambda p: p * 2, params)
+y = jnp.clip(x, a_min=0.0)
+backend = xla_bridge.get_backend()
+```
+
+## Use instead
+```python
+import jax
+import jax.extend
+import jax.numpy as jnp
+
+params = jax.tree.map(lambda p: p * 2, params)
+y = jnp.clip(x, min=0.0)
+backend = jax.extend.backend.get_backend()
+```
+
+## Fix safety
+Per entry, as the table says. Renames to the same function or class, import path
+moves and keyword renames are safe; so are the rewrites that JAX's changelog gives
+as equivalent (`jnp.msort(a)` -> `jnp.sort(a, axis=0)`, `jnp.in1d(a, b)` ->
+`jnp.isin(a, b).ravel()`, `x.device_buffer` -> `x.addressable_data(0)`,
+`jax.lax.tie_in(a, b)` -> `b`). Unsafe: replacements that differ in a corner
+(`x.device()` -> `x.device`, `jax.random.KeyArray` -> `jax.Array`,
+`jax.linear_util` -> `jax.extend.linear_util`) and deleting a
+`jax.config.update` of a removed option. No fix where the replacement takes other
+arguments (`host_callback`, `sph_harm`, `build_tree`): the message says what to
+use. A fix that needs `import jax` (or `import jax.extend`, which `import jax`
+does not load) adds it once.
+
+## Verify at runtime
+`jaxlint probe env` prints the installed JAX version; on a JAX at or past the
+removal version the flagged line raises as soon as it runs.
+
+## The removed symbols in the table
+"""
+        + TABLE_NOTE
+        + "\n"
+        + table_markdown("removed")
+        + "\n"
+    )
+    VALID = [
+        EXAMPLES.valid("valid_out_jax_tree_map_f_tree.py"),
+        EXAMPLES.valid("valid_leaves_jax_tree_util_tree_leaves.py"),
+        EXAMPLES.valid("valid_out_tree_map_f_t.py"),
+        EXAMPLES.valid("valid_out_jax_tree_map_f_t.py", target_jax="0.5.0"),
+        EXAMPLES.valid("valid_out_optax_tree_map_f_t.py"),
+        EXAMPLES.valid("valid_parameter_shadows_module.py", note="parameter shadows the module"),
+        EXAMPLES.valid(
+            "valid_version_compat_import_two_bindings.py",
+            note="version-compat import: two bindings, ambiguous",
+        ),
+        EXAMPLES.valid("valid_fn_getattr_jax_tree_map_none.py"),
+        EXAMPLES.valid("valid_y_jnp_clip_jnp_arange_5.py", runs=True),
+        EXAMPLES.valid("valid_numpy_still_has_min.py", note="NumPy still has a_min"),
+        EXAMPLES.valid("valid_property_current.py", runs=True, note="the property is current"),
+        EXAMPLES.valid("valid_jax_array.py", note="not a JAX array"),
+        EXAMPLES.valid("valid_b_jax_extend_backend_get_backend.py", runs=True),
+        EXAMPLES.valid("valid_config_update_jax_enable_x64_false.py"),
+        EXAMPLES.valid("valid_jax_config_update_jax_enable_x64.py", runs=True),
+        EXAMPLES.valid("valid_x_jnp_array_1_0_2.py", runs=True),
+        EXAMPLES.valid("valid_y_permutation_key_x_independent_true.py"),
+        EXAMPLES.valid("valid_low_np_ninf_if_hasattr_np.py"),
+        EXAMPLES.valid(
+            "valid_version_compatibility_branch_equinox_old.py",
+            note="version-compatibility branch (equinox): the old spelling never runs here",
+        ),
+        EXAMPLES.valid(
+            "valid_fallback_older_jax_except_attributeerror.py",
+            note="fallback for older JAX in `except AttributeError`",
+        ),
+        EXAMPLES.valid("valid_tree_map_jax_tree_map.py", runs=True),
+        EXAMPLES.valid("valid_tree_map_jax_tree_map_if.py"),
+    ]
+    INVALID = [
+        EXAMPLES.invalid(
+            "invalid_out_jax_tree_map_lambda_x.py",
+            line=2,
+            column=7,
+            message_contains="removed in JAX 0.6.0",
+            raises="AttributeError",
+        ),
+        EXAMPLES.invalid("invalid_jax_import_tree_map.py", count=1, line=1, raises="ImportError"),
+        EXAMPLES.invalid("invalid_jax_import_jit_tree_leaves_tl.py", count=2, raises="ImportError"),
+        EXAMPLES.invalid("invalid_return_j_tree_leaves_t_j.py", count=2),
+        EXAMPLES.invalid("invalid_pass.py"),
+        EXAMPLES.invalid("invalid_mapper_jax_tree_transpose.py"),
+        EXAMPLES.invalid("invalid_return_tree_unflatten_td_t.py"),
+        EXAMPLES.invalid(
+            "invalid_removed_module_imported_name_import.py",
+            count=1,
+            line=2,
+            raises="ImportError",
+            note="a removed module imported by name: the import and every use rewritten",
+        ),
+        EXAMPLES.invalid("invalid_y_jnp_full_2_jnp_ninf.py", count=2, raises="AttributeError"),
+        EXAMPLES.invalid(
+            "invalid_parenthesized_where_precedence_needs.py",
+            note="parenthesized where precedence needs it",
+        ),
+        EXAMPLES.invalid(
+            "invalid_y_jnp_clip_jnp_arange_5.py", count=2, column=31, raises="TypeError"
+        ),
+        EXAMPLES.invalid(
+            "invalid_import_jax_does_load_jax.py",
+            line=3,
+            raises="AttributeError",
+            note="`import jax` does not load jax.extend: the fix imports it",
+        ),
+        EXAMPLES.invalid("invalid_assert_x_device_buffer_none.py", raises="AttributeError"),
+        EXAMPLES.invalid("invalid_d_x_device.py", unsafe_fix=True, raises="TypeError"),
+        EXAMPLES.invalid(
+            "invalid_jax_config_update_jax_enable_memories.py",
+            unsafe_fix=True,
+            raises="AttributeError",
+        ),
+        EXAMPLES.invalid("invalid_y_jax_random_shuffle_jax_random.py", raises="AttributeError"),
+        EXAMPLES.invalid("invalid_x_jnp_array_1_0_2.py", column=40, raises="TypeError"),
+        EXAMPLES.invalid(
+            "invalid_hasattr_something_else_than_jax.py",
+            note="`hasattr` on something else than JAX is no version guard",
+        ),
+        EXAMPLES.invalid(
+            "invalid_mechanical_fix_callback_apis_differ.py",
+            count=1,
+            message_contains="use `jax.debug.print`",
+            note="no mechanical fix: the callback APIs differ",
+        ),
+    ]

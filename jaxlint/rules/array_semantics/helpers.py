@@ -1,0 +1,348 @@
+"""Shared by the JAX6xx rules: which expressions are certainly one immutable ``jax.Array``."""
+
+from __future__ import annotations
+
+import weakref
+
+import libcst as cst
+
+from jaxlint.analysis.names import Binding, Scope, SemanticModel
+from jaxlint.analysis.tracing import Level
+from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
+from jaxlint.rules.base import Rule
+
+# -- which expressions are certainly one immutable jax.Array ------------------------------
+
+# Functions of JAX's array modules that return a tuple, a list, a pytree, a function or
+# a Python value rather than one array.
+_NOT_ONE_ARRAY = frozenset(
+    {
+        *(
+            f"jax.numpy.{n}"
+            for n in (
+                "split array_split hsplit vsplit dsplit unstack meshgrid broadcast_arrays"
+                " atleast_1d atleast_2d atleast_3d nonzero unique_all unique_counts"
+                " unique_inverse histogram histogram2d histogramdd ix_ tril_indices"
+                " triu_indices tril_indices_from triu_indices_from diag_indices"
+                " diag_indices_from mask_indices unravel_index divmod frexp modf polyfit"
+                " einsum_path broadcast_shapes load vectorize frompyfunc printoptions"
+                " get_printoptions set_printoptions linalg.eig linalg.eigh linalg.svd"
+                " linalg.qr linalg.slogdet linalg.lstsq"
+            ).split()
+        ),
+        *(
+            f"jax.lax.{n}"
+            for n in (
+                "scan fori_loop while_loop cond switch map associative_scan custom_root"
+                " custom_linear_solve reduce sort sort_key_val top_k approx_max_k"
+                " approx_min_k psum pmean pmax pmin all_gather all_to_all ppermute pshuffle"
+                " psum_scatter pbroadcast optimization_barrier stop_gradient"
+                " with_sharding_constraint pcast pvary platform_dependent composite"
+            ).split()
+        ),
+    }
+)
+_NOT_ONE_ARRAY_PREFIXES = ("jax.nn.initializers.", "jax.lax.linalg.")
+_ONE_ARRAY_SCIPY = ("jax.scipy.special.", "jax.scipy.stats.")
+
+# Array methods whose result is a new array, whatever array-like object they are
+# called on (a list, a dict or a pytree has none of them).
+_ARRAY_METHODS = frozenset(
+    "astype reshape transpose ravel flatten squeeze sum mean max min prod cumsum cumprod"
+    " clip round conj conjugate swapaxes argmax argmin argsort sort std var dot".split()
+)
+# ... and these, only on a value already known to be one array (``list.copy()``).
+_COPY_METHODS = frozenset({"copy", "block_until_ready"})
+_ARRAY_VIEWS = frozenset({"T", "mT", "real", "imag"})
+_AT_METHODS = frozenset(
+    {"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"}
+)
+# The output of these transforms is the output of the function they wrap.
+_SAME_OUTPUT_VERBS = frozenset(
+    {"jitted", "vmapped", "pmapped", "shard_mapped", "rematerialized", "scanned"}
+)
+_ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array"})
+
+
+def _one_array_call(qualname: str, call: cst.Call) -> bool:
+    """``qualname(...)`` returns one JAX array."""
+    if not qualname.startswith(ARRAY_MODULES) or qualname in STATIC_CALLS:
+        return False
+    if qualname in _NOT_ONE_ARRAY or qualname.startswith(_NOT_ONE_ARRAY_PREFIXES):
+        return False
+    if qualname.startswith("jax.scipy.") and not qualname.startswith(_ONE_ARRAY_SCIPY):
+        return False
+    keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+    positional = [a for a in call.args if a.keyword is None]
+    if qualname == "jax.numpy.where" and len(positional) < 3 and not keywords & {"x", "y"}:
+        return False  # ``jnp.where(cond)`` is ``jnp.nonzero``: a tuple
+    if qualname == "jax.numpy.unique" and any(k.startswith("return_") for k in keywords):
+        return False
+    if qualname == "jax.numpy.indices" and "sparse" in keywords:
+        return False
+    return True
+
+
+def _short(qualname: str) -> str:
+    for long, short in (("jax.numpy.", "jnp."), ("jax.lax.", "lax.")):
+        if qualname.startswith(long):
+            return short + qualname[len(long) :]
+    return qualname
+
+
+def _derived(evidence: str | None) -> str | None:
+    """Evidence for a value computed from an array with that evidence."""
+    if evidence is None or evidence.startswith(("derived from", "computed from")):
+        return evidence
+    return f"derived from an array {evidence}"
+
+
+def is_number(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.UnaryOperation):
+        expr = expr.expression
+    return isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary))
+
+
+_ASSIGNED: weakref.WeakKeyDictionary[SemanticModel, dict[int, tuple[str, cst.BaseExpression]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""``ArrayEvidence.assigned`` of each module, shared by the rules that use it."""
+
+
+class ArrayEvidence:
+    """Why an expression is certainly one immutable ``jax.Array``, or ``None``.
+
+    The trace analysis's ``Val.array``/``Val.traced`` say that a value is, or holds,
+    JAX arrays: a traced parameter may be a pytree (a dict of parameters, a list of
+    caches), a mutable ``jax.Ref`` or a Flax NNX ``Variable``, and all of these accept
+    ``v[i] = x``. So an item assignment is flagged only with positive evidence of one
+    array: a ``jnp``/``lax``/``jax.random`` call that returns one array, an ``.at[]``
+    update, array arithmetic or an array method on such a value or on a tracer, a
+    traced parameter annotated ``jax.Array``, or the result of a jitted function of
+    this module whose every ``return`` is such a value. A name qualifies when *every*
+    assignment to it in its scope does (``x += v`` keeps what ``x`` was).
+    """
+
+    def __init__(self, rule: Rule) -> None:
+        self.rule = rule
+        self.model = rule.model
+        self.ctx = rule.ctx
+        self._assigned: dict[int, tuple[str, cst.BaseExpression]] | None = None
+        self._returns: dict[int, list[cst.Return]] = {}
+
+    # bookkeeping ------------------------------------------------------------------
+
+    @property
+    def assigned(self) -> dict[int, tuple[str, cst.BaseExpression]]:
+        """``id(target Name)`` -> (``value``/``aug``/``for``, the expression)."""
+        if self._assigned is None:
+            shared = _ASSIGNED.get(self.model)
+            if shared is not None:  # the other rule of this module already built it
+                self._assigned = shared
+                return shared
+            found: dict[int, tuple[str, cst.BaseExpression]] = {}
+            # every node of the module: ``type() is`` (concrete libcst classes have no
+            # subclasses) instead of ``isinstance``, which goes through ABCMeta
+            name = cst.Name
+            for node, entering in self.model.events:
+                if not entering:
+                    continue
+                kind = type(node)
+                if kind is cst.Assign:
+                    for t in node.targets:
+                        if type(t.target) is name:
+                            found[id(t.target)] = ("value", node.value)
+                elif kind is cst.AnnAssign:
+                    if node.value is not None and type(node.target) is name:
+                        found[id(node.target)] = ("value", node.value)
+                elif kind is cst.AugAssign:
+                    if type(node.target) is name:
+                        found[id(node.target)] = ("aug", node.value)
+                elif kind is cst.For and type(node.target) is name:
+                    found[id(node.target)] = ("for", node.iter)
+            self._assigned = found
+            _ASSIGNED[self.model] = found
+        return self._assigned
+
+    def line(self, node: cst.CSTNode) -> int:
+        return self.ctx.positions[node].start.line
+
+    def bindings(self, name: cst.Name) -> tuple[Scope, list[Binding]] | None:
+        return self.model.lookup(name.value, self.model.scope_for(name))
+
+    # evidence ---------------------------------------------------------------------
+
+    def of(self, expr: cst.BaseExpression, depth: int = 0) -> str | None:
+        if depth > 8:
+            return None
+        if isinstance(expr, cst.Name):
+            return self._name(expr, depth)
+        if isinstance(expr, cst.Call):
+            return self._call(expr, depth)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._binary(expr, depth)
+        if isinstance(expr, cst.UnaryOperation) and not isinstance(expr.operator, cst.Not):
+            return _derived(self.of(expr.expression, depth + 1))
+        if isinstance(expr, cst.Subscript):
+            return _derived(self.of(expr.value, depth + 1))
+        if isinstance(expr, cst.Attribute) and expr.attr.value in _ARRAY_VIEWS:
+            return _derived(self.of(expr.value, depth + 1))
+        if isinstance(expr, cst.IfExp):
+            body = self.of(expr.body, depth + 1)
+            return body if body and self.of(expr.orelse, depth + 1) else None
+        return None
+
+    def _traced(self, expr: cst.BaseExpression) -> bool:
+        val = self.ctx.trace.value(expr)
+        return val is not None and val.traced and not val.container
+
+    def _binary(self, expr: cst.BinaryOperation, depth: int) -> str | None:
+        left, right = expr.left, expr.right
+        for side in (left, right):
+            found = self.of(side, depth + 1)
+            if found:
+                return _derived(found)
+        if isinstance(left, (cst.List, cst.Tuple, cst.SimpleString, cst.FormattedString)):
+            return None
+        if isinstance(right, (cst.List, cst.Tuple)):
+            return None
+        flags = [(side, self._traced(side)) for side in (left, right)]
+        traced = [side for side, is_traced in flags if is_traced]
+        if not traced:
+            return None
+        if isinstance(expr.operator, (cst.Add, cst.Multiply)):
+            # ``xs + ys`` / ``xs * 2`` may concatenate or repeat a list of arrays
+            for side, is_traced in flags:
+                if is_traced:
+                    continue
+                whole = side.expression if isinstance(side, cst.UnaryOperation) else side
+                if not is_number(side) or (
+                    isinstance(expr.operator, cst.Multiply) and isinstance(whole, cst.Integer)
+                ):
+                    return None
+        val = self.ctx.trace.value(traced[0])
+        assert val is not None
+        return f"computed from a tracer ({self.ctx.trace.why(val)})"
+
+    def _call(self, call: cst.Call, depth: int) -> str | None:
+        qualname = self.model.call_name(call)
+        if qualname is not None:
+            if _one_array_call(qualname, call):
+                return f"made by `{_short(qualname)}` at line {self.line(call)}"
+            return None
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            method = func.attr.value
+            inner = func.value
+            if (
+                method in _AT_METHODS
+                and isinstance(inner, cst.Subscript)
+                and isinstance(inner.value, cst.Attribute)
+                and inner.value.attr.value == "at"
+            ):
+                return f"made by `.at[].{method}` at line {self.line(call)}"
+            if method in _ARRAY_METHODS or method in _COPY_METHODS:
+                found = self.of(inner, depth + 1)
+                if found:
+                    return _derived(found)
+                if method in _ARRAY_METHODS and self._traced(inner):
+                    why = self.ctx.trace.why(self.ctx.trace.value(inner))  # type: ignore[arg-type]
+                    return f"made by `.{method}()` on a tracer ({why})"
+            return None
+        return self._jitted_result(call, depth)
+
+    def _jitted_result(self, call: cst.Call, depth: int) -> str | None:
+        """``step(x)`` for a jitted ``step`` of this module that returns one array."""
+        transform = self.ctx.trace.transformed_callee(call)
+        if transform is None or transform.verb not in _SAME_OUTPUT_VERBS:
+            return None
+        fn = self._callee_def(call.func)
+        if fn is None:
+            return None
+        returns = self._returns_of(fn)
+        if not returns or any(r.value is None or not self.of(r.value, depth + 1) for r in returns):
+            return None
+        return f"returned by `{fn.name.value}`, {transform.verb} by `{transform.short}`"
+
+    def _callee_def(self, func: cst.BaseExpression) -> cst.FunctionDef | None:
+        if isinstance(func, cst.Call):  # ``jax.jit(f)(x)``
+            positional = [a for a in func.args if a.keyword is None and not a.star]
+            return self._callee_def(positional[0].value) if positional else None
+        if not isinstance(func, cst.Name):
+            return None
+        found = self.bindings(func)
+        if found is None or len(found[1]) != 1:
+            return None
+        binding = found[1][0]
+        if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+            return binding.node
+        if binding.kind == "assign":  # ``step = jax.jit(train_step)``
+            kind, value = self.assigned.get(id(binding.node), ("", cst.Name("None")))
+            if kind == "value" and isinstance(value, cst.Call):
+                return self._callee_def(value)
+        return None
+
+    def _returns_of(self, fn: cst.FunctionDef) -> list[cst.Return]:
+        if id(fn) not in self._returns:
+            found: list[cst.Return] = []
+
+            class _Returns(cst.CSTVisitor):
+                def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                    return node is fn
+
+                def visit_Lambda(self, node: cst.Lambda) -> bool:
+                    return False
+
+                def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+                    return False
+
+                def visit_Return(self, node: cst.Return) -> None:
+                    found.append(node)
+
+            fn.visit(_Returns())
+            self._returns[id(fn)] = found
+        return self._returns[id(fn)]
+
+    def _name(self, name: cst.Name, depth: int) -> str | None:
+        found = self.bindings(name)
+        if found is None:
+            return None
+        scope, bindings = found
+        evidence: str | None = None
+        for binding in bindings:
+            if binding.kind == "param" and isinstance(binding.node, cst.Param):
+                got = self._param(scope, binding.node)
+            elif binding.kind == "assign":
+                kind, value = self.assigned.get(id(binding.node), ("", name))
+                if kind == "aug":
+                    continue  # ``x += v`` keeps the kind of ``x``
+                got = self.of(value, depth + 1) if kind == "value" else None
+            else:
+                got = None
+            if got is None:
+                return None
+            evidence = evidence or got
+        return evidence
+
+    def _param(self, scope: Scope, param: cst.Param) -> str | None:
+        """A traced parameter annotated as one ``jax.Array``."""
+        info = self.ctx.trace.info(scope.node)
+        if info is None or info.param_levels.get(param.name.value) is not Level.TRACED:
+            return None
+        if param.annotation is None:
+            return None
+        ann = param.annotation.annotation
+        qualname = self.model.qualified_name(ann)
+        if qualname is None and isinstance(ann, cst.Subscript) and ann.slice:
+            # jaxtyping: ``Float[Array, "n"]``
+            base = self.model.qualified_name(ann.value)
+            first = ann.slice[0].slice
+            if base is not None and base.startswith("jaxtyping.") and isinstance(first, cst.Index):
+                qualname = self.model.qualified_name(first.value)
+        if qualname not in _ARRAY_ANNOTATIONS:
+            return None
+        text = self.ctx.code(ann)
+        return (
+            f"parameter of `{info.name}` annotated `{text}`,"
+            f" {info.how(lambda n: self.ctx.positions[n].start.line)}"
+        )

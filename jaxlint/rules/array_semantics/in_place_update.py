@@ -1,0 +1,428 @@
+"""JAX601 in-place-update: item assignment (`x[i] = v`, `x[i] += v`) into a JAX array."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from jaxlint.diagnostics import Applicability
+from jaxlint.rules.array_semantics.helpers import ArrayEvidence, is_number
+from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
+
+EXAMPLES = Examples(__file__)
+
+_SUBTRACT_SINCE = (0, 4, 35)
+"""``x.at[i].subtract`` exists since JAX 0.4.35 (checked on the release tags)."""
+_AUG_METHODS: dict[type[cst.BaseAugOp], str] = {
+    cst.AddAssign: "add",
+    cst.SubtractAssign: "subtract",
+    cst.MultiplyAssign: "multiply",
+    cst.DivideAssign: "divide",
+    cst.PowerAssign: "power",
+}
+_AUG_OPERATORS: dict[type[cst.BaseAugOp], str] = {
+    cst.FloorDivideAssign: "//",
+    cst.ModuloAssign: "%",
+    cst.MatrixMultiplyAssign: "@",
+    cst.BitAndAssign: "&",
+    cst.BitOrAssign: "|",
+    cst.BitXorAssign: "^",
+    cst.LeftShiftAssign: "<<",
+    cst.RightShiftAssign: ">>",
+}
+_WHOLE_ARRAY_METHODS = frozenset({"divide", "power"})
+"""``.at[i].divide``/``.power`` compute over every element (``x / ones.at[i].mul(v)``)."""
+_MIN_MAX = {"jax.numpy.minimum": "min", "jax.numpy.maximum": "max"}
+_ATOMIC = (
+    cst.Name,
+    cst.Attribute,
+    cst.Call,
+    cst.Subscript,
+    cst.Integer,
+    cst.Float,
+    cst.Imaginary,
+    cst.SimpleString,
+    cst.ConcatenatedString,
+    cst.FormattedString,
+    cst.List,
+    cst.Dict,
+    cst.Set,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+)
+
+
+def _subscript_targets(expr: cst.BaseExpression) -> list[cst.Subscript]:
+    if isinstance(expr, cst.Subscript):
+        return [expr]
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return [s for el in expr.elements for s in _subscript_targets(el.value)]
+    if isinstance(expr, cst.StarredElement):
+        return _subscript_targets(expr.value)
+    return []
+
+
+class InPlaceUpdate(Rule):
+    code = "JAX601"
+    name = "in-place-update"
+    message = (
+        "`{base}` is a JAX array ({why}): item assignment raises TypeError because JAX"
+        " arrays are immutable; use `{suggestion}`"
+    )
+    fix_availability = "sometimes"
+    probe = "jaxlint probe compile FILE.py:FUNC"
+    docs = """\
+## What it does
+Flags item assignment into a JAX array: `x[i] = v`, and the augmented forms
+`x[i] += v`, `-=`, `*=`, `/=`, `**=`, `//=` and the other operators, on host or
+in traced code.
+
+It fires only when `x` is certainly one immutable `jax.Array`: made by a
+`jax.numpy`/`jax.lax`/`jax.random` function that returns one array, by an
+`.at[...]` update, by array arithmetic or an array method on such a value or on a
+tracer, a traced parameter annotated `jax.Array` (or jaxtyping `Float[Array,
+...]`), or the result of a jitted function of the module whose every `return` is
+such a value. Every assignment to the name in its scope must qualify
+(`x = np.zeros(3)` on one branch keeps the rule silent).
+
+It stays silent on values that accept item assignment: NumPy arrays, Python
+lists and dicts, pytrees of parameters passed to a jitted function, mutable
+`jax.Ref`s (`r = jax.new_ref(x); r[...] = v`, also inside `jax.jit`) and Flax
+NNX `Variable`s (`v[...] += 1`). An unannotated parameter of a jitted function may
+be any of these, so it needs an annotation to be flagged.
+
+## Why is this bad
+JAX arrays are immutable. `x[i] = v` raises, on the host and under `jit` alike:
+
+```text
+TypeError: JAX arrays are immutable and do not support in-place item assignment.
+Instead of x[idx] = y, use x = x.at[idx].set(y) or another .at[] method
+```
+
+`x.at[i].set(v)` returns a new array with the update (under `jit`, XLA performs
+it in place when `x` is not used afterwards).
+
+## Example
+```python
+import jax.numpy as jnp
+
+x = jnp.zeros(5)
+for i in range(5):
+    x[i] = i * i
+x[0] += 1.0
+```
+
+## Use instead
+```python
+import jax.numpy as jnp
+
+x = jnp.zeros(5)
+for i in range(5):
+    x = x.at[i].set(i * i)
+x = x.at[0].add(1.0)
+```
+
+`x[i] = v` becomes `x = x.at[i].set(v)`; `+=`, `-=`, `*=`, `/=`, `**=` become
+`.add(v)`, `.subtract(v)`, `.multiply(v)`, `.divide(v)`, `.power(v)`
+(`.subtract` exists since JAX 0.4.35; for an older `target-jax`, `-=` becomes
+`.add(-v)`, which gives the same result, also for unsigned integers);
+`x[i] = jnp.minimum(x[i], v)` becomes `.min(v)` (`.max` likewise; NaNs and
+signed zeros are handled the same, checked on CPU); the other operators become
+`.set(x[i] OP v)`.
+
+## Fix safety
+The fix rebinds the name (`x = x.at[i].set(v)`), keeping comments and the rest
+of the line. It is safe when the update means exactly what the NumPy code meant:
+
+- the index is basic: integer literals, slices, `...`, `None`, or a loop
+  variable of `for i in range(...)`. An index array may hold repeated indices:
+  NumPy's `x[idx] += v` then applies one update per position, `.at[idx].add(v)`
+  applies all of them, and `.set` keeps an unspecified one;
+- `x` is a local of the function, not a parameter: NumPy code that fills an
+  argument in place is seen by the caller, while the rebinding is not (return
+  `x` instead);
+- the method touches only the indexed elements. `.divide` and `.power` compute
+  over the whole array (`x / ones.at[i].mul(v)`): on CPU that flushes subnormal
+  numbers to zero in the other elements, and on an integer array `.divide`
+  returns floats.
+
+Otherwise the fix is unsafe. A statement with several targets (`x[0] = y[0] = v`,
+`x[0], y = v`) or a nested target (`x[i][j] = v`) gets no fix, nor does an array
+bound in an enclosing scope (rebinding it would make the name local). With an
+integer array and a float value, `.add(v)` casts `v` to the array's dtype before
+adding, while NumPy adds then casts; JAX warns about that cast (FutureWarning).
+
+## Verify at runtime
+`jaxlint probe compile FILE.py:FUNC` traces the function: an item assignment
+fails the `eval_shape` stage with `TypeError: JAX arrays are immutable and do not
+support in-place item assignment`, with the file and line of the assignment.
+"""
+    VALID = [
+        EXAMPLES.valid(
+            "valid_functional_update_already.py", runs=True, note="the functional update already"
+        ),
+        EXAMPLES.valid("valid_numpy_arrays_mutable.py", runs=True, note="NumPy arrays are mutable"),
+        EXAMPLES.valid(
+            "valid_python_list_dict_holding_arrays.py",
+            runs=True,
+            note="Python list and dict holding arrays",
+        ),
+        EXAMPLES.valid(
+            "valid_mutable_jax_ref_host_passed.py",
+            runs=True,
+            note="mutable jax.Ref, on host and passed into jit",
+        ),
+        EXAMPLES.valid(
+            "valid_traced_pytree_parameters_dict_list.py",
+            runs=True,
+            note="a traced pytree of parameters is a dict and a list inside jit",
+        ),
+        EXAMPLES.valid(
+            "valid_one_assignment_numpy_certainly_jax.py",
+            runs=True,
+            note="one assignment is NumPy: not certainly a JAX array",
+        ),
+        EXAMPLES.valid(
+            "valid_copied_numpy_array_host_before.py",
+            runs=True,
+            note="copied to a NumPy array on the host before the assignment",
+        ),
+        EXAMPLES.valid(
+            "valid_flax_nnx_variable_attributes_mutable.py",
+            note="Flax NNX Variable attributes are mutable",
+        ),
+        EXAMPLES.valid(
+            "valid_jnp_split_returns_list_unannotated.py",
+            runs=True,
+            note="jnp.split returns a list; an unannotated host parameter may be NumPy",
+        ),
+        EXAMPLES.valid(
+            "valid_assigning_jax_array_into_dict.py",
+            runs=True,
+            note="assigning a JAX array into a dict is fine",
+        ),
+        EXAMPLES.valid(
+            "valid_equinox_dict_gradients_list_repeated.py",
+            note="Equinox: a dict of gradients, a list repeated with `*`",
+        ),
+        EXAMPLES.valid("valid_suppressed.py", note="suppressed"),
+    ]
+    INVALID = [
+        EXAMPLES.invalid(
+            "invalid_x_i_i_i_square.py",
+            line=5,
+            column=5,
+            message_contains="made by `jnp.zeros` at line 3",
+            raises="TypeError",
+        ),
+        EXAMPLES.invalid("invalid_x_1_3_0.py", count=3, raises="TypeError"),
+        EXAMPLES.invalid(
+            "invalid_subtract_before_jax_0_4.py",
+            target_jax="0.4.30",
+            note="no .at[].subtract before JAX 0.4.35",
+            raises="TypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_traced_parameter_unsafe_caller_does.py",
+            line=6,
+            message_contains="parameter of `relax` annotated `jax.Array`, jitted by `jax.jit`",
+            unsafe_fix=True,
+            note="a traced parameter: unsafe (the caller does not see a rebinding)",
+            raises="TypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_arithmetic_tracer_array_divide_unsafe.py",
+            line=7,
+            message_contains="computed from a tracer (`acc` is traced: parameter of `body`",
+            unsafe_fix=True,
+            note="arithmetic on a tracer is an array; .divide is unsafe",
+            raises="TypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_host_result_jitted_call_other.py",
+            line=9,
+            message_contains="returned by `step`, jitted by `jax.jit`",
+            note="host result of a jitted call; other operators go through .set",
+            raises="TypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_chained_assignment_reported_fix.py",
+            count=2,
+            note="chained assignment: reported, no fix",
+            raises="TypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_nested_target_reported_fix.py",
+            note="nested target: reported, no fix",
+            raises="TypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_index_array_may_repeat_indices.py",
+            unsafe_fix=True,
+            note="an index array may repeat indices: unsafe",
+            raises="TypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_bound_enclosing_scope_rebinding_would.py",
+            note="bound in the enclosing scope: rebinding would make it local",
+            raises="TypeError",
+        ),
+    ]
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.evidence = ArrayEvidence(self)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        targets = [s for t in node.targets for s in _subscript_targets(t.target)]
+        single = len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Subscript)
+        for target in targets:
+            self._check(node, target, None, single)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Subscript):
+            self._check(node, node.target, node.operator, True)
+
+    def _check(
+        self,
+        stmt: cst.Assign | cst.AugAssign,
+        target: cst.Subscript,
+        op: cst.BaseAugOp | None,
+        fixable: bool,
+    ) -> None:
+        why = self.evidence.of(target.value)
+        if why is None:
+            return
+        base = self.ctx.code(target.value)
+        index = self.ctx.code(target)[len(base) :]
+        plan = self._plan(stmt, target, op) if fixable else None
+        if plan is not None:
+            text, applicability, fix_message = plan
+            suggestion = text
+        else:
+            method = "set" if op is None else _AUG_METHODS.get(type(op), "set")
+            root = target.value
+            while isinstance(root, cst.Subscript):
+                root = root.value
+            if root is target.value:
+                suggestion = f"{base} = {base}.at{index}.{method}(...)"
+            else:
+                suggestion = f"x = x.at[...].{method}(...)"
+        suggestion = " ".join(suggestion.split())
+        if len(suggestion) > 70:
+            suggestion = suggestion[:67] + "..."
+
+        def fix() -> list[FixOp]:
+            return [ReplaceNode(stmt, plan[0])] if plan is not None else []
+
+        self.report(
+            target,
+            base=base,
+            why=why,
+            suggestion=suggestion,
+            fix=fix if plan is not None else None,
+            applicability=plan[1] if plan is not None else None,
+            fix_message=plan[2] if plan is not None else None,
+        )
+
+    def _plan(
+        self, stmt: cst.Assign | cst.AugAssign, target: cst.Subscript, op: cst.BaseAugOp | None
+    ) -> tuple[str, Applicability, str] | None:
+        """The replacement statement, its applicability and the fix message."""
+        name = target.value
+        if not isinstance(name, cst.Name):
+            return None
+        found = self.evidence.bindings(name)
+        scope = self.model.scope_for(name)
+        if found is None:
+            return None
+        owner, bindings = found
+        if owner is not scope and not (
+            name.value in scope.global_names or name.value in scope.nonlocal_names
+        ):
+            return None  # ``x = x.at[...]`` would make ``x`` local here
+        code = self.ctx.code
+        base = name.value
+        index = code(target)[len(code(name)) :]
+        value = stmt.value
+        unsafe: list[str] = []
+        if op is None:
+            method, arg = "set", _unwrapped(value, code)
+            if isinstance(value, cst.Call) and not any(a.keyword or a.star for a in value.args):
+                minmax = _MIN_MAX.get(self.model.call_name(value) or "")
+                args = [a.value for a in value.args]
+                if minmax is not None and len(args) == 2:
+                    same = [a for a in args if code(a) == code(target)]
+                    if same:
+                        other = args[1] if args[0] is same[0] else args[0]
+                        method, arg = minmax, _unwrapped(other, code)
+        elif type(op) in _AUG_METHODS:
+            method, arg = _AUG_METHODS[type(op)], _unwrapped(value, code)
+            if method == "subtract" and self.ctx.target_jax < _SUBTRACT_SINCE:
+                method, arg = "add", f"-{_atom(value, code)}"
+            if method in _WHOLE_ARRAY_METHODS:
+                unsafe.append(
+                    f"`.{method}` computes over the whole array (subnormals flushed on CPU,"
+                    " floats for an integer array)"
+                )
+        elif type(op) in _AUG_OPERATORS:
+            symbol = _AUG_OPERATORS[type(op)]
+            method, arg = "set", f"{code(target)} {symbol} {_atom(value, code)}"
+        else:
+            return None
+        if not self._basic_index(target):
+            unsafe.append("an index array may repeat indices, which `.at[]` treats differently")
+        if any(b.kind == "param" for b in bindings):
+            unsafe.append(f"the caller does not see the update: return `{base}`")
+        text = f"{base} = {base}.at{index}.{method}({arg})"
+        shown = f"Replace with `{base} = {base}.at[...].{method}(...)`"
+        if unsafe:
+            return text, Applicability.UNSAFE, f"{shown} (unsafe: {'; '.join(unsafe)})"
+        return text, Applicability.SAFE, shown
+
+    def _basic_index(self, target: cst.Subscript) -> bool:
+        """No element can be an index array (which may repeat indices)."""
+        for element in target.slice:
+            part = element.slice
+            if isinstance(part, cst.Slice):
+                continue
+            if part.star is not None:
+                return False
+            value = part.value
+            if is_number(value) or isinstance(value, cst.Ellipsis):
+                continue
+            if isinstance(value, cst.Name) and (value.value == "None" or self._range_index(value)):
+                continue
+            return False
+        return True
+
+    def _range_index(self, name: cst.Name) -> bool:
+        """``name`` is only ever bound by ``for name in range(...)``."""
+        found = self.evidence.bindings(name)
+        if found is None:
+            return False
+        for binding in found[1]:
+            kind, it = self.evidence.assigned.get(id(binding.node), ("", name))
+            if (
+                kind != "for"
+                or not isinstance(it, cst.Call)
+                or self.model.call_name(it) != "builtins.range"
+            ):
+                return False
+        return True
+
+
+def _unwrapped(value: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> str:
+    """``value`` as one call argument (a bare tuple needs parentheses)."""
+    if isinstance(value, (cst.Tuple, cst.Yield, cst.GeneratorExp)) and not value.lpar:
+        return f"({code(value)})"
+    return code(value)
+
+
+def _atom(value: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> str:
+    """``value`` as an operand of a binary or unary operator."""
+    if isinstance(value, _ATOMIC) or getattr(value, "lpar", None):
+        return code(value)
+    return f"({code(value)})"

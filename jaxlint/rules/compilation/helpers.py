@@ -1,0 +1,429 @@
+"""Shared by the JAX4xx rules: the per-file index, the queries of the `Queries` mixin
+(jitted call sites, loops, scopes, bound methods) and the transform sets they use."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.names import Binding, Scope, SemanticModel
+from jaxlint.analysis.tracing import _literal_ints, _literal_strs, positional_params
+from jaxlint.analysis.transforms import TRANSFORMS
+
+if TYPE_CHECKING:
+    from jaxlint.engine import FileContext
+
+# Transforms that compile and cache what they compile on the wrapped function.
+COMPILING = frozenset(
+    {
+        "jax.jit",
+        "jax.experimental.pjit.pjit",
+        "jax.pmap",
+        "flax.nnx.jit",
+        "equinox.filter_jit",
+        "equinox.filter_pmap",
+    }
+)
+# Transforms that take ``static_argnums``/``donate_argnums`` and hash the static ones.
+_ARGNUM_TRANSFORMS = frozenset(q for q in COMPILING if TRANSFORMS[q].has_static_args)
+_CACHING_DECORATORS = frozenset(
+    {"functools.cache", "functools.lru_cache", "functools.cached_property"}
+)
+_RUN_ONCE = frozenset(
+    {"main", "setUp", "setUpClass", "setUpModule", "setup_method", "setup_class", "setup"}
+)
+"""Functions that run once per program or test: re-jitting there costs one compile."""
+SCOPE_NODES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+def short(text: str, limit: int = 48) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def positional(call: cst.Call) -> list[cst.Arg]:
+    return [a for a in call.args if a.keyword is None and not a.star]
+
+
+# -- a per-file index shared by the rules of this module -----------------------------------
+
+
+class _Index:
+    """Parents, event spans and every name used, for one module (built from the model's
+    events on first use: many files only ever ask ``jitted_call``)."""
+
+    def __init__(self, model: SemanticModel) -> None:
+        self.events = model.events
+        self.assigned = model.assigned
+        """``name = value``: id of the target ``Name`` -> value."""
+        self.jitted: dict[int, Jitted | None] = {}
+        """``Queries.jitted_call`` of each call asked about (JAX404 and JAX405 ask for
+        every call of the module)."""
+        self._parent: dict[int, cst.CSTNode] | None = None
+        self._start: dict[int, int] = {}
+        self._end: dict[int, int] = {}
+        self._names: set[str] = set()
+
+    @property
+    def parent(self) -> dict[int, cst.CSTNode]:
+        if self._parent is None:
+            self._build()
+        assert self._parent is not None
+        return self._parent
+
+    @property
+    def start(self) -> dict[int, int]:
+        """id(node) -> the index of its entering event in ``model.events``."""
+        if self._parent is None:
+            self._build()
+        return self._start
+
+    @property
+    def end(self) -> dict[int, int]:
+        """id(node) -> the index of its leaving event."""
+        if self._parent is None:
+            self._build()
+        return self._end
+
+    @property
+    def names(self) -> set[str]:
+        if self._parent is None:
+            self._build()
+        return self._names
+
+    def _build(self) -> None:
+        # One pass over every event of the module: locals instead of attribute lookups,
+        # and ``type(node) is`` (libcst's concrete node classes have no subclasses)
+        # instead of ``isinstance``, which goes through ABCMeta for libcst classes.
+        parent: dict[int, cst.CSTNode] = {}
+        start = self._start
+        end = self._end
+        add_name = self._names.add
+        name_cls = cst.Name
+        stack: list[cst.CSTNode] = []
+        push = stack.append
+        pop = stack.pop
+        for i, (node, entering) in enumerate(self.events):
+            if entering:
+                key = id(node)
+                if stack:
+                    parent.setdefault(key, stack[-1])
+                start[key] = i
+                push(node)
+                if type(node) is name_cls:
+                    add_name(node.value)
+            else:
+                pop()
+                end[id(node)] = i
+        self._parent = parent
+
+    def inside(self, node: cst.CSTNode, container: cst.CSTNode) -> bool:
+        inner = self.start.get(id(node))
+        outer = self.start.get(id(container))
+        if inner is None or outer is None:
+            return False
+        return outer < inner <= self.end[id(container)]
+
+    def nodes_in(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+        """Every node under ``node`` (entering events), in walk order."""
+        key = id(node)
+        first, last = self.start[key], self.end[key]
+        for i in range(first + 1, last):
+            child, entering = self.events[i]
+            if entering:
+                yield child
+
+    def ancestors(self, node: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, cst.CSTNode]]:
+        """``(child, parent)`` pairs from ``node`` up to the module."""
+        get_parent = self.parent.get
+        child = node
+        parent = get_parent(id(child))
+        while parent is not None:
+            yield child, parent
+            child = parent
+            parent = get_parent(id(child))
+
+
+_INDEXES: weakref.WeakKeyDictionary[SemanticModel, _Index] = weakref.WeakKeyDictionary()
+
+
+@dataclass
+class Jitted:
+    """What a call site calls: a function wrapped by a transform with ``*_argnums``."""
+
+    transform: str
+    options: dict[str, cst.BaseExpression]
+    fn: cst.FunctionDef | cst.Lambda | None
+    bound: int = 0
+    """Positional parameters bound by ``functools.partial``."""
+    bound_keywords: frozenset[str] = frozenset()
+    method: bool = False
+    """Called as ``self.m(...)``: the first parameter is bound."""
+
+    def params(self) -> list[str] | None:
+        if self.fn is None:
+            return None
+        return positional_params(self.fn)[self.bound :]
+
+    def chosen(self, nums_keys: Sequence[str], names_key: str) -> set[str | int] | None:
+        """The parameters named by ``*_argnums``/``*_argnames``: names where the function
+        is known, else positions; ``None`` when an option is not a literal."""
+        nums: list[int] = []
+        for key in nums_keys:
+            got = _literal_ints(self.options.get(key))
+            if got is None:
+                return None
+            nums.extend(got)
+        names = _literal_strs(self.options.get(names_key))
+        if names is None:
+            return None
+        params = self.params()
+        out: set[str | int] = set(names)
+        for n in nums:
+            if params is None:
+                if n >= 0:
+                    out.add(n)
+                continue
+            idx = n if n >= 0 else len(params) + n
+            if 0 <= idx < len(params):
+                out.add(params[idx])
+        return out
+
+    def argument_params(self, call: cst.Call) -> Iterator[tuple[cst.Arg, str | int]]:
+        """Each argument of ``call`` with the parameter (name, else position) it binds."""
+        params = self.params()
+        shift = 1 if self.method else 0
+        i = 0
+        for arg in call.args:
+            if arg.star:
+                if arg.star == "*":
+                    return  # positions after ``*args`` are unknown
+                continue
+            if arg.keyword is not None:
+                yield arg, arg.keyword.value
+                continue
+            pos = i + shift
+            i += 1
+            if params is None:
+                yield arg, pos
+            elif pos < len(params):
+                yield arg, params[pos]
+
+
+class Queries:
+    """Common queries of the JAX4xx rules (a mixin, not a rule: it does not subclass Rule)."""
+
+    ctx: FileContext
+    _index: tuple[SemanticModel, _Index] | None = None
+    """This rule's last index (asked for ~100k times a file: skips the weak dict)."""
+
+    @property
+    def index(self) -> _Index:
+        model = self.ctx.model
+        mine = self._index
+        if mine is not None and mine[0] is model:
+            return mine[1]
+        found = _INDEXES.get(model)
+        if found is None:
+            found = _Index(model)
+            _INDEXES[model] = found
+        self._index = (model, found)
+        return found
+
+    def wrapper(
+        self, call: cst.Call, kinds: frozenset[str] = COMPILING
+    ) -> tuple[str, cst.BaseExpression] | None:
+        """``jax.jit(f, ...)``: the transform's qualified name and the wrapped callable."""
+        positional_args = positional(call)
+        if not positional_args:
+            return None
+        found = self.ctx.trace.transform_of(call.func)
+        if found is None or found[0].qualname not in kinds:
+            return None
+        return found[0].qualname, positional_args[0].value
+
+    def bindings(self, name: cst.Name) -> tuple[Scope, list[Binding]] | None:
+        model = self.ctx.model
+        return model.lookup(name.value, model.scope_for(name))
+
+    def function_scope(self, node: cst.CSTNode) -> tuple[cst.CSTNode | None, bool]:
+        """The innermost ``def`` (or ``None`` for the module) whose code evaluates
+        ``node``, and whether a loop or comprehension of that code contains it."""
+        looped = False
+        for child, parent in self.index.ancestors(node):
+            if isinstance(parent, cst.Lambda):
+                return parent, looped
+            if isinstance(parent, cst.FunctionDef):
+                if child is parent.body:
+                    return parent, looped
+                continue  # decorators, defaults: evaluated by the enclosing code
+            if isinstance(parent, cst.ClassDef) and child is parent.body:
+                return parent, looped
+            if isinstance(parent, (cst.For, cst.While)) and child is parent.body:
+                looped = True
+            if isinstance(parent, COMPREHENSIONS):
+                looped = True
+        return None, looped
+
+    def loops_around(self, node: cst.CSTNode) -> list[cst.For | cst.While]:
+        """The loops whose body evaluates ``node``, innermost first, in the same scope.
+        Empty when a comprehension or a nested scope comes first."""
+        loops: list[cst.For | cst.While] = []
+        for child, parent in self.index.ancestors(node):
+            if isinstance(parent, (cst.Module, *SCOPE_NODES, *COMPREHENSIONS)):
+                if isinstance(parent, COMPREHENSIONS):
+                    return []
+                break
+            if isinstance(parent, (cst.For, cst.While)) and child is parent.body:
+                loops.append(parent)
+        return loops
+
+    def enclosing_class(self, fn: cst.CSTNode) -> cst.ClassDef | None:
+        parents = self.index.parent
+        parent = parents.get(id(fn))
+        if type(parent) is cst.IndentedBlock:
+            grand = parents.get(id(parent))
+            if type(grand) is cst.ClassDef:
+                return grand
+        return None
+
+    def enclosing_def(self, node: cst.CSTNode) -> cst.FunctionDef | None:
+        # called for most calls: a plain loop over the parents with ``type() is`` tests
+        # (concrete libcst classes have no subclasses) rather than ``isinstance``
+        get_parent = self.index.parent.get
+        parent = get_parent(id(node))
+        while parent is not None:
+            if type(parent) is cst.FunctionDef:
+                return parent
+            if type(parent) is cst.Lambda or type(parent) is cst.ClassDef:
+                return None
+            parent = get_parent(id(parent))
+        return None
+
+    def bound_method(self, expr: cst.BaseExpression, within: cst.CSTNode | None) -> str | None:
+        """``self.m`` where ``m`` is a method of the class of the enclosing method: a new
+        bound-method object each time it is evaluated."""
+        if not (
+            type(expr) is cst.Attribute
+            and type(expr.value) is cst.Name
+            and type(within) is cst.FunctionDef
+        ):
+            return None
+        # the first positional parameter, without building the list of all of them
+        params = within.params
+        first = params.posonly_params or params.params
+        if not first or expr.value.value != first[0].name.value:
+            return None
+        cls = self.enclosing_class(within)
+        if cls is None or any(
+            self.ctx.model.qualified_name(d.decorator) in ("builtins.staticmethod",)
+            for d in within.decorators
+        ):
+            return None
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == expr.attr.value:
+                if any(
+                    self.ctx.model.qualified_name(d.decorator)
+                    in ("builtins.staticmethod", "builtins.property", "functools.cached_property")
+                    for d in stmt.decorators
+                ):
+                    return None
+                return f"{expr.value.value}.{expr.attr.value}"
+        return None
+
+    def jitted_call(self, call: cst.Call) -> Jitted | None:
+        """The wrapped function a call calls, when this module shows its ``jit``
+        (shared by the rules: the callers only read it)."""
+        cache = self.index.jitted
+        key = id(call)
+        if key in cache:
+            return cache[key]
+        found = cache[key] = self._jitted_call(call)
+        return found
+
+    def _jitted_call(self, call: cst.Call) -> Jitted | None:
+        func = call.func
+        # ``type() is`` tests (concrete libcst classes have no subclasses): ``isinstance``
+        # goes through ABCMeta, and this runs for every call
+        if type(func) is cst.Call:
+            return self._from_wrapper(func)
+        if type(func) is cst.Name:
+            found = self.bindings(func)
+            if found is None or len(found[1]) != 1:
+                return None
+            binding = found[1][0]
+            if binding.kind == "def" and type(binding.node) is cst.FunctionDef:
+                return self._from_decorated(binding.node, method=False)
+            if binding.kind == "assign":
+                value = self.index.assigned.get(id(binding.node))
+                if type(value) is cst.Call:
+                    return self._from_wrapper(value)
+            return None
+        if type(func) is cst.Attribute and type(func.value) is cst.Name:
+            if self.ctx.model.qualified_name(func.value) is not None:
+                return None  # ``jnp.sum(x)``: an import, not the method's first parameter
+            within = self.enclosing_def(call)
+            if within is None or self.bound_method(func, within) is None:
+                return None
+            cls = self.enclosing_class(within)
+            assert cls is not None
+            for stmt in cls.body.body:
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value == func.attr.value:
+                    return self._from_decorated(stmt, method=True)
+        return None
+
+    def _from_wrapper(self, wrapper: cst.Call) -> Jitted | None:
+        found = self.wrapper(wrapper, _ARGNUM_TRANSFORMS)
+        if found is None:
+            return None
+        transform, fexpr = found
+        got = self.ctx.trace.transform_of(wrapper.func)
+        assert got is not None
+        options = {**got[1]}
+        for arg in wrapper.args:
+            if arg.keyword is not None:
+                options[arg.keyword.value] = arg.value
+        resolved = self.ctx.trace.resolve_callable(fexpr)
+        if resolved is None:
+            return Jitted(transform, options, None)
+        fn, bound, bound_kw = resolved
+        return Jitted(transform, options, fn, bound, bound_kw)
+
+    def _from_decorated(self, fn: cst.FunctionDef, method: bool) -> Jitted | None:
+        if not fn.decorators:
+            return None
+        got = self.ctx.trace.transform_of(fn.decorators[0].decorator)
+        if got is None or got[0].qualname not in _ARGNUM_TRANSFORMS:
+            return None
+        return Jitted(got[0].qualname, dict(got[1]), fn, method=method)
+
+    def runs_once(self, fn: cst.FunctionDef) -> bool:
+        """A test, ``main`` or set-up function: it runs once, so one compile is all it costs."""
+        name = fn.name.value
+        return name.startswith("test") or name in _RUN_ONCE
+
+    def caches_result(self, fn: cst.FunctionDef) -> bool:
+        model = self.ctx.model
+        for dec in fn.decorators:
+            expr = dec.decorator
+            if isinstance(expr, cst.Call):
+                expr = expr.func
+            if model.qualified_name(expr) in _CACHING_DECORATORS:
+                return True
+        return False
+
+    def ahead_of_time(self, wrapper: cst.Call) -> bool:
+        """``jax.jit(f).lower(...)``, ``.trace(...)``: explicit ahead-of-time staging,
+        done on purpose (benchmarks, inspection)."""
+        parent = self.index.parent.get(id(wrapper))
+        return isinstance(parent, cst.Attribute) and parent.value is wrapper
+
+    def staged(self, node: cst.CSTNode) -> bool:
+        """``node`` runs while an outer ``jit`` traces: an inner wrapper is traced inline."""
+        info = self.ctx.trace.traced_function_of(node)
+        return info is not None and info.staging

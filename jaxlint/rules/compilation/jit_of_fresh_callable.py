@@ -1,0 +1,435 @@
+"""JAX402 jit-of-fresh-callable: a function body that jits a callable it creates on every
+call (a lambda, a `partial`, a nested function, a bound method), so every call recompiles."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from jaxlint.analysis.transforms import PARTIAL
+from jaxlint.rules.base import Event, Examples, Rule
+from jaxlint.rules.compilation.helpers import COMPILING, SCOPE_NODES, Queries, positional, short
+
+EXAMPLES = Examples(__file__)
+
+_HOST_CALLS = frozenset(
+    {
+        "jax.device_get",
+        "numpy.asarray",
+        "numpy.array",
+        "builtins.float",
+        "builtins.int",
+        "builtins.bool",
+        "builtins.print",
+        "jax.block_until_ready",
+    }
+)
+_LAX_LOOPS = frozenset({"jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop", "jax.lax.map"})
+_SETUP_PREFIXES = ("init", "setup", "set_up", "create", "build", "make")
+"""Initialisers and builders (``initialized``, ``setup_initial_state``): run once per model."""
+
+
+class JitOfFreshCallable(Queries, Rule):
+    code = "JAX402"
+    name = "jit-of-fresh-callable"
+    message = (
+        "`{wrapper}` {verb} {what}, created anew on every call of `{outer}`: {consequence}; "
+        "{advice}"
+    )
+    fix_availability = "none"
+    probe = "jaxlint probe recompile --loop FILE.py:FUNC --steps 3"
+    confirmed_by = (Event("/jax/core/compile/backend_compile_duration"),)  # one per iteration
+    docs = """\
+## What it does
+Flags a compiling transform (`jax.jit`, `jax.pmap`, `pjit`, `flax.nnx.jit`,
+`equinox.filter_jit`, `equinox.filter_pmap`) applied inside a function body to a
+function that the body creates on every call, and then called there:
+
+- `jax.jit(lambda x: ...)(x)` or `f = jax.jit(lambda ...)` followed by `f(...)`;
+- `jax.jit(functools.partial(g, a))(x)`;
+- `jax.jit(inner)(x)` where `inner` is defined in the function, and a nested
+  `@jax.jit def inner(...)` called by the function;
+- `jax.jit(self.method)(x)` (a new bound method each time) and
+  `jax.jit(jax.vmap(g))(x)` (a new wrapper each time).
+
+A `jax.pmap` counts only in a function that also fetches values to the host
+(`jax.device_get`, `np.asarray`, `float`, `.item()`, `print`, `assert`): elsewhere
+it may run under an outer `pmap`, where it is a meaningful inner map.
+
+It stays silent on `jax.jit(..., inline=True)` (meant to be inlined into an
+outer trace), on ahead-of-time use (`jax.jit(f).lower(x)`), on a jitted
+`partial(lax.scan, step)` (the whole run is one compiled loop), on methods of
+classes with a base class (modules, whose methods usually run under a
+transform), on factories, which return or store the jitted function
+(`return jax.jit(lambda ...)`, `self._step = jax.jit(...)`), on builders cached
+with `functools.cache`/`lru_cache`, on module-level `jax.jit(lambda ...)`, on
+`jax.jit(g)` of a function defined outside the body (JAX caches it on `g`), on
+code that runs while an outer `jit` traces (the inner wrapper is inlined), on
+functions that run once (`main`, `test_*`, `setUp`, and their nested helpers), on
+initialisers and builders (names starting with `init`, `setup`, `create`,
+`build`, `make`), on wrappers built in a loop (JAX401 reports those), and on
+functions that contain a loop, such as a training driver that builds
+`step = jax.jit(partial(train_step, cfg))` and runs it: one compilation per run
+of such a function is amortised over its work.
+
+## Why is this bad
+`jax.jit` caches compiled code on the identity of the wrapped function. A lambda,
+a `partial`, a nested function or a bound method is a new object on every call of
+the enclosing function, so every call misses the cache: JAX traces and compiles
+again, which usually costs far more than running the function (checked on JAX
+0.12: three calls, three compilations, for each form above). When the enclosing
+function itself runs under `jit`, the inner `jit` is inlined into the outer trace:
+nothing is compiled again, but the inner `jit` does nothing either.
+
+## Example
+```python
+import jax
+import jax.numpy as jnp
+
+def normalize(x, eps):
+    return jax.jit(lambda v: v / (jnp.linalg.norm(v) + eps))(x)
+```
+
+## Use instead
+```python
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def _normalize(v, eps):
+    return v / (jnp.linalg.norm(v) + eps)
+
+def normalize(x, eps):
+    return _normalize(x, eps)
+```
+Define the function once (module level) and pass what it closed over as
+arguments (static ones with `static_argnames`), or build the jitted function once
+in a factory cached with `functools.cache`.
+
+## Fix safety
+No automatic fix: moving the function out of its body means turning the values it
+closes over into arguments, and deciding which of them must be static.
+
+## Verify at runtime
+`jaxlint probe recompile --loop FILE.py:FUNC --steps 3` calls the enclosing
+function three times and counts XLA compilations per call (from `jax.monitoring`
+events): a fresh function compiles on every call, not only the first.
+"""
+    VALID = [
+        EXAMPLES.valid(
+            "valid_fix_jit_module_level_closed.py",
+            note="the fix: jit at module level, closed-over values as arguments",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_factory_returns_jitted_function_built.py",
+            note="a factory returns the jitted function: built once by the caller",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_module_level_jax_jit_lambda.py",
+            note="module-level jax.jit(lambda ...)",
+            runs=True,
+        ),
+        EXAMPLES.valid("valid_cached_builder.py", note="a cached builder", runs=True),
+        EXAMPLES.valid(
+            "valid_jit_module_level_function_cached.py",
+            note="jit of a module-level function: cached on g",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_inside_jit_inner_wrapper_traced.py",
+            note="inside jit the inner wrapper is traced inline",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_jitted_lambda_stored_object_built.py",
+            note="the jitted lambda is stored on the object: built once per object",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_tests_their_helpers_main_run.py",
+            note="tests, their helpers and main run once",
+            runs=True,
+        ),
+        EXAMPLES.valid("valid_loop_jax401_reports.py", note="in a loop: JAX401 reports it"),
+        EXAMPLES.valid(
+            "valid_returned_after_warm_up_call.py", note="returned after a warm-up call: a factory"
+        ),
+        EXAMPLES.valid(
+            "valid_vmap_grad_compile_nothing_their.py",
+            note="vmap and grad compile nothing on their own",
+        ),
+        EXAMPLES.valid(
+            "valid_built_once_per_call_train.py",
+            note="built once per call of train, called in its loop: the compile is amortised",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_initialiser_runs_once_per_model.py",
+            note="an initialiser runs once per model",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_pmap_may_inner_map_under.py",
+            note="a pmap that may be an inner map under an outer pmap (brax replay_buffers.py)",
+        ),
+        EXAMPLES.valid(
+            "valid_compiled_scan_over_whole_run.py",
+            note="a compiled scan over the whole run, inline=True, ahead-of-time lowering",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_module_s_method_usually_runs.py",
+            note="a module's method usually runs under a transform",
+        ),
+    ]
+    INVALID = [
+        EXAMPLES.invalid(
+            "invalid_return_jax_jit_lambda_v_v.py",
+            line=5,
+            column=12,
+            message_contains="jits a lambda, created anew on every call of `normalize`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_f_jax_jit_functools_partial_scale.py",
+            line=8,
+            message_contains="`functools.partial(scale, k=k)`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_return_jax_jit_inner_params.py",
+            line=6,
+            message_contains="the nested function `inner`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_jit.py",
+            line=4,
+            column=5,
+            message_contains="`@jit` jits the nested function `update`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_return_jax_jit_self_step_w.py",
+            line=8,
+            message_contains="the bound method `self.step`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_return_eqx_filter_jit_jax_vmap.py",
+            line=8,
+            message_contains="the `jax.vmap(g)` result",
+        ),
+        EXAMPLES.invalid(
+            "invalid_host_code_device_get_assert.py",
+            line=6,
+            column=24,
+            message_contains="pmaps a lambda, created anew on every call of `synchronize_hosts`",
+            note="host code (device_get, assert): a new compilation per call (brax pmap.py)",
+        ),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        found = self.wrapper(node)
+        if found is None:
+            return
+        transform, fexpr = found
+        outer, looped = self.function_scope(node)
+        if not isinstance(outer, cst.FunctionDef) or looped or not self._repeated(outer, node):
+            return
+        if transform.endswith("pmap") and not self._host_only(outer):
+            return
+        if self.ahead_of_time(node) or _inline(node) or _compiled_loop(self, fexpr):
+            return
+        what = self._fresh(fexpr, outer)
+        if what is None:
+            return
+        parent = self.index.parent.get(id(node))
+        called = isinstance(parent, cst.Call) and parent.func is node
+        if not called:
+            if not (isinstance(parent, cst.Assign) and parent.value is node):
+                return
+            if len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+                return
+            if not self._only_called(parent.targets[0].target, outer):
+                return
+        self._report(node, self.ctx.code(node), what, outer, transform)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if not node.decorators:
+            return
+        deco = node.decorators[0]
+        got = self.ctx.trace.transform_of(deco.decorator)
+        if got is None or got[0].qualname not in COMPILING:
+            return
+        transform = got[0].qualname
+        outer, _ = self.function_scope(node)
+        if not isinstance(outer, cst.FunctionDef) or not self._repeated(outer, node):
+            return
+        if transform.endswith("pmap") and not self._host_only(outer):
+            return
+        if not self._only_called(node.name, outer):
+            return
+        what = f"the nested function `{node.name.value}`"
+        self._report(deco, f"@{self.ctx.code(deco.decorator)}", what, outer, transform)
+
+    def _report(
+        self, node: cst.CSTNode, wrapper: str, what: str, outer: cst.FunctionDef, transform: str
+    ) -> None:
+        name = outer.name.value
+        if transform.endswith("pmap"):
+            verb = "pmaps"
+            consequence = f"each call of `{name}` traces and compiles it again"
+        else:
+            verb = "jits"
+            consequence = (
+                f"each call of `{name}` traces and compiles it again (when `{name}` itself "
+                "runs under jit, the inner jit is only inlined and does nothing)"
+            )
+        if "bound method" in what:
+            advice = "jit it once per object (in `__init__`) or jit a module-level function"
+        elif what.endswith("result"):
+            advice = "build the wrapper once, at module level"
+        else:
+            advice = (
+                f"define it once outside `{outer.name.value}` and pass the values it uses "
+                "as arguments (or build it in a functools.cache'd factory)"
+            )
+        self.report(
+            node,
+            wrapper=short(wrapper),
+            verb=verb,
+            what=what,
+            outer=name,
+            consequence=consequence,
+            advice=advice,
+        )
+
+    def _repeated(self, outer: cst.FunctionDef, node: cst.CSTNode) -> bool:
+        """``outer`` may run many times, each run outside an enclosing trace."""
+        if self.runs_once(outer) or self.caches_result(outer):
+            return False
+        name = outer.name.value.lstrip("_").lower()
+        if name.startswith(_SETUP_PREFIXES):
+            return False
+        cls = self.enclosing_class(outer)
+        if cls is not None and any(
+            self.ctx.model.qualified_name(b.value) != "builtins.object" for b in cls.bases
+        ):
+            return False  # a module-like class: its methods often run under a transform
+        if any(isinstance(n, (cst.For, cst.While)) for n in self._own_nodes(outer)):
+            return False  # a driver (a training loop): one compile per run is amortised
+        for _, parent in self.index.ancestors(outer):
+            if isinstance(parent, cst.FunctionDef) and self.runs_once(parent):
+                return False  # a helper of a test: runs a few times at most
+        info = self.ctx.trace.info(outer)
+        return not (info is not None and info.staging) and not self.staged(node)
+
+    def _host_only(self, fn: cst.FunctionDef) -> bool:
+        """``fn`` fetches values to the host (``jax.device_get``, ``np.asarray``, ``float``,
+        ``.item()``, ``print``, ``assert``): it cannot run under an outer trace, where a
+        nested ``pmap`` would be a meaningful inner map rather than a new compilation."""
+        for node in self._own_nodes(fn):
+            if isinstance(node, cst.Assert):
+                return True
+            if isinstance(node, cst.Call):
+                if self.ctx.model.call_name(node) in _HOST_CALLS:
+                    return True
+                func = node.func
+                if isinstance(func, cst.Attribute) and func.attr.value in (
+                    "item",
+                    "tolist",
+                    "block_until_ready",
+                ):
+                    return True
+        return False
+
+    def _own_nodes(self, fn: cst.FunctionDef) -> Iterator[cst.CSTNode]:
+        """The nodes of ``fn``'s body, nested functions and classes left out."""
+        nested = [n for n in self.index.nodes_in(fn.body) if isinstance(n, (*SCOPE_NODES,))]
+        for node in self.index.nodes_in(fn.body):
+            if not any(node is n or self.index.inside(node, n) for n in nested):
+                yield node
+
+    def _fresh(self, fexpr: cst.BaseExpression, outer: cst.FunctionDef) -> str | None:
+        """How to name the wrapped callable when it is a new object on each call of
+        ``outer``; ``None`` when it may be the same object every time."""
+        model = self.ctx.model
+        if isinstance(fexpr, cst.Lambda):
+            return "a lambda"
+        if isinstance(fexpr, cst.Call):
+            text = short(self.ctx.code(fexpr), 40)
+            if model.call_name(fexpr) in PARTIAL:
+                return f"`{text}`"
+            if self.ctx.trace.transform_of(fexpr.func) is not None and positional(fexpr):
+                return f"the `{text}` result"
+            return None
+        if isinstance(fexpr, cst.Name):
+            found = model.lookup(fexpr.value, model.scope_for(fexpr))
+            scope = model.scope_of_node.get(id(outer))
+            if found is None or found[0] is not scope:
+                return None
+            bindings = found[1]
+            if all(b.kind == "def" for b in bindings):
+                return f"the nested function `{fexpr.value}`"
+            values = [self.index.assigned.get(id(b.node)) for b in bindings]
+            if all(
+                isinstance(v, cst.Lambda)
+                or (isinstance(v, cst.Call) and model.call_name(v) in PARTIAL)
+                for v in values
+            ):
+                return f"`{fexpr.value}`"
+            return None
+        if isinstance(fexpr, cst.Attribute):
+            method = self.bound_method(fexpr, outer)
+            if method is not None:
+                return f"the bound method `{method}`"
+        return None
+
+    def _only_called(self, name: cst.Name, outer: cst.FunctionDef) -> bool:
+        """``name``, bound once in ``outer``, is only ever called there, outside loops (never
+        returned, stored, passed on or captured): the jitted function dies with the call,
+        and its compilation serves a single use."""
+        model = self.ctx.model
+        scope = model.scope_of_node.get(id(outer))
+        if scope is None:
+            return False
+        if name.value in scope.global_names or name.value in scope.nonlocal_names:
+            return False
+        if len(scope.bindings.get(name.value, ())) != 1:
+            return False
+        calls = 0
+        for node in self.index.nodes_in(outer):
+            if not isinstance(node, cst.Name) or node.value != name.value or node is name:
+                continue
+            found = model.lookup(node.value, model.scope_for(node))
+            if found is None or found[0] is not scope:
+                continue
+            parent = self.index.parent.get(id(node))
+            if isinstance(parent, cst.Call) and parent.func is node:
+                if model.scope_for(node) is not scope:
+                    return False  # called from a nested function that may outlive the call
+                if self.function_scope(node)[1]:
+                    return False  # called in a loop: one compile per call, used many times
+                calls += 1
+                continue
+            return False
+        return calls > 0
+
+
+def _inline(wrapper: cst.Call) -> bool:
+    """``jax.jit(f, inline=True)``: meant to be inlined into an enclosing trace."""
+    return any(
+        a.keyword is not None
+        and a.keyword.value == "inline"
+        and not (isinstance(a.value, cst.Name) and a.value.value in ("False", "None"))
+        for a in wrapper.args
+    )
+
+
+def _compiled_loop(rule: JitOfFreshCallable, fexpr: cst.BaseExpression) -> bool:
+    """``jax.jit(partial(lax.scan, step))``: the whole run is one compiled loop, and its
+    compilation is amortised over the steps."""
+    model = rule.ctx.model
+    if not (isinstance(fexpr, cst.Call) and model.call_name(fexpr) in PARTIAL):
+        return False
+    inner = positional(fexpr)
+    return bool(inner) and model.qualified_name(inner[0].value) in _LAX_LOOPS

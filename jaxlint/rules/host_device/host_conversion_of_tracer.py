@@ -1,0 +1,374 @@
+"""JAX101 host-conversion-of-tracer: calls that need a concrete Python or NumPy value
+(``np.asarray``, ``float``, ``.item()``...) of a tracer in traced code.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.analysis.tracing import Val
+from jaxlint.diagnostics import Applicability
+from jaxlint.fixers.spelling import spell
+from jaxlint.rules.base import Examples, FixOp, Raises, ReplaceNode, Rule
+from jaxlint.rules.host_device.helpers import Shared, conversion, short_code
+
+EXAMPLES = Examples(__file__)
+
+# Second-line texts of JAX's ConcretizationTypeError that name a host conversion.
+HOST_CONVERSION_HINTS = (
+    "the `float` function",
+    "the `int` function",
+    "the `complex` function",
+    "the `bool` function",
+    "item() method",
+    "tolist() method",
+)
+
+# The tables below were checked on jax 0.12.0.1 (CPU) by calling each NumPy function
+# on a tracer inside ``jax.jit``.
+
+# NumPy functions (relative to ``numpy``) with a ``jax.numpy`` function of the same
+# name: ``hasattr(jax.numpy, name)`` on jax 0.12.0.1, restricted to functions that
+# raised TracerArrayConversionError on a tracer. Left out: functions whose JAX twin
+# needs a static ``size=`` under jit (``unique``, ``nonzero``...), takes a size that a
+# tracer cannot give (``arange``, window functions) or formats text (``array_str``).
+JNP_TWINS = frozenset(
+    (
+        "abs absolute acos acosh add allclose angle append arccos arccosh arcsin arcsinh"
+        " arctan arctan2 arctanh argpartition asarray array asin asinh atan atan2 atanh"
+        " atleast_1d atleast_2d atleast_3d average bitwise_and bitwise_count bitwise_invert"
+        " bitwise_left_shift bitwise_not bitwise_or bitwise_right_shift bitwise_xor block"
+        " bool_ broadcast_arrays broadcast_to cbrt ceil choose clip column_stack complex128"
+        " complex64 concat concatenate conj conjugate convolve copy copysign corrcoef"
+        " correlate cos cosh cov cross cumulative_prod cumulative_sum deg2rad degrees"
+        " diag diagflat diagonal diff digitize divide divmod dot dstack ediff1d einsum"
+        " empty_like equal exp exp2 expand_dims expm1 fabs fliplr flipud float16"
+        " float32 float64 float_power floor floor_divide fmax fmin fmod frexp full"
+        " full_like gcd gradient greater greater_equal heaviside hstack hypot i0 inner"
+        " int16 int32 int64 int8 interp invert isclose iscomplex isfinite isin isinf"
+        " isnan isneginf isposinf kron lcm ldexp left_shift less less_equal lexsort log"
+        " log10 log1p log2 logaddexp logaddexp2 logical_and logical_not logical_or"
+        " logical_xor matmul matrix_transpose matvec maximum median meshgrid minimum mod"
+        " modf multiply nan_to_num nanargmax nanargmin nancumprod nancumsum nanmax"
+        " nanmean nanmedian nanmin nanpercentile nanprod nanquantile nanstd nansum nanvar"
+        " negative nextafter not_equal ones_like outer pad partition percentile"
+        " polyval positive pow power ptp quantile rad2deg radians ravel reciprocal"
+        " remainder resize right_shift rint roll rot90 select sign signbit sin sinc sinh"
+        " sort sort_complex spacing sqrt square stack subtract take tan tanh tensordot"
+        " tile trace trapezoid tril triu true_divide trunc uint16 uint32 uint64 uint8"
+        " unwrap vander vdot vecdot vecmat vstack where zeros_like"
+        " linalg.cholesky linalg.cond linalg.cross linalg.det linalg.diagonal linalg.eig"
+        " linalg.eigh linalg.eigvals linalg.eigvalsh linalg.inv linalg.lstsq linalg.matmul"
+        " linalg.matrix_norm linalg.matrix_power linalg.matrix_rank linalg.matrix_transpose"
+        " linalg.multi_dot linalg.norm linalg.outer linalg.pinv linalg.qr linalg.slogdet"
+        " linalg.solve linalg.svd linalg.svdvals linalg.tensordot linalg.tensorinv"
+        " linalg.tensorsolve linalg.trace linalg.vecdot linalg.vector_norm"
+        " fft.fft fft.fft2 fft.fftn fft.fftshift fft.hfft fft.ifft fft.ifft2 fft.ifftn"
+        " fft.ifftshift fft.ihfft fft.irfft fft.irfft2 fft.irfftn fft.rfft fft.rfft2"
+        " fft.rfftn"
+    ).split()
+)
+# NumPy-only keywords: the JAX twin rejects them, so no fix is offered.
+_NUMPY_ONLY_KEYWORDS = frozenset({"out", "like", "subok", "casting", "where", "order"})
+
+# ``math`` functions with a ``jax.numpy`` twin of the same name (for the hint only:
+# ``math.floor`` returns an int, ``jnp.floor`` an array, so no fix).
+_MATH_TWINS = frozenset(
+    "acos acosh asin asinh atan atan2 atanh cbrt ceil copysign cos cosh degrees exp exp2"
+    " expm1 fabs floor fmod frexp hypot isclose isfinite isinf isnan ldexp log log10"
+    " log1p log2 modf pow radians remainder sin sinh sqrt tan tanh trunc".split()
+)
+
+
+# -- JAX101 ----------------------------------------------------------------------------------
+
+
+class HostConversionOfTracer(Shared, Rule):
+    code = "JAX101"
+    name = "host-conversion-of-tracer"
+    message = "`{call}` needs a concrete value, but {why}; {hint}"
+    fix_availability = "sometimes"
+    probe = "jaxlint probe compile FILE.py:FUNC"
+    confirmed_by = (
+        Raises("TracerArrayConversionError"),  # np.asarray(tracer)
+        Raises("TracerIntegerConversionError"),  # range(tracer), list[tracer]
+        # float(x), x.item(), ...: JAX's second line names the conversion
+        Raises("ConcretizationTypeError", details_any=HOST_CONVERSION_HINTS),
+    )
+    docs = """\
+## What it does
+Flags, inside traced code, calls that need a concrete Python or NumPy value of a
+value that the trace analysis knows is a tracer: `np.asarray(x)`, `np.array(x)` and
+any other `numpy.*` function that converts its arguments, `float(x)`, `int(x)`,
+`bool(x)`, `complex(x)`, `math.sqrt(x)` (any `math` function), `x.item()`,
+`x.tolist()` and `jax.device_get(x)`.
+
+## Why is this bad
+Under `jax.jit` (and `vmap`, `lax.scan` bodies, ...) a traced value is an abstract
+placeholder with a shape and a dtype but no value yet, so JAX cannot hand it to
+NumPy or Python: `np.asarray(x)` raises `TracerArrayConversionError`, `float(x)`,
+`x.item()` and `x.tolist()` raise `ConcretizationTypeError`, and `bool(x)` raises
+`TracerBoolConversionError`. Even where it would work, a conversion would force a
+device-to-host copy in the middle of a compiled computation. `jax.device_get(x)` on a
+tracer does not raise: it returns the tracer unchanged, so the code never gets the
+host value it asked for.
+
+NumPy functions that only read metadata (`np.shape`, `np.ndim`, `np.size`,
+`np.result_type`, ...) or that call the array's own method (`np.sum(x)` is
+`x.sum()`, also `np.mean`, `np.max`, `np.reshape`, `np.transpose`, ...) work on
+tracers and are not flagged; the list was checked on jax 0.12 by calling every
+NumPy function on a tracer. Values the analysis is not sure about (the result of
+an unknown function, an attribute of a pytree) are not flagged either. Under
+`jax.grad` alone (no `jit`, no `vmap`) the primal value is concrete, so `int(x)`,
+`bool(x)` and `x.item()` work there and are flagged only under `jit`-like
+transforms and `vmap`; `float`, `complex`, `tolist`, `math` and NumPy raise
+under `grad` too. Code under an `if` that checks for tracers at runtime
+(`if not isinstance(x, core.Tracer):`, `if not_jax_tracer(x):`,
+`if jax.core.is_concrete(x):`) is not flagged, nor is `print` there (JAX103).
+
+## Example
+```python
+import jax
+import numpy as np
+
+
+@jax.jit
+def normalize(x):
+    scale = float(x.max())
+    return np.asarray(x) / scale
+```
+
+## Use instead
+```python
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def normalize(x):
+    return jnp.asarray(x) / x.max()
+```
+Convert results after the jitted call returns (`float(normalize(x)[0])`), where
+they are concrete.
+
+## Fix safety
+Unsafe, offered for a NumPy function that has a `jax.numpy` twin of the same name
+(`np.asarray` -> `jnp.asarray`, `np.linalg.norm` -> `jnp.linalg.norm`): the result
+becomes a JAX array, dtypes follow JAX (float32 unless x64 is enabled) and the
+NumPy-only keywords (`out=`, `where=`, `order=`, ...) have no equivalent, so no fix
+is offered when they are used. Functions whose JAX twin needs a static size under
+`jit` (`np.unique`, `np.nonzero`, one-argument `np.where`) get no fix. `float()`,
+`int()`, `.item()` and the others have no mechanical replacement: the value must
+stay an array or the conversion must move out of the traced function.
+
+## Verify at runtime
+`jaxlint probe compile FILE.py:FUNC` traces the function and reports the error JAX
+raises (`jax.errors.TracerArrayConversionError`, `ConcretizationTypeError`) with
+your file and line and `"rule": "JAX101"`.
+"""
+    VALID = [
+        EXAMPLES.valid(
+            "valid_host_conversions_after_inside_jitted.py",
+            note="host conversions after, not inside, the jitted call",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_shapes_ranks_static_int_float.py",
+            note="shapes and ranks are static: int/float/np.prod on them are fine",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_np_sum_np_mean_np.py",
+            note="np.sum/np.mean/np.max/np.reshape call the array's own method on a tracer",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_static_arguments_static_argnums_static.py",
+            note="static arguments (static_argnums and static_argnames) are Python values",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_callbacks_run_host_concrete_numpy.py",
+            note="callbacks run on the host with concrete NumPy arrays",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_under_grad_alone_primal_concrete.py",
+            note="under grad alone the primal is concrete: int() works (float() would not)",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_result_unknown_function_only_maybe.py",
+            note="the result of an unknown function is only maybe traced",
+        ),
+        EXAMPLES.valid(
+            "valid_numpy_constants_traced_code_concrete.py",
+            note="NumPy constants in traced code are concrete",
+        ),
+        EXAMPLES.valid(
+            "valid_module_attribute_self_features_static.py",
+            note="a module attribute (self.features) is static metadata, not a tracer",
+        ),
+        EXAMPLES.valid(
+            "valid_parameter_default_keeps_python_value.py",
+            note="a parameter with a default keeps its Python value when not passed",
+        ),
+        EXAMPLES.valid(
+            "valid_runtime_check_tracers_guards_conversion.py",
+            note="a runtime check for tracers guards the conversion",
+        ),
+    ]
+    INVALID = [
+        EXAMPLES.invalid(
+            "invalid_return_np_asarray_x_2_0.py",
+            line=8,
+            column=12,
+            message_contains="`x` is traced: parameter of `normalize`, jitted by `jax.jit` at line 6",
+            unsafe_fix=True,
+            raises="TracerArrayConversionError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_return_x_float_x_n.py",
+            line=8,
+            column=16,
+            message_contains="`float(x)` needs a concrete value, but `x` is traced",
+            raises="ConcretizationTypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_return_v_item.py",
+            line=6,
+            message_contains="vmapped by `jax.vmap`",
+            raises="ConcretizationTypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_grad_alone_numpy_still_cannot.py",
+            unsafe_fix=True,
+            raises="TracerArrayConversionError",
+            note="grad alone: NumPy still cannot convert the tracer",
+        ),
+        EXAMPLES.invalid(
+            "invalid_fori_loop_index_traced_even.py",
+            line=9,
+            column=26,
+            message_contains="traced as a body of `lax.fori_loop`",
+            raises="ConcretizationTypeError",
+            note="the fori_loop index is traced even though the bounds are static",
+        ),
+        EXAMPLES.invalid("invalid_positive_jnp_float32_1_0.py", raises="TracerBoolConversionError"),
+        EXAMPLES.invalid(
+            "invalid_return_np_array_v_dtype_np.py",
+            line=7,
+            message_contains="called from traced `step`",
+            unsafe_fix=True,
+            raises="TracerArrayConversionError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_fast_jnp_float32_4_0.py",
+            message_contains="use `jnp.sqrt`",
+            raises="ConcretizationTypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_list_tracers_numpy_imported_under.py",
+            count=1,
+            unsafe_fix=True,
+            raises="TracerArrayConversionError",
+            note="a list of tracers, NumPy imported under another name",
+        ),
+        EXAMPLES.invalid(
+            "invalid_step_jnp_ones_2.py",
+            message_contains="return the array and call `.tolist()` outside",
+            raises="ConcretizationTypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_return_jax_device_get_x.py", message_contains="returns the tracer unchanged"
+        ),
+        EXAMPLES.invalid(
+            "invalid_jnp_unique_needs_size_under.py",
+            unsafe_fix=True,
+            note="jnp.unique needs size= under jit: no fix",
+        ),
+    ]
+
+    # ``int``/``bool``/``.item()`` work under ``grad`` alone (the primal is concrete);
+    # ``float``, ``complex``, ``.tolist()``, NumPy and ``math`` raise under any transform.
+    _NEEDS_ABSTRACT = frozenset({"builtins.int", "builtins.bool", "item"})
+
+    def visit_Call(self, node: cst.Call) -> None:
+        conv = conversion(self.model, node)
+        if conv is None:
+            return
+        kind, qn, operands = conv
+        trace = self.ctx.trace
+        if trace.traced_function_of(node) is None or self._tracer_guards:
+            return
+        for operand in operands:
+            val = self._traced(operand)
+            if val is None or (kind in ("builtin", "method") and val.container):
+                continue
+            if qn in self._NEEDS_ABSTRACT and not trace.is_abstract(val, node):
+                continue
+            self._report(node, kind, qn, operand, val)
+            return
+
+    def _report(
+        self, node: cst.Call, kind: str, qn: str, operand: cst.BaseExpression, val: Val
+    ) -> None:
+        code = self.ctx.code
+        call = short_code(code(node), code(node.func))
+        arg = " ".join(code(operand).split())
+        fix = None
+        fix_message = None
+        if kind == "numpy":
+            rel = qn[len("numpy.") :]
+            twin = "jax.numpy." + rel
+            spelled = None
+            positional = [a for a in node.args if a.keyword is None]
+            keywords = {a.keyword.value for a in node.args if a.keyword is not None}
+            if (
+                rel in JNP_TWINS
+                and not keywords & _NUMPY_ONLY_KEYWORDS
+                and not (rel == "where" and len(positional) < 3)
+            ):
+                spelled = spell(self.model, twin, node.func)
+            shown = spelled[0] if spelled else twin.replace("jax.numpy.", "jnp.")
+            if rel in JNP_TWINS:
+                hint = f"use `{shown}`, which stays on device"
+            else:
+                hint = "use a `jax.numpy` function, or call NumPy outside the traced function"
+            if spelled is not None:
+                text, ops = spelled
+
+                def fix() -> list[FixOp]:
+                    return [ReplaceNode(node.func, text), *ops]
+
+                fix_message = f"Replace with `{shown}`"
+        elif kind == "builtin":
+            short = qn.split(".")[-1]
+            if short == "bool":
+                hint = "branch with `jnp.where` or `lax.cond` instead"
+            elif short == "int":
+                hint = (
+                    f"use `{arg}` as an array (index a `jnp` array with it, or"
+                    f" `{arg}.astype(jnp.int32)`), or call `int()` outside the traced function"
+                )
+            else:
+                hint = (
+                    f"use `{arg}.astype(...)` to change the dtype, or return the array"
+                    f" and call `{short}()` outside the traced function"
+                )
+        elif kind == "method":
+            hint = f"return the array and call `.{qn}()` outside the traced function"
+        elif kind == "math":
+            name = qn.split(".")[-1]
+            hint = f"use `jnp.{name}`" if name in _MATH_TWINS else "use a `jax.numpy` function"
+        else:  # device_get
+            hint = "under tracing it returns the tracer unchanged; fetch results outside"
+        self.report(
+            node,
+            call=call,
+            why=self.ctx.trace.why(val),
+            hint=hint,
+            fix=fix,
+            applicability=Applicability.UNSAFE if fix is not None else None,
+            fix_message=fix_message,
+        )

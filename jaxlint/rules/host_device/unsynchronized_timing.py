@@ -1,0 +1,462 @@
+"""JAX105 unsynchronized-timing: clock reads around JAX work with nothing waiting for the
+result in between, which time the dispatch instead of the computation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import libcst as cst
+
+from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.transforms import ARRAY_MODULES
+from jaxlint.diagnostics import Applicability
+from jaxlint.fixers.spelling import spell
+from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
+from jaxlint.rules.host_device.helpers import (
+    LOG_METHODS,
+    Shared,
+    assigned_names,
+    host_sync_operands,
+    preorder,
+    short_code,
+    walk,
+)
+
+EXAMPLES = Examples(__file__)
+
+_CLOCKS = frozenset(
+    {
+        "time.time",
+        "time.perf_counter",
+        "time.monotonic",
+        "time.time_ns",
+        "time.perf_counter_ns",
+        "time.monotonic_ns",
+        "timeit.default_timer",
+    }
+)
+
+
+def _walk_all(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Pre-order walk into lambdas too (not into nested ``def``s or classes)."""
+    yield from preorder(
+        node, lambda child: type(child) is not cst.FunctionDef and type(child) is not cst.ClassDef
+    )
+
+
+# -- JAX105 ----------------------------------------------------------------------------------
+
+
+class UnsynchronizedTiming(Shared, Rule):
+    code = "JAX105"
+    name = "unsynchronized-timing"
+    message = (
+        "`{clock}` reads the clock while `{work}` may still be running: JAX dispatches"
+        " asynchronously; call `jax.block_until_ready` on the result before reading the"
+        " clock"
+    )
+    fix_availability = "sometimes"
+    probe = "jaxlint probe bench FILE.py:FUNC --jit"
+    docs = """\
+## What it does
+Flags, in host code, a pair of clock reads (`time.time()`, `time.perf_counter()`,
+`time.monotonic()`, their `_ns` variants, `timeit.default_timer()`) in the same
+block around a call of a jitted function or a JAX operation, when nothing between
+them waits for the result: no `.block_until_ready()`, no
+`jax.block_until_ready(...)`, no `jax.device_get`, and no host conversion of a JAX
+array (`float(x)`, `x.item()`, `np.asarray(x)`, `print(x)`). The finding is on the
+second clock read. The first read must be an assignment (`start = time.time()`),
+and the second must be a statement of the same block (a read nested in a later
+loop or branch logs the time since start).
+
+Anything that may wait counts as synchronisation, to stay precise:
+`block_until_ready` called or passed as a function
+(`jax.tree_util.tree_map(lambda x: x.block_until_ready(), metrics)`), a log call,
+`assert`, `if` or `while` on a JAX array. Making arrays from Python values
+(`jnp.array(0.0)`, `jax.random.key(0)`) is not counted as timed work, nor is a
+jitted function that returns nothing or only returns its arguments (a
+dispatch-overhead benchmark).
+
+## Why is this bad
+JAX dispatches asynchronously: a jitted call (or `jnp` operation) returns as soon as
+the work is queued, long before the device has finished. The second clock read
+then measures dispatch time, often microseconds, and the real cost shows up
+wherever the program next waits for a result. Benchmarks and profiling logs built
+this way are wrong, sometimes by orders of magnitude.
+
+## Example
+```python
+start = time.perf_counter()
+out = step(params, batch)
+elapsed = time.perf_counter() - start
+```
+
+## Use instead
+```python
+start = time.perf_counter()
+out = step(params, batch)
+jax.block_until_ready(out)
+elapsed = time.perf_counter() - start
+```
+Time a warmed-up call (the first call also compiles), or use
+`jaxlint probe bench FILE.py:FUNC --jit`.
+
+## Fix safety
+Unsafe: inserts `jax.block_until_ready(<results>)` on its own line before the
+second clock read (indented like it, with the file's newline), blocking on every
+name bound to a device result since the last synchronisation
+(`jax.block_until_ready((state, loss))` for several), or wraps a bare call
+statement (`f(x)` -> `jax.block_until_ready(f(x))`); `import jax` is added when
+the module lacks it. The timing now includes the device work, which is the
+point, but the program also waits there. When a result is bound inside a loop,
+the name is used after the loop (it is unbound if the loop never ran). No fix when
+the second clock read follows another statement on its line (`a = 1; t1 = ...`),
+or when results are not bound to plain names.
+
+## Verify at runtime
+`jaxlint probe bench FILE.py:FUNC --jit` times the function with its outputs
+synchronised inside the timer (and the first, compiling call reported apart);
+compare with your measurement.
+"""
+    VALID = [
+        EXAMPLES.valid("valid_blocked_method.py", note="blocked with the method", runs=True),
+        EXAMPLES.valid(
+            "valid_jax_block_until_ready_also.py",
+            note="jax.block_until_ready, also after a loop",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_host_conversion_waits_result.py",
+            note="a host conversion waits for the result",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_blocked_same_statement.py", note="blocked in the same statement", runs=True
+        ),
+        EXAMPLES.valid(
+            "valid_jax_work_between_clock_reads.py", note="no JAX work between the clock reads"
+        ),
+        EXAMPLES.valid(
+            "valid_device_work_happens_before_timer.py",
+            note="the device work happens before the timer starts",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_clock_reads_traced_code_different.py",
+            note="clock reads in traced code are a different problem (they run at trace time)",
+        ),
+        EXAMPLES.valid(
+            "valid_timed_call_known_jax.py", note="the timed call is not known to be JAX"
+        ),
+        EXAMPLES.valid(
+            "valid_arrays_made_python_values_jitted.py",
+            note="arrays made from Python values, and a jitted function returning None",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_jitted_function_only_returns_arguments.py",
+            note="a jitted function that only returns its arguments: a dispatch-overhead benchmark",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_blocking_through_tree_map_lambda.py",
+            note="blocking through a tree_map lambda; logging and asserting on the array;"
+            " a clock read nested in a later loop",
+            runs=True,
+        ),
+    ]
+    INVALID = [
+        EXAMPLES.invalid(
+            "invalid_t1_time_perf_counter.py",
+            line=14,
+            column=6,
+            message_contains="`time.perf_counter()` reads the clock while `f(x)` may still be running",
+            unsafe_fix=True,
+        ),
+        EXAMPLES.invalid(
+            "invalid_print_step_took_time_time_start.py", line=11, column=28, unsafe_fix=True
+        ),
+        EXAMPLES.invalid(
+            "invalid_loop_jnp_ops_import_jax.py",
+            unsafe_fix=True,
+            note="a loop of jnp ops; import jax added",
+        ),
+        EXAMPLES.invalid(
+            "invalid_bare_call_statement_gets_wrapped.py",
+            unsafe_fix=True,
+            note="a bare call statement gets wrapped",
+        ),
+        EXAMPLES.invalid("invalid_crlf_kept.py", unsafe_fix=True, note="CRLF kept"),
+        EXAMPLES.invalid(
+            "invalid_only_work_after_last_sync.py",
+            unsafe_fix=True,
+            message_contains="`f(y)`",
+            note="only the work after the last sync (float(y)) is pending",
+        ),
+        EXAMPLES.invalid(
+            "invalid_self_attribute_bound_jax_jit.py",
+            unsafe_fix=True,
+            note="a self attribute bound to jax.jit; the result inside a with block",
+        ),
+    ]
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._block(node.body)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._block(node.body)
+
+    def _units(self, body: Sequence[cst.CSTNode]) -> list[tuple[cst.CSTNode, bool]]:
+        """Small statements and compound statements in order; the flag tells a small
+        statement that starts its line (where a new line can go before it)."""
+        out: list[tuple[cst.CSTNode, bool]] = []
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for i, small in enumerate(stmt.body):
+                    out.append((small, i == 0))
+            else:
+                out.append((stmt, False))
+        return out
+
+    def _clock_call(self, unit: cst.CSTNode) -> cst.Call | None:
+        for node in walk(unit):
+            if isinstance(node, cst.Call) and self.model.call_name(node) in _CLOCKS:
+                return node
+        return None
+
+    def _starts_timer(self, unit: cst.CSTNode) -> bool:
+        return (
+            isinstance(unit, cst.Assign)
+            and len(unit.targets) == 1
+            and isinstance(unit.targets[0].target, cst.Name)
+            and isinstance(unit.value, cst.Call)
+            and self.model.call_name(unit.value) in _CLOCKS
+        )
+
+    def _block(self, body: Sequence[cst.CSTNode]) -> None:
+        units = self._units(body)
+        starts = [i for i, (unit, _) in enumerate(units[:-2]) if self._starts_timer(unit)]
+        if not starts:
+            return
+        if self.ctx.trace.traced_function_of(units[0][0]) is not None:
+            return
+        for i in starts:
+            for j in range(i + 1, len(units)):
+                clock = self._clock_call(units[j][0])
+                if clock is None:
+                    continue
+                if not isinstance(units[j][0], cst.BaseCompoundStatement):
+                    # a clock read nested in a later loop or branch is a log of the
+                    # time since start, not the end of this measurement
+                    self._check_pair(units[i + 1 : j], units[j], clock)
+                break
+
+    def _device_calls(self, unit: cst.CSTNode) -> list[cst.BaseExpression]:
+        """Device work the unit dispatches: calls of jitted (or vmapped...) functions,
+        and JAX operations on JAX arrays (``jnp.dot(a, b)``, ``a @ b``). Making an
+        array from Python values (``jnp.array(0.0)``, ``jax.random.key(0)``) is not
+        counted: it is cheap and usually not what is being timed."""
+        trace = self.ctx.trace
+        out: list[cst.BaseExpression] = []
+        for node in walk(unit):
+            if isinstance(node, cst.Call):
+                val = trace.value(node)
+                if val is None or not val.array:
+                    continue
+                qn = self.model.call_name(node)
+                if qn is not None and qn.startswith(ARRAY_MODULES):
+                    if not any(self._is_array(a.value) for a in node.args):
+                        continue
+                elif _passes_through(self.model, node):
+                    continue
+                out.append(node)
+            elif isinstance(node, cst.BinaryOperation):
+                if self._is_array(node.left) or self._is_array(node.right):
+                    out.append(node)
+        return out
+
+    def _is_array(self, expr: cst.BaseExpression) -> bool:
+        val = self.ctx.trace.value(expr)
+        return val is not None and val.array and not val.container
+
+    def _syncs(self, unit: cst.CSTNode) -> bool:
+        """The unit may wait for device work (generous, to stay precise):
+        ``block_until_ready`` or ``jax.device_get``, called or passed as a function
+        (``tree_map(lambda x: x.block_until_ready(), out)``), or a host conversion,
+        log call, ``assert`` or ``if``/``while`` test on a JAX array."""
+        if isinstance(unit, (cst.FunctionDef, cst.ClassDef)):
+            return False
+        trace = self.ctx.trace
+
+        def is_array_in(expr: cst.CSTNode) -> bool:
+            for inner in walk(expr):
+                val = trace.value(inner)
+                if val is not None and val.array:
+                    return True
+            return False
+
+        for node in _walk_all(unit):
+            if isinstance(node, cst.Attribute) and node.attr.value == "block_until_ready":
+                return True
+            if isinstance(node, (cst.Name, cst.Attribute)):
+                if self.model.qualified_name(node) in ("jax.block_until_ready", "jax.device_get"):
+                    return True
+            if isinstance(node, (cst.Assert, cst.If, cst.While)) and is_array_in(node.test):
+                return True
+            if not isinstance(node, cst.Call):
+                continue
+            operands = host_sync_operands(self.model, node)
+            func = node.func
+            if operands is None and (
+                isinstance(func, cst.Attribute) and func.attr.value in LOG_METHODS
+            ):
+                operands = [a.value for a in node.args]
+            if any(is_array_in(op) for op in operands or ()):
+                return True
+        return False
+
+    def _check_pair(
+        self,
+        between: list[tuple[cst.CSTNode, bool]],
+        end: tuple[cst.CSTNode, bool],
+        clock: cst.Call,
+    ) -> None:
+        last_sync = -1
+        for k, (unit, _) in enumerate(between):
+            if self._syncs(unit):
+                last_sync = k
+        pending = [(unit, self._device_calls(unit)) for unit, _ in between[last_sync + 1 :]]
+        pending = [(unit, calls) for unit, calls in pending if calls]
+        if not pending:
+            return
+        work = pending[-1][1][0]
+        code = self.ctx.code
+        fix_plan = self._fix_plan(pending, end)
+        fix = None
+        if fix_plan is not None:
+            spelled = spell(self.model, "jax.block_until_ready", clock.func)
+            if spelled is not None:
+                fn_text, ops = spelled
+                fix = self._make_fix(fix_plan, end, fn_text, ops)
+        self.report(
+            clock,
+            clock=code(clock),
+            work=short_code(code(work), code(work.func) if isinstance(work, cst.Call) else "..."),
+            fix=fix,
+            applicability=Applicability.UNSAFE if fix is not None else None,
+            fix_message="Insert `jax.block_until_ready(...)` before the clock read",
+        )
+
+    def _fix_plan(
+        self, pending: list[tuple[cst.CSTNode, list[cst.Call]]], end: tuple[cst.CSTNode, bool]
+    ) -> tuple[list[str], list[cst.Call]] | None:
+        """Names to block on before the end clock, and bare calls to wrap."""
+        if not end[1]:
+            return None
+        names: list[str] = []
+        wrap: list[cst.Call] = []
+        for unit, _calls in pending:
+            got = self._result_names(unit)
+            if got is None:
+                if (
+                    isinstance(unit, cst.Expr)
+                    and isinstance(unit.value, cst.Call)
+                    and any(c is unit.value for c in _calls)
+                ):
+                    wrap.append(unit.value)
+                    continue
+                return None
+            for name in got:
+                if name not in names:
+                    names.append(name)
+        if not names and not wrap:
+            return None
+        return names, wrap
+
+    def _result_names(self, unit: cst.CSTNode) -> list[str] | None:
+        """Names a unit binds to device results: ``out = f(x)``, ``a, b = f(x)``, and
+        the same inside a ``for``/``while``/``with`` body."""
+        if isinstance(unit, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+            targets = (
+                [t.target for t in unit.targets] if isinstance(unit, cst.Assign) else [unit.target]
+            )
+            names: list[str] = []
+            for target in targets:
+                got = assigned_names(target)
+                if got is None:
+                    return None
+                names.extend(got)
+            return names
+        if isinstance(unit, (cst.For, cst.While, cst.With)):
+            names = []
+            for inner, _ in self._units(unit.body.body):  # type: ignore[arg-type]
+                if not self._device_calls(inner):
+                    continue
+                got = self._result_names(inner)
+                if got is None:
+                    return None
+                names.extend(n for n in got if n not in names)
+            return names or None
+        return None
+
+    def _make_fix(
+        self,
+        plan: tuple[list[str], list[cst.Call]],
+        end: tuple[cst.CSTNode, bool],
+        fn_text: str,
+        ops: list[FixOp],
+    ):  # type: ignore[no-untyped-def]
+        names, wrap = plan
+        unit = end[0]
+        ctx = self.ctx
+
+        def fix() -> list[FixOp]:
+            out: list[FixOp] = list(ops)
+            for call in wrap:
+                out.append(ReplaceNode(call, f"{fn_text}({ctx.code(call)})"))
+            if names:
+                arg = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+                newline = ctx.module.default_newline
+                indent = ctx.line_indent(unit)
+                # the statement as written, without a trailing ``;`` (outside its range)
+                bare = unit.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)  # type: ignore[attr-defined]
+                original = ctx.module.code_for_node(bare)
+                out.append(ReplaceNode(unit, f"{fn_text}({arg}){newline}{indent}{original}"))
+            return out
+
+        return fix
+
+
+def _passes_through(model: SemanticModel, call: cst.Call) -> bool:
+    """``call`` calls a function of this module whose body only returns some of its
+    parameters (``return graphdef, state``): nothing runs on the device, and timing
+    it measures the dispatch overhead on purpose."""
+    if not isinstance(call.func, cst.Name):
+        return False
+    found = model.lookup(call.func.value, model.scope_for(call.func))
+    if found is None or len(found[1]) != 1:
+        return False
+    fn = found[1][0].node
+    if not isinstance(fn, cst.FunctionDef) or not isinstance(fn.body, cst.IndentedBlock):
+        return False
+    params = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params)}
+    for stmt in fn.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return False
+        for small in stmt.body:
+            if isinstance(small, cst.Pass):
+                continue
+            if isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString):
+                continue  # docstring
+            if isinstance(small, cst.Return):
+                value = small.value
+                items = value.elements if isinstance(value, cst.Tuple) else [value]
+                if all(
+                    isinstance(getattr(el, "value", el), cst.Name)
+                    and getattr(el, "value", el).value in params  # type: ignore[union-attr]
+                    for el in items
+                ):
+                    continue
+            return False
+    return True

@@ -1,0 +1,294 @@
+"""JAX304 constant-key-in-loop: a key made from a constant seed inside a loop or compiled
+code and consumed there (the same random numbers every time)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.keys import CALL, LEGACY, compiled_function_of, repeats
+from jaxlint.rules.base import Examples, Rule
+from jaxlint.rules.prng.helpers import line, short
+from jaxlint.rules.prng.key_hygiene import KEY_HYGIENE
+
+if TYPE_CHECKING:
+    from jaxlint.engine import FileContext
+
+EXAMPLES = Examples(__file__)
+
+
+class _LoopStack:
+    """The loops around the node being visited, within the current function (a mixin)."""
+
+    ctx: FileContext
+
+    def __init__(self, ctx: FileContext) -> None:
+        super().__init__(ctx)  # type: ignore[call-arg]
+        self._loops: list[list[tuple[cst.CSTNode, cst.CSTNode]]] = [[]]
+        """Per enclosing function: ``(loop, the part that repeats)``."""
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._loops.append([])
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._loops.pop()
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self._loops.append([])
+
+    def leave_Lambda(self, node: cst.Lambda) -> None:
+        self._loops.pop()
+
+    def visit_For(self, node: cst.For) -> None:
+        if repeats(node.iter, self.ctx.model) and not _sweep(node.iter):
+            self._loops[-1].append((node, node.body))
+
+    def leave_For(self, node: cst.For) -> None:
+        if self._loops[-1] and self._loops[-1][-1][0] is node:
+            self._loops[-1].pop()
+
+    def visit_While(self, node: cst.While) -> None:
+        self._loops[-1].append((node, node.body))
+
+    def leave_While(self, node: cst.While) -> None:
+        if self._loops[-1] and self._loops[-1][-1][0] is node:
+            self._loops[-1].pop()
+
+    def _visit_comp(self, node: cst.BaseComprehension) -> None:
+        comps = []
+        comp: cst.CompFor | None = node.for_in
+        while comp is not None:
+            comps.append(comp)
+            comp = comp.inner_for_in
+        if any(repeats(c.iter, self.ctx.model) for c in comps) and not _sweep(comps[0].iter):
+            body = node.elt if not isinstance(node, cst.DictComp) else node.value  # type: ignore[attr-defined]
+            self._loops[-1].append((node, body))
+
+    def _leave_comp(self, node: cst.BaseComprehension) -> None:
+        if self._loops[-1] and self._loops[-1][-1][0] is node:
+            self._loops[-1].pop()
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comp
+    leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = _leave_comp
+
+    def _inside(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
+        pos = self.ctx.positions
+        a, b = pos[node], pos[region]
+        return (b.start.line, b.start.column) <= (a.start.line, a.start.column) and (
+            a.end.line,
+            a.end.column,
+        ) <= (b.end.line, b.end.column)
+
+    def _repeating_loop(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The innermost loop of this function whose repeated part holds ``node``."""
+        for loop, body in reversed(self._loops[-1]):
+            if self._inside(node, body):
+                return loop
+        return None
+
+
+def _sweep(iterable: cst.BaseExpression) -> bool:
+    """A loop over a literal collection (``for lr in (0.1, 0.01):``): a parameter sweep,
+    where the same seed on every run keeps the runs comparable."""
+    return isinstance(iterable, (cst.Tuple, cst.List, cst.Set))
+
+
+def _constant_seed(rule: Rule, call: cst.Call) -> str | None:
+    """The seed of ``jax.random.key(0)``/``PRNGKey(SEED)`` when it is a constant: an
+    integer literal or a module-level name assigned an integer literal once."""
+    args = [a for a in call.args if a.keyword is None and not a.star]
+    args += [a for a in call.args if a.keyword is not None and a.keyword.value == "seed"]
+    if not args:
+        return None
+    seed = args[0].value
+    if _int_literal(seed):
+        return rule.ctx.code(seed)
+    if isinstance(seed, cst.Name):
+        found = rule.model.lookup(seed.value, rule.model.scope_for(seed))
+        if found is None or found[0] is not rule.model.module_scope:
+            return None
+        bindings = found[1]
+        if len(bindings) != 1 or bindings[0].kind != "assign":
+            return None
+        target = bindings[0].node
+        for node, entering in rule.model.events:
+            if entering and type(node) is cst.Assign and len(node.targets) == 1:
+                if node.targets[0].target is target and _int_literal(node.value):
+                    return seed.value
+    return None
+
+
+def _int_literal(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Integer):
+        return True
+    return (
+        isinstance(expr, cst.UnaryOperation)
+        and isinstance(expr.operator, cst.Minus)
+        and isinstance(expr.expression, cst.Integer)
+    )
+
+
+class ConstantKeyInLoop(_LoopStack, Rule):
+    code = "JAX304"
+    name = "constant-key-in-loop"
+    message = "`{call}` makes the same key on every {where}: {what}; {advice}"
+    fix_availability = "none"
+    probe = "jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt"
+    docs = """\
+## What it does
+Flags `jax.random.key(<constant>)` and `jax.random.PRNGKey(<constant>)` (an
+integer literal, or a module-level name assigned one) created inside the body of a
+loop (`for`, `while`, comprehension) that may run more than once, or inside code
+that JAX compiles once and runs many times (a `jax.jit`-like function, the body of
+`lax.scan`/`fori_loop`/`while_loop`/`map`), when the key is then consumed there by
+a `jax.random` sampler or `split` (directly or through a function of the same
+file).
+
+## Why is this bad
+The same seed makes the same key, and the same key gives the same bits: every
+iteration (or every call of the jitted function) draws exactly the same "random"
+numbers. Training noise, dropout masks or samples that never change are a silent
+bug.
+
+## Example
+```python
+import jax
+
+def noisy_steps(x, steps):
+    for _ in range(steps):
+        x = x + jax.random.normal(jax.random.key(0), x.shape)  # same noise each step
+    return x
+```
+
+## Use instead
+```python
+import jax
+
+def noisy_steps(x, steps, key):
+    for _ in range(steps):
+        key, sub = jax.random.split(key)
+        x = x + jax.random.normal(sub, x.shape)
+    return x
+```
+A key made from the loop variable (`jax.random.key(i)`) or folded in
+(`jax.random.fold_in(jax.random.key(0), step)`) differs per iteration and is not
+flagged; neither is a constant key only passed to a function of another module
+(it may fold in its own data), nor a key made in a loop over a literal collection
+(`for lr in (0.1, 0.01):`, a parameter sweep, where the same seed for every
+setting keeps the runs comparable).
+
+## Fix safety
+No fix: the key has to come from outside the loop or the function, which changes
+its callers.
+
+## Verify at runtime
+Print two iterations' samples: they are equal. Under jit,
+`jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt` shows the constant seed in a
+`random_seed` equation (or a literal key) inside the compiled function.
+"""
+    VALID = [
+        EXAMPLES.valid(
+            "valid_made_once_before_loop_split.py",
+            note="made once before the loop, split each iteration",
+        ),
+        EXAMPLES.valid(
+            "valid_seed_varies_loop_variable.py", note="the seed varies with the loop variable"
+        ),
+        EXAMPLES.valid("valid_fold_key_step_per_step.py", note="`fold_in(key, step)` per step"),
+        EXAMPLES.valid("valid_seed_argument.py", note="the seed is an argument"),
+        EXAMPLES.valid(
+            "valid_constant_key_host_code_outside.py",
+            note="a constant key in host code, outside any loop",
+        ),
+        EXAMPLES.valid(
+            "valid_only_passed_functions_another_module.py",
+            note="only passed to functions of another module (Flax init folds in its own data)",
+        ),
+        EXAMPLES.valid(
+            "valid_sweep_over_literal_collection_same.py",
+            note="a sweep over a literal collection: the same noise for every setting, on purpose",
+        ),
+        EXAMPLES.valid("valid_loop_runs_once.py", note="a loop that runs once"),
+        EXAMPLES.valid("valid_eval_shape_runs_nothing.py", note="`eval_shape` runs nothing"),
+        EXAMPLES.valid("valid_made_but_consumed_loop.py", note="made but not consumed in the loop"),
+        EXAMPLES.valid(
+            "valid_key_argument_jitted_function.py",
+            note="the key is an argument of the jitted function",
+        ),
+        *KEY_HYGIENE,
+    ]
+    INVALID = [
+        EXAMPLES.invalid(
+            "invalid_x_x_jax_random_normal_jax.py",
+            line=6,
+            column=35,
+            message_contains="makes the same key on every iteration of the loop at line 5",
+        ),
+        EXAMPLES.invalid("invalid_key_jax_random_prngkey_42.py", line=6),
+        EXAMPLES.invalid(
+            "invalid_return_x_jax_random_normal_key.py",
+            message_contains="every call of `add_noise` (jitted by `jax.jit` at line 4)",
+        ),
+        EXAMPLES.invalid(
+            "invalid_return_jr_normal_jr_key_0.py",
+            message_contains="every iteration of the comprehension at line 5",
+        ),
+        EXAMPLES.invalid(
+            "invalid_return_jax_lax_scan_body_x0.py",
+            message_contains="every iteration of `body`, the body of `lax.scan` at line 9",
+        ),
+        EXAMPLES.invalid("invalid_return_state.py", message_contains="`jax.random.PRNGKey(SEED)`"),
+        EXAMPLES.invalid(
+            "invalid_consumed_through_function_file.py",
+            note="consumed through a function of this file",
+        ),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qn = self.model.call_name(node)
+        if qn not in ("jax.random.key", LEGACY):
+            return
+        seed = _constant_seed(self, node)
+        if seed is None:
+            return
+        keys = self.ctx.keys
+        val = keys.value(node)
+        if val is None:
+            return
+        uses = [u for u in val.uses if u.kind != CALL]
+        if not uses:
+            return
+        call = short(self.ctx.code(node), 48)
+        loop = self._repeating_loop(node)
+        if loop is not None:
+            if not any(self._inside(u.arg, loop) for u in uses):
+                return
+            kind = "comprehension" if not isinstance(loop, (cst.For, cst.While)) else "loop"
+            self.report(
+                node,
+                call=call,
+                where=f"iteration of the {kind} at line {line(self, loop)}",
+                what="every iteration draws the same random numbers",
+                advice=(
+                    "make the key once before the loop and split it each iteration, or use"
+                    " `jax.random.fold_in(key, i)`"
+                ),
+            )
+            return
+        info = compiled_function_of(self.ctx.trace, keys, node)
+        if info is None:
+            return
+        body = keys.loop_body_of(info.node)
+        if body is not None:
+            prim = self.ctx.code(body[1].func).split(".")[-1]
+            where = f"iteration of `{info.name}`, the body of `lax.{prim}` at line {line(self, body[1])}"
+            what = "every iteration draws the same random numbers"
+            advice = (
+                "thread a key through the carry and split it, or use `jax.random.fold_in(key, i)`"
+            )
+        else:
+            where = f"call of `{info.name}` ({info.how(lambda n: line(self, n))})"
+            what = "every call draws the same random numbers"
+            advice = "pass the key in as an argument"
+        self.report(node, call=call, where=where, what=what, advice=advice)

@@ -1,0 +1,124 @@
+"""JAX305 global-prng-key: a module-level key consumed inside a function (hidden RNG state)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.analysis.keys import CALL
+from jaxlint.rules.base import Examples, Rule
+from jaxlint.rules.prng.key_hygiene import KEY_HYGIENE
+
+EXAMPLES = Examples(__file__)
+
+
+class GlobalPrngKey(Rule):
+    code = "JAX305"
+    name = "global-prng-key"
+    message = (
+        "`{key}` is a module-level key consumed by `{by}` in `{fn}`: every call of `{fn}`"
+        " draws the same random numbers (hidden RNG state); pass a key in as an argument"
+    )
+    fix_availability = "none"
+    probe = "jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt"
+    docs = """\
+## What it does
+Flags a key made at module level (`KEY = jax.random.key(0)`, a `PRNGKey`, a key
+split from one) and consumed inside a function (by a `jax.random` sampler,
+`split`, or a function of the same file that consumes it), where the function
+neither receives the key as an argument nor rebinds the global.
+
+## Why is this bad
+The function hides its source of randomness in a global, and since the global
+never changes, every call draws the same numbers: two "random" initialisations
+are identical, a sampler returns the same sample each time. Under `jax.jit` the
+key is also baked into the compiled program as a constant.
+
+## Example
+```python
+import jax
+
+KEY = jax.random.key(0)
+
+def init_weights(shape):
+    return jax.random.normal(KEY, shape)  # identical weights on every call
+```
+
+## Use instead
+```python
+import jax
+
+def init_weights(key, shape):
+    return jax.random.normal(key, shape)
+
+k1, k2 = jax.random.split(jax.random.key(0))
+w1 = init_weights(k1, (3, 3))
+w2 = init_weights(k2, (3, 3))
+```
+Deriving a key from the global per call (`jax.random.fold_in(KEY, step)`) is not
+flagged, nor is a function that declares `global KEY` and rebinds it (stateful,
+but it advances).
+
+## Fix safety
+No fix: the key has to become an argument, which changes every caller.
+
+## Verify at runtime
+Call the function twice: the results are identical. Under jit,
+`jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt` shows the key as a
+constant of the jaxpr rather than an argument.
+"""
+    VALID = [
+        EXAMPLES.valid("valid_module_key_passed_once.py", note="the module key is passed in once"),
+        EXAMPLES.valid(
+            "valid_global_rebound_state_advances.py",
+            note="the global is rebound: the state advances",
+        ),
+        EXAMPLES.valid(
+            "valid_fresh_key_per_step_fold.py", note="a fresh key per step with `fold_in`"
+        ),
+        EXAMPLES.valid("valid_parameter_shadows_global.py", note="a parameter shadows the global"),
+        EXAMPLES.valid(
+            "valid_reading_key_does_consume.py", note="reading a key does not consume it"
+        ),
+        EXAMPLES.valid(
+            "valid_consumed_module_code_function.py",
+            note="consumed in module code, not in a function",
+        ),
+        EXAMPLES.valid(
+            "valid_module_level_seed_key_jax304.py",
+            note="a module-level seed, not a key (JAX304 covers loops and jit)",
+        ),
+        EXAMPLES.valid(
+            "valid_only_passed_function_another_module.py",
+            note="only passed to a function of another module",
+        ),
+        *KEY_HYGIENE,
+    ]
+    INVALID = [
+        EXAMPLES.invalid(
+            "invalid_return_jax_random_normal_key_shape.py",
+            line=7,
+            column=30,
+            message_contains="`KEY` is a module-level key consumed by `jax.random.normal` in `init_weights`",
+        ),
+        EXAMPLES.invalid("invalid_return_jax_random_choice_rng_n.py"),
+        EXAMPLES.invalid(
+            "invalid_element_module_level_split.py", note="an element of a module-level split"
+        ),
+        EXAMPLES.invalid(
+            "invalid_return_sample_key.py", message_contains="consumed by `sample` in `draw`"
+        ),
+        EXAMPLES.invalid("invalid_return_x_jax_random_normal_key.py"),
+        EXAMPLES.invalid(
+            "invalid_noise_lambda_shape_jax_random_uniform.py", message_contains="in `<lambda>`"
+        ),
+    ]
+
+    def visit_Module(self, node: cst.Module) -> None:
+        text = self.ctx.text
+        if "random" not in text and "rng" not in text:
+            return
+        for use, val, fn in self.ctx.keys.global_uses:
+            if use.kind == CALL:
+                continue
+            name = fn.name.value if isinstance(fn, cst.FunctionDef) else "<lambda>"
+            self.report(use.arg, key=val.name, by=use.by, fn=name)

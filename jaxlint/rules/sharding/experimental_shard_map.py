@@ -1,0 +1,251 @@
+"""JAX504 experimental-shard-map: ``jax.experimental.shard_map.shard_map`` (deprecated since
+JAX 0.8.0), rewritten to ``jax.shard_map`` with keyword options."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.diagnostics import Applicability
+from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
+from jaxlint.rules.sharding.helpers import (
+    PARTIAL,
+    ArgEdits,
+    Facts,
+    Speller,
+    import_hits,
+    is_reference,
+    rewrite_import,
+)
+
+if TYPE_CHECKING:
+    from jaxlint.engine import FileContext
+
+EXAMPLES = Examples(__file__)
+
+
+_LEGACY_SHARD_MAP = "jax.experimental.shard_map.shard_map"
+_LEGACY_SHARD_MAP_DEPRECATED = (0, 8, 0)
+_LEGACY_SHARD_MAP_PARAMS = ("f", "mesh", "in_specs", "out_specs", "check_rep", "auto")
+
+
+class ExperimentalShardMap(Facts, Rule):
+    code = "JAX504"
+    required_names = frozenset({"shard_map"})
+    name = "experimental-shard-map"
+    message = "`{used}` is deprecated since JAX 0.8.0; use `jax.shard_map`{detail}"
+    fix_availability = "sometimes"
+    probe = "jaxlint probe compile FILE.py:FUNC"
+    docs = """\
+## What it does
+Flags `jax.experimental.shard_map.shard_map` when the target JAX is 0.8.0 or
+newer: attribute uses (`shard_map.shard_map(...)`) at each use, `from
+jax.experimental.shard_map import shard_map` once, at the import.
+
+## Why is this bad
+`jax.shard_map` is public since JAX 0.6.1 and the experimental one is
+deprecated since 0.8.0 (`DeprecationWarning: jax.experimental.shard_map is
+deprecated in v0.8.0. Used jax.shard_map instead.`). The new function takes
+its options as keywords only (`mesh=`, `in_specs=`, `out_specs=`), renames
+`check_rep` to `check_vma`, and replaces `auto=` (the axes that stay
+automatic) by `axis_names=` (the axes that become manual: the complement).
+`auto=` raises `TypeError` on both functions since 0.8.0.
+
+## Example
+```python
+from jax.experimental.shard_map import shard_map
+
+f = shard_map(body, mesh, P("x"), P(), check_rep=False, auto=frozenset({"y"}))
+```
+
+## Use instead
+```python
+from jax import shard_map
+
+f = shard_map(body, mesh=mesh, in_specs=P("x"), out_specs=P(), check_vma=False, axis_names=frozenset(mesh.axis_names) - frozenset({"y"}))
+```
+
+## Fix safety
+Safe when mechanical: on JAX 0.12 the experimental function is
+`jax.shard_map` with `check_vma=check_rep` and no manual-axis subset (read
+from its source, and checked for equal results with 8 CPU devices).
+`auto=A` becomes `axis_names=frozenset(mesh.axis_names) - frozenset(A)` when
+the mesh argument is a variable or attribute; with another mesh expression the
+complement would evaluate it twice, so the fix is shown but not applied.
+`*args`/`**kwargs` and `shard_map` used as a plain value get no fix.
+
+## Verify at runtime
+`jaxlint probe compile FILE.py:FUNC` on a function that calls the rewritten
+`shard_map` traces, lowers and compiles it (use
+`XLA_FLAGS=--xla_force_host_platform_device_count=8` on a CPU-only machine).
+"""
+    VALID = [
+        EXAMPLES.valid("valid_current_jax_shard_map.py", runs=True, note="current jax.shard_map"),
+        EXAMPLES.valid("valid_return.py"),
+        EXAMPLES.valid("valid_f_shard_map_g_mesh_p.py", target_jax="0.7.0"),
+        EXAMPLES.valid("valid_f_shard_map_g_mesh_p_2.py"),
+        EXAMPLES.valid("valid_version_compat_import.py", note="version-compat import"),
+        EXAMPLES.valid("valid_f_jax_smap_g_axes_0.py"),
+        EXAMPLES.valid("valid_d_mesh_utils_create_device_mesh.py"),
+        EXAMPLES.valid("valid_f_shard_map_g_mesh_m.py"),
+    ]
+    INVALID = [
+        EXAMPLES.invalid(
+            "invalid_jax_experimental_shard_map_import_shard.py", count=1, line=1, column=40
+        ),
+        EXAMPLES.invalid("invalid_return_shard_map_shard_map_body.py", line=5, column=12),
+        EXAMPLES.invalid("invalid_return.py"),
+        EXAMPLES.invalid(
+            "invalid_auto_raises_typeerror_since_0.py",
+            raises="TypeError",
+            note="auto= raises TypeError since 0.8.0",
+        ),
+        EXAMPLES.invalid(
+            "invalid_f_shm_shard_map_g_make.py",
+            message_contains="the mesh expression would be evaluated twice",
+        ),
+        EXAMPLES.invalid(
+            "invalid_wrappers_sm_shard_map.py",
+            message_contains="no automatic rewrite: `shard_map` is used as a value at line 3",
+        ),
+    ]
+
+    def __init__(self, ctx: FileContext) -> None:
+        super().__init__(ctx)
+        self.enabled = ctx.target_jax >= _LEGACY_SHARD_MAP_DEPRECATED
+        self.plans: dict[int, ArgEdits | str] = {}
+        self.imported: list[tuple[cst.ImportFrom, cst.ImportAlias, str]] = []
+
+    def _is_legacy(self, expr: cst.BaseExpression) -> bool:
+        return self.model.qualified_name(expr) == _LEGACY_SHARD_MAP
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not self.enabled:
+            return
+        if self._is_legacy(node.func):
+            self.plans[id(node.func)] = self._arg_edits(node.args)
+        elif self.model.call_name(node) in PARTIAL and node.args and not node.args[0].keyword:
+            first = node.args[0].value
+            if not node.args[0].star and self._is_legacy(first):
+                self.plans[id(first)] = self._arg_edits(node.args[1:])
+
+    def _arg_edits(self, args: Sequence[cst.Arg]) -> ArgEdits | str:
+        if any(a.star for a in args):
+            return "it passes `*args` or `**kwargs`"
+        code = self.ctx.code
+        out = ArgEdits([])
+        positional = [a for a in args if a.keyword is None]
+        if len(positional) > len(_LEGACY_SHARD_MAP_PARAMS):
+            return "too many positional arguments"
+        given: dict[str, cst.Arg] = {}
+        for index, arg in enumerate(positional):
+            given[_LEGACY_SHARD_MAP_PARAMS[index]] = arg
+        for arg in args:
+            if arg.keyword is not None:
+                if arg.keyword.value not in _LEGACY_SHARD_MAP_PARAMS:
+                    return f"`{arg.keyword.value}`"
+                given[arg.keyword.value] = arg
+        for name, arg in given.items():
+            value = code(arg.value)
+            if name == "f":
+                if arg.keyword is not None:
+                    return "`f=` passed by keyword"
+                continue
+            if name == "check_rep":
+                out.edits.append((arg, f"check_vma={value}"))
+            elif name == "auto":
+                mesh = given.get("mesh")
+                if mesh is None:
+                    return "`auto=` without a mesh"
+                if not is_reference(mesh.value):
+                    out.safe = False  # shown, not applied
+                auto = arg.value
+                if not (
+                    isinstance(auto, cst.Call)
+                    and self.model.call_name(auto) in ("builtins.frozenset", "builtins.set")
+                ):
+                    value = f"frozenset({value})"
+                out.edits.append(
+                    (arg, f"axis_names=frozenset({code(mesh.value)}.axis_names) - {value}")
+                )
+            elif arg.keyword is None:
+                out.edits.append((arg, f"{name}={value}"))
+        return out
+
+    def _report(
+        self,
+        node: cst.CSTNode,
+        used: str,
+        plans: Sequence[ArgEdits],
+        fix: Callable[[], list[FixOp]] | None,
+        reason: str | None,
+    ) -> None:
+        safe = all(p.safe for p in plans)
+        if reason is not None:
+            detail = f"; no automatic rewrite: {reason}"
+        elif not safe:
+            detail = (
+                "; `auto=` becomes `axis_names=` (the complement), but the mesh expression"
+                " would be evaluated twice: bind it to a variable first"
+            )
+        else:
+            detail = ""
+        self.report(
+            node,
+            used=used,
+            detail=detail,
+            fix=fix,
+            applicability=(Applicability.SAFE if safe else Applicability.DISPLAY_ONLY)
+            if fix is not None
+            else None,
+            fix_message="Use `jax.shard_map` with keyword options",
+        )
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if not self.enabled or not self._is_legacy(node):
+            return
+        plan = self.plans.get(id(node), "`shard_map` is used as a value")
+        if isinstance(plan, str):
+            self._report(node, self.ctx.code(node), [], None, plan)
+            return
+        s = Speller(self, node)
+        text = s("jax.shard_map")
+        if not s.ok:
+            self._report(node, self.ctx.code(node), [plan], None, "the name `jax` is taken here")
+            return
+
+        def fix() -> list[FixOp]:
+            return [*(ReplaceNode(n, t) for n, t in plan.edits), ReplaceNode(node, text), *s.ops]
+
+        self._report(node, self.ctx.code(node), [plan], fix, None)
+
+    def import_from(self, node: cst.ImportFrom) -> None:
+        if self.enabled:
+            for alias, local, _ in import_hits(self, node, {_LEGACY_SHARD_MAP: 1}.get):
+                self.imported.append((node, alias, local))
+
+    def leave_Module(self, node: cst.Module) -> None:
+        for imp, alias, local in self.imported:
+            plans: list[ArgEdits] = []
+            reason = None
+            for use in self.uses_of_import(imp, local, _LEGACY_SHARD_MAP):
+                plan = self.plans.get(
+                    id(use),
+                    f"`{local}` is used as a value at line {self.ctx.positions[use].start.line}",
+                )
+                if isinstance(plan, str):
+                    reason = plan
+                    break
+                plans.append(plan)
+            fix = None
+            if reason is None:
+                new = "from jax import shard_map" + ("" if local == "shard_map" else f" as {local}")
+
+                def fix(imp=imp, alias=alias, new=new, plans=plans) -> list[FixOp]:
+                    ops: list[FixOp] = [ReplaceNode(n, t) for p in plans for n, t in p.edits]
+                    ops.append(ReplaceNode(imp, rewrite_import(self, imp, [alias], [new])))
+                    return ops
+
+            self._report(alias, _LEGACY_SHARD_MAP, plans, fix, reason)
