@@ -420,14 +420,14 @@ def test_crash_outside_the_rules_is_one_error_line_per_file(
 ) -> None:
     import jaxlint.cli
 
-    real = jaxlint.cli._process_text
+    real = jaxlint.cli.checking.process_text
 
     def flaky(text: str, name: str, *args, **kwargs):
         if name == "a.py":
             raise ValueError("unexpected\nstate")
         return real(text, name, *args, **kwargs)
 
-    monkeypatch.setattr(jaxlint.cli, "_process_text", flaky)
+    monkeypatch.setattr(jaxlint.cli.checking, "process_text", flaky)
     (tmp_path / "a.py").write_text(EMPTY)
     (tmp_path / "b.py").write_text(EMPTY)
     r = cli("a.py", "b.py")
@@ -444,7 +444,7 @@ def test_internal_tracebacks_only_on_request(
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("unexpected")
 
-    monkeypatch.setattr(jaxlint.cli, "_process_text", broken)
+    monkeypatch.setattr(jaxlint.cli.checking, "process_text", broken)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a.py").write_text(EMPTY)
     assert main(["check", "--show-internal-tracebacks", "a.py"]) == 2

@@ -49,7 +49,7 @@ def cli(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Callable[..., Run]:
     monkeypatch.chdir(tmp_path)
-    real = jaxlint.cli._process_text
+    real = jaxlint.cli.checking.process_text
 
     def run(*args: str) -> Run:
         linted: list[str] = []
@@ -58,7 +58,7 @@ def cli(
             linted.append(name)
             return real(text, name, *rest, **kwargs)
 
-        monkeypatch.setattr(jaxlint.cli, "_process_text", counting)
+        monkeypatch.setattr(jaxlint.cli.checking, "process_text", counting)
         code = main(["check", "--output-format", "concise", "-j", "1", *args])
         out, err = capsys.readouterr()
         assert "Traceback" not in err

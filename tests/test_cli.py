@@ -144,7 +144,7 @@ def extra_rule(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[Rule]]:
     def find(code_or_name: str) -> type[Rule] | None:
         return next((r for r in rules if code_or_name in (r.code, r.name)), None)
 
-    for module in (jaxlint.rules, jaxlint.cli):
+    for module in (jaxlint.rules, jaxlint.cli.common):
         monkeypatch.setattr(module, "all_rules", lambda: rules)
         monkeypatch.setattr(module, "find_rule", find)
     yield OnesRule

@@ -154,7 +154,7 @@ def test_a_symlink_and_its_target_are_fixed_by_one_worker(cli, tmp_path: Path) -
 
 
 def _crash_on(monkeypatch: pytest.MonkeyPatch, how: dict[str, Callable[[], None]]) -> None:
-    real = jaxlint.cli._process_text
+    real = jaxlint.cli.checking.process_text
 
     def crashing(text: str, name: str, *args, **kwargs):
         for suffix, crash in how.items():
@@ -162,7 +162,7 @@ def _crash_on(monkeypatch: pytest.MonkeyPatch, how: dict[str, Callable[[], None]
                 crash()
         return real(text, name, *args, **kwargs)
 
-    monkeypatch.setattr(jaxlint.cli, "_process_text", crashing)
+    monkeypatch.setattr(jaxlint.cli.checking, "process_text", crashing)
 
 
 def test_a_file_that_kills_its_worker_is_reported_and_the_run_goes_on(
@@ -232,7 +232,7 @@ def test_small_runs_stay_in_one_process(cli, tmp_path: Path, monkeypatch) -> Non
     def no_pool(*args, **kwargs):
         raise AssertionError("a pool was started")
 
-    monkeypatch.setattr(jaxlint.cli, "run_parallel", no_pool)
+    monkeypatch.setattr(jaxlint.cli.checking, "run_parallel", no_pool)
     write_files(tmp_path, 4)
     assert cli("-j", "4", ".").code == 1
     monkeypatch.setattr(jaxlint.parallel, "MIN_PARALLEL_BYTES", 0)

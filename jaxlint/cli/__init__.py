@@ -1,0 +1,85 @@
+"""The ``jaxlint`` command: ``check`` (with ``--fix``), ``rule``, ``probe`` and ``clean``.
+
+One module per subcommand (``check.py``, ``rule.py``, ``probe.py``, ``clean.py``), each
+with ``add_parser(sub)`` and ``run(args)``; what they share is in ``common.py``.
+
+Exit codes: 0 nothing found (or everything fixed), 1 findings remain (or, with
+``--diff``, something would change), 2 usage, configuration, IO or internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Sequence
+
+from jaxlint import __version__
+from jaxlint.cli import check, clean, probe, rule
+from jaxlint.cli.common import EXIT_ERROR, Parser, UsageError, one_line
+from jaxlint.config import ConfigError
+
+# The order is the order of ``jaxlint --help``; ``check`` is the default command.
+SUBCOMMANDS = {"check": check, "rule": rule, "probe": probe, "clean": clean}
+_HELP_ORDER = ("check", "clean", "rule", "probe")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="jaxlint",
+        description="A linter for JAX code, with autofixes and runtime probes.",
+    )
+    parser.add_argument("--version", action="version", version=f"jaxlint {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=Parser)
+    for name in _HELP_ORDER:
+        SUBCOMMANDS[name].add_parser(sub)
+    return parser
+
+
+def _normalize_argv(argv: Sequence[str]) -> list[str]:
+    argv = list(argv)
+    if not argv:
+        return ["check"]
+    if argv[0] in SUBCOMMANDS or argv[0] in ("-h", "--help", "--version"):
+        return argv
+    return ["check", *argv]
+
+
+def _tolerant_output() -> None:
+    """On a non-UTF-8 terminal, print what it cannot encode as escapes instead of crashing."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding not in ("utf8", "utf8sig") and reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    _tolerant_output()
+    argv = _normalize_argv(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except SystemExit as exc:  # --help / --version
+        return int(exc.code or 0)
+    try:
+        return SUBCOMMANDS[args.command or "check"].run(args)
+    except (ConfigError, UsageError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_ERROR
+    except Exception as exc:  # a bug in jaxlint: one clear line and exit 2, not a traceback
+        if getattr(args, "show_internal_tracebacks", False):
+            traceback.print_exc()
+        print(f"error: internal error: {one_line(f'{type(exc).__name__}: {exc}')}", file=sys.stderr)
+        return EXIT_ERROR

@@ -1,0 +1,202 @@
+"""``jaxlint check``: lint (and fix) files, folders or stdin, and report.
+
+The work per file (cache, pool, lint, fix loop, write back) is in
+:mod:`jaxlint.cli.checking`; the report (findings, diffs, summary, exit code) in
+:mod:`jaxlint.cli.report`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from jaxlint.cli import checking
+from jaxlint.cli.checking import (
+    RunState,
+    check_in_pool,
+    check_task,
+    open_cache,
+    take_from_cache,
+    task_size,
+    tasks_for,
+    timed,
+    unexpected,
+    unified_diff,
+)
+from jaxlint.cli.common import UsageError, jobs_count, selector_list
+from jaxlint.cli.report import finish
+from jaxlint.config import ConfigResolver, check_selector
+from jaxlint.discovery import discover
+from jaxlint.gc_pause import gc_paused
+from jaxlint.output import FORMATS, STATISTICS_FORMATS
+from jaxlint.parallel import available_cores, should_parallelize
+from jaxlint.source import DecodeError, decode_source, encode_source
+from jaxlint.timings import Timings
+from jaxlint.versions import parse_version
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    check = sub.add_parser("check", help="lint files (default command)")
+    check.add_argument("paths", nargs="*", help="files or folders (default: .); '-' reads stdin")
+    check.add_argument("--fix", action="store_true", help="apply safe fixes")
+    check.add_argument(
+        "--unsafe-fixes",
+        action="store_const",
+        const=True,
+        default=None,
+        help="also apply (and offer) unsafe fixes",
+    )
+    check.add_argument(
+        "--no-unsafe-fixes",
+        dest="unsafe_fixes",
+        action="store_const",
+        const=False,
+        help="never apply unsafe fixes, whatever the config says",
+    )
+    check.add_argument(
+        "--diff", action="store_true", help="print the fixes as a diff; write nothing"
+    )
+    check.add_argument("--show-fixes", action="store_true", help="list the fixes applied")
+    check.add_argument(
+        "--exit-non-zero-on-fix", action="store_true", help="exit 1 if any file was fixed"
+    )
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
+    check.add_argument(
+        "--select",
+        type=selector_list,
+        action="extend",
+        help="comma-separated code prefixes to check (replaces the config's select)",
+    )
+    check.add_argument(
+        "--extend-select",
+        type=selector_list,
+        default=[],
+        action="extend",
+        help="code prefixes to check in addition",
+    )
+    check.add_argument(
+        "--ignore", type=selector_list, default=[], action="extend", help="code prefixes to skip"
+    )
+    check.add_argument("--extend-exclude", type=selector_list, default=[], action="extend")
+    check.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="apply excludes to files named on the command line too (pre-commit)",
+    )
+    check.add_argument("--statistics", action="store_true", help="count findings per code")
+    check.add_argument("--config", type=Path, help="a jaxlint.toml or pyproject.toml to use")
+    check.add_argument("--target-jax", help="the JAX version to check against, e.g. 0.4.26")
+    check.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    check.add_argument(
+        "--cache-dir",
+        type=Path,
+        help="where to keep the cache (default: $JAXLINT_CACHE_DIR, else .jaxlint_cache"
+        " in the project root)",
+    )
+    check.add_argument(
+        "-j",
+        "--jobs",
+        type=jobs_count,
+        default=0,
+        help="worker processes (default 0: one per available core; 1: no pool)",
+    )
+    check.add_argument(
+        "--timings",
+        action="store_true",
+        help="print the time per phase and per rule, summed over files (on stderr)",
+    )
+    check.add_argument("--stdin-filename", help="the file name to report for stdin")
+    check.add_argument("--output-format", choices=FORMATS, default="text")
+    check.add_argument("--show-internal-tracebacks", action="store_true", help=argparse.SUPPRESS)
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, object]:
+    for option, sels in (
+        ("--select", args.select or []),
+        ("--extend-select", args.extend_select),
+        ("--ignore", args.ignore),
+    ):
+        for sel in sels:
+            check_selector(sel, option)
+    target = None
+    if args.target_jax is not None:
+        try:
+            target = parse_version(args.target_jax)
+        except ValueError as exc:
+            raise UsageError(f"--target-jax: {exc}") from None
+    return {
+        "select": args.select,
+        "extend_select": args.extend_select,
+        "ignore": args.ignore,
+        "target_jax": target,
+        "unsafe_fixes": args.unsafe_fixes,
+        "extend_exclude": args.extend_exclude,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.statistics and args.output_format not in STATISTICS_FORMATS:
+        raise UsageError(
+            f"--statistics cannot be combined with --output-format {args.output_format}"
+            f" (use {', '.join(STATISTICS_FORMATS)})"
+        )
+    started = time.perf_counter()
+    resolver = ConfigResolver(args.config, _overrides(args))
+    fixing = args.fix or args.diff
+    state = RunState(timings=Timings() if args.timings else None)
+    paths = args.paths or (["-"] if args.stdin_filename else ["."])
+    if "-" in paths:
+        if len(paths) > 1:
+            raise UsageError("'-' (stdin) cannot be combined with other paths")
+        return _check_stdin(args, resolver, state)
+    with timed(state, "discover files"):
+        found = discover(paths, resolver, force_exclude=args.force_exclude)
+    state.io_errors.extend(found.errors)
+    for path in found.files:
+        resolver.for_path(path)  # configuration errors stop the run here, before any work
+    cache = None if args.no_cache else open_cache(args, resolver, state)
+    tasks = tasks_for(found.files, fixing)
+    if cache is not None:
+        tasks = take_from_cache(tasks, resolver, args, state, fixing, cache)
+    jobs = args.jobs or available_cores()
+    sizes = [task_size(paths) for paths in tasks]
+    if should_parallelize(jobs, sizes):
+        check_in_pool(tasks, sizes, resolver, args, state, fixing, cache, jobs)
+    else:
+        for paths in tasks:
+            check_task(paths, resolver, args, state, fixing, cache, lookup=False)
+    return finish(args, state, fixing, wall=time.perf_counter() - started)
+
+
+def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunState) -> int:
+    name = args.stdin_filename or "-"
+    path = Path(args.stdin_filename) if args.stdin_filename else None
+    settings = resolver.for_path(path)
+    data = sys.stdin.buffer.read()
+    fixing = args.fix or args.diff
+    try:
+        text, encoding = decode_source(data)
+    except DecodeError as exc:
+        from jaxlint.engine import parse_error_diagnostic
+
+        state.diagnostics.append(parse_error_diagnostic(name, str(exc), exc.row, exc.column))
+        if args.fix and not args.diff:
+            sys.stdout.buffer.write(data)
+        return finish(args, state, fixing, stdout_is_code=args.fix and not args.diff)
+    try:
+        with gc_paused():
+            new_text = checking.process_text(text, name, settings, path, args, state, fixing)
+    except Exception as exc:
+        state.io_errors.append(unexpected(name, exc))
+        new_text = None
+    if args.diff:
+        if new_text is not None and new_text != text:
+            state.diffs.append(unified_diff(text, new_text, name))
+    elif args.fix:
+        # The code goes back in its own encoding, BOM and line endings.
+        sys.stdout.flush()
+        sys.stdout.buffer.write(encode_source(new_text if new_text is not None else text, encoding))
+        sys.stdout.flush()
+    return finish(args, state, fixing, stdout_is_code=args.fix and not args.diff)

@@ -1,0 +1,468 @@
+"""The work of ``jaxlint check`` per file: the cache, the process pool, lint, the fix
+loop and writing fixed files back. Results go into a :class:`RunState`, merged in
+file order."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import os
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from jaxlint.cache import Cache, CachedResult, default_cache_dir, entry_key, settings_fingerprint
+from jaxlint.cli import common
+from jaxlint.cli.common import one_line
+from jaxlint.config import ConfigResolver, Settings
+from jaxlint.diagnostics import Diagnostic
+from jaxlint.gc_pause import gc_paused
+from jaxlint.parallel import run_parallel
+from jaxlint.prefilter import mentions_jax
+from jaxlint.source import (
+    DecodeError,
+    SourceError,
+    SourceFile,
+    encode_source,
+    read_source,
+    write_atomic,
+)
+from jaxlint.timings import Timings
+
+if TYPE_CHECKING:
+    from jaxlint.engine import FileResult, InternalError
+    from jaxlint.rules.base import Rule
+
+
+@dataclass
+class RunState:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+    io_errors: list[str] = field(default_factory=list)
+    internal_errors: list[InternalError] = field(default_factory=list)
+    fixed_total: int = 0
+    fixed_by_file: dict[str, dict[str, int]] = field(default_factory=dict)
+    changed_files: int = 0
+    diffs: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    unsafe_files: set[str] = field(default_factory=set)
+    """Files whose settings enable unsafe fixes."""
+    rules_cache: dict[int, tuple[Settings, list[type[Rule]]]] = field(default_factory=dict)
+    """id(settings) -> (settings, its enabled rules); holding the settings keeps the id valid."""
+    fingerprints: dict[tuple[int, str, bool], str] = field(default_factory=dict)
+    """(id(settings), per-file ignores, want_fixes) -> the cache's settings fingerprint."""
+    timings: Timings | None = None
+    cache_hits: int = 0
+    cache_misses: int = 0
+    processes: int = 1
+
+    def merge(self, other: RunState) -> None:
+        """Add one file's (or one worker's) results; called in file order."""
+        self.diagnostics.extend(other.diagnostics)
+        self.sources.update(other.sources)
+        self.io_errors.extend(other.io_errors)
+        self.internal_errors.extend(other.internal_errors)
+        self.fixed_total += other.fixed_total
+        self.fixed_by_file.update(other.fixed_by_file)
+        self.changed_files += other.changed_files
+        self.diffs.extend(other.diffs)
+        self.notes.extend(other.notes)
+        self.unsafe_files |= other.unsafe_files
+        self.cache_hits += other.cache_hits
+        self.cache_misses += other.cache_misses
+        if self.timings is not None and other.timings is not None:
+            self.timings.merge(other.timings)
+
+    def for_worker(self) -> RunState:
+        """An empty state for one task, timed if this one is."""
+        return RunState(timings=Timings() if self.timings is not None else None)
+
+
+def timed(state: RunState, phase: str) -> contextlib.AbstractContextManager[None]:
+    t = state.timings
+    return contextlib.nullcontext() if t is None else t.measure(phase)
+
+
+def tasks_for(files: Sequence[Path], fixing: bool) -> list[tuple[Path, ...]]:
+    """One task per file; when fixing, paths that reach the same file form one task,
+    so that no two processes write the same file at once."""
+    if not fixing:
+        return [(path,) for path in files]
+    groups: dict[str, list[Path]] = {}
+    for path in files:
+        groups.setdefault(os.path.realpath(path), []).append(path)
+    return [tuple(group) for group in groups.values()]
+
+
+def task_size(paths: Sequence[Path]) -> int:
+    total = 0
+    for path in paths:
+        try:
+            total += os.stat(path).st_size
+        except (OSError, ValueError):
+            pass
+    return total
+
+
+def check_task(
+    paths: Sequence[Path],
+    resolver: ConfigResolver,
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    cache: Cache | None,
+    lookup: bool,
+) -> None:
+    for path in paths:
+        settings = resolver.for_path(path)  # a bad configuration stops the run (exit 2)
+        try:
+            _check_file(path, settings, args, state, fixing, cache, lookup)
+        except Exception as exc:  # one file's failure is reported; the run goes on
+            if args.show_internal_tracebacks:
+                traceback.print_exc()
+            state.io_errors.append(unexpected(str(path), exc))
+
+
+# -- the cache ------------------------------------------------------------------------------
+
+
+def open_cache(args: argparse.Namespace, resolver: ConfigResolver, state: RunState) -> Cache | None:
+    root = args.cache_dir
+    if root is None:
+        root = default_cache_dir(resolver.for_path(None).root)
+    cache = Cache.open(root)
+    if cache is None:
+        state.notes.append(f"{root}: cannot create the cache folder; running without a cache")
+    return cache
+
+
+def _cache_key(
+    text: str, path: Path, settings: Settings, args: argparse.Namespace, state: RunState
+) -> str:
+    want_fixes = args.output_format in ("json", "sarif")
+    ignores = ",".join(settings.file_ignores(path))
+    slot = (id(settings), ignores, want_fixes)
+    fingerprint = state.fingerprints.get(slot)
+    if fingerprint is None:
+        fingerprint = settings_fingerprint(settings, path, want_fixes)
+        state.fingerprints[slot] = fingerprint
+    return entry_key(text, path, fingerprint)
+
+
+def take_from_cache(
+    tasks: list[tuple[Path, ...]],
+    resolver: ConfigResolver,
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    cache: Cache,
+) -> list[tuple[Path, ...]]:
+    """Take every file the cache can answer for; return the tasks still to run.
+
+    When fixing, only entries with no findings are used: a cached finding's fix
+    would be applied to text the fix loop has not seen, so such files are linted.
+    """
+    todo: list[tuple[Path, ...]] = []
+    for paths in tasks:
+        if len(paths) != 1:
+            todo.append(paths)
+            continue
+        path = paths[0]
+        try:
+            with timed(state, "read files"):
+                source = read_source(path)
+        except Exception:  # reported when the file is checked
+            todo.append(paths)
+            continue
+        if not mentions_jax(source.text):
+            # the prefilter: never parsed, no findings, nothing to fix (and no entry needed)
+            if state.timings is not None:
+                state.timings.files_prefiltered += 1
+            if resolver.for_path(path).unsafe_fixes:
+                state.unsafe_files.add(str(path))
+            continue
+        settings = resolver.for_path(path)
+        with timed(state, "cache"):
+            key = _cache_key(source.text, path, settings, args, state)
+            hit = cache.get(key, str(path))
+        if hit is None or (fixing and hit.diagnostics):
+            state.cache_misses += 1
+            todo.append(paths)
+            continue
+        state.cache_hits += 1
+        if state.timings is not None:
+            state.timings.files_from_cache += 1
+        if settings.unsafe_fixes:
+            state.unsafe_files.add(str(path))
+        state.diagnostics.extend(hit.diagnostics)
+        if hit.diagnostics:
+            state.sources[str(path)] = source.text
+    return todo
+
+
+# -- the process pool -----------------------------------------------------------------------
+
+
+@dataclass
+class _WorkerContext:
+    args: argparse.Namespace
+    resolver: ConfigResolver
+    cache_root: Path | None
+    fixing: bool
+    timed: bool
+
+
+def _work(ctx: _WorkerContext, paths: tuple[Path, ...]) -> RunState:
+    """One task in a worker process: the file's results, to be merged by the parent."""
+    state = RunState(timings=Timings() if ctx.timed else None)
+    cache = Cache(ctx.cache_root) if ctx.cache_root is not None else None
+    check_task(paths, ctx.resolver, ctx.args, state, ctx.fixing, cache, lookup=False)
+    state.rules_cache.clear()
+    state.fingerprints.clear()
+    return state
+
+
+def check_in_pool(
+    tasks: list[tuple[Path, ...]],
+    sizes: list[int],
+    resolver: ConfigResolver,
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    cache: Cache | None,
+    jobs: int,
+) -> None:
+    """Check ``tasks`` in ``jobs`` processes; merge the results in task order."""
+    results: dict[int, RunState] = {}
+
+    def on_result(index: int, result: RunState) -> None:
+        results[index] = result
+
+    def on_crash(index: int, why: str) -> None:
+        failed = state.for_worker()
+        for path in tasks[index]:
+            failed.io_errors.append(f"{path}: internal error: {why} while checking this file")
+        results[index] = failed
+
+    def on_error(index: int, message: str, detail: str) -> None:
+        if args.show_internal_tracebacks:
+            print(detail, file=sys.stderr)
+        failed = state.for_worker()
+        for path in tasks[index]:
+            failed.io_errors.append(f"{path}: internal error: {one_line(message)}")
+        results[index] = failed
+
+    context = _WorkerContext(
+        args, resolver, cache.root if cache is not None else None, fixing, args.timings
+    )
+    # Load the linting machinery once here: forked workers inherit it instead of each
+    # importing libcst and the rules again.
+    import jaxlint.engine
+    import jaxlint.fixers.fixpoint  # noqa: F401
+
+    common.all_rules()
+    largest_first = sorted(range(len(tasks)), key=lambda i: -sizes[i])
+    state.processes = min(jobs, len(tasks))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    run_parallel(tasks, _work, context, jobs, on_result, on_crash, on_error, largest_first)
+    for index in range(len(tasks)):
+        if index in results:
+            state.merge(results[index])
+
+
+def unexpected(name: str, exc: Exception) -> str:
+    return f"{name}: internal error: {one_line(f'{type(exc).__name__}: {exc}')}"
+
+
+def _rules_for(settings: Settings, state: RunState) -> list[type[Rule]]:
+    cached = state.rules_cache.get(id(settings))
+    if cached is None or cached[0] is not settings:
+        cached = (settings, settings.enabled_rules(common.all_rules()))
+        state.rules_cache[id(settings)] = cached
+    return cached[1]
+
+
+def _lint(
+    text: str,
+    name: str,
+    settings: Settings,
+    path: Path | None,
+    want_fixes: bool,
+    state: RunState,
+):
+    from jaxlint.engine import lint_text
+
+    rules = _rules_for(settings, state)
+    return lint_text(
+        text, name, settings, rules, want_fixes=want_fixes, path=path, timings=state.timings
+    )
+
+
+StoreFn = Callable[[str, "FileResult"], None]
+"""Puts the final lint result of a text into the cache."""
+
+
+def _check_file(
+    path: Path,
+    settings: Settings,
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    cache: Cache | None = None,
+    lookup: bool = True,
+) -> None:
+    name = str(path)
+    try:
+        with timed(state, "read files"):
+            source = read_source(path)
+    except SourceError as exc:
+        state.io_errors.append(str(exc))
+        return
+    except DecodeError as exc:
+        from jaxlint.engine import parse_error_diagnostic
+
+        state.diagnostics.append(parse_error_diagnostic(name, str(exc), exc.row, exc.column))
+        return
+    except MemoryError:
+        state.io_errors.append(f"{name}: file too large to read")
+        return
+    store: StoreFn | None = None
+    if cache is not None and mentions_jax(source.text):
+        if lookup:
+            with timed(state, "cache"):
+                hit = cache.get(_cache_key(source.text, path, settings, args, state), name)
+            if hit is not None and not (fixing and hit.diagnostics):
+                state.cache_hits += 1
+                if state.timings is not None:
+                    state.timings.files_from_cache += 1
+                if settings.unsafe_fixes:
+                    state.unsafe_files.add(name)
+                state.diagnostics.extend(hit.diagnostics)
+                if hit.diagnostics:
+                    state.sources[name] = source.text
+                return
+            state.cache_misses += 1
+
+        def store(text: str, result: FileResult) -> None:
+            with timed(state, "cache"):
+                key = _cache_key(text, path, settings, args, state)
+                cache.put(key, CachedResult(result.diagnostics))
+
+    if state.timings is not None:
+        state.timings.files_linted += 1
+    with gc_paused():
+        new_text = process_text(source.text, name, settings, path, args, state, fixing, store=store)
+    if new_text is not None and new_text != source.text:
+        if args.diff:
+            state.diffs.append(unified_diff(source.text, new_text, name))
+        else:
+            with timed(state, "write fixed files"):
+                _write_back(path, source, new_text, state)
+
+
+def process_text(
+    text: str,
+    name: str,
+    settings: Settings,
+    path: Path | None,
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    store: StoreFn | None = None,
+) -> str | None:
+    """Lint (and fix) one text; record diagnostics; return the fixed text if fixing.
+
+    ``store`` gets the final text's lint result for the cache (not if a rule crashed).
+    """
+    want_fixes = args.output_format in ("json", "sarif")
+    unsafe = settings.unsafe_fixes
+    if unsafe:
+        state.unsafe_files.add(name)
+    final_text = text
+    # the fix loop's last lint is of the final text: it need not be linted once more
+    last: list[tuple[str, FileResult]] = []
+    if fixing:
+        from jaxlint.fixers.fixpoint import fix_text
+
+        errors: list[InternalError] = []
+
+        def lint_for_fix(t: str) -> list[Diagnostic]:
+            result = _lint(t, name, settings, path, True, state)
+            errors.extend(result.internal_errors)
+            last[:] = [(t, result)]
+            return result.diagnostics
+
+        with timed(state, "fix loop (apply edits, re-parse)"):
+            outcome = fix_text(text, lint_for_fix, unsafe=unsafe)
+        final_text = outcome.text
+        if outcome.total_applied:
+            state.fixed_total += outcome.total_applied
+            state.fixed_by_file[name] = outcome.applied
+        for dropped in outcome.dropped:
+            state.notes.append(
+                f"{name}:{dropped.row}:{dropped.column}: fix for {dropped.code} not applied:"
+                f" {dropped.reason}"
+            )
+        if not outcome.converged:
+            state.notes.append(f"{name}: fixes did not converge after {outcome.iterations} passes")
+        _add_internal(state, errors)
+    if last and last[0][0] == final_text:
+        result = last[0][1]
+        if not want_fixes:
+            for diag in result.diagnostics:
+                diag.fix = None  # as a lint without fixes would report it
+    else:
+        result = _lint(final_text, name, settings, path, want_fixes, state)
+    _add_internal(state, result.internal_errors)
+    if store is not None and not result.internal_errors:
+        store(final_text, result)
+    state.diagnostics.extend(result.diagnostics)
+    if result.diagnostics:
+        state.sources[name] = final_text
+    return final_text if fixing else None
+
+
+def _add_internal(state: RunState, errors: list[InternalError]) -> None:
+    seen = {(e.filename, e.rule_code) for e in state.internal_errors}
+    for e in errors:
+        if (e.filename, e.rule_code) not in seen:
+            seen.add((e.filename, e.rule_code))
+            state.internal_errors.append(e)
+
+
+def _write_back(path: Path, source: SourceFile, new_text: str, state: RunState) -> None:
+    try:
+        data = encode_source(new_text, source.encoding)
+    except UnicodeEncodeError as exc:
+        state.io_errors.append(f"{path}: fixed text cannot be encoded as {source.encoding}: {exc}")
+        return
+    try:
+        write_atomic(Path(os.path.realpath(path)), data, source.mode)
+    except OSError as exc:
+        state.io_errors.append(f"{path}: cannot write fixes: {exc.strerror or exc}")
+        return
+    state.changed_files += 1
+
+
+def _diff_lines(text: str) -> list[str]:
+    """Lines as ``patch`` and ``git apply`` see them: split at ``\\n`` only (not at the
+    form feeds and other separators ``str.splitlines`` knows), ends kept."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
+def unified_diff(old: str, new: str, name: str) -> str:
+    out = []
+    for line in difflib.unified_diff(
+        _diff_lines(old), _diff_lines(new), fromfile=f"a/{name}", tofile=f"b/{name}"
+    ):
+        if not line.endswith("\n"):
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+    return "".join(out)

@@ -1,0 +1,38 @@
+"""``jaxlint clean``: remove the results caches jaxlint made."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from jaxlint.cache import default_cache_dir, find_caches, remove_cache
+from jaxlint.cli.common import EXIT_ERROR, EXIT_OK
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    clean = sub.add_parser("clean", help="remove jaxlint's cache folders")
+    clean.add_argument(
+        "paths", nargs="*", help="folders to clear caches under (default: the current folder)"
+    )
+    clean.add_argument("--cache-dir", type=Path, help="also remove this cache folder")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Remove the cache folders jaxlint made (never a folder without its CACHEDIR.TAG)."""
+    roots = [Path(p) for p in args.paths] or [Path.cwd()]
+    extra = [args.cache_dir] if args.cache_dir is not None else []
+    env_dir = default_cache_dir(None)
+    if os.environ.get("JAXLINT_CACHE_DIR"):
+        extra.append(env_dir)
+    code = EXIT_OK
+    for folder in find_caches([*roots, *extra]):
+        try:
+            remove_cache(folder)
+        except OSError as exc:
+            print(f"error: {folder}: cannot remove: {exc.strerror or exc}", file=sys.stderr)
+            code = EXIT_ERROR
+            continue
+        print(f"Removing cache at: {folder}")
+    return code
