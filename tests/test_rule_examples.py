@@ -128,3 +128,14 @@ def test_one_rule_per_module() -> None:
         family, module = rule.__module__.split(".")[2:]
         assert module == rule.name.replace("-", "_"), rule.code
         assert (RULES_DIR / family / f"{module}.examples").is_dir(), rule.code
+
+
+def test_example_files_are_packaged() -> None:
+    """An installed jaxlint reads the example files too: pyproject's package-data ships them."""
+    import tomllib
+
+    root = RULES_DIR.parent
+    pyproject = tomllib.loads((root.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["jaxlint"]
+    shipped = {path for pattern in patterns for path in root.glob(pattern)}
+    assert set(RULES_DIR.glob("*/*.examples/*.py")) <= shipped
