@@ -134,6 +134,14 @@ class FileContext:
         return line[: len(line) - len(line.lstrip(" \t"))]
 
     @property
+    def is_test_file(self) -> bool:
+        """The file is test code by its path (``tests/``, ``test_*.py``, ``*_test.py``,
+        ``conftest.py``): see ``jaxlint.analysis.testcode`` and docs/precision/test-code.md."""
+        from jaxlint.analysis.testcode import is_test_path
+
+        return is_test_path(self.filename)
+
+    @property
     def target_jax(self) -> tuple[int, int, int]:
         return self.settings.target_jax
 

@@ -90,7 +90,7 @@ def _fixed(rule: type[Rule], example: Invalid) -> str:
     settings = _settings(example, rule)
 
     def lint(text: str):
-        return lint_text(text, "example.py", settings, [rule], want_fixes=True).diagnostics
+        return lint_text(text, example.filename, settings, [rule], want_fixes=True).diagnostics
 
     return fix_text(example.code, lint, unsafe=True).text
 

@@ -33,7 +33,7 @@ def _cases(kind: str):
 
 
 def _lint(rule: type[Rule], example: Valid | Invalid, text: str):
-    result = lint_text(text, "example.py", _settings(example, rule), [rule], want_fixes=True)
+    result = lint_text(text, example.filename, _settings(example, rule), [rule], want_fixes=True)
     assert not result.internal_errors, result.internal_errors[0].traceback
     return result.diagnostics
 

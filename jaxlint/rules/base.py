@@ -34,6 +34,8 @@ class Valid:
     target_jax: str | None = None
     runs: bool = False
     """Runtime truth: the code is a complete program that runs on CPU JAX without error."""
+    filename: str = "example.py"
+    """The path the code is linted under (``tests/test_model.py`` for test-code examples)."""
     file: str | None = field(default=None, compare=False)
     """Where ``code`` was read from (``jit_in_loop.examples/valid_hoisted.py``), if a file."""
 
@@ -65,6 +67,8 @@ class Invalid:
     fixed_runs: bool = True
     """With ``raises`` and a fix: the fixed program runs without error (False when
     the fix is only a step, e.g. it leaves another finding)."""
+    filename: str = "example.py"
+    """The path the code is linted under (``tests/test_model.py`` for test-code examples)."""
     file: str | None = field(default=None, compare=False)
     """Where ``code`` was read from (``jit_in_loop.examples/invalid_in_loop.py``), if a file;
     ``expected_fix`` then comes from the ``.fixed.py`` file beside it, when there is one."""

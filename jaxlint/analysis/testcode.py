@@ -1,0 +1,46 @@
+"""Is this test code? Rules ask it to apply the test-code policy
+(docs/precision/test-code.md): a rule decides, for itself, what changes in tests.
+
+Test code is a file that pytest or unittest would collect or load (``test_*.py``,
+``*_test.py``, ``conftest.py``, or any file under a ``tests``/``test`` folder) and,
+in any file, a function named ``test*`` or decorated as a pytest fixture.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+TEST_FOLDERS = frozenset({"tests", "test", "testing"})
+
+
+def is_test_path(filename: str) -> bool:
+    """``tests/x.py``, ``pkg/test/x.py``, ``test_x.py``, ``x_test.py``, ``conftest.py``."""
+    parts = [p for p in filename.replace("\\", "/").split("/") if p]
+    if not parts:
+        return False
+    name = parts[-1]
+    if name.endswith((".py", ".pyi", ".ipynb")):
+        stem = name.rsplit(".", 1)[0]
+        if stem.startswith("test_") or stem.endswith("_test") or stem == "conftest":
+            return True
+    return any(part in TEST_FOLDERS for part in parts[:-1])
+
+
+def _decorator_name(decorator: cst.Decorator) -> str:
+    expr = decorator.decorator
+    if isinstance(expr, cst.Call):
+        expr = expr.func
+    parts: list[str] = []
+    while isinstance(expr, cst.Attribute):
+        parts.append(expr.attr.value)
+        expr = expr.value
+    if isinstance(expr, cst.Name):
+        parts.append(expr.value)
+    return ".".join(reversed(parts))
+
+
+def is_test_function(fn: cst.FunctionDef) -> bool:
+    """A test (``def test_x``, ``def testX``) or a pytest fixture (``@pytest.fixture``)."""
+    if fn.name.value.startswith("test"):
+        return True
+    return any(_decorator_name(d) in ("pytest.fixture", "fixture") for d in fn.decorators)
