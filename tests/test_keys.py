@@ -565,7 +565,7 @@ def test_unknown_calls_are_possible_consumptions() -> None:
 
         def two_unknown(key, x):
             k = jax.random.key(0)
-            a = model.init(k, x)
+            a = model.sample(k, x)
             return model.apply(a, x, rngs={"dropout": k})
 
         def unknown_then_sampler(x):
@@ -580,6 +580,38 @@ def test_unknown_calls_are_possible_consumptions() -> None:
     )
     found = [(r.how, r.first.kind, r.second.kind, r.definite) for r in p.keys.reuses]
     assert found == [("again", CALL, CALL, False), ("again", CALL, RANDOM, True)]
+
+
+def test_init_of_another_package_is_weak() -> None:
+    # `model.init(key, x)` of a module this file imports: it may split the key (Haiku,
+    # blackjax) or only fold it in (Flax); recorded, never the first use of a reuse, and
+    # a reuse it is part of is not definite.
+    p = Probe(
+        """
+        import jax
+        from somewhere import Model
+
+        class Local:
+            def init(self, key):
+                return jax.random.normal(key)
+
+        def foreign(key, x):
+            params = Model().init(key, x)
+            a = jax.random.normal(key, x.shape)
+            b = jax.random.uniform(key, x.shape)
+            return params, a, b
+
+        def data_then_init(key, x):
+            y = jax.random.normal(key, x.shape)
+            return Model().init(key, y)
+
+        def local(key):
+            m = Local()
+            return m.init(key), jax.random.normal(key)
+        """
+    )
+    found = [(r.first.kind, r.second.kind, r.definite) for r in p.keys.reuses]
+    assert found == [(RANDOM, RANDOM, True), (RANDOM, CALL, False), (CALL, RANDOM, True)]
 
 
 def test_local_summary_kind() -> None:
@@ -717,3 +749,112 @@ def test_haiku_init_is_not_flax() -> None:
         """
     )
     assert [(r.first.kind, r.second.kind) for r in p.keys.reuses] == [(RANDOM, CALL)]
+
+
+def _judged(code: str) -> list[tuple[int, bool, bool, str | None]]:
+    p = Probe(code)
+    return [
+        (p.line(r.second.arg), p.keys.compared(r), p.keys.aligned(r), p.keys.draws_compared(r))
+        for r in p.keys.reuses
+    ]
+
+
+def test_what_two_uses_are_for() -> None:
+    # compared against each other, paired index draws, and how two draws relate
+    found = _judged(
+        """
+        import jax
+        import numpy as np
+
+        def compared(key):
+            a = jax.random.normal(key, (3,))
+            b = np.asarray(jax.random.normal(key, (3,)))
+            np.testing.assert_allclose(a, b)
+
+        def inline(key):
+            assert (jax.random.uniform(key) == jax.random.uniform(key)).all()
+
+        def shapes_only(key):
+            a = jax.random.normal(key, (3,))
+            b = jax.random.normal(key, (3,))
+            assert a.shape == b.shape
+
+        def mixed(key):
+            x = jax.random.uniform(key, (16, 32))
+            dy = jax.random.uniform(key, (16, 64))
+            np.testing.assert_allclose(f(x, dy), g(x, dy))
+
+        def paired(key, xs, ys):
+            return jax.random.choice(key, xs, (4,)), jax.random.choice(key, ys, (4,))
+
+        def same_population(key, xs):
+            return jax.random.choice(key, xs, (4,)), jax.random.choice(key, xs, (4,))
+
+        def relations(key):
+            a = jax.random.normal(key, (2, 3))
+            b = jax.random.normal(key, (4, 3))
+            c = jax.random.uniform(key, (4, 3))
+            ks = jax.random.split(key, 4)
+            k1, k2 = jax.random.split(key)
+        """
+    )
+    assert found == [
+        (7, True, False, "same"),  # compared: assert_allclose(a, b)
+        (11, True, False, "same"),  # compared inline with ==
+        (15, False, False, "same"),  # equal shapes say nothing about values
+        (20, False, False, "prefix"),  # both sides hold both draws: not a comparison
+        (24, False, True, "other"),  # paired choice of two arrays: aligned
+        (27, False, False, "same"),  # the same population twice: identical draws
+        (31, False, False, "prefix"),
+        (32, False, False, "other"),
+        (33, False, False, "other"),
+        (34, False, False, "split"),
+    ]
+
+
+def test_key_stored_back_in_carry() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def body(carry, _):
+            key, x = carry
+            x = x + jax.random.normal(key, x.shape)
+            return (key, x), x
+
+        def good(carry, _):
+            key, x = carry
+            key, sub = jax.random.split(key)
+            return (key, x + jax.random.normal(sub)), x
+
+        def walk(key, x0):
+            jax.lax.scan(body, (key, x0), None, length=3)
+            jax.lax.scan(good, (key, x0), None, length=3)
+        """
+    )
+    assert [(r.how, p.line(r.second.arg)) for r in p.keys.reuses] == [("stored", 7)]
+
+
+def test_draws_kept_across_iterations() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def kept(x, n):
+            out = []
+            for _ in range(n):
+                out.append(jax.random.normal(jax.random.key(0)))
+                x = x + jax.random.normal(jax.random.key(1))
+                noise = jax.random.normal(jax.random.key(2))
+                total += noise
+                case = jax.random.normal(jax.random.key(3))
+                print(case.sum())
+        """
+    )
+    fn = p.module.body[1]
+    draws = [
+        n
+        for n, entering in p.model.events
+        if entering and isinstance(n, cst.Call) and p.model.call_name(n) == "jax.random.normal"
+    ]
+    assert [p.keys.collected(d, fn) for d in draws] == [True, True, True, False]

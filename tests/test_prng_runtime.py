@@ -118,6 +118,22 @@ CASES: dict[str, tuple[str, bool, str]] = {
         same = all(bool((d == draws[0]).all()) for d in draws)
         """,
     ),
+    "constant_key_in_loop_appended": (
+        "JAX304",
+        True,
+        """
+        import jax
+
+        def fake_batches(n):
+            batches = []
+            for _ in range(n):
+                batches.append(jax.random.normal(jax.random.key(0), (2,)))
+            return batches
+
+        draws = fake_batches(3)
+        same = all(bool((d == draws[0]).all()) for d in draws)
+        """,
+    ),
     "constant_key_in_jit": (
         "JAX304",
         True,
@@ -229,3 +245,76 @@ def test_rule_fires_where_values_repeat(name: str, outcomes: dict[str, bool]) ->
     assert bool([d for d in diags if d.code == code]) is fires, diags
     # flagged: the values repeat; the controls: they differ
     assert outcomes[name] is fires
+
+
+# -- JAX302: the PRNGKey -> key fix is withheld exactly where it would break the program ----
+
+_JAX302_WITHHELD = (
+    "invalid_key_split_converted_numpy.py",
+    "invalid_reshape_trailing_pair.py",
+    "invalid_reshape_minus_one_pair.py",
+    "invalid_index_last_axis.py",
+    "invalid_index_column.py",
+    "invalid_savez_state_dict.py",
+    "invalid_pickle.py",
+    "invalid_tobytes.py",
+    "invalid_dtype_check_in_function.py",
+    "invalid_keys_shape_check.py",
+    "invalid_passed_to_saver.py",
+    "invalid_stored_on_self.py",
+    "invalid_returned_then_indexed.py",
+)
+"""Examples reported with no fix: they run as written, and fail once ``PRNGKey`` is
+replaced by ``key`` (what the fix would do)."""
+_JAX302_FIXED = ("invalid_fix_applies_key_data.py",)
+"""Examples the fix applies to: they run before and after it."""
+
+_OUTCOME_RUNNER = textwrap.dedent(
+    """
+    import json, sys
+    out = {}
+    for name, src in json.loads(sys.stdin.read()).items():
+        try:
+            exec(compile(src, name, "exec"), {"__name__": "__main__"})
+        except Exception as exc:
+            out[name] = type(exc).__name__
+        else:
+            out[name] = None
+    print("RESULTS " + json.dumps(out))
+    """
+)
+
+
+def test_JAX302_fix_withheld_where_typed_keys_break(tmp_path) -> None:
+    rule = find_rule("JAX302")
+    assert rule is not None
+    examples = {(ex.file or "").rsplit("/", 1)[-1]: ex for ex in rule.INVALID}
+    programs: dict[str, str] = {}
+    for name in _JAX302_WITHHELD:
+        ex = examples[name]
+        assert ex.expected_fix == ex.code, f"{name}: the fix must be withheld"
+        programs[name] = ex.code
+        programs[f"{name} (typed)"] = ex.code.replace("random.PRNGKey(", "random.key(")
+    for name in _JAX302_FIXED:
+        ex = examples[name]
+        assert ex.expected_fix is not None and ex.expected_fix != ex.code
+        programs[name] = ex.code
+        programs[f"{name} (fixed)"] = ex.expected_fix
+    proc = subprocess.run(
+        [sys.executable, "-c", _OUTCOME_RUNNER],
+        input=json.dumps(programs),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        cwd=tmp_path,
+        timeout=600,
+    )
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULTS ")]
+    assert lines, proc.stderr[-3000:]
+    errors = json.loads(lines[-1][len("RESULTS ") :])
+    for name in _JAX302_WITHHELD:
+        assert errors[name] is None, f"{name} fails as written: {errors[name]}"
+        assert errors[f"{name} (typed)"] is not None, f"{name} runs with typed keys"
+    for name in _JAX302_FIXED:
+        assert errors[name] is None, f"{name}: {errors[name]}"
+        assert errors[f"{name} (fixed)"] is None, f"{name} fixed: {errors[f'{name} (fixed)']}"

@@ -51,6 +51,16 @@ joined (consumed in one arm: *maybe* consumed after the ``if``); ``return``,
 are walked twice, so that a key consumed and not rebound in the body is seen
 consumed again on the second iteration.
 
+What two uses are *for* is asked only about reuses, from the statements of the
+function that holds them (``KeyAnalysis.compared``, ``aligned``, ``draws_compared``,
+``collected``): results compared against each other (one key fed to two
+implementations), paired index draws that keep two arrays aligned, how two draws
+relate (identical, a prefix of each other, ``split`` after ``split``, or correlated),
+and whether a loop keeps its draws across iterations. A loop body that returns a key
+it consumed in its carry is a reuse too (``stored``), as JAX's checker says. The root
+key of ``model.init(key, ...)`` of a module of another package is a ``weak`` use:
+what the module does with it is not visible here.
+
 A value is *certainly* a key when a key function made it, or when its name is
 passed as the key of a ``jax.random`` function in the same function, or when it
 is annotated as a key (``PRNGKeyArray``, ``jax.Array`` on a key-like name).
@@ -68,6 +78,7 @@ from functools import cached_property
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.testcode import is_test_function
 from jaxlint.analysis.tracing import TraceAnalysis, TracedFunction
 from jaxlint.analysis.transforms import PARTIAL, STATIC_CALLS, TRANSFORMS
 from jaxlint.analysis.walk import children
@@ -120,6 +131,7 @@ INDEX_DRAWS = frozenset(
 )
 """Draws of indices: one key for several arrays keeps them aligned (same shuffle)."""
 _FLAX_RNG_METHODS = frozenset({"init", "init_with_output", "lazy_init", "apply"})
+_INIT_METHODS = frozenset({"init", "init_with_output", "lazy_init"})
 _RECORD_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
 ONCE_CALLERS = frozenset({"jax.lax.cond", "jax.lax.switch"})
 """Call one of the functions they receive, once."""
@@ -273,6 +285,11 @@ class Use:
     """The ``jax.random`` function, for ``RANDOM`` uses."""
     key_name: str | None = None
     """The variable, when the key is consumed by a function that closes over it."""
+    weak: bool = False
+    """The root key of ``x.init(key, ...)`` where ``x`` comes from another package: the
+    module may split the key or only fold it in (Flax, Haiku, Equinox differ), and this
+    file cannot tell. Recorded, but it never makes a later use a reuse, and a reuse it
+    takes part in is not ``definite``."""
 
     @cached_property
     def by(self) -> str:
@@ -292,11 +309,15 @@ class Reuse:
     second: Use
     how: str
     """``again`` (straight-line code), ``loop`` (every iteration of ``loop``),
+    ``stored`` (a loop body returns a key it consumed in its carry: ``second.arg`` is
+    the returned name),
     ``body`` (a loop primitive's body consumes a key it closes over), ``mapped``
     (a function called once per element or leaf consumes a key it closes over)."""
     loop: cst.CSTNode | None = None
     """The ``for``/``while``/comprehension, or the loop primitive's call."""
     body: cst.FunctionDef | cst.Lambda | None = None
+    fn: cst.FunctionDef | cst.Lambda | None = None
+    """The function whose body holds both uses (``None``: the module body)."""
 
     @property
     def definite(self) -> bool:
@@ -307,6 +328,8 @@ class Reuse:
         ``init``/``apply`` do) or compare them, and tests reuse keys on purpose to
         compare two runs."""
         kinds = (self.first.kind, self.second.kind)
+        if self.first.weak or self.second.weak:
+            return False
         if self.first is self.second:
             return kinds[0] != CALL
         if CALL not in kinds:
@@ -395,6 +418,9 @@ class KeyAnalysis:
         """Per function (``id``): what its own nodes say, gathered by ``_collect``."""
         self._codes: dict[int, str] = {}
         self._annotations: dict[int, str] = {}
+        self._purpose: dict[int, _PurposeIndex] = {}
+        """Per function with a reuse (``id``, ``id(None)`` for the module): what its
+        statements compute from what, built when a rule asks whether a reuse is deliberate."""
         self._collect()
         self._run()
 
@@ -419,6 +445,115 @@ class KeyAnalysis:
                 seen.add(id(use.node))
                 out.append(use)
         return out
+
+    def compared(self, reuse: Reuse) -> bool:
+        """The two uses are compared against each other: what the first use returns
+        reaches one side of a comparison (``assert_allclose``, ``assertEqual``,
+        ``chex.assert_trees_all_close``, ``==``...) and what the second returns the other
+        side, neither side holding both. One key fed to two implementations to check that
+        they agree: the reuse is the point of the code."""
+        if reuse.first is reuse.second:
+            return False
+        index = self._purpose_index(reuse.fn)
+        first = index.results(reuse.first.call)
+        second = index.results(reuse.second.call)
+        if first is None or second is None:
+            return False
+        for sides in index.comparisons:
+            touch = [(first.touches(side), second.touches(side)) for side in sides]
+            if any(a and not b for a, b in touch) and any(b and not a for a, b in touch):
+                return True
+        return False
+
+    def collected(self, call: cst.Call, fn: FunctionNode | None) -> bool:
+        """What ``call`` (in ``fn``) returns is kept across iterations of a loop
+        (``xs.append(...)``, ``out[i] = ...``, ``total += ...``, ``x = x + ...``,
+        ``yield``): draws repeated in a loop are then used together, as different data,
+        rather than each iteration drawing the data of its own case."""
+        index = self._purpose_index(fn)
+        reach = index.results(call, hops=0)
+        return reach is not None and any(reach.touches(side) for side in index.collectors)
+
+    def function_of(self, node: cst.CSTNode) -> FunctionNode | None:
+        """The function whose own code holds ``node`` (a ``Name``, or an expression
+        starting with one); ``None`` for the module body."""
+        name = node
+        while not isinstance(name, cst.Name):
+            if isinstance(name, cst.Call):
+                name = name.func
+            elif isinstance(name, cst.Attribute):
+                name = name.value
+            else:
+                return None
+        scope = self.model.scope_for(name)
+        while scope is not None and scope.kind in ("comprehension", "class"):
+            scope = scope.parent
+        if scope is None or scope.kind == "module":
+            return None
+        return scope.node  # type: ignore[return-value]
+
+    def in_test_function(self, fn: FunctionNode | None) -> bool:
+        """``fn`` is, or is nested in, a test function or a pytest fixture."""
+        while fn is not None:
+            if isinstance(fn, cst.FunctionDef) and is_test_function(fn):
+                return True
+            fn = self._parent.get(id(fn))
+        return False
+
+    def aligned(self, reuse: Reuse) -> bool:
+        """Paired sampling: the same index draw (``choice``, ``permutation``,
+        ``shuffle``) of two different arrays with otherwise equal arguments, so that the
+        pairs stay aligned (``x[idx]`` with ``y[idx]``): ``choice(key, xs, (b,))`` and
+        ``choice(key, ys, (b,))``."""
+        first, second = reuse.first, reuse.second
+        if first is second or first.kind != RANDOM or second.kind != RANDOM:
+            return False
+        if first.qualname != second.qualname or first.qualname not in _PAIRED_DRAWS:
+            return False
+        a, b = _draw_args(first.call), _draw_args(second.call)
+        if len(a) < 2 or len(a) != len(b) or a[0][0] != b[0][0]:
+            return False
+        population = [
+            i
+            for i, ((ka, va), (kb, vb)) in enumerate(zip(a, b, strict=True))
+            if ka != kb or va != vb
+        ]
+        return population == [1] and a[1][0] in ("", "a", "x")
+
+    def draws_compared(self, reuse: Reuse) -> str | None:
+        """How two ``jax.random`` draws of one key relate: ``same`` (the same function
+        and arguments: equal values), ``prefix`` (the same function, only the shape
+        differs: the smaller repeats the start of the larger), ``split`` (``split(key)``
+        after ``split(key, n)``, or the reverse: the same first keys), ``other`` (the
+        same bits through different functions or arguments); ``None`` unless both uses
+        are ``jax.random`` draws."""
+        first, second = reuse.first, reuse.second
+        if first.kind != RANDOM or second.kind != RANDOM or first is second:
+            return None
+        if first.qualname != second.qualname:
+            return "other"
+        a, b = _draw_args(first.call), _draw_args(second.call)
+        if a[1:] == b[1:]:
+            return "same"
+        if first.qualname == SPLIT:
+            return "split"
+        if len(a) != len(b):
+            return "other"
+        differ = {
+            (ka or str(i))
+            for i, ((ka, va), (kb, vb)) in enumerate(zip(a, b, strict=True))
+            if ka != kb or va != vb
+        }
+        if differ <= _SHAPE_SLOTS.get(first.qualname, {"1", "shape"}):
+            return "prefix"
+        return "other"
+
+    def _purpose_index(self, fn: FunctionNode | None) -> _PurposeIndex:
+        got = self._purpose.get(id(fn))
+        if got is None:
+            body = list(self.model.module.body) if fn is None else [fn.body]
+            got = self._purpose[id(fn)] = _PurposeIndex(body)
+        return got
 
     def loop_body_of(self, fn: cst.CSTNode) -> tuple[str, cst.Call] | None:
         """``(qualified name, call)`` when ``fn`` is the body of ``lax.scan``/``fori_loop``/
@@ -756,6 +891,167 @@ class _OwnFacts:
         return facts
 
 
+# -- what two uses of a key are for (asked only about reuses) --------------------------------
+
+_PAIRED_DRAWS = frozenset({"jax.random.choice", "jax.random.permutation", "jax.random.shuffle"})
+"""Index draws over an array: one key for two arrays gives the same indices for both."""
+_SHAPE_SLOTS = {
+    "jax.random.randint": {"1", "shape"},
+    "jax.random.choice": {"2", "shape"},
+    "jax.random.bernoulli": {"2", "shape"},
+    "jax.random.categorical": {"3", "shape"},
+}
+"""The shape argument of samplers that do not take it second (slot number or keyword)."""
+_COMPARER_WORDS = ("equal", "close", "near")
+_COMPARERS = frozenset({"allclose", "arrayequal", "arrayequiv", "isclose"})
+
+
+def _draw_args(call: cst.Call) -> list[tuple[str, str]]:
+    """``(keyword or "", code)`` of each argument, spaces removed."""
+    return [
+        (a.keyword.value if a.keyword is not None else "", "".join(_code(a.value, 10_000).split()))
+        for a in call.args
+    ]
+
+
+def _is_comparer(func: cst.BaseExpression) -> bool:
+    """``np.testing.assert_allclose``, ``self.assertEqual``, ``chex.assert_trees_all_close``,
+    ``jnp.allclose``, ``np.array_equal``: calls that compare their first two arguments."""
+    name = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", None)
+    if not isinstance(name, str):
+        return False
+    flat = name.lower().replace("_", "")
+    if flat.startswith("assert") and any(w in flat for w in _COMPARER_WORDS):
+        return True
+    return flat in _COMPARERS
+
+
+def _is_collector(func: cst.BaseExpression) -> bool:
+    return type(func) is cst.Attribute and func.attr.value in _COLLECTORS
+
+
+_COLLECTORS = frozenset({"append", "extend", "insert", "add", "appendleft"})
+
+
+class _Reach:
+    """What a use's result reaches: the call itself and the names assigned from it."""
+
+    __slots__ = ("call", "names")
+
+    def __init__(self, call: cst.Call) -> None:
+        self.call = id(call)
+        self.names: set[str] = set()
+
+    def touches(self, side: tuple[frozenset[str], frozenset[int]]) -> bool:
+        names, calls = side
+        return self.call in calls or not self.names.isdisjoint(names)
+
+
+class _PurposeIndex:
+    """A function's statements in order, each with the names it assigns, the names and
+    calls it reads; and its comparisons, each as sides of (names, calls)."""
+
+    def __init__(self, body: Sequence[cst.CSTNode]) -> None:
+        self.statements: list[tuple[set[str], frozenset[str], frozenset[int]]] = []
+        self.comparisons: list[list[tuple[frozenset[str], frozenset[int]]]] = []
+        self.collectors: list[tuple[frozenset[str], frozenset[int]]] = []
+        """What ``xs.append(...)``/``extend``/``insert``/``add`` and ``total += ...`` keep."""
+        for node in _own_nodes(body):
+            kind = type(node)
+            if kind in _STATEMENTS:
+                targets: set[str] = set()
+                if kind is cst.Assign:
+                    for t in node.targets:  # type: ignore[attr-defined]
+                        targets.update(_target_names(t.target))
+                elif kind is cst.AnnAssign or kind is cst.AugAssign:
+                    targets.update(_target_names(node.target))  # type: ignore[attr-defined]
+                if kind is cst.Assign or kind is cst.AnnAssign:
+                    value = node.value  # type: ignore[attr-defined]
+                    reads = _reads(value) if value is not None else (frozenset(), frozenset())
+                else:
+                    reads = _reads(node)
+                self.statements.append((targets, *reads))
+                if kind is cst.AugAssign or kind is cst.Expr and type(node.value) is cst.Yield:  # type: ignore[attr-defined]
+                    self.collectors.append(_reads(node.value))  # type: ignore[attr-defined]
+                elif kind is cst.Assign:
+                    value = _reads(node.value)  # type: ignore[attr-defined]
+                    stores = any(type(t.target) is cst.Subscript for t in node.targets)  # type: ignore[attr-defined]
+                    if stores or not targets.isdisjoint(value[0]):
+                        # ``out[i] = draw``; ``x = x + draw``: kept across iterations
+                        self.collectors.append(value)
+            elif kind is cst.Call and _is_collector(node.func):  # type: ignore[attr-defined]
+                for arg in node.args:  # type: ignore[attr-defined]
+                    self.collectors.append(_reads(arg.value))
+            elif kind is cst.Call and _is_comparer(node.func):  # type: ignore[attr-defined]
+                args = [a.value for a in node.args if not a.star][:2]  # type: ignore[attr-defined]
+                if len(args) == 2:
+                    self.comparisons.append([_value_reads(a) for a in args])
+            elif kind is cst.Comparison and any(
+                type(c.operator) in (cst.Equal, cst.NotEqual)
+                for c in node.comparisons  # type: ignore[attr-defined]
+            ):
+                sides = [node.left, *(c.comparator for c in node.comparisons)]  # type: ignore[attr-defined]
+                self.comparisons.append([_value_reads(side) for side in sides])
+
+    def results(self, call: cst.Call, hops: int | None = None) -> _Reach | None:
+        """What ``call``'s result reaches through assignments: in statement order, or,
+        with ``hops``, through at most that many assignments after the one holding the
+        call, in any order (a loop body wraps around)."""
+        reach = _Reach(call)
+        found = False
+        for targets, names, calls in self.statements:
+            if not found:
+                if reach.call not in calls:
+                    continue
+                found = True
+                reach.names |= targets
+                if hops is not None:
+                    break
+            elif not reach.names.isdisjoint(names):
+                reach.names |= targets
+        if not found:
+            return None
+        frontier = set(reach.names)
+        for _ in range(hops or 0):
+            step: set[str] = set()
+            for targets, names, _calls in self.statements:
+                if not frontier.isdisjoint(names):
+                    step |= targets - reach.names
+            reach.names |= step
+            frontier = step
+        return reach
+
+
+_STATEMENTS = frozenset(
+    {cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr, cst.Return, cst.Assert}
+)
+
+
+_METADATA = frozenset({"shape", "dtype", "ndim", "size"})
+
+
+def _value_reads(side: cst.BaseExpression) -> tuple[frozenset[str], frozenset[int]]:
+    """What one side of a comparison reads, unless it compares metadata only
+    (``x.shape``, ``len(x)``): equal shapes say nothing about equal values."""
+    if type(side) is cst.Attribute and side.attr.value in _METADATA:
+        return frozenset(), frozenset()
+    if type(side) is cst.Call and getattr(side.func, "value", None) == "len":
+        return frozenset(), frozenset()
+    return _reads(side)
+
+
+def _reads(node: cst.CSTNode) -> tuple[frozenset[str], frozenset[int]]:
+    names: set[str] = set()
+    calls: set[int] = set()
+    for sub in _own_nodes([node]):
+        kind = type(sub)
+        if kind is cst.Name:
+            names.add(sub.value)  # type: ignore[attr-defined]
+        elif kind is cst.Call:
+            calls.add(id(sub))
+    return frozenset(names), frozenset(calls)
+
+
 class _Loop:
     """Bookkeeping for the loop being walked."""
 
@@ -932,18 +1228,21 @@ class _Walker:
             self.summary.free_by.setdefault(name, set()).add(use.qualname or use.kind)
             if self.loop_body is not None and self.fn is not None:
                 _, call = self.loop_body
-                self.a.report(Reuse(val, use, use, "body", call, self.fn))
+                self.a.report(Reuse(val, use, use, "body", call, self.fn, self.fn))
             if val.where == "global" and self.fn is not None and name not in self.global_decl:
                 self.a.global_uses.append((use, val, self.fn))
         mark = st.consumed.get(val)
         if mark is not None and (mark.maybe_depth is None or self.depth <= mark.maybe_depth):
             loop = next((lp for lp in reversed(self.loops) if id(mark.use) in lp.uses), None)
             if loop is not None and mark.use.arg is use.arg:
-                self.a.report(Reuse(val, mark.use, use, loop.how, loop.node))
+                self.a.report(Reuse(val, mark.use, use, loop.how, loop.node, fn=self.fn))
             else:
-                self.a.report(Reuse(val, mark.use, use, "again"))
+                self.a.report(Reuse(val, mark.use, use, "again", fn=self.fn))
+                if mark.maybe_depth is None and not use.weak and not self.loops:
+                    # the next reuse is named against this, the latest use
+                    st.consumed[val] = _Mark(use, None)
             return
-        if mark is None:
+        if mark is None and not use.weak:
             st.consumed[val] = _Mark(use, None)
 
     # -- statements --------------------------------------------------------------------
@@ -1031,6 +1330,8 @@ class _Walker:
         elif kind is cst.Return:
             if small.value is not None:
                 self._eval(small.value)
+                if self.loop_body is not None and self.state is not None:
+                    self._stored_back(small.value)
             self.exits.append(st)
             self.state = None
         elif kind is cst.Raise:
@@ -1052,6 +1353,36 @@ class _Walker:
             if self.loops:
                 self.loops[-1].continues.append(st)
             self.state = None
+
+    def _stored_back(self, value: cst.BaseExpression) -> None:
+        """A loop body returns, in its carry, a key it has consumed: the next iteration
+        consumes the same key again (JAX's checker raises for ``scan``/``fori_loop``/
+        ``while_loop``)."""
+        assert self.loop_body is not None and self.state is not None
+        qn, call = self.loop_body
+        carry: cst.BaseExpression = value
+        if qn == "jax.lax.map":
+            return
+        if qn == "jax.lax.scan":
+            if type(value) is not cst.Tuple or len(value.elements) != 2:
+                return
+            carry = value.elements[0].value
+        pending = [carry]
+        while pending:
+            expr = pending.pop()
+            if type(expr) in (cst.Tuple, cst.List):
+                pending.extend(el.value for el in expr.elements)  # type: ignore[attr-defined]
+                continue
+            if type(expr) is not cst.Name:
+                continue
+            val = self.a._values.get(id(expr))
+            mark = self.state.consumed.get(val) if val is not None else None
+            if val is None or mark is None or not val.certain:
+                continue
+            if mark.maybe_depth is not None or mark.use.kind == CALL:
+                continue
+            use = Use(expr, call, mark.use.kind, mark.use.qualname)
+            self.a.report(Reuse(val, mark.use, use, "stored", call, self.fn, self.fn))
 
     def _if(self, stmt: cst.If) -> None:
         self._eval(stmt.test)
@@ -1561,9 +1892,43 @@ class _Walker:
                 return None
         if self._stores(call):
             return None
+        weak = self._foreign_init(call)
         for arg, v, inside in args:
-            self._consume_arg(call, arg.value, v, inside, CALL)
+            self._consume_arg(call, arg.value, v, inside, CALL, weak=weak)
         return None
+
+    def _foreign_init(self, call: cst.Call) -> bool:
+        """``model.init(key, x)`` (``init_with_output``, ``lazy_init``, ``mclmc.init(x,
+        fn, key)``) where ``model`` is not a class or an instance of a class of this
+        file: a module of another package, which may split the key or only fold it in."""
+        func = call.func
+        if type(func) is not cst.Attribute or func.attr.value not in _INIT_METHODS:
+            return False
+        return not self._local_receiver(func.value)
+
+    def _local_receiver(self, expr: cst.BaseExpression) -> bool:
+        """``expr`` is a class of this file, or a name bound to an instance of one."""
+        while type(expr) is cst.Call:
+            expr = expr.func  # ``Model(...).init``
+        if type(expr) is not cst.Name:
+            return False  # ``self.model``, ``mod.Model``: nothing this file shows
+        found = self.model.lookup(expr.value, self.model.scope_for(expr))
+        if found is None:
+            return False
+        for binding in found[1]:
+            if binding.kind == "class":
+                return True
+            if binding.kind == "assign":
+                value = self.a.assigned_value(binding.node)
+                if type(value) is cst.Call and self._constructor_class(value.func):
+                    return True
+        return False
+
+    def _constructor_class(self, func: cst.BaseExpression) -> bool:
+        if type(func) is not cst.Name:
+            return False
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        return found is not None and any(b.kind == "class" for b in found[1])
 
     def _is_predicate(self, call: cst.Call) -> bool:
         """A call that reads its arguments without drawing from them: its result is a
@@ -1645,11 +2010,13 @@ class _Walker:
         v: KeyValue | None,
         inside: list[tuple[cst.BaseExpression, KeyValue]],
         kind: str,
+        *,
+        weak: bool = False,
     ) -> None:
         if v is not None:
-            self._consume(v, Use(expr, call, kind))
+            self._consume(v, Use(expr, call, kind, weak=weak))
         for el, ev in inside:
-            self._consume(ev, Use(el, call, kind))
+            self._consume(ev, Use(el, call, kind, weak=weak))
 
     def _local_target(self, call: cst.Call) -> tuple[FunctionNode | None, bool]:
         func = call.func
@@ -1765,7 +2132,7 @@ class _Walker:
                         kind = LOCAL if kind != CALL else CALL
                         use = Use(call, call, kind, key_name=name)
                         val.uses.append(use)
-                        self.a.report(Reuse(val, use, use, "mapped", call, fn))
+                        self.a.report(Reuse(val, use, use, "mapped", call, fn, self.fn))
             else:  # one branch runs: what any branch consumes, consumed once
                 for name, kind in summary.free.items():
                     once.free[name] = _stronger(once.free.get(name), kind)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.keys import CALL, LEGACY, compiled_function_of, repeats
+from jaxlint.analysis.keys import CALL, LEGACY, Use, compiled_function_of, repeats
 from jaxlint.rules.base import Examples, Rule
 from jaxlint.rules.prng.helpers import line, short
 from jaxlint.rules.prng.key_hygiene import KEY_HYGIENE
@@ -145,6 +145,21 @@ that JAX compiles once and runs many times (a `jax.jit`-like function, the body 
 a `jax.random` sampler or `split` (directly or through a function of the same
 file).
 
+In a `for` or `while` loop it is reported when the draws are kept across
+iterations: appended or added to a collection, stored by index, accumulated
+(`total += draw`), carried (`x = x + draw`, `state = state + noise`) or yielded;
+a comprehension always keeps them. A loop whose iterations each use their draw
+only within the iteration (a benchmark's fixed input per problem size, a fixed
+condition) repeats it on purpose and is not reported.
+
+In tests (files under `tests/`, `test_*.py`, `*_test.py`, `conftest.py`, and
+`test*` functions and pytest fixtures anywhere): the loop rule is the same, so a
+test that builds "different" inputs from one constant key in a comprehension or
+an appending loop is reported (they are all equal). A constant key inside a
+jitted function of a test is not reported: a test wants the same numbers on
+every call (a fixed "random" condition, fixed data). The body of a `lax` loop
+is reported everywhere: its iterations are one computation.
+
 ## Why is this bad
 The same seed makes the same key, and the same key gives the same bits: every
 iteration (or every call of the jitted function) draws exactly the same "random"
@@ -176,7 +191,8 @@ A key made from the loop variable (`jax.random.key(i)`) or folded in
 flagged; neither is a constant key only passed to a function of another module
 (it may fold in its own data), nor a key made in a loop over a literal collection
 (`for lr in (0.1, 0.01):`, a parameter sweep, where the same seed for every
-setting keeps the runs comparable).
+setting keeps the runs comparable), nor one whose draw each iteration uses on its
+own (the fixed input of each configuration of a benchmark).
 
 ## Fix safety
 No fix: the key has to come from outside the loop or the function, which changes
@@ -216,6 +232,23 @@ Print two iterations' samples: they are equal. Under jit,
             "valid_key_argument_jitted_function.py",
             note="the key is an argument of the jitted function",
         ),
+        EXAMPLES.valid(
+            "valid_sweep_fixed_data_per_configuration.py",
+            note="each configuration draws its fixed input; nothing is kept across iterations",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_test_jitted_fixed_condition.py",
+            note="in a test, a jitted step's fixed 'random' condition, the same on every call",
+            runs=True,
+            filename="tests/test_opt.py",
+        ),
+        EXAMPLES.valid(
+            "valid_test_loop_repeats_same_work.py",
+            note="in a test, each iteration repeats the same work on the same keys",
+            runs=True,
+            filename="tests/test_leak.py",
+        ),
         *KEY_HYGIENE,
     ]
     INVALID = [
@@ -243,6 +276,19 @@ Print two iterations' samples: they are equal. Under jit,
             "invalid_consumed_through_function_file.py",
             note="consumed through a function of this file",
         ),
+        EXAMPLES.invalid(
+            "invalid_test_comprehension_same_inputs.py",
+            line=5,
+            message_contains="every iteration of the comprehension at line 5",
+            note="in a test: four 'different' inputs, all equal",
+            filename="tests/test_mean.py",
+        ),
+        EXAMPLES.invalid(
+            "invalid_loop_appends_same_draws.py",
+            line=7,
+            message_contains="every iteration of the loop at line 6",
+            note="the draws are appended: every batch is the same",
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -262,9 +308,12 @@ Print two iterations' samples: they are equal. Under jit,
         call = short(self.ctx.code(node), 48)
         loop = self._repeating_loop(node)
         if loop is not None:
-            if not any(self._inside(u.arg, loop) for u in uses):
+            inside = [u for u in uses if self._inside(u.arg, loop)]
+            if not inside:
                 return
             kind = "comprehension" if not isinstance(loop, (cst.For, cst.While)) else "loop"
+            if kind == "loop" and not self._kept(node, inside):
+                return  # each iteration draws the fixed data of its own case
             self.report(
                 node,
                 call=call,
@@ -280,6 +329,8 @@ Print two iterations' samples: they are equal. Under jit,
         if info is None:
             return
         body = keys.loop_body_of(info.node)
+        if body is None and self._test_code(node):
+            return  # a test wants the same numbers on every call
         if body is not None:
             prim = self.ctx.code(body[1].func).split(".")[-1]
             where = f"iteration of `{info.name}`, the body of `lax.{prim}` at line {line(self, body[1])}"
@@ -292,3 +343,17 @@ Print two iterations' samples: they are equal. Under jit,
             what = "every call draws the same random numbers"
             advice = "pass the key in as an argument"
         self.report(node, call=call, where=where, what=what, advice=advice)
+
+    def _kept(self, node: cst.Call, uses: list[Use]) -> bool:
+        """A draw of a ``for``/``while`` loop is kept across iterations (appended,
+        stored by index, accumulated, carried in ``x = x + draw``): the iterations were
+        meant to draw different numbers. A draw used only within its iteration (a
+        benchmark or test case per configuration) repeats on purpose."""
+        keys = self.ctx.keys
+        fn = keys.function_of(node)
+        return any(keys.collected(u.call, fn) for u in uses)
+
+    def _test_code(self, node: cst.Call) -> bool:
+        return self.ctx.is_test_file or self.ctx.keys.in_test_function(
+            self.ctx.keys.function_of(node)
+        )

@@ -1,26 +1,18 @@
 """JAX301 prng-key-reuse: a PRNG key consumed twice on one path (twice in a row, in a
-loop that does not rebind it, or by the body of a lax loop that closes over it)."""
+loop that does not rebind it, by the body of a lax loop that closes over it, or returned
+consumed in a lax loop's carry), unless the two uses are compared against each other."""
 
 from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.keys import CALL, Reuse, Use
 from jaxlint.rules.base import Examples, Raises, Rule
-from jaxlint.rules.prng.helpers import line
+from jaxlint.rules.prng.prng_key_reuse_analysis import PrngKeyReuseChecks
 
 EXAMPLES = Examples(__file__)
 
 
-_LOOP_WORDS = {"loop": "loop", "comprehension": "comprehension"}
-
-
-def _program(body: str, imports: str = "") -> str:
-    """A complete program that switches JAX's key-reuse checker on first."""
-    return f'import jax\n{imports}\njax.config.update("jax_debug_key_reuse", True)\n\n\n{body}'
-
-
-class PrngKeyReuse(Rule):
+class PrngKeyReuse(PrngKeyReuseChecks, Rule):
     code = "JAX301"
     name = "prng-key-reuse"
     message = "`{key}` {detail}"
@@ -49,7 +41,37 @@ of a Flax module's `init(key, x)`/`init_with_output`/`lazy_init` and the
 `rngs=` of `apply` in a file that imports Flax (Flax derives every stream with
 `fold_in`: `flax/core/scope.py`, `LazyRng.as_jax_rng`). One use in each arm of an
 `if` is fine, and so is a use before a `return`, `break` or `raise`; a use in a
-`try` body and another in its `except` handler is not reported.
+`try` body and another in its `except` handler is not reported. A loop body
+(`lax.scan`, `fori_loop`, `while_loop`) that consumes a key and returns it
+unchanged in its carry is reported too: the next iteration consumes it again.
+
+Deliberate reuse is not reported, in any file: two uses whose results are
+compared against each other (what the first returns reaches one side of
+`assert_allclose`, `assertEqual`, `chex.assert_trees_all_close`, `allclose` or
+`==`, what the second returns the other side: one key fed to two implementations
+to check they agree), paired index draws that keep two arrays aligned
+(`choice(key, xs, (b,))` and `choice(key, ys, (b,))`, or `permutation`), and a
+key given to `model.init(key, ...)` of a module the file imports (it may split
+the key or only fold it in; this file cannot tell). Comparing shapes
+(`x.shape == y.shape`, `len`) is not comparing values.
+
+The message says what the evidence shows: the same sampler with the same
+arguments (the two draws are identical), only the shape differing (the smaller
+draw repeats the first values of the larger one: `normal(k, (2, d))` is the
+first rows of `normal(k, (4, d))`), `split(key)` after `split(key, n)` (the same
+first keys), two different samplers (correlated draws), or a function that
+receives the key and *may* draw from it.
+
+In tests (files under `tests/`, `test_*.py`, `*_test.py`, `conftest.py`, and
+`test*` functions and pytest fixtures anywhere): comparisons are silent as
+everywhere, and reuse that makes "different" test inputs overlap or repeat (two
+samplers on one key, prefix-overlapping shapes, identical draws, draws collected
+across a loop) is reported, because the test then checks less than it seems to.
+Not reported in tests: a key also passed to a function the file cannot see (the
+code under test; whether it draws is unknown and the correlation with the test's
+inputs rarely matters), and a loop that draws each iteration's own case from one
+key without keeping the draws across iterations (each iteration is a separate
+case, like a parametrised test with a fixed seed).
 
 ## Why is this bad
 JAX random numbers are a pure function of the key: the same key gives the same
@@ -174,13 +196,47 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
             note="reading `.dtype`/`.shape` does not consume",
             runs=True,
         ),
+        EXAMPLES.valid(
+            "valid_compared_two_implementations.py",
+            note="one key fed to two implementations whose results `assert_allclose` compares",
+            runs=True,
+            filename="tests/test_noise.py",
+        ),
+        EXAMPLES.valid(
+            "valid_draws_compared_with_eq.py",
+            note="two draws compared with `==`: a determinism check, the reuse is the point",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_paired_choice_stays_aligned.py",
+            note="paired `choice` of two arrays with one key: the pairs stay aligned",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_init_of_imported_module.py",
+            note="`init` of a module from another package: it may only fold the key in",
+        ),
+        EXAMPLES.valid(
+            "valid_test_loop_one_case_per_iteration.py",
+            note="in a test, each iteration draws its own case from one key and keeps nothing",
+            runs=True,
+            filename="tests/test_softmax.py",
+        ),
+        EXAMPLES.valid(
+            "valid_test_key_given_to_code_under_test.py",
+            note="in a test, the key also goes to the code under test, which this file cannot see",
+            filename="tests/test_sampler.py",
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
             "invalid_y_jax_random_uniform_key_3.py",
             line=8,
             column=28,
-            message_contains="by `jax.random.normal` at line 7, then by `jax.random.uniform` at line 8",
+            message_contains=(
+                "by `jax.random.normal` at line 7 and again by `jax.random.uniform` at line 8:"
+                " both draws come from the same random bits, so they are correlated"
+            ),
             raises="KeyReuseError",
         ),
         EXAMPLES.invalid(
@@ -193,7 +249,7 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
         EXAMPLES.invalid(
             "invalid_noise_jax_random_normal_key_2.py",
             line=9,
-            message_contains="`key` is consumed twice: by `jax.random.split` at line 8",
+            message_contains="`key` is consumed by `jax.random.split` at line 8 and again",
             raises="KeyReuseError",
         ),
         EXAMPLES.invalid(
@@ -223,12 +279,15 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
         EXAMPLES.invalid(
             "invalid_w2_init_layer_key_3.py",
             line=12,
-            message_contains="by `init_layer` at line 11, then by `init_layer` at line 12",
+            message_contains=(
+                "by `init_layer` (which draws from it) at line 11 and again by `init_layer`"
+                " (which draws from it) at line 12"
+            ),
             raises="KeyReuseError",
         ),
         EXAMPLES.invalid(
             "invalid_f_jax_random_key_7.py",
-            message_contains="`keys[0]` is consumed twice",
+            message_contains="`keys[0]` is consumed by `jax.random.normal` at line 9 and again",
             raises="KeyReuseError",
         ),
         EXAMPLES.invalid(
@@ -243,7 +302,50 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
             "invalid_x_x_jax_random_uniform_sub.py",
             line=11,
             count=1,
-            message_contains="`sub` is consumed twice",
+            message_contains="with the same arguments, so the two draws are identical",
+            raises="KeyReuseError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_two_distributions_in_test.py",
+            line=9,
+            message_contains=(
+                "by `jax.random.normal` at line 8 and again by `jax.random.bernoulli` at line 9:"
+                " both draws come from the same random bits, so they are correlated"
+            ),
+            raises="KeyReuseError",
+            filename="tests/test_data.py",
+        ),
+        EXAMPLES.invalid(
+            "invalid_prefix_overlap_test_inputs.py",
+            line=9,
+            message_contains="only the shape differs, so the smaller draw repeats the first values",
+            raises="KeyReuseError",
+            filename="tests/test_attention.py",
+        ),
+        EXAMPLES.invalid(
+            "invalid_same_draw_used_twice_in_test.py",
+            line=9,
+            message_contains="the same function with the same arguments, so the two draws are identical",
+            raises="KeyReuseError",
+            filename="tests/test_graph.py",
+        ),
+        EXAMPLES.invalid(
+            "invalid_test_loop_collects_same_draws.py",
+            line=10,
+            message_contains="on every iteration of the loop at line 9",
+            raises="KeyReuseError",
+            filename="tests/test_stats.py",
+        ),
+        EXAMPLES.invalid(
+            "invalid_split_after_split_n.py",
+            line=8,
+            message_contains="both splits return the same first keys",
+            raises="KeyReuseError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_consumed_key_stored_back_carry.py",
+            line=10,
+            message_contains="returned unchanged in the carry of `body`, the body of `lax.scan`",
             raises="KeyReuseError",
         ),
     ]
@@ -252,54 +354,10 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
         text = self.ctx.text
         if "random" not in text and "rng" not in text:
             return
-        for reuse in self.ctx.keys.reuses:
-            if reuse.definite:
-                self.report(reuse.second.arg, key=self._name(reuse), detail=self._detail(reuse))
-
-    def _name(self, reuse: Reuse) -> str:
-        arg = reuse.second.arg
-        if reuse.second.key_name is not None:  # consumed by a function that closes over it
-            return reuse.second.key_name
-        if isinstance(arg, cst.Call):
-            return reuse.value.name
-        return " ".join(self.ctx.code(arg).split())
-
-    def _detail(self, reuse: Reuse) -> str:
-        first, second = reuse.first, reuse.second
-        where = line(self, second.arg)
-        if reuse.how == "again":
-            return (
-                f"is consumed twice: {_by(first)} at line {line(self, first.arg)}, then"
-                f" {_by(second)} at line {where}; both draw the same random bits: split it"
-                " (`k1, k2 = jax.random.split(key)`) and use each key once"
-            )
-        if reuse.how in _LOOP_WORDS:
-            assert reuse.loop is not None
-            return (
-                f"is consumed by `{second.by}` at line {where} on every iteration of the"
-                f" {_LOOP_WORDS[reuse.how]} at line {line(self, reuse.loop)} and never rebound:"
-                " every iteration draws the same random bits; split it in the loop"
-                " (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`"
-            )
-        assert reuse.loop is not None and reuse.body is not None
-        body = reuse.body
-        fn = body.name.value if isinstance(body, cst.FunctionDef) else "<lambda>"
-        prim = self.ctx.code(reuse.loop.func) if isinstance(reuse.loop, cst.Call) else "?"
-        if reuse.how == "mapped":
-            return (
-                f"is consumed by `{fn}` at line {where}, which `{prim}` calls once per element"
-                " or leaf: each draws the same random bits; split it into one key per leaf"
-            )
-        prim = prim.split(".")[-1]
-        return (
-            f"is captured by `{fn}`, the body of `lax.{prim}` at line"
-            f" {line(self, reuse.loop)}, and consumed by `{second.by}` at line {where} on every"
-            " iteration; thread the key through the carry and split it there, or use"
-            " `jax.random.fold_in(key, i)`"
-        )
-
-
-def _by(use: Use) -> str:
-    if use.kind == CALL:
-        return f"by `{use.by}` (which receives it and may draw from it)"
-    return f"by `{use.by}`"
+        keys = self.ctx.keys
+        for reuse in keys.reuses:
+            if not reuse.definite or keys.compared(reuse) or keys.aligned(reuse):
+                continue
+            if self._test_code(reuse) and not self._reported_in_tests(reuse):
+                continue
+            self.report(reuse.second.arg, key=self._name(reuse), detail=self._detail(reuse))

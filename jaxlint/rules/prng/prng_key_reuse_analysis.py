@@ -1,0 +1,122 @@
+"""PrngKeyReuse's analysis: the helper methods and tables of the rule in `prng_key_reuse.py`,
+kept apart from its docs and examples (a mixin of the rule class)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.keys import CALL, LOCAL, SPLIT, Reuse, Use
+from jaxlint.rules.prng.helpers import line
+
+if TYPE_CHECKING:
+    pass
+
+
+_LOOP_WORDS = {"loop": "loop", "comprehension": "comprehension"}
+
+
+def _program(body: str, imports: str = "") -> str:
+    """A complete program that switches JAX's key-reuse checker on first."""
+    return f'import jax\n{imports}\njax.config.update("jax_debug_key_reuse", True)\n\n\n{body}'
+
+
+def _by(use: Use) -> str:
+    if use.kind == CALL:
+        return f"by `{use.by}` (which receives it and may draw from it)"
+    if use.kind == LOCAL:
+        return f"by `{use.by}` (which draws from it)"
+    return f"by `{use.by}`"
+
+
+class PrngKeyReuseChecks:
+    """The analysis behind :class:`PrngKeyReuse`."""
+
+    def _test_code(self, reuse: Reuse) -> bool:
+        return self.ctx.is_test_file or self.ctx.keys.in_test_function(reuse.fn)
+
+    def _reported_in_tests(self, reuse: Reuse) -> bool:
+        """In test code: a key also given to a function the file cannot see (the code
+        under test) is not reported, and neither is a loop whose iterations each draw
+        their own case from one key (each iteration is a test case of its own); draws
+        that are used together as different data are."""
+        if CALL in (reuse.first.kind, reuse.second.kind):
+            return False
+        if reuse.how == "loop":
+            return self.ctx.keys.collected(reuse.second.call, reuse.fn)
+        return True
+
+    def _name(self, reuse: Reuse) -> str:
+        arg = reuse.second.arg
+        if reuse.second.key_name is not None:  # consumed by a function that closes over it
+            return reuse.second.key_name
+        if isinstance(arg, cst.Call):
+            return reuse.value.name
+        return " ".join(self.ctx.code(arg).split())
+
+    def _detail(self, reuse: Reuse) -> str:
+        first, second = reuse.first, reuse.second
+        where = line(self, second.arg)
+        if reuse.how == "again":
+            return (
+                f"is consumed {_by(first)} at line {line(self, first.arg)} and again"
+                f" {_by(second)} at line {where}: {self._why(reuse)}; split it"
+                " (`k1, k2 = jax.random.split(key)`) and use each key once"
+            )
+        if reuse.how in _LOOP_WORDS:
+            assert reuse.loop is not None
+            return (
+                f"is consumed by `{second.by}` at line {where} on every iteration of the"
+                f" {_LOOP_WORDS[reuse.how]} at line {line(self, reuse.loop)} and never rebound:"
+                " every iteration draws the same random bits; split it in the loop"
+                " (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`"
+            )
+        assert reuse.loop is not None and reuse.body is not None
+        body = reuse.body
+        fn = body.name.value if isinstance(body, cst.FunctionDef) else "<lambda>"
+        prim = self.ctx.code(reuse.loop.func) if isinstance(reuse.loop, cst.Call) else "?"
+        if reuse.how == "stored":
+            return (
+                f"is consumed {_by(first)} at line {line(self, first.arg)} and returned"
+                f" unchanged in the carry of `{fn}`, the body of `lax.{prim.split('.')[-1]}`"
+                f" at line {line(self, reuse.loop)}: the next iteration draws the same"
+                " random bits; split it and return the new key"
+                " (`key, sub = jax.random.split(key)`)"
+            )
+        if reuse.how == "mapped":
+            return (
+                f"is consumed by `{fn}` at line {where}, which `{prim}` calls once per element"
+                " or leaf: each draws the same random bits; split it into one key per leaf"
+            )
+        prim = prim.split(".")[-1]
+        return (
+            f"is captured by `{fn}`, the body of `lax.{prim}` at line"
+            f" {line(self, reuse.loop)}, and consumed by `{second.by}` at line {where} on every"
+            " iteration; thread the key through the carry and split it there, or use"
+            " `jax.random.fold_in(key, i)`"
+        )
+
+    def _why(self, reuse: Reuse) -> str:
+        """The shortest true consequence, as sure as the evidence."""
+        relation = self.ctx.keys.draws_compared(reuse)
+        if relation == "same" and reuse.first.qualname == SPLIT:
+            return "both calls have the same arguments, so they return the same keys"
+        if relation == "same":
+            return "the same function with the same arguments, so the two draws are identical"
+        if relation == "prefix":
+            return (
+                "only the shape differs, so the smaller draw repeats the first values of the"
+                " larger one"
+            )
+        if relation == "split":
+            return "both splits return the same first keys"
+        if relation == "other" and SPLIT in (reuse.first.qualname, reuse.second.qualname):
+            return (
+                "the split keys come from the same random bits as the draw, so they are correlated"
+            )
+        if relation == "other":
+            return "both draws come from the same random bits, so they are correlated"
+        if CALL in (reuse.first.kind, reuse.second.kind):
+            return "if it draws, both draws come from the same random bits"
+        return "both draw from the same random bits, so the results are correlated"
