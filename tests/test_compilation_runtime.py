@@ -247,3 +247,83 @@ def test_jax402_reports_each_fresh_form_and_not_the_module_level_one(
     assert outers == sorted(
         ["by_lambda", "by_partial", "by_nested", "by_decorated", "by_method", "by_vmap"]
     )
+
+
+def _lint(path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    capsys.readouterr()
+    jaxlint_main(
+        ["check", "--select", "JAX401", "--output-format", "concise", "--exit-zero", str(path)]
+    )
+    return [ln for ln in capsys.readouterr().out.splitlines() if "JAX401" in ln]
+
+
+def test_wrapper_built_per_sample_and_reused_compiles_once_per_sample_and_is_not_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The correct pattern: the function really changes with the sample (it closes over
+    # a system of the sample's own size), and its wrapper serves every inner step.
+    path = _write(
+        tmp_path,
+        "per_sample.py",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def build_system(n_bodies):
+            return {"mass": jnp.ones(n_bodies), "dt": 0.01}
+
+        out = []
+        for n_bodies in range(2, 5):
+            system = build_system(n_bodies)
+
+            def step(pos):
+                return pos + system["dt"] * system["mass"]
+
+            step_jit = jax.jit(step)
+            pos = jnp.zeros(n_bodies)
+            for t in range(20):
+                pos = step_jit(pos)
+            out.append(pos.sum())
+        """,
+    )
+    assert _lint(path, capsys) == []
+    assert _count(path)["compiles"].get("jit(step)") == 3  # 3 samples, not 60 steps
+
+
+def test_closure_over_a_value_the_loop_updates_compiles_every_step(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = """
+        import jax
+        import jax.numpy as jnp
+
+        def model(params, x):
+            return (params * x).sum()
+
+        params = jnp.ones(3)
+        batch = jnp.arange(3.0)
+        out = []
+        {above}
+        for i in range(4):
+            params = params * 0.9
+            out.append({call})
+        """
+    reported = _write(
+        tmp_path,
+        "closure.py",
+        code.format(above="", call="jax.jit(lambda x: model(params, x))(batch)"),
+    )
+    lines = _lint(reported, capsys)
+    assert len(lines) == 1 and "pass `params` as an argument" in lines[0]
+    before = _count(reported)
+    assert before["compiles"].get("jit(<lambda>)") == 4  # one compilation per step
+    # the advice followed: built once above the loop, `params` passed as an argument
+    advised = _write(
+        tmp_path,
+        "advised.py",
+        code.format(above="model_jit = jax.jit(model)", call="model_jit(params, batch)"),
+    )
+    assert _lint(advised, capsys) == []
+    after = _count(advised)
+    assert after["out"] == pytest.approx(before["out"])
+    assert after["compiles"].get("jit(model)") == 1

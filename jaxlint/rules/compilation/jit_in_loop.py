@@ -5,35 +5,16 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.names import Binding, Scope
-from jaxlint.analysis.transforms import PARTIAL
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.base import Event, Examples, Rule
-from jaxlint.rules.compilation.helpers import Queries, positional, short
+from jaxlint.rules.compilation.helpers import short
+from jaxlint.rules.compilation.jit_in_loop_analysis import Callable, LoopDependencies
 from jaxlint.rules.compilation.jit_in_loop_fix import clear_path, hoist_fix, pure
 
 EXAMPLES = Examples(__file__)
 
 
-def _dotted(expr: cst.BaseExpression) -> str | None:
-    """``self.fn`` -> "self.fn"; ``None`` for anything but names and attributes."""
-    if isinstance(expr, cst.Name):
-        return expr.value
-    if isinstance(expr, cst.Attribute):
-        base = _dotted(expr.value)
-        return None if base is None else f"{base}.{expr.attr.value}"
-    return None
-
-
-class _Callable:
-    """How the wrapped callable behaves from one evaluation to the next."""
-
-    FRESH = "fresh"
-    STABLE = "stable"
-    UNKNOWN = "unknown"
-
-
-class JitInLoop(Queries, Rule):
+class JitInLoop(LoopDependencies, Rule):
     code = "JAX401"
     name = "jit-in-loop"
     message = "`{wrapper}` is built inside the loop at line {loop_line}: {consequence}; {advice}"
@@ -48,13 +29,38 @@ function inside the body of a Python `for` or `while` loop, whether the wrapper
 is assigned (`step = jax.jit(train_step)`) or called inline
 (`jax.jit(train_step)(state, batch)`).
 
-It stays silent when the loop runs while an outer `jit` traces (the inner wrapper
-is traced inline, once per outer compilation), on `jax.vmap`/`jax.grad` wrappers
-(they cache nothing, so rebuilding them costs little), on ahead-of-time use
-(`jax.jit(f).lower(x)` in a benchmark loop), and on loops over a literal list
-of cases (`for dtype in (jnp.float32, jnp.bfloat16):`) when the wrapped function
-changes with the case (one compilation per case is the point) or is the same
-function (a few wrapper rebuilds cost nothing that matters).
+It reports only what can be built once: a wrapper that does not depend on the
+loop (hoist it), or a wrapped function that changes only through array values
+the loop computes (`jax.jit(lambda w: loss(w, batch))` in `for batch in
+batches`: pass `batch` as an argument).
+
+It stays silent when the wrapped function really changes with the iteration, so
+one compilation per iteration is the point or cannot be avoided:
+
+- what changes is a function (`for fn in fns: jax.jit(fn)`, a lambda that calls
+  a `force` built in the loop): no argument can carry it;
+- what changes is an object built in the loop (`system = build_system(spec)`,
+  closed over by the wrapped function) or static configuration (a dtype, a shape,
+  `partial(f, n=case["n"])`, the transform's own options);
+- the loop sweeps cases: a literal list, a constant holding one (`for dtype in
+  DTYPES:`), or targets that say so (`for dtype in dtypes:`, `for case in cases:`);
+- the wrapper, built once per outer iteration, then serves many calls (an inner
+  loop, a comprehension, or a function it is handed to): the correct pattern for
+  a per-sample function. Around the same function (`jax.jit(train_step)` once per
+  epoch) that costs one slow call per epoch and is not reported either; around a
+  lambda that does not depend on the loop it still compiles once per epoch and is.
+
+It is also silent when the loop runs while an outer `jit` traces (the inner
+wrapper is traced inline, once per outer compilation), on `jax.vmap`/`jax.grad`
+wrappers (they cache nothing, so rebuilding them costs little), and on
+ahead-of-time use (`jax.jit(f).lower(x)` in a benchmark loop).
+
+**In tests.** Reported as in other code. A test that re-wraps its step function in a
+loop compiles again (or dispatches slowly) on every iteration, which slows the
+suite just as it slows a program, and the fix is the same. The loops tests
+write on purpose (over dtypes, shapes, cases or the functions under test, and a
+per-case wrapper reused by an inner loop) are recognised everywhere, not only in
+test files, so they need no test-only exemption.
 
 ## Why is this bad
 `jax.jit` caches the compiled program on the identity of the function it wraps.
@@ -96,9 +102,11 @@ step = jax.jit(train_step)
 for i in range(100):
     w = step(w, jnp.full(3, i))
 ```
-When the wrapped function depends on the loop (`jax.jit(lambda w: w - lr * g)`
-with `g` computed in the loop), jit it once outside the loop and pass the
-changing values as arguments.
+When the wrapped function depends on array values the loop computes
+(`jax.jit(lambda w: w - lr * g)` with `g` computed in the loop), jit it once
+outside the loop and pass the changing values as arguments. When it depends on a
+function or an object built per sample, build the wrapper once per sample and
+reuse it for every step of that sample.
 
 ## Fix safety
 Offered when the wrapper and everything it refers to (the wrapped function, the
@@ -180,6 +188,47 @@ iteration, in every call.
             note="ahead-of-time lowering on purpose; the same function over two literal cases",
             runs=True,
         ),
+        EXAMPLES.valid(
+            "valid_closure_over_function_built_in_loop.py",
+            note="the lambda closes over a function built in the loop: no argument can carry it",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_closure_over_per_sample_physics.py",
+            note="closes over a system built per sample (its own sizes): one compile per sample",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_wrapper_per_sample_reused_inner_loop.py",
+            note="built once per sample and reused by the inner loop: the correct pattern",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_loop_over_distinct_functions.py",
+            note="a loop over distinct functions: one compilation each is the point",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_loop_over_dtypes_in_variable.py",
+            note="dtypes held in a constant or a parameter, not only literals",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_loop_over_cases_static_config.py",
+            note="the case sets static configuration of the function (`partial(..., n=...)`)",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_same_function_per_epoch_reused_inner.py",
+            note="the same function wrapped once per epoch and reused for every batch",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_test_sweeps_functions_under_test.py",
+            note="a test looping over the functions it tests: one compilation each",
+            filename="tests/test_activations.py",
+            runs=True,
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
@@ -237,6 +286,32 @@ iteration, in every call.
             message_contains="if `make()` is a new object each time",
             note="a call in the wrapper: no fix (building it once would skip the call)",
         ),
+        EXAMPLES.invalid(
+            "invalid_closure_over_updated_params.py",
+            line=13,
+            message_contains="pass `params` as an argument",
+            note="closes over array state updated each step: one compile per step",
+        ),
+        EXAMPLES.invalid(
+            "invalid_lambda_per_epoch_reused_inner.py",
+            line=7,
+            message_contains="traces and compiles it again",
+            unsafe_fix=True,
+            note="reused by the inner loop, but the same lambda compiles again every epoch",
+        ),
+        EXAMPLES.invalid(
+            "invalid_def_closes_over_value_from_loop.py",
+            line=12,
+            message_contains="define `shrink` above the loop with `scale` as an argument",
+            note="a function defined in the loop over a value the loop updates",
+        ),
+        EXAMPLES.invalid(
+            "invalid_test_rewraps_step_each_iteration.py",
+            line=12,
+            message_contains="build it once above the loop at line 11",
+            filename="tests/test_training.py",
+            note="in a test: reported as elsewhere (a slow call per step of the test)",
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -260,24 +335,33 @@ iteration, in every call.
                 break
             hoist_to = loop
         kind, what = self._kind(fexpr, loops[0], scope, scope_node)
+        reused = self._reused(node, loops[0], scope)
+        roots: list[str] = []
         if hoist_to is None:
-            # depends on the innermost loop: a new function per iteration is expected only
-            # when the loop sweeps a literal list of cases
-            if kind == _Callable.STABLE or self._sweep(loops[0]):
+            # depends on the innermost loop: a new function per iteration is expected when
+            # the loop sweeps cases, when the wrapper then serves many calls (built once per
+            # sample, reused by an inner loop), and when what changes is a function, an
+            # object built in the loop or static configuration (no argument can carry it)
+            if kind == Callable.STABLE or self._sweep(loops[0]) or reused:
                 return
-        elif kind == _Callable.STABLE and all(self._sweep(loop) for loop in loops):
-            return  # a few cases: a few cheap wrapper rebuilds, no recompilation
+            roots = self._roots(deps, loops[0], scope, node, fexpr)
+            if roots is None:
+                return
+        elif kind == Callable.STABLE and (reused or all(self._sweep(loop) for loop in loops)):
+            # the same function: no recompilation, only a wrapper per iteration of a loop
+            # over a few cases, or per outer iteration around an inner loop that reuses it
+            return
         wrapper_text = short(self.ctx.code(node))
         consequence = {
-            _Callable.FRESH: (
+            Callable.FRESH: (
                 f"the wrapped {what} is a new function on every iteration, "
                 "so JAX traces and compiles it again each time"
             ),
-            _Callable.STABLE: (
+            Callable.STABLE: (
                 "each iteration makes a new wrapper whose calls miss JAX's fast dispatch "
                 "path (the compiled code itself is reused)"
             ),
-            _Callable.UNKNOWN: (
+            Callable.UNKNOWN: (
                 f"each iteration makes a new wrapper, and if `{what}` is a new object each "
                 "time, JAX also traces and compiles it again"
             ),
@@ -290,18 +374,23 @@ iteration, in every call.
                 fix = hoist_fix(self, node, transform, fexpr, hoist_to, scope)
         else:
             loop_line = self.ctx.positions[loops[0]].start.line
-            defs = [d for d in deps if self._is_def_in(d, loops[0], scope)]
-            if defs and len(defs) == len(deps):
-                names = ", ".join(f"`{d}`" for d in defs)
+            defs = [d for d in deps if d not in roots]
+            names = ", ".join(f"`{d}`" for d in defs)
+            passed = ", ".join(f"`{r}`" for r in roots)
+            plural = "as arguments" if len(roots) > 1 else "as an argument"
+            if defs and not roots:
                 advice = f"define {names} and build the wrapper once above the loop"
+            elif defs:
+                advice = (
+                    f"define {names} above the loop with {passed} {plural}, "
+                    "and build the wrapper once there"
+                )
             else:
-                rest = [f"`{d}`" for d in deps if d not in defs]
-                plural = "as arguments" if len(rest) > 1 else "as an argument"
-                advice = f"build it once above the loop and pass {', '.join(rest)} {plural}"
+                advice = f"build it once above the loop and pass {passed} {plural}"
         # Around the same function, the original reuses the first trace too: hoisting keeps
         # behaviour. Around a new function per iteration, the original traced again each
         # time, re-reading any Python state the function reads at trace time.
-        safe = kind == _Callable.STABLE
+        safe = kind == Callable.STABLE
         self.report(
             node,
             fix=fix,
@@ -314,130 +403,3 @@ iteration, in every call.
             consequence=consequence,
             advice=advice,
         )
-
-    # -- analysis ----------------------------------------------------------------------
-
-    def _bound_in(self, name: str, loop: cst.CSTNode, scope: Scope) -> list[Binding]:
-        return [b for b in scope.bindings.get(name, ()) if self.index.inside(b.node, loop)]
-
-    def _dependencies(self, wrapper: cst.Call, loop: cst.CSTNode, scope: Scope) -> list[str]:
-        """What the wrapper uses that the loop changes: names it (re)binds, and attributes
-        or items it assigns (``self.fn = ...``), in order of appearance."""
-        model = self.ctx.model
-        out: list[str] = []
-        mutated = _mutated_paths(self, loop)
-        for node in self.index.nodes_in(wrapper):
-            if isinstance(node, cst.Name):
-                parent = self.index.parent.get(id(node))
-                if isinstance(parent, cst.Arg) and parent.keyword is node:
-                    continue
-                found = model.lookup(node.value, model.scope_for(node))
-                if found is None or found[0] is not scope:
-                    continue
-                if self._bound_in(node.value, loop, scope) and node.value not in out:
-                    out.append(node.value)
-            elif isinstance(node, (cst.Attribute, cst.Subscript)) and mutated:
-                path = _dotted(node.value if isinstance(node, cst.Subscript) else node)
-                if path is None:
-                    continue
-                for m in mutated:
-                    if (path == m or path.startswith(m + ".")) and m not in out:
-                        out.append(m)
-        return out
-
-    def _is_def_in(self, name: str, loop: cst.CSTNode, scope: Scope) -> bool:
-        bound = self._bound_in(name, loop, scope)
-        return bool(bound) and all(b.kind == "def" for b in bound)
-
-    def _kind(
-        self,
-        fexpr: cst.BaseExpression,
-        loop: cst.CSTNode,
-        scope: Scope,
-        scope_node: cst.CSTNode | None,
-    ) -> tuple[str, str]:
-        model = self.ctx.model
-        if isinstance(fexpr, cst.Lambda):
-            return _Callable.FRESH, "lambda"
-        if isinstance(fexpr, cst.Call):
-            text = short(self.ctx.code(fexpr), 32)
-            if model.call_name(fexpr) in PARTIAL:
-                return _Callable.FRESH, f"`{text}`"
-            if self.ctx.trace.transform_of(fexpr.func) is not None:
-                return _Callable.FRESH, f"`{text}` result"
-            return _Callable.UNKNOWN, text
-        if isinstance(fexpr, cst.Name):
-            found = model.lookup(fexpr.value, model.scope_for(fexpr))
-            if found is None:
-                return _Callable.UNKNOWN, fexpr.value
-            in_loop = [b for b in found[1] if self.index.inside(b.node, loop)]
-            if found[0] is not scope or not in_loop:
-                return _Callable.STABLE, fexpr.value
-            if all(b.kind == "def" for b in in_loop):
-                return _Callable.FRESH, f"function `{fexpr.value}`"
-            values = [self.index.assigned.get(id(b.node)) for b in in_loop]
-            if all(
-                isinstance(v, cst.Lambda)
-                or (isinstance(v, cst.Call) and model.call_name(v) in PARTIAL)
-                for v in values
-            ):
-                return _Callable.FRESH, f"`{fexpr.value}`"
-            return _Callable.UNKNOWN, fexpr.value
-        if isinstance(fexpr, cst.Attribute):
-            method = self.bound_method(fexpr, scope_node)
-            if method is not None:
-                return _Callable.FRESH, f"bound method `{method}`"
-            qn = model.qualified_name(fexpr)
-            if qn is not None:
-                return _Callable.STABLE, qn
-        return _Callable.UNKNOWN, short(self.ctx.code(fexpr), 32)
-
-    def _sweep(self, loop: cst.For | cst.While) -> bool:
-        """A ``for`` over a literal list of cases (or ``zip``/``enumerate``/``product`` of
-        literal lists): a few different functions, each compiled once."""
-        return isinstance(loop, cst.For) and self._literal_cases(loop.iter)
-
-    def _literal_cases(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
-            return True
-        if not isinstance(expr, cst.Call):
-            return False
-        args = positional(expr)
-        qn = self.ctx.model.call_name(expr)
-        if qn in ("builtins.zip", "itertools.product"):
-            return bool(args) and all(self._literal_cases(a.value) for a in args)
-        if qn in ("builtins.enumerate", "builtins.reversed", "builtins.sorted"):
-            return bool(args) and self._literal_cases(args[0].value)
-        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in (
-            "items",
-            "keys",
-            "values",
-        ):
-            return self._literal_cases(expr.func.value)
-        return False
-
-
-def _mutated_paths(rule: JitInLoop, loop: cst.CSTNode) -> set[str]:
-    """Dotted paths whose attributes or items the loop assigns or deletes:
-    ``self.fn = ...`` gives ``self.fn``, ``cfg["lr"] = ...`` gives ``cfg``."""
-    out: set[str] = set()
-    for node in rule.index.nodes_in(loop):
-        targets: list[cst.BaseExpression] = []
-        if isinstance(node, cst.Assign):
-            targets = [t.target for t in node.targets]
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.Del, cst.For)):
-            targets = [node.target]
-        elif isinstance(node, cst.WithItem) and node.asname is not None:
-            targets = [node.asname.name]
-        stack = list(targets)
-        while stack:
-            t = stack.pop()
-            if isinstance(t, (cst.Tuple, cst.List)):
-                stack.extend(el.value for el in t.elements)
-            elif isinstance(t, cst.StarredElement):
-                stack.append(t.value)
-            elif isinstance(t, (cst.Attribute, cst.Subscript)):
-                path = _dotted(t.value if isinstance(t, cst.Subscript) else t)
-                if path is not None:
-                    out.add(path)
-    return out

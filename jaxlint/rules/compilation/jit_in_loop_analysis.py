@@ -1,0 +1,435 @@
+"""JAX401's analysis: what a wrapper built in a loop depends on, whether the loop changes
+it, and whether hoisting is possible (a mixin of :class:`JitInLoop`)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.names import Binding, Scope
+from jaxlint.analysis.transforms import PARTIAL
+from jaxlint.rules.compilation.helpers import COMPREHENSIONS, Queries, positional, short
+
+if TYPE_CHECKING:
+    from jaxlint.rules.compilation.jit_in_loop import JitInLoop
+
+_ARRAY_LIBS = ("jax.numpy.", "numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.")
+"""Calls whose result is array data."""
+_ARRAY_ATTRS = frozenset(
+    {
+        "T", "at", "shape", "dtype", "ndim", "size", "real", "imag", "mT",
+        "sum", "mean", "max", "min", "prod", "std", "var", "dot", "clip", "round",
+        "transpose", "squeeze", "ravel", "flatten", "conj", "argmax", "argmin",
+        "cumsum", "all", "any", "set", "add", "multiply", "get",
+    }
+)  # fmt: skip
+"""Attributes and methods of arrays: reading one is still a use of array data."""
+_STATIC_KEYWORDS = frozenset(
+    {"dtype", "shape", "axis", "axes", "num", "precision", "preferred_element_type", "mode"}
+)
+"""Keywords that JAX takes as static configuration, not as array data."""
+_CASE_WORDS = frozenset(
+    {
+        "dtype", "dtypes", "shape", "shapes", "case", "cases", "config", "configs", "cfg",
+        "fn", "fns", "func", "funcs", "function", "functions", "impl", "mode", "method",
+    }
+)  # fmt: skip
+_CONSTANT = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
+
+
+def _case_like(name: str) -> bool:
+    """A name that says it holds a case of a sweep, a dtype, a shape or a function
+    (``dtype``, ``in_shape``, ``loss_fn``, ``f``), in the user's own words."""
+    if name in ("f", "g"):
+        return True
+    return any(word in _CASE_WORDS for word in name.lower().strip("_").split("_"))
+
+
+def _dotted(expr: cst.BaseExpression) -> str | None:
+    """``self.fn`` -> "self.fn"; ``None`` for anything but names and attributes."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        base = _dotted(expr.value)
+        return None if base is None else f"{base}.{expr.attr.value}"
+    return None
+
+
+class Callable:
+    """How the wrapped callable behaves from one evaluation to the next."""
+
+    FRESH = "fresh"
+    STABLE = "stable"
+    UNKNOWN = "unknown"
+
+
+class LoopDependencies(Queries):
+    """The loop analysis of JAX401 (methods of the rule, kept apart from its docs and examples)."""
+
+    # -- analysis ----------------------------------------------------------------------
+
+    def _bound_in(self, name: str, loop: cst.CSTNode, scope: Scope) -> list[Binding]:
+        return [b for b in scope.bindings.get(name, ()) if self.index.inside(b.node, loop)]
+
+    def _dependencies(self, wrapper: cst.Call, loop: cst.CSTNode, scope: Scope) -> list[str]:
+        """What the wrapper uses that the loop changes: names it (re)binds, and attributes
+        or items it assigns (``self.fn = ...``), in order of appearance."""
+        model = self.ctx.model
+        out: list[str] = []
+        mutated = _mutated_paths(self, loop)
+        for node in self.index.nodes_in(wrapper):
+            if isinstance(node, cst.Name):
+                parent = self.index.parent.get(id(node))
+                if isinstance(parent, cst.Arg) and parent.keyword is node:
+                    continue
+                found = model.lookup(node.value, model.scope_for(node))
+                if found is None or found[0] is not scope:
+                    continue
+                if self._bound_in(node.value, loop, scope) and node.value not in out:
+                    out.append(node.value)
+            elif isinstance(node, (cst.Attribute, cst.Subscript)) and mutated:
+                path = _dotted(node.value if isinstance(node, cst.Subscript) else node)
+                if path is None:
+                    continue
+                for m in mutated:
+                    if (path == m or path.startswith(m + ".")) and m not in out:
+                        out.append(m)
+        return out
+
+    def _is_def_in(self, name: str, loop: cst.CSTNode, scope: Scope) -> bool:
+        bound = self._bound_in(name, loop, scope)
+        return bool(bound) and all(b.kind == "def" for b in bound)
+
+    def _reused(self, wrapper: cst.Call, loop: cst.For | cst.While, scope: Scope) -> bool:
+        """``step = jax.jit(...)`` whose ``step`` then serves many calls in the same
+        iteration: used in a loop or comprehension nested in ``loop``, or handed to
+        another function."""
+        assign = self.index.parent.get(id(wrapper))
+        if not (
+            isinstance(assign, (cst.Assign, cst.AnnAssign))
+            and assign.value is wrapper
+            and (isinstance(assign, cst.AnnAssign) or (len(assign.targets) == 1))
+        ):
+            return False
+        target = assign.target if isinstance(assign, cst.AnnAssign) else assign.targets[0].target
+        if not isinstance(target, cst.Name):
+            return False
+        name = target.value
+        model = self.ctx.model
+        for use in self.index.nodes_in(loop.body):
+            if not isinstance(use, cst.Name) or use.value != name or use is target:
+                continue
+            found = model.lookup(name, model.scope_for(use))
+            if found is None or found[0] is not scope:
+                continue
+            parent = self.index.parent.get(id(use))
+            if isinstance(parent, cst.Arg) and parent.value is use:
+                return True  # handed on: the callee may call it many times
+            for child, above in self.index.ancestors(use):
+                if above is loop:
+                    break
+                if isinstance(above, COMPREHENSIONS) or (
+                    isinstance(above, (cst.For, cst.While))
+                    and child is above.body
+                    and not self.index.inside(wrapper, above)
+                ):
+                    return True
+        return False
+
+    def _roots(
+        self,
+        deps: list[str],
+        loop: cst.For | cst.While,
+        scope: Scope,
+        wrapper: cst.Call,
+        fexpr: cst.BaseExpression,
+    ) -> list[str] | None:
+        """The values the loop changes under the wrapper, found through the functions
+        defined in the loop (``def``, ``lambda``, ``partial``) that refer to them: the
+        names to pass as arguments. ``None`` when one of them cannot be an argument (a
+        function, an object built in the loop, static configuration, a case of a sweep):
+        then the wrapped function really changes with the iteration."""
+        model = self.ctx.model
+        roots: list[str] = []
+        seen: set[str] = set()
+        # each name with the nodes that use it, from the wrapper down into the functions
+        work: list[tuple[str, list[cst.CSTNode]]] = [
+            (d, self._uses(d, wrapper, scope)) for d in deps
+        ]
+        while work:
+            name, uses = work.pop(0)
+            if name in seen:
+                continue
+            seen.add(name)
+            bound = self._bound_in(name, loop, scope)
+            inner: cst.CSTNode | None = None
+            if bound and all(b.kind == "def" for b in bound) and len(bound) == 1:
+                inner = bound[0].node
+            elif bound and all(b.kind == "assign" for b in bound) and len(bound) == 1:
+                value = self.index.assigned.get(id(bound[0].node))
+                if isinstance(value, cst.Lambda) or (
+                    isinstance(value, cst.Call) and model.call_name(value) in PARTIAL
+                ):
+                    inner = value
+            if inner is not None:
+                # a function (re)defined in the loop: it changes with what it refers to
+                for other in self._loop_names(inner, loop, scope):
+                    if other != name:
+                        work.append((other, self._uses(other, inner, scope)))
+                continue
+            if not self._passable(name, bound, uses, wrapper, fexpr):
+                return None
+            roots.append(name)
+        return roots
+
+    def _uses(self, name: str, within: cst.CSTNode, scope: Scope) -> list[cst.CSTNode]:
+        """The nodes in ``within`` that read ``name`` (a dotted path: ``self.lr``)."""
+        model = self.ctx.model
+        out: list[cst.CSTNode] = []
+        if "." in name:
+            return [
+                n
+                for n in self.index.nodes_in(within)
+                if isinstance(n, cst.Attribute) and _dotted(n) == name
+            ]
+        for node in self.index.nodes_in(within):
+            if isinstance(node, cst.Name) and node.value == name:
+                found = model.lookup(name, model.scope_for(node))
+                if found is not None and found[0] is scope:
+                    out.append(node)
+        return out
+
+    def _loop_names(self, within: cst.CSTNode, loop: cst.CSTNode, scope: Scope) -> list[str]:
+        """Names used in ``within`` that resolve to ``scope`` and that ``loop`` binds."""
+        model = self.ctx.model
+        out: list[str] = []
+        for node in self.index.nodes_in(within):
+            if not isinstance(node, cst.Name) or node.value in out:
+                continue
+            parent = self.index.parent.get(id(node))
+            if isinstance(parent, cst.Arg) and parent.keyword is node:
+                continue
+            if isinstance(parent, cst.FunctionDef) and parent.name is node:
+                continue
+            found = model.lookup(node.value, model.scope_for(node))
+            if found is not None and found[0] is scope and self._bound_in(node.value, loop, scope):
+                out.append(node.value)
+        return out
+
+    def _passable(
+        self,
+        name: str,
+        bound: list[Binding],
+        uses: list[cst.CSTNode],
+        wrapper: cst.Call,
+        fexpr: cst.BaseExpression,
+    ) -> bool:
+        """Could ``name`` be passed to the jitted function as an argument: a value (an
+        array, a number), not a function, an object built in the loop or static
+        configuration (a dtype, a shape, a case)? Judged from how the loop binds it and
+        how the wrapped function uses it; in doubt, not passable (no finding)."""
+        if _case_like(name.rsplit(".", 1)[-1]):
+            return False
+        for use in uses:
+            if use is fexpr or not self._value_use(use, wrapper):
+                return False
+        for b in bound:
+            if b.kind != "assign":
+                return False  # def, class, import, ...
+            origin = self._origin(b.node)
+            if origin is None:
+                return False
+            if isinstance(origin, cst.For):
+                if self._literal_cases(origin.iter):
+                    return False  # a case of a sweep
+                continue
+            if isinstance(origin, cst.AugAssign):
+                continue
+            if not self._value_expr(origin, name):
+                return False
+        return True
+
+    def _origin(self, target: cst.CSTNode) -> cst.CSTNode | None:
+        """What binds a target name: the ``For`` it is the target of, the ``AugAssign``, or
+        the value assigned (also to a tuple of names); ``None`` for anything else."""
+        assigned = self.index.assigned.get(id(target))
+        if assigned is not None:
+            return assigned
+        child = target
+        parent = self.index.parent.get(id(child))
+        while isinstance(parent, (cst.Tuple, cst.List, cst.Element, cst.StarredElement)):
+            child, parent = parent, self.index.parent.get(id(parent))
+        if isinstance(parent, cst.For) and parent.target is child:
+            return parent
+        if isinstance(parent, cst.AugAssign):
+            return parent
+        if isinstance(parent, cst.AssignTarget):
+            assign = self.index.parent.get(id(parent))
+            if isinstance(assign, cst.Assign):
+                return assign.value
+        return None
+
+    def _value_expr(self, value: cst.BaseExpression, name: str) -> bool:
+        """An expression whose result is array data: arithmetic, indexing, a number, a call
+        to an array library or ``next`` (a batch), or an update of ``name`` itself (``params = step(params, g)``,
+        carried from one iteration to the next). A call to anything else (``load(spec)``,
+        ``make_env(cfg)``) builds an object each iteration."""
+        if isinstance(
+            value,
+            (cst.BinaryOperation, cst.UnaryOperation, cst.Subscript, cst.Integer, cst.Float),
+        ):
+            return True
+        if isinstance(value, cst.Call):
+            qn = self.ctx.model.call_name(value) or ""
+            if qn.startswith(_ARRAY_LIBS) or qn == "builtins.next":
+                return True
+            return any(
+                isinstance(n, cst.Name) and n.value == name for n in self.index.nodes_in(value)
+            )
+        return False
+
+    def _value_use(self, use: cst.CSTNode, wrapper: cst.Call) -> bool:
+        """A use that an argument could serve: in arithmetic or as a positional argument,
+        not called, not read for a non-array attribute or a string key, not unpacked, not
+        a transform option, not a dtype/shape/axis."""
+        parent = self.index.parent.get(id(use))
+        if isinstance(parent, cst.Call) and parent.func is use:
+            return False
+        if isinstance(parent, cst.Attribute) and parent.value is use:
+            return parent.attr.value in _ARRAY_ATTRS
+        if isinstance(parent, cst.Subscript) and parent.value is use:
+            return not any(
+                isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.SimpleString)
+                for e in parent.slice
+            )
+        if isinstance(parent, cst.Arg):
+            if parent.star or (
+                parent.keyword is not None and parent.keyword.value in _STATIC_KEYWORDS
+            ):
+                return False
+            call = self.index.parent.get(id(parent))
+            if call is wrapper:
+                return False  # ``jax.jit(f, static_argnums=n)``: the transform's option
+            if (
+                isinstance(call, cst.Call)
+                and isinstance(call.func, cst.Attribute)
+                and call.func.attr.value in ("astype", "reshape", "view")
+            ):
+                return False
+        return True
+
+    def _kind(
+        self,
+        fexpr: cst.BaseExpression,
+        loop: cst.CSTNode,
+        scope: Scope,
+        scope_node: cst.CSTNode | None,
+    ) -> tuple[str, str]:
+        model = self.ctx.model
+        if isinstance(fexpr, cst.Lambda):
+            return Callable.FRESH, "lambda"
+        if isinstance(fexpr, cst.Call):
+            text = short(self.ctx.code(fexpr), 32)
+            if model.call_name(fexpr) in PARTIAL:
+                return Callable.FRESH, f"`{text}`"
+            if self.ctx.trace.transform_of(fexpr.func) is not None:
+                return Callable.FRESH, f"`{text}` result"
+            return Callable.UNKNOWN, text
+        if isinstance(fexpr, cst.Name):
+            found = model.lookup(fexpr.value, model.scope_for(fexpr))
+            if found is None:
+                return Callable.UNKNOWN, fexpr.value
+            in_loop = [b for b in found[1] if self.index.inside(b.node, loop)]
+            if found[0] is not scope or not in_loop:
+                return Callable.STABLE, fexpr.value
+            if all(b.kind == "def" for b in in_loop):
+                return Callable.FRESH, f"function `{fexpr.value}`"
+            values = [self.index.assigned.get(id(b.node)) for b in in_loop]
+            if all(
+                isinstance(v, cst.Lambda)
+                or (isinstance(v, cst.Call) and model.call_name(v) in PARTIAL)
+                for v in values
+            ):
+                return Callable.FRESH, f"`{fexpr.value}`"
+            return Callable.UNKNOWN, fexpr.value
+        if isinstance(fexpr, cst.Attribute):
+            method = self.bound_method(fexpr, scope_node)
+            if method is not None:
+                return Callable.FRESH, f"bound method `{method}`"
+            qn = model.qualified_name(fexpr)
+            if qn is not None:
+                return Callable.STABLE, qn
+        return Callable.UNKNOWN, short(self.ctx.code(fexpr), 32)
+
+    def _sweep(self, loop: cst.For | cst.While) -> bool:
+        """A ``for`` over a list of cases: a literal list (or ``zip``/``enumerate``/
+        ``product`` of them), a constant holding one (``DTYPES``, or a name bound only to
+        a literal list), or a loop whose targets say they are cases (``for dtype in
+        dtypes``, ``for fn in fns``): a few different functions, each compiled once."""
+        if not isinstance(loop, cst.For):
+            return False
+        if self._literal_cases(loop.iter):
+            return True
+        names = [n for n in self.index.nodes_in(loop.target) if isinstance(n, cst.Name)]
+        return any(_case_like(n.value) for n in names)
+
+    def _literal_cases(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+            return True
+        if isinstance(expr, cst.Attribute):
+            return _CONSTANT.match(expr.attr.value) is not None
+        if isinstance(expr, cst.Name):
+            if _CONSTANT.match(expr.value):
+                return True
+            model = self.ctx.model
+            found = model.lookup(expr.value, model.scope_for(expr))
+            if not found:
+                return False
+            values = [self.index.assigned.get(id(b.node)) for b in found[1]]
+            return all(
+                isinstance(v, (cst.List, cst.Tuple, cst.Set, cst.Dict)) and bool(v.elements)
+                for v in values
+            )
+        if not isinstance(expr, cst.Call):
+            return False
+        args = positional(expr)
+        qn = self.ctx.model.call_name(expr)
+        if qn in ("builtins.zip", "itertools.product"):
+            return bool(args) and all(self._literal_cases(a.value) for a in args)
+        if qn in ("builtins.enumerate", "builtins.reversed", "builtins.sorted"):
+            return bool(args) and self._literal_cases(args[0].value)
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in (
+            "items",
+            "keys",
+            "values",
+        ):
+            return self._literal_cases(expr.func.value)
+        return False
+
+
+def _mutated_paths(rule: JitInLoop, loop: cst.CSTNode) -> set[str]:
+    """Dotted paths whose attributes or items the loop assigns or deletes:
+    ``self.fn = ...`` gives ``self.fn``, ``cfg["lr"] = ...`` gives ``cfg``."""
+    out: set[str] = set()
+    for node in rule.index.nodes_in(loop):
+        targets: list[cst.BaseExpression] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.Del, cst.For)):
+            targets = [node.target]
+        elif isinstance(node, cst.WithItem) and node.asname is not None:
+            targets = [node.asname.name]
+        stack = list(targets)
+        while stack:
+            t = stack.pop()
+            if isinstance(t, (cst.Tuple, cst.List)):
+                stack.extend(el.value for el in t.elements)
+            elif isinstance(t, cst.StarredElement):
+                stack.append(t.value)
+            elif isinstance(t, (cst.Attribute, cst.Subscript)):
+                path = _dotted(t.value if isinstance(t, cst.Subscript) else t)
+                if path is not None:
+                    out.add(path)
+    return out
