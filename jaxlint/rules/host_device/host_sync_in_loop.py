@@ -4,33 +4,28 @@ value on every iteration.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.transforms import ARRAY_MODULES, STAGING, STATIC_ATTRIBUTES
 from jaxlint.rules.base import Examples, Rule
-from jaxlint.rules.host_device.helpers import (
-    Shared,
-    assigned_names,
-    host_sync_operands,
-    short_code,
-    walk,
-)
+from jaxlint.rules.host_device.helpers import walk
+from jaxlint.rules.host_device.host_sync_in_loop_analysis import HostSyncInLoopChecks, _rare_test
+
+if TYPE_CHECKING:
+    from jaxlint.engine import FileContext
+
 
 EXAMPLES = Examples(__file__)
 
 
-# -- JAX102 ----------------------------------------------------------------------------------
-
-
-class HostSyncInLoop(Shared, Rule):
+class HostSyncInLoop(HostSyncInLoopChecks, Rule):
     code = "JAX102"
     name = "host-sync-in-loop"
     message = (
-        "`{conversion}` waits for `{callee}` and copies its result to the host on every"
-        " iteration: one blocking device sync per step; keep results on device"
-        " (accumulate them in an array) and fetch every N steps"
+        "`{conversion}` in `{loop}` waits for `{callee}` and copies {value} to the host on"
+        " every iteration: one blocking device sync per step; keep {kept} on device"
+        " (accumulate it in an array) and fetch every N steps or after the loop"
     )
     fix_availability = "none"
     probe = "jaxlint probe bench FILE.py:FUNC --jit"
@@ -43,7 +38,8 @@ to a host value: `.item()`, `.tolist()`, `float()`/`int()`/`bool()`/`complex()`,
 `str()`/`repr()`/`format()`, an f-string field, or `print` of the array. A jitted
 function is one the module shows as such: `@jax.jit` (also `pjit`, `pmap`,
 `nnx.jit`, `eqx.filter_jit`, `partial(jax.jit, ...)`), `step = jax.jit(f)`,
-`self.step = jax.jit(...)` or `jax.jit(f)(x)`.
+`self.step = jax.jit(...)` or `jax.jit(f)(x)`. The message names the loop, the
+conversion, the jitted function and the value it copies.
 
 ## Why is this bad
 JAX dispatches work asynchronously: the jitted call returns at once and the device
@@ -52,14 +48,38 @@ host value blocks until the device has finished and copies it back, so every
 iteration waits for the device and the device waits for Python: one blocking sync
 per step, which can dominate a training loop with small steps.
 
-The rule stays silent where the sync is rare or needed once: a conversion after
-the loop, under an `if` inside the loop (`if step % 100 == 0: print(float(loss))`),
-in an outer loop around the training loop (once per epoch), on a value computed
-before the loop, on static metadata (`out.shape`), inside assertions (`assert`,
-`np.testing.assert_*`, `chex.assert_*`, `self.assertEqual`), which need the value
-every step, in loops over a literal list or a literal `range` of at most 10 steps,
-and when the callee is not known to be jitted (an unknown outermost decorator, a
-method of an object).
+The rule reports only syncs that happen on every step, judged from what the code
+says about how often the loop body runs. It stays silent where the sync is per
+epoch, per report or needed once:
+- a conversion after the loop, under an `if` inside the loop, or after
+  `if step % N != 0: continue`;
+- a loop that runs only every N steps: an evaluation pass over eval batches under
+  `if step % N == 0:` (also `(step + 1) % N == 0`, `not step % N`);
+- an epoch loop: a loop that also holds an inner loop calling a jitted function
+  (the training steps), so what it converts it converts once per epoch;
+- a callee that loops itself: the jitted function runs `lax.scan`, `fori_loop`,
+  `while_loop`, `lax.map` or a `for` over `range` in its body (or in a function of
+  the module it calls), so one call is an epoch or a chunk of steps;
+- a walk over a few fixed entries, not a stream of steps: a literal list, tuple,
+  set or dict, a literal `range` of at most 10 steps, a mapping's `.items()`,
+  `.keys()` or `.values()`, a name assigned one of these (`LEARNING_RATES =
+  (0.3, 0.1)`), a name that says configuration (`configs`, `cfg.model_sizes`,
+  `settings`), and `enumerate`/`zip`/`sorted` of these;
+- a value computed before the loop, static metadata (`out.shape`), assertions
+  (`assert`, `np.testing.assert_*`, `chex.assert_*`, `self.assertEqual`), which
+  need the value every step, and a callee not known to be jitted (an unknown
+  outermost decorator, a method of an object).
+
+A walk over a few entries inside a training loop still runs on every step:
+`for name, value in metrics.items(): history[name].append(float(value))` after
+`metrics = train_step(...)` is reported.
+
+In tests (files under `tests/`, `test_*.py`, `*_test.py`, `conftest.py`, and
+functions named `test*` or pytest fixtures in any file) the rule is silent. A test's
+loop exists to bring values to the host and check them (per step, or collected and
+compared after the loop), and its speed over a few dozen steps is not what the test
+is for: a per-step sync there is deliberate, and nobody would restructure a test to
+avoid it.
 
 ## Example
 ```python
@@ -135,13 +155,67 @@ steps to see how much the per-step sync costs.
             "valid_unknown_outermost_decorator_decides_what.py",
             note="an unknown outermost decorator decides what the call returns",
         ),
+        EXAMPLES.valid(
+            "valid_epoch_inside_jitted_scan.py",
+            note="the jitted callee runs a whole epoch in `lax.scan`: one sync per epoch",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_epoch_fori_loop_in_helper.py",
+            note="`jax.jit(run_epoch)` loops with `fori_loop` in a helper it calls",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_walk_over_settings_items.py",
+            note="a walk over a settings mapping's `.items()`",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_walk_over_config_constant.py",
+            note="`enumerate` of a module constant bound to a literal tuple",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_walk_over_config_attribute.py",
+            note="a loop over a configuration attribute (`cfg.model_sizes`)",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_eval_pass_every_n_steps.py",
+            note="a loop over eval batches under `if step % 100 == 0:`",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_report_after_continue_guard.py",
+            note="a report after `if (step + 1) % 250 != 0: continue`",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_eval_once_per_epoch.py",
+            note="an epoch loop around the step loop evaluates once per epoch",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_test_collects_values_in_loop.py",
+            note="in a test file, a helper collects per-step values to compare (test policy)",
+            filename="tests/test_training.py",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_test_function_outside_test_file.py",
+            note="a `test_*` function checks every step's value (test policy)",
+            runs=True,
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
             "invalid_history_append_loss_item.py",
             line=15,
             column=24,
-            message_contains="`loss.item()` waits for `train_step`",
+            message_contains=(
+                "`loss.item()` in `for batch in batches` waits for `train_step` and copies"
+                " `loss` to the host"
+            ),
         ),
         EXAMPLES.invalid("invalid_total_float_params_loss.py", message_contains="waits for `step`"),
         EXAMPLES.invalid(
@@ -159,195 +233,67 @@ steps to see how much the per-step sync costs.
         EXAMPLES.invalid(
             "invalid_direct_jitted_call_converted_same.py",
             note="a direct jitted call converted in the same statement",
+            message_contains="waits for `jax.jit(step)` and copies its result",
+        ),
+        EXAMPLES.invalid(
+            "invalid_full_batch_step_per_epoch.py",
+            line=16,
+            column=19,
+            note="full-batch training: an 'epoch' is one step of a callee that does not loop",
+            message_contains=(
+                "`float(loss)` in `for epoch in range(1000)` waits for `step` and copies"
+                " `loss` to the host"
+            ),
+        ),
+        EXAMPLES.invalid(
+            "invalid_metrics_items_every_step.py",
+            line=16,
+            note="a walk over the step's metrics runs on every step",
+            message_contains="`float(value)` in `for step in range(1000)`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_continue_skips_only_every_nth.py",
+            line=16,
+            note="`if step % 100 == 0: continue` skips one step in 100, the rest sync",
+        ),
+        EXAMPLES.invalid(
+            "invalid_per_step_sync_beside_eval_pass.py",
+            line=21,
+            count=1,
+            note="the eval pass under `if step % 100 == 0:` is rare; `float(loss)` is per step",
+            message_contains="`float(loss)` in `for step in range(500)`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_eval_loop_item_per_batch.py",
+            line=13,
+            note="`.item()` on each eval batch; nothing shows the pass is rare",
+            message_contains="in `for batch in eval_batches` waits for `eval_step`",
         ),
     ]
 
     _SMALL_TRIP_COUNT = 10
 
+    def __init__(self, ctx: FileContext) -> None:
+        super().__init__(ctx)
+        self._in_tests = ctx.is_test_file
+        self._rare_loops: set[int] = set()
+        """Loops that run only every Nth iteration of an enclosing loop (a modulo guard)."""
+        self._loops_inside: dict[tuple[int, int], bool] = {}
+        """Per (function, depth searched): it loops (``lax.scan``, ``fori_loop``, ``for``)."""
+
+    def visit_If(self, node: cst.If) -> None:
+        super().visit_If(node)
+        if _rare_test(node.test):  # ``if step % N == 0:``: an eval pass every N steps
+            for inner in walk(node.body):
+                if type(inner) in (cst.For, cst.While):
+                    self._rare_loops.add(id(inner))
+
     def visit_For(self, node: cst.For) -> None:
-        if self._small_literal_loop(node.iter):
+        if self._skipped(node) or self._few_entries(node.iter, 2):
             return
         self._check_loop(node)
 
     def visit_While(self, node: cst.While) -> None:
+        if self._skipped(node):
+            return
         self._check_loop(node)
-
-    def _small_literal_loop(self, it: cst.BaseExpression) -> bool:
-        if isinstance(it, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
-            return True
-        if isinstance(it, cst.Call) and self.model.call_name(it) == "builtins.range":
-            ints = [a.value for a in it.args]
-            if ints and all(isinstance(v, cst.Integer) for v in ints):
-                vals = [int(v.evaluated_value) for v in ints]  # type: ignore[attr-defined]
-                count = len(range(*vals))
-                return count <= self._SMALL_TRIP_COUNT
-        return False
-
-    def _own(self, loop: cst.For | cst.While) -> list[cst.CSTNode]:
-        """Statements that run once per iteration of ``loop`` itself (not of an inner
-        loop), with ``unconditional`` marking those not under an ``if``."""
-        out: list[cst.CSTNode] = []
-
-        def add(block: Sequence[cst.BaseStatement]) -> None:
-            for stmt in block:
-                if isinstance(stmt, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef)):
-                    continue
-                if isinstance(stmt, cst.SimpleStatementLine):
-                    out.append(stmt)
-                elif isinstance(stmt, cst.If):
-                    out.append(stmt.test)
-                    add(stmt.body.body)  # type: ignore[arg-type]
-                    orelse = stmt.orelse
-                    while orelse is not None:
-                        if isinstance(orelse, cst.If):
-                            out.append(orelse.test)
-                            add(orelse.body.body)  # type: ignore[arg-type]
-                            orelse = orelse.orelse
-                        else:
-                            add(orelse.body.body)  # type: ignore[arg-type]
-                            orelse = None
-                elif isinstance(stmt, (cst.With, cst.Try, cst.TryStar)):
-                    if isinstance(stmt, cst.With):
-                        out.extend(item.item for item in stmt.items)
-                    add(stmt.body.body)  # type: ignore[arg-type]
-                    for handler in getattr(stmt, "handlers", ()):
-                        add(handler.body.body)
-                    finalbody = getattr(stmt, "finalbody", None)
-                    if finalbody is not None:
-                        add(finalbody.body.body)
-
-        add(loop.body.body)  # type: ignore[arg-type]
-        return out
-
-    def _check_loop(self, loop: cst.For | cst.While) -> None:
-        trace = self.ctx.trace
-        if trace.traced_function_of(loop) is not None:
-            return
-        own = self._own(loop)
-        jitted: dict[int, str] = {}
-        for stmt in own:
-            for node in walk(stmt, into_blocks=False):
-                if isinstance(node, cst.Call):
-                    t = trace.transformed_callee(node, self._within)
-                    if t is not None and (
-                        t.qualname in STAGING
-                        or t.qualname in trace.extra_decorators
-                        or t.qualname in trace.extra_wrappers
-                    ):
-                        jitted[id(node)] = " ".join(self.ctx.code(node.func).split())
-        if not jitted:
-            return
-        produced: dict[str, str] = {}
-        for _ in range(2):
-            for stmt in own:
-                for node in walk(stmt, into_blocks=False):
-                    if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
-                        value = node.value
-                        if value is None:
-                            continue
-                        source = self._device(value, produced, jitted)
-                        if source is None:
-                            continue
-                        targets = (
-                            [t.target for t in node.targets]
-                            if isinstance(node, cst.Assign)
-                            else [node.target]
-                        )
-                        for target in targets:
-                            for name in assigned_names(target) or []:
-                                produced.setdefault(name, source)
-        for stmt in self._unconditional(loop):
-            for node in walk(stmt, into_blocks=False, prune=self._is_assertion):
-                if not isinstance(node, cst.Call):
-                    continue
-                operands = host_sync_operands(self.model, node)
-                if not operands:
-                    continue
-                for operand in operands:
-                    source = self._device(operand, produced, jitted)
-                    if source is not None:
-                        self.report(
-                            node,
-                            conversion=short_code(self.ctx.code(node), self.ctx.code(node.func)),
-                            callee=source,
-                        )
-                        return  # one finding per loop
-
-    def _is_assertion(self, node: cst.CSTNode) -> bool:
-        """Checking a value on every step needs it on the host: ``assert``,
-        ``np.testing.assert_*``, ``chex.assert_*``, ``self.assertEqual(...)``."""
-        if isinstance(node, cst.Assert):
-            return True
-        if not isinstance(node, cst.Call):
-            return False
-        qn = self.model.call_name(node)
-        if qn is not None and qn.startswith(("numpy.testing.", "chex.", "pytest.")):
-            return True
-        func = node.func
-        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
-        return isinstance(name, str) and name.startswith(("assert", "fail"))
-
-    def _unconditional(self, loop: cst.For | cst.While) -> list[cst.CSTNode]:
-        out: list[cst.CSTNode] = []
-
-        def add(block: Sequence[cst.BaseStatement]) -> None:
-            for stmt in block:
-                if isinstance(stmt, cst.SimpleStatementLine):
-                    out.append(stmt)
-                elif isinstance(stmt, cst.With):
-                    out.extend(item.item for item in stmt.items)
-                    add(stmt.body.body)  # type: ignore[arg-type]
-                elif isinstance(stmt, (cst.Try, cst.TryStar)):
-                    add(stmt.body.body)  # type: ignore[arg-type]
-
-        add(loop.body.body)  # type: ignore[arg-type]
-        return out
-
-    def _device(
-        self, expr: cst.BaseExpression, produced: dict[str, str], jitted: dict[int, str]
-    ) -> str | None:
-        """The jitted callee whose fresh result ``expr`` holds (this iteration), if any."""
-        if isinstance(expr, cst.Name):
-            return produced.get(expr.value)
-        if isinstance(expr, cst.Attribute):
-            if expr.attr.value in STATIC_ATTRIBUTES:
-                return None
-            return self._device(expr.value, produced, jitted)
-        if isinstance(expr, cst.Subscript):
-            return self._device(expr.value, produced, jitted)
-        if isinstance(expr, cst.Call):
-            if id(expr) in jitted:
-                return jitted[id(expr)]
-            if host_sync_operands(self.model, expr) is not None:
-                return None  # already on the host
-            func = expr.func
-            qn = self.model.call_name(expr)
-            if qn is not None:
-                if qn.startswith(ARRAY_MODULES):
-                    for arg in expr.args:
-                        got = self._device(arg.value, produced, jitted)
-                        if got is not None:
-                            return got
-                return None
-            if isinstance(func, cst.Attribute):  # an array method: ``loss.mean()``
-                return self._device(func.value, produced, jitted)
-            return None
-        if isinstance(expr, cst.BinaryOperation):
-            return self._device(expr.left, produced, jitted) or self._device(
-                expr.right, produced, jitted
-            )
-        if isinstance(expr, cst.UnaryOperation):
-            return self._device(expr.expression, produced, jitted)
-        if isinstance(expr, cst.Comparison):
-            parts = [expr.left, *(c.comparator for c in expr.comparisons)]
-            for part in parts:
-                got = self._device(part, produced, jitted)
-                if got is not None:
-                    return got
-            return None
-        if isinstance(expr, (cst.Tuple, cst.List)):
-            for el in expr.elements:
-                got = self._device(el.value, produced, jitted)
-                if got is not None:
-                    return got
-        return None

@@ -1,0 +1,14 @@
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def eval_step(w, x):
+    return jnp.sum((w - x) ** 2)
+
+
+def evaluate(w, eval_batches):
+    total = 0.0
+    for batch in eval_batches:
+        total += eval_step(w, batch).item()
+    return total / len(eval_batches)

@@ -1,0 +1,490 @@
+"""HostSyncInLoop's analysis: the helper methods and tables of the rule in `host_sync_in_loop.py`,
+kept apart from its docs and examples (a mixin of the rule class)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.testcode import is_test_function
+from jaxlint.analysis.transforms import ARRAY_MODULES, STAGING, STATIC_ATTRIBUTES
+from jaxlint.rules.host_device.helpers import (
+    Shared,
+    assigned_names,
+    host_sync_operands,
+    short_code,
+    walk,
+)
+
+if TYPE_CHECKING:
+    pass
+
+if TYPE_CHECKING:
+    pass
+
+
+_DEVICE_LOOPS = frozenset(
+    {
+        "jax.lax.scan",
+        "jax.lax.fori_loop",
+        "jax.lax.while_loop",
+        "jax.lax.map",
+        "flax.nnx.fori_loop",
+        "flax.nnx.while_loop",
+    }
+)
+"""Loops that run on the device inside one jitted call."""
+
+_PASS_THROUGH = frozenset(
+    {
+        "builtins.enumerate",
+        "builtins.sorted",
+        "builtins.reversed",
+        "builtins.list",
+        "builtins.tuple",
+        "builtins.set",
+    }
+)
+"""Calls that walk the same entries as their first argument."""
+
+_CONFIG_WORDS = (
+    "config",
+    "configs",
+    "cfg",
+    "cfgs",
+    "conf",
+    "setting",
+    "settings",
+    "options",
+    "variants",
+    "sweep",
+    "sweeps",
+    "hparams",
+    "hyperparams",
+)
+
+
+def _says_config(identifier: str) -> bool:
+    """``configs``, ``eval_cfgs``, ``modelConfigs``, ``SETTINGS`` (not ``optional``)."""
+    lowered = identifier.lower()
+    return any(part in _CONFIG_WORDS for part in lowered.split("_")) or lowered.endswith(
+        _CONFIG_WORDS
+    )
+
+
+def _names_config(expr: cst.BaseExpression) -> bool:
+    """``configs``, ``cfg.variants``, ``SETTINGS``: a dotted name that says configuration."""
+    while isinstance(expr, cst.Attribute):
+        if _says_config(expr.attr.value):
+            return True
+        expr = expr.value
+    return isinstance(expr, cst.Name) and _says_config(expr.value)
+
+
+def _modulo(expr: cst.BaseExpression) -> bool:
+    """``step % N`` (not ``"%d" % n``, which formats text)."""
+    return (
+        isinstance(expr, cst.BinaryOperation)
+        and isinstance(expr.operator, cst.Modulo)
+        and not isinstance(expr.left, (cst.SimpleString, cst.FormattedString))
+    )
+
+
+def _compares_modulo(test: cst.Comparison, op: type) -> bool:
+    """``step % N == 0`` (``op`` ``Equal``) or ``step % N != 0`` (``NotEqual``)."""
+    comps = test.comparisons
+    return (
+        len(comps) == 1
+        and isinstance(comps[0].operator, op)
+        and (_modulo(test.left) or _modulo(comps[0].comparator))
+    )
+
+
+def _rare_test(test: cst.BaseExpression) -> bool:
+    """True on one iteration in N: ``step % N == 0``, ``(i + 1) % N == 0``,
+    ``not step % N``, and ``step > 0 and step % N == 0``."""
+    if isinstance(test, cst.Comparison):
+        return _compares_modulo(test, cst.Equal)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _frequent_test(test.expression)
+    if isinstance(test, cst.BooleanOperation):
+        if isinstance(test.operator, cst.And):
+            return _rare_test(test.left) or _rare_test(test.right)
+        return _rare_test(test.left) and _rare_test(test.right)
+    return False
+
+
+def _frequent_test(test: cst.BaseExpression) -> bool:
+    """False on one iteration in N: ``step % N``, ``step % N != 0``."""
+    if _modulo(test):
+        return True
+    if isinstance(test, cst.Comparison):
+        return _compares_modulo(test, cst.NotEqual)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _rare_test(test.expression)
+    return False
+
+
+def _skips_unless_every_n(stmt: cst.CSTNode) -> bool:
+    """``if step % N != 0: continue``: what follows in the loop runs every N steps."""
+    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
+        return False
+    body = stmt.body.body
+    last = body[-1] if body else None
+    return (
+        isinstance(last, cst.SimpleStatementLine)
+        and bool(last.body)
+        and isinstance(last.body[-1], cst.Continue)
+        and _frequent_test(stmt.test)
+    )
+
+
+class HostSyncInLoopChecks(Shared):
+    """The analysis behind :class:`HostSyncInLoop`."""
+
+    def _skipped(self, loop: cst.For | cst.While) -> bool:
+        """Test code (the policy in the docs), and loops that a modulo guard makes rare.
+        Marks the loops after ``if step % N: continue`` as rare too."""
+        if self._in_tests:
+            return True
+        marked = False
+        for stmt in loop.body.body:
+            if marked:
+                for inner in walk(stmt):  # type: ignore[arg-type]
+                    if type(inner) in (cst.For, cst.While):
+                        self._rare_loops.add(id(inner))
+            elif _skips_unless_every_n(stmt):
+                marked = True
+        if id(loop) in self._rare_loops:
+            return True
+        return any(type(fn) is cst.FunctionDef and is_test_function(fn) for fn in self._functions)
+
+    def _few_entries(self, it: cst.BaseExpression, depth: int) -> bool:
+        """The loop walks a few fixed entries, not a stream of steps: a literal
+        collection, a literal ``range`` of at most 10 steps, a mapping's ``.items()``,
+        a name bound to one of these or named as configuration (``configs``,
+        ``cfg.variants``), and ``enumerate``/``zip``/``sorted`` of these."""
+        kind = type(it)
+        if kind in (cst.List, cst.Tuple, cst.Set, cst.Dict):
+            return True
+        if kind is cst.Name or kind is cst.Attribute:
+            if _names_config(it):
+                return True
+            if kind is cst.Name and depth > 0:
+                value = self._single_assignment(it)  # type: ignore[arg-type]
+                return value is not None and self._few_entries(value, depth - 1)
+            return False
+        if kind is not cst.Call:
+            return False
+        call: cst.Call = it  # type: ignore[assignment]
+        func = call.func
+        if (
+            type(func) is cst.Attribute
+            and func.attr.value in ("items", "keys", "values")
+            and not call.args
+        ):
+            return True
+        qn = self.model.call_name(call)
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        if qn == "builtins.range":
+            ints = [a.value for a in call.args]
+            if ints and all(type(v) is cst.Integer for v in ints):
+                vals = [int(v.evaluated_value) for v in ints]  # type: ignore[attr-defined]
+                return len(range(*vals)) <= self._SMALL_TRIP_COUNT
+            return False
+        if qn in _PASS_THROUGH and positional:
+            return self._few_entries(positional[0], depth)
+        if qn == "builtins.zip" and positional:
+            return any(self._few_entries(a, depth) for a in positional)
+        if qn == "itertools.product" and positional:
+            return all(self._few_entries(a, depth) for a in positional)
+        return False
+
+    def _single_assignment(self, name: cst.Name) -> cst.BaseExpression | None:
+        found = self.model.lookup(name.value, self.model.scope_for(name))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return None
+        return self.model.assigned.get(id(found[1][0].node))
+
+    def _own(
+        self, loop: cst.For | cst.While, inner: list[cst.For | cst.While]
+    ) -> list[cst.CSTNode]:
+        """Statements that run on every iteration of ``loop`` itself: not in an inner
+        loop, except an inner walk over a few entries (``for k, v in metrics.items()``),
+        which runs a few times on every iteration; such an inner ``for`` is listed
+        itself, for the names its target binds. The inner loops that run on every
+        iteration (not under an ``if``) go to ``inner``."""
+        out: list[cst.CSTNode] = []
+
+        def add(block: Sequence[cst.BaseStatement], every: bool = True) -> None:
+            for stmt in block:
+                if isinstance(stmt, cst.For) and self._few_entries(stmt.iter, 2):
+                    out.append(stmt.iter)
+                    out.append(stmt)
+                    add(stmt.body.body, every)  # type: ignore[arg-type]
+                    continue
+                if isinstance(stmt, (cst.For, cst.While)):
+                    if every and id(stmt) not in self._rare_loops:
+                        inner.append(stmt)
+                    continue
+                if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                    continue
+                if isinstance(stmt, cst.SimpleStatementLine):
+                    out.append(stmt)
+                elif isinstance(stmt, cst.If):
+                    out.append(stmt.test)
+                    add(stmt.body.body, False)  # type: ignore[arg-type]
+                    orelse = stmt.orelse
+                    while orelse is not None:
+                        if isinstance(orelse, cst.If):
+                            out.append(orelse.test)
+                            add(orelse.body.body, False)  # type: ignore[arg-type]
+                            orelse = orelse.orelse
+                        else:
+                            add(orelse.body.body, False)  # type: ignore[arg-type]
+                            orelse = None
+                elif isinstance(stmt, (cst.With, cst.Try, cst.TryStar)):
+                    if isinstance(stmt, cst.With):
+                        out.extend(item.item for item in stmt.items)
+                    add(stmt.body.body, every)  # type: ignore[arg-type]
+                    for handler in getattr(stmt, "handlers", ()):
+                        add(handler.body.body, False)
+                    finalbody = getattr(stmt, "finalbody", None)
+                    if finalbody is not None:
+                        add(finalbody.body.body, every)
+
+        add(loop.body.body)  # type: ignore[arg-type]
+        return out
+
+    def _check_loop(self, loop: cst.For | cst.While) -> None:
+        trace = self.ctx.trace
+        if trace.traced_function_of(loop) is not None:
+            return
+        inner: list[cst.For | cst.While] = []
+        own = self._own(loop, inner)
+        jitted: dict[int, str] = {}
+        for stmt in own:
+            if type(stmt) is cst.For:
+                continue  # its iterable is listed on its own
+            for node in walk(stmt, into_blocks=False):
+                if isinstance(node, cst.Call) and self._is_jitted_call(node):
+                    if self._callee_loops(node):
+                        continue  # one call runs many steps (an epoch in a ``scan``)
+                    jitted[id(node)] = " ".join(self.ctx.code(node.func).split())
+        if not jitted or any(self._runs_steps(other) for other in inner):
+            return  # an epoch loop around a step loop: what it syncs, it syncs per epoch
+        produced: dict[str, str] = {}
+        for _ in range(2):
+            for stmt in own:
+                if type(stmt) is cst.For:  # ``for name, v in metrics.items()``
+                    source = self._device(stmt.iter, produced, jitted)  # type: ignore[attr-defined]
+                    if source is not None:
+                        for name in assigned_names(stmt.target) or []:  # type: ignore[attr-defined]
+                            produced[name] = source
+                    continue
+                for node in walk(stmt, into_blocks=False):
+                    if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                        value = node.value
+                        if value is None:
+                            continue
+                        source = self._device(value, produced, jitted)
+                        if source is None:
+                            continue
+                        targets = (
+                            [t.target for t in node.targets]
+                            if isinstance(node, cst.Assign)
+                            else [node.target]
+                        )
+                        for target in targets:
+                            for name in assigned_names(target) or []:
+                                produced[name] = source
+        for stmt in self._unconditional(loop):
+            for node in walk(stmt, into_blocks=False, prune=self._is_assertion):
+                if not isinstance(node, cst.Call):
+                    continue
+                operands = host_sync_operands(self.model, node)
+                if not operands:
+                    continue
+                for operand in operands:
+                    source = self._device(operand, produced, jitted)
+                    if source is not None:
+                        value = " ".join(self.ctx.code(operand).split())
+                        direct = len(value) > 32 or any(id(n) in jitted for n in walk(operand))
+                        self.report(
+                            node,
+                            conversion=short_code(self.ctx.code(node), self.ctx.code(node.func)),
+                            loop=self._loop_header(loop),
+                            callee=source,
+                            value="its result" if direct else f"`{value}`",
+                            kept="the result" if direct else f"`{value}`",
+                        )
+                        return  # one finding per loop
+
+    def _is_jitted_call(self, call: cst.Call) -> bool:
+        trace = self.ctx.trace
+        t = trace.transformed_callee(call, self._within)
+        return t is not None and (
+            t.qualname in STAGING
+            or t.qualname in trace.extra_decorators
+            or t.qualname in trace.extra_wrappers
+        )
+
+    def _runs_steps(self, loop: cst.For | cst.While) -> bool:
+        """An inner loop that calls a jitted function: the steps of an epoch."""
+        return any(type(node) is cst.Call and self._is_jitted_call(node) for node in walk(loop))  # type: ignore[arg-type]
+
+    def _is_assertion(self, node: cst.CSTNode) -> bool:
+        """Checking a value on every step needs it on the host: ``assert``,
+        ``np.testing.assert_*``, ``chex.assert_*``, ``self.assertEqual(...)``."""
+        if isinstance(node, cst.Assert):
+            return True
+        if not isinstance(node, cst.Call):
+            return False
+        qn = self.model.call_name(node)
+        if qn is not None and qn.startswith(("numpy.testing.", "chex.", "pytest.")):
+            return True
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+        return isinstance(name, str) and name.startswith(("assert", "fail"))
+
+    def _unconditional(self, loop: cst.For | cst.While) -> list[cst.CSTNode]:
+        out: list[cst.CSTNode] = []
+
+        def add(block: Sequence[cst.BaseStatement]) -> None:
+            for stmt in block:
+                if isinstance(stmt, cst.SimpleStatementLine):
+                    out.append(stmt)
+                elif isinstance(stmt, cst.With):
+                    out.extend(item.item for item in stmt.items)
+                    add(stmt.body.body)  # type: ignore[arg-type]
+                elif isinstance(stmt, (cst.Try, cst.TryStar)):
+                    add(stmt.body.body)  # type: ignore[arg-type]
+                elif isinstance(stmt, cst.For) and self._few_entries(stmt.iter, 2):
+                    add(stmt.body.body)  # type: ignore[arg-type]
+                elif _skips_unless_every_n(stmt):
+                    return  # ``if step % N: continue``: the rest runs every N steps
+
+        add(loop.body.body)  # type: ignore[arg-type]
+        return out
+
+    def _loop_header(self, loop: cst.For | cst.While) -> str:
+        """``for step, batch in enumerate(loader)`` / ``while not done()``, shortened."""
+        code = self.ctx.code
+        if isinstance(loop, cst.While):
+            text = "while " + " ".join(code(loop.test).split())
+            return text if len(text) <= 48 else "while ..."
+        head = "for " + " ".join(code(loop.target).split()) + " in "
+        text = head + " ".join(code(loop.iter).split())
+        if len(text) <= 48:
+            return text
+        it = loop.iter
+        if isinstance(it, cst.Call):
+            return head + " ".join(code(it.func).split()) + "(...)"
+        return head + "..."
+
+    def _callee_loops(self, call: cst.Call) -> bool:
+        """The jitted function that ``call`` runs loops over many steps itself (a
+        ``lax.scan``/``fori_loop``/``while_loop``/``map`` or a ``for`` over ``range``,
+        in its body or in a function of this module it calls): one call is an epoch or
+        a chunk of steps, and a sync per call is not a sync per step."""
+        fn = self._jitted_function(call)
+        return fn is not None and self._loops_in(fn, 2)
+
+    def _jitted_function(self, call: cst.Call) -> cst.FunctionDef | cst.Lambda | None:
+        """The function of this module under the jit that ``call`` calls."""
+        trace = self.ctx.trace
+        func = call.func
+        if type(func) is cst.Call:  # ``jax.jit(f)(x)``
+            wrapped = next((a.value for a in func.args if a.keyword is None), None)
+        elif type(func) is cst.Name:
+            found = self.model.lookup(func.value, self.model.scope_for(func))
+            if found is None or len(found[1]) != 1:
+                return None
+            binding = found[1][0]
+            if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+                return binding.node
+            value = self.model.assigned.get(id(binding.node))  # ``step = jax.jit(f)``
+            if type(value) is not cst.Call:
+                return None
+            wrapped = next((a.value for a in value.args if a.keyword is None), None)  # type: ignore[union-attr]
+        else:
+            return None
+        if wrapped is None:
+            return None
+        resolved = trace.resolve_callable(wrapped)
+        return resolved[0] if resolved is not None else None
+
+    def _loops_in(self, fn: cst.FunctionDef | cst.Lambda, depth: int) -> bool:
+        key = (id(fn), depth)
+        found = self._loops_inside.get(key)
+        if found is not None:
+            return found
+        self._loops_inside[key] = False  # recursion guard
+        found = False
+        for node in walk(fn.body):
+            kind = type(node)
+            if kind is cst.For:
+                it = node.iter  # type: ignore[attr-defined]
+                found = type(it) is cst.Call and self.model.call_name(it) == "builtins.range"
+            elif kind is cst.Call:
+                qn = self.model.call_name(node)  # type: ignore[arg-type]
+                if qn in _DEVICE_LOOPS:
+                    found = True
+                elif qn is None and depth > 1:
+                    inner = self.ctx.trace.resolve_callable(node.func)  # type: ignore[attr-defined]
+                    found = inner is not None and self._loops_in(inner[0], depth - 1)
+            if found:
+                break
+        self._loops_inside[key] = found
+        return found
+
+    def _device(
+        self, expr: cst.BaseExpression, produced: dict[str, str], jitted: dict[int, str]
+    ) -> str | None:
+        """The jitted callee whose fresh result ``expr`` holds (this iteration), if any."""
+        if isinstance(expr, cst.Name):
+            return produced.get(expr.value)
+        if isinstance(expr, cst.Attribute):
+            if expr.attr.value in STATIC_ATTRIBUTES:
+                return None
+            return self._device(expr.value, produced, jitted)
+        if isinstance(expr, cst.Subscript):
+            return self._device(expr.value, produced, jitted)
+        if isinstance(expr, cst.Call):
+            if id(expr) in jitted:
+                return jitted[id(expr)]
+            if host_sync_operands(self.model, expr) is not None:
+                return None  # already on the host
+            func = expr.func
+            qn = self.model.call_name(expr)
+            if qn is not None:
+                if qn.startswith(ARRAY_MODULES):
+                    for arg in expr.args:
+                        got = self._device(arg.value, produced, jitted)
+                        if got is not None:
+                            return got
+                return None
+            if isinstance(func, cst.Attribute):  # an array method: ``loss.mean()``
+                return self._device(func.value, produced, jitted)
+            return None
+        if isinstance(expr, cst.BinaryOperation):
+            return self._device(expr.left, produced, jitted) or self._device(
+                expr.right, produced, jitted
+            )
+        if isinstance(expr, cst.UnaryOperation):
+            return self._device(expr.expression, produced, jitted)
+        if isinstance(expr, cst.Comparison):
+            parts = [expr.left, *(c.comparator for c in expr.comparisons)]
+            for part in parts:
+                got = self._device(part, produced, jitted)
+                if got is not None:
+                    return got
+            return None
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            for el in expr.elements:
+                got = self._device(el.value, produced, jitted)
+                if got is not None:
+                    return got
+        return None
