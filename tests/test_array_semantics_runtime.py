@@ -9,10 +9,14 @@
   INVALID example runs, emits JAX's "Explicitly requested dtype float64" warning
   from the line of every finding, and leaves no float64 array; each runnable VALID
   example emits no such warning, and those that enable x64 do get float64.
+* JAX603 is silent in library modules because the application decides: a VALID
+  library example, imported by an application that enables x64, returns float64
+  without a warning, and imported by one that does not, float32 with the warning.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -22,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from jaxlint.analysis.testcode import is_test_path
 from jaxlint.config import Settings
 from jaxlint.engine import lint_text
 from jaxlint.rules.array_semantics import Float64WithoutX64, InPlaceUpdate
@@ -89,9 +94,13 @@ def _run(directory: Path, programs: dict[str, str]) -> dict[str, dict]:
     return {paths[p]: r for p, r in raw.items()}
 
 
-def _finding_lines(rule, code: str, target_jax: str | None) -> list[int]:
-    settings = Settings(target_jax=parse_version(target_jax or NEWEST_KNOWN_JAX))
-    result = lint_text(code, "example.py", settings, [rule])
+def _finding_lines(rule, example) -> list[int]:
+    options = tuple(example.options.items())
+    settings = Settings(
+        target_jax=parse_version(example.target_jax or NEWEST_KNOWN_JAX),
+        rule_options=((rule.code, options),) if options else (),
+    )
+    result = lint_text(example.code, example.filename, settings, [rule])
     return [d.start.row for d in result.diagnostics if d.code == rule.code]
 
 
@@ -112,12 +121,13 @@ def test_jax603_invalid_warns_and_stays_float32(index: int, outcomes: dict[str, 
     example = Float64WithoutX64.INVALID[index]
     out = outcomes[f"jax603_invalid_{index}"]
     assert out["ok"], f"JAX603 INVALID examples are complete programs that run: {out}"
-    findings = _finding_lines(Float64WithoutX64, example.code, example.target_jax)
+    findings = _finding_lines(Float64WithoutX64, example)
     assert findings
     # JAX truncates at every finding, and says so from that line
     assert set(findings) <= set(out["warned_lines"]), (findings, out["warned_lines"])
     assert "float64" not in out["dtypes"], out["dtypes"]
-    assert "float32" in out["dtypes"], out["dtypes"]
+    if not is_test_path(example.filename):  # a test keeps its arrays local
+        assert "float32" in out["dtypes"], out["dtypes"]
 
 
 def test_jax603_valid_examples_get_what_they_ask(outcomes: dict[str, dict]) -> None:
@@ -131,6 +141,59 @@ def test_jax603_valid_examples_get_what_they_ask(outcomes: dict[str, dict]) -> N
         with_float64 += "float64" in out["dtypes"]
     # the ways of enabling x64 that the rule trusts really give float64 arrays
     assert with_float64 >= 3
+
+
+LIBRARIES = [
+    ex for ex in Float64WithoutX64.VALID if Path(ex.file or "").name.startswith("valid_library_")
+]
+
+APPLICATION = textwrap.dedent(
+    """
+    import importlib, json, sys, warnings
+    import jax
+
+    if sys.argv[1] == "x64":
+        jax.config.update("jax_enable_x64", True)
+    import numpy as np
+
+    sys.path.insert(0, sys.argv[2])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lib = importlib.import_module(sys.argv[3])
+        dtypes = {name: str(getattr(lib, name)(np.ones((3, 2))).dtype) for name in sys.argv[4:]}
+    truncated = any("Explicitly requested dtype float64" in str(w.message) for w in caught)
+    print("RESULTS " + json.dumps({"dtypes": dtypes, "truncated": truncated}))
+    """
+)
+
+
+@pytest.mark.parametrize("example", LIBRARIES, ids=lambda ex: Path(ex.file or "").stem)
+@pytest.mark.parametrize("x64", [True, False], ids=["app-enables-x64", "app-leaves-x64-off"])
+def test_jax603_library_module_gets_what_its_application_chose(
+    example, x64: bool, tmp_path: Path
+) -> None:
+    assert _finding_lines(Float64WithoutX64, example) == []
+    functions = [
+        node.name
+        for node in ast.parse(example.code).body
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")
+    ]
+    assert functions
+    (tmp_path / "numerics_lib.py").write_text(example.code)
+    proc = subprocess.run(
+        [sys.executable, "-c", APPLICATION, "x64" if x64 else "32", str(tmp_path)]
+        + ["numerics_lib", *functions],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu", "JAX_ENABLE_X64": "0"},
+        timeout=600,
+    )
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULTS ")]
+    assert lines, f"application printed nothing\n{proc.stderr[-3000:]}"
+    out = json.loads(lines[-1][len("RESULTS ") :])
+    expected = "float64" if x64 else "float32"
+    assert set(out["dtypes"].values()) == {expected}, out
+    assert out["truncated"] is not x64, out
 
 
 @pytest.mark.parametrize("index", [i for i, ex in enumerate(InPlaceUpdate.INVALID) if ex.raises])

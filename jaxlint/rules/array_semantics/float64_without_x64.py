@@ -1,12 +1,17 @@
-"""JAX603 float64-without-x64: a float64 request from JAX in a module that never enables x64."""
+"""JAX603 float64-without-x64: a float64 request from JAX in a script, notebook or test file
+that never enables x64 (a library module leaves x64 to the application that imports it)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator, Sequence
+
 import libcst as cst
 
+from jaxlint.analysis.testcode import is_test_function
 from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
 from jaxlint.rules.array_semantics.helpers import ArrayEvidence
-from jaxlint.rules.base import Examples, Rule
+from jaxlint.rules.base import Examples, Option, Rule
 
 EXAMPLES = Examples(__file__)
 
@@ -23,6 +28,109 @@ _X64_ATTRIBUTES = frozenset({"jax_enable_x64", "x64_enabled"})
 _CONVERT_METHODS = frozenset({"astype", "view"})
 
 
+_NOTEBOOK_CELLS = re.compile(r"^# (?:%%|In\[[ 0-9]*\]:)", re.MULTILINE)
+
+# Where x64 is known to be off, and what the message says about it. A library module
+# (anything else) is silent by default: the application that imports it decides on x64.
+_TEST, _NOTEBOOK, _SCRIPT, _LIBRARY = "test", "notebook", "script", "library"
+_WHY = {
+    _TEST: (
+        "but this test file never enables x64: JAX warns and makes float32, so the test runs"
+        " in float32 unless a `conftest.py` or `JAX_ENABLE_X64` enables x64; use"
+        " `with jax.enable_x64(True):` in the test or ask for float32"
+    ),
+    _NOTEBOOK: (
+        "but this notebook never enables x64: JAX warns and makes float32 instead;"
+        " enable `jax_enable_x64` in its first cell or ask for float32"
+    ),
+    _SCRIPT: (
+        "but this script never enables x64: JAX warns and makes float32 instead;"
+        " enable `jax_enable_x64` at startup or ask for float32"
+    ),
+    _LIBRARY: (
+        "which needs x64: the application that imports this module must enable"
+        " `jax_enable_x64`, or JAX warns and makes float32"
+    ),
+}
+
+
+def _is_main_guard(stmt: cst.BaseStatement) -> bool:
+    """``if __name__ == "__main__":`` (either side)."""
+    if not isinstance(stmt, cst.If) or not isinstance(stmt.test, cst.Comparison):
+        return False
+    test = stmt.test
+    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.Equal):
+        return False
+    sides = (test.left, test.comparisons[0].comparator)
+    names = [s.value for s in sides if isinstance(s, cst.Name)]
+    strings = [s.evaluated_value for s in sides if isinstance(s, cst.SimpleString)]
+    return names == ["__name__"] and strings == ["__main__"]
+
+
+def _top_level(body: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:
+    """The statements that run at import: the module's, and those of its top-level
+    ``if``/``for``/``while``/``with``/``try`` blocks (not of functions or classes)."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, (cst.If, cst.For, cst.While, cst.With, cst.Try)):
+            yield from _top_level(stmt.body.body)
+            blocks = [getattr(stmt, "orelse", None), getattr(stmt, "finalbody", None)]
+            blocks += list(getattr(stmt, "handlers", ()))
+            for block in blocks:
+                if isinstance(block, cst.If):
+                    yield from _top_level([block])
+                elif block is not None:
+                    yield from _top_level(block.body.body)
+
+
+def _prints(stmt: cst.BaseStatement) -> bool:
+    """``print(...)`` as a statement."""
+    return isinstance(stmt, cst.SimpleStatementLine) and any(
+        isinstance(small, cst.Expr)
+        and isinstance(small.value, cst.Call)
+        and isinstance(small.value.func, cst.Name)
+        and small.value.func.value == "print"
+        for small in stmt.body
+    )
+
+
+def _defines_tests(body: Sequence[cst.BaseStatement]) -> bool:
+    """A test or fixture at the top level or in a top-level class (``TestCase`` methods):
+    pytest runs this file itself, it is not only a helper the tests import."""
+    for stmt in body:
+        if isinstance(stmt, cst.FunctionDef) and is_test_function(stmt):
+            return True
+        if isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
+            if any(
+                isinstance(inner, cst.FunctionDef) and is_test_function(inner)
+                for inner in stmt.body.body
+            ):
+                return True
+    return False
+
+
+def _module_kind(ctx) -> str:  # type: ignore[no-untyped-def]
+    """Is this module known to run with x64 off unless it enables it (see the docs)?"""
+    if ctx.is_test_file and _defines_tests(ctx.module.body):
+        return _TEST
+    filename = ctx.filename.replace("\\", "/")
+    basename = filename.rsplit("/", 1)[-1]
+    if basename.endswith(".ipynb") or _NOTEBOOK_CELLS.search(ctx.text):
+        return _NOTEBOOK
+    if basename == "__main__.py" or ctx.text.startswith("#!"):
+        return _SCRIPT
+    body = ctx.module.body
+    if any(_is_main_guard(stmt) for stmt in body):
+        return _SCRIPT
+    if any(_prints(stmt) for stmt in _top_level(body)):
+        return _SCRIPT  # prints when run: libraries do not print on import
+    if basename != "__init__.py" and not any(
+        isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) for stmt in body
+    ):
+        return _SCRIPT  # top-level code and nothing to import: run, not imported
+    return _LIBRARY
+
+
 def _literal_false(expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Name):
         return expr.value == "False"
@@ -36,17 +144,22 @@ def _literal_false(expr: cst.BaseExpression) -> bool:
 class Float64WithoutX64(Rule):
     code = "JAX603"
     name = "float64-without-x64"
-    message = (
-        "{request}, but this module never enables x64: JAX warns and makes float32 instead;"
-        " enable `jax_enable_x64` at startup or ask for float32"
-    )
+    message = "{request}, {why}"
     fix_availability = "none"
     probe = "jaxlint probe compile FILE.py:FUNC"
+    options = {
+        "library-modules": Option(
+            bool,
+            False,
+            "also report in library modules (not a script, notebook or test file), worded"
+            " as the requirement the module places on the application that imports it",
+        ),
+    }
     docs = """\
 ## What it does
-Flags a request for float64 from JAX in a module that never enables 64-bit
-mode: `jnp.float64(x)`, a float64 dtype (`jnp.float64`, `np.float64`,
-`jnp.double`, `"float64"`, `"f8"`, `np.dtype("float64")`) passed to a
+Flags a request for float64 from JAX in a script, notebook or test file that
+never enables 64-bit mode: `jnp.float64(x)`, a float64 dtype (`jnp.float64`,
+`np.float64`, `jnp.double`, `"float64"`, `"f8"`, `np.dtype("float64")`) passed to a
 `jax.numpy`/`jax.lax`/`jax.random`/`jax.nn`/`jax.scipy` function
 (`jnp.zeros(n, dtype=jnp.float64)`, `jnp.asarray(x, np.float64)`,
 `lax.convert_element_type(x, jnp.float64)`), and `x.astype(jnp.float64)` or
@@ -61,6 +174,42 @@ updates a config option whose name is not a literal, or parses JAX flags from th
 command line (`jax.config.parse_flags_with_absl()`). Reading the flag counts
 because such code usually picks the dtype from it
 (`jnp.float64 if jax.config.jax_enable_x64 else jnp.float32`).
+
+x64 is a process-wide setting that belongs to the application, so the rule
+reports only where the file it checks is where x64 would have to be turned on,
+and shows that it is not:
+
+- a script: a module with an `if __name__ == "__main__":` block, a `#!` first
+  line, a `__main__.py`, a module that calls `print(...)` at its top level
+  (outside functions and classes: libraries do not print when imported), or a
+  module that defines no function or class (top-level code with nothing to
+  import; a package's `__init__.py` does not count);
+- a notebook: an `.ipynb`, or a `.py` with `# %%` (or nbconvert's `# In[ ]:`) cells;
+- a test file (see "In tests" below).
+
+Anywhere else the module is a library module, imported by an application that
+may enable x64 (many numerical libraries tell their users to), and the rule is
+silent: a library cannot enable x64 for its users and should not. With the
+option `library-modules` (`[tool.jaxlint.rules.JAX603] library-modules = true`)
+it also reports there, worded as the requirement the module places on its
+application ("..., which needs x64: the application that imports this module
+must enable `jax_enable_x64`, or JAX warns and makes float32"), for a library
+that wants to keep working in float32.
+
+**In tests.** A test file (`tests/`, `test_*.py`, `*_test.py`, `conftest.py`)
+that defines tests or fixtures is reported like a script when nothing in it
+enables x64: pytest starts with x64 off, so such a test computes and checks
+float32 while it says float64. A helper module under `tests/` that defines no
+test is judged like any other module (usually a library: the tests that import
+it may enable x64). Enabling x64 anywhere
+in the test file counts (`@jax.enable_x64(True)` or `with jax.enable_x64(True):`
+on a test, a fixture that calls `jax.config.update("jax_enable_x64", True)`,
+absltest's `jax.config.parse_flags_with_absl()`). The rule checks one file at
+a time and does not read a `conftest.py`, `pytest.ini` or CI environment:
+the finding would then depend on files it was not asked to check (and that the
+cache does not track). The message names that possibility; a project whose
+`conftest.py` or test environment enables x64 for every test turns the rule off
+for its tests with `per-file-ignores` (`"tests/**" = ["JAX603"]`).
 
 Only JAX's own functions are checked: a library that passes the dtype on to
 JAX (`nnx.Linear(2, 3, param_dtype=jnp.float64)`) truncates too, but is not
@@ -89,6 +238,7 @@ finite-difference checks) then silently computes in single precision.
 
 ## Example
 ```python
+# sums.py, a script (`python sums.py`)
 import jax.numpy as jnp
 
 acc = jnp.zeros(3, dtype=jnp.float64)  # float32
@@ -96,6 +246,7 @@ acc = jnp.zeros(3, dtype=jnp.float64)  # float32
 
 ## Use instead
 ```python
+# sums.py
 import jax
 
 jax.config.update("jax_enable_x64", True)  # at startup, before any array is made
@@ -116,9 +267,10 @@ No fix. Enabling x64 changes the default dtype of the whole program (every
 accelerators), so it is a decision for the program's entry point, not for this
 line; replacing `float64` by `float32` would make the code match what it does
 today but drop the precision the author asked for. The rule only sees the
-module it checks: a project that enables x64 elsewhere (a `conftest.py`, the
-`JAX_ENABLE_X64` environment variable, its `main`) can turn the rule off for
-those files with `per-file-ignores`.
+module it checks: a project that enables x64 elsewhere for a script or test (a
+`conftest.py`, the `JAX_ENABLE_X64` environment variable, a package that
+enables it when imported) can turn the rule off for those files with
+`per-file-ignores`.
 
 ## Verify at runtime
 `jaxlint probe compile FILE.py:FUNC` traces the function and reports its output
@@ -151,11 +303,41 @@ to read it). `jaxlint probe env` shows `jax_enable_x64`.
         ),
         EXAMPLES.valid(
             "valid_leaves_may_numpy_arrays_which.py",
+            runs=True,
             note="the leaves may be NumPy arrays, which keep float64",
         ),
         EXAMPLES.valid(
             "valid_flags_command_line_may_enable.py",
+            filename="tests/dtypes_test.py",
             note="flags from the command line may enable x64",
+        ),
+        EXAMPLES.valid(
+            "valid_library_module_leaves_x64_to_application.py",
+            runs=True,
+            note="a library module: the application that imports it decides on x64",
+        ),
+        EXAMPLES.valid(
+            "valid_package_init_constant.py",
+            filename="mypkg/__init__.py",
+            note="a package's `__init__.py` is imported, not run, even with no functions",
+        ),
+        EXAMPLES.valid(
+            "valid_test_enables_x64_decorator.py",
+            runs=True,
+            filename="tests/test_sums.py",
+            note="the test enables x64 with `@jax.enable_x64(True)`",
+        ),
+        EXAMPLES.valid(
+            "valid_test_helper_module.py",
+            runs=True,
+            filename="tests/helpers.py",
+            note="a helper under `tests/` that defines no test: the tests that import it decide",
+        ),
+        EXAMPLES.valid(
+            "valid_test_fixture_enables_x64.py",
+            runs=True,
+            filename="tests/test_cumsum.py",
+            note="an autouse fixture of the test file enables x64",
         ),
         EXAMPLES.valid(
             "valid_config_updated_through_variables.py",
@@ -169,7 +351,7 @@ to read it). `jaxlint probe env` shows `jax_enable_x64`.
             "invalid_acc_jnp_zeros_3_dtype_jnp.py",
             line=2,
             column=26,
-            message_contains="`jnp.zeros` is asked for `jnp.float64`, but this module never enables x64",
+            message_contains="`jnp.zeros` is asked for `jnp.float64`, but this script never enables x64",
         ),
         EXAMPLES.invalid(
             "invalid_x_jnp_asarray_np_linspace_0.py",
@@ -190,11 +372,54 @@ to read it). `jaxlint probe env` shows `jax_enable_x64`.
         EXAMPLES.invalid(
             "invalid_grid_zeros_2_2_float64.py", message_contains="`zeros` is asked for `float64`"
         ),
+        EXAMPLES.invalid(
+            "invalid_main_guard_helper_function.py",
+            line=5,
+            column=42,
+            message_contains="`jnp.linspace` is asked for `jnp.float64`, but this script never",
+            note='an entry point (`if __name__ == "__main__":`), asked in its own function',
+        ),
+        EXAMPLES.invalid(
+            "invalid_shebang_script.py",
+            line=7,
+            message_contains="but this script never enables x64",
+            note="a script run from its `#!` line",
+        ),
+        EXAMPLES.invalid(
+            "invalid_script_prints_at_top_level.py",
+            line=10,
+            message_contains="`jnp.zeros` is asked for `jnp.float64`, but this script never",
+            note="a script without `__main__` guard: it prints when run",
+        ),
+        EXAMPLES.invalid(
+            "invalid_notebook_cells.py",
+            line=10,
+            message_contains="but this notebook never enables x64",
+            note="a notebook saved as `.py` (`# %%` cells)",
+        ),
+        EXAMPLES.invalid(
+            "invalid_test_never_enables_x64.py",
+            filename="tests/test_cumsum.py",
+            line=6,
+            message_contains="but this test file never enables x64",
+            note="a test file that never enables x64 tests float32",
+        ),
+        EXAMPLES.invalid(
+            "invalid_library_module_option.py",
+            options={"library-modules": True},
+            line=5,
+            message_contains=(
+                "`jnp.asarray` is asked for `jnp.float64`, which needs x64: the application"
+                " that imports this module must enable `jax_enable_x64`"
+            ),
+            note="a library module, with the option `library-modules`",
+        ),
     ]
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
         self._x64: bool | None = None
+        self._kind: str | None = None
         self.evidence = ArrayEvidence(self)
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -240,9 +465,13 @@ to read it). `jaxlint probe env` shows `jax_enable_x64`.
         return f"`{self.ctx.code(call.func)}` is asked for `{self.ctx.code(dtype)}`"
 
     def _flag(self, node: cst.BaseExpression, request: str) -> None:
+        if self._kind is None:
+            self._kind = _module_kind(self.ctx)
+        if self._kind == _LIBRARY and not self.settings["library-modules"]:
+            return
         if self._enables_x64():
             return
-        self.report(node, request=request)
+        self.report(node, request=request, why=_WHY[self._kind])
 
     def _enables_x64(self) -> bool:
         """The module turns x64 on, may turn it on, or reads the flag (see the docs)."""

@@ -5,4 +5,5 @@ import jax.numpy as jnp
 def mean64(x):
     return x.astype("float64").mean()
 
-m = mean64(jnp.arange(4.0))
+if __name__ == "__main__":
+    m = mean64(jnp.arange(4.0))
