@@ -6,6 +6,11 @@ with 8 forced host devices. A program leaves its output in ``result``. Where the
 original still runs on the installed JAX, the fixed program must give the same
 numbers and shapes; where it no longer runs (a removed API), the fixed program
 must run and match ``expected``, computed by the program without the API.
+
+Fixes the rules withhold or label unsafe are checked too (issue 12): a program in
+``withheld`` must keep its finding with no fix offered, and still runs unchanged; a
+program with ``fixed_error`` shows, by running, why its fix is labelled unsafe (the
+fixed program fails with that error where the original ran).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import numpy as np
 import pytest
 
 from jaxlint.config import Settings
+from jaxlint.diagnostics import Applicability
 from jaxlint.engine import lint_text
 from jaxlint.fixers import fix_text
 from jaxlint.rules import sharding
@@ -49,10 +55,31 @@ class Program:
     """The findings the original must have (each one fixed)."""
     source: str
     original_runs: bool = True
+    withheld: frozenset[str] = frozenset()
+    """Findings the original must have with no fix offered."""
+    unsafe: frozenset[str] = frozenset()
+    """Codes whose fixes must be labelled unsafe."""
+    fixed_error: str | None = None
+    """The fixed program must fail with this (``TypeName: start of message``)."""
 
 
-def _p(codes: set[str], source: str, original_runs: bool = True) -> Program:
-    return Program(codes, textwrap.dedent(source), original_runs)
+def _p(
+    codes: set[str],
+    source: str,
+    original_runs: bool = True,
+    *,
+    withheld: set[str] = frozenset(),  # type: ignore[assignment]
+    unsafe: set[str] = frozenset(),  # type: ignore[assignment]
+    fixed_error: str | None = None,
+) -> Program:
+    return Program(
+        codes,
+        textwrap.dedent(source),
+        original_runs,
+        frozenset(withheld),
+        frozenset(unsafe),
+        fixed_error,
+    )
 
 
 PROGRAMS: dict[str, Program] = {
@@ -62,12 +89,15 @@ PROGRAMS: dict[str, Program] = {
         import jax
         import jax.numpy as jnp
 
-        @jax.pmap
-        def scale(x):
-            return jnp.sin(x) * 2
+        def main():
+            @jax.pmap
+            def scale(x):
+                return jnp.sin(x) * 2
 
-        n = jax.device_count()
-        result = scale(jnp.arange(n * 3.0).reshape(n, 3))
+            n = jax.device_count()
+            return scale(jnp.arange(n * 3.0).reshape(n, 3))
+
+        result = main()
         """,
     ),
     "pmap_partial_donate_scalar": _p(
@@ -77,13 +107,16 @@ PROGRAMS: dict[str, Program] = {
         import jax
         import jax.numpy as jnp
 
-        @partial(jax.pmap, axis_name='batch', donate_argnums=(0,))
-        def step(x):
-            loss = jax.lax.pmean(jnp.sum(x ** 2), 'batch')
-            return x / jax.lax.psum(x.sum(), 'batch'), loss
+        def main():
+            @partial(jax.pmap, axis_name='batch', donate_argnums=(0,))
+            def step(x):
+                loss = jax.lax.pmean(jnp.sum(x ** 2), 'batch')
+                return x / jax.lax.psum(x.sum(), 'batch'), loss
 
-        n = jax.device_count()
-        result = step(jnp.arange(1.0, n * 4.0 + 1).reshape(n, 4))
+            n = jax.device_count()
+            return step(jnp.arange(1.0, n * 4.0 + 1).reshape(n, 4))
+
+        result = main()
         """,
     ),
     "pmap_imported_in_axes": _p(
@@ -92,12 +125,15 @@ PROGRAMS: dict[str, Program] = {
         import jax.numpy as jnp
         from jax import lax, local_device_count, pmap
 
-        n = local_device_count()
-        x = jnp.arange(n * 3.0).reshape(n, 3)
-        w = jnp.array([1.0, -2.0, 0.5])
-        p = pmap(lambda x, w: lax.psum(x @ w, 'i'), 'i', in_axes=(0, None))
-        q = pmap(lambda x: {'max': lax.pmax(x, 'i'), 'idx': lax.axis_index('i') + 0 * x[0]}, 'i')
-        result = (p(x, w), q(x))
+        def main():
+            n = local_device_count()
+            x = jnp.arange(n * 3.0).reshape(n, 3)
+            w = jnp.array([1.0, -2.0, 0.5])
+            p = pmap(lambda x, w: lax.psum(x @ w, 'i'), 'i', in_axes=(0, None))
+            q = pmap(lambda x: {'max': lax.pmax(x, 'i'), 'idx': lax.axis_index('i') + 0 * x[0]}, 'i')
+            return (p(x, w), q(x))
+
+        result = main()
         """,
     ),
     "pmap_collectives_loop": _p(
@@ -115,9 +151,12 @@ PROGRAMS: dict[str, Program] = {
             gathered = jax.lax.all_gather(x, AXIS).sum(0)
             return ring + total, gathered
 
-        m = jax.device_count()
-        p_body = jax.pmap(body, axis_name=AXIS, in_axes=0, out_axes=0)
-        result = p_body(jnp.arange(m * 2.0).reshape(m, 2))
+        def main():
+            m = jax.device_count()
+            p_body = jax.pmap(body, axis_name=AXIS, in_axes=0, out_axes=0)
+            return p_body(jnp.arange(m * 2.0).reshape(m, 2))
+
+        result = main()
         """,
     ),
     "pjit_named_shardings": _p(
@@ -257,6 +296,73 @@ PROGRAMS: dict[str, Program] = {
         """,
         original_runs=False,
     ),
+    "pmap_keyword_call_site": _p(
+        set(),
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def main():
+            p_mul = jax.pmap(lambda x, w: x * w)
+            n = jax.device_count()
+            x = jnp.arange(n * 3.0).reshape(n, 3)
+            return p_mul(x, w=x + 1)  # jit(shard_map(...)) would raise TypeError here
+
+        result = main()
+        """,
+        withheld={"JAX501"},
+    ),
+    "pmap_module_level": _p(
+        set(),
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.pmap  # a rewrite here would build a mesh (and start the backend) at import
+        def scale(x):
+            return x * 3
+
+        n = jax.device_count()
+        result = scale(jnp.arange(n * 2.0).reshape(n, 2))
+        """,
+        withheld={"JAX501"},
+    ),
+    "with_mesh_legacy_library": _p(
+        {"JAX502"},
+        """
+        import jax
+        import jax.numpy as jnp
+        from jax.interpreters import pxla
+        from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+        def legacy_shard(a):  # what older libraries do to find the mesh
+            mesh = pxla.thread_resources.env.physical_mesh
+            if mesh.empty:
+                raise RuntimeError('no mesh in context')
+            return jax.device_put(a, NamedSharding(mesh, P('x')))
+
+        mesh = Mesh(jax.devices(), ('x',))
+        with mesh:
+            result = legacy_shard(jnp.arange(2.0 * jax.device_count()))
+        """,
+        unsafe={"JAX502"},
+        fixed_error="RuntimeError: no mesh in context",
+    ),
+    "with_mesh_eager_constraint": _p(
+        {"JAX502"},
+        """
+        import jax
+        import jax.numpy as jnp
+        from jax.sharding import Mesh, PartitionSpec as P
+
+        mesh = Mesh(jax.devices(), ('x',))
+        x = jnp.arange(4.0 * jax.device_count())
+        with mesh:
+            result = jax.lax.with_sharding_constraint(x, P('x'))
+        """,
+        unsafe={"JAX502"},
+        fixed_error="TypeError: The sharding on the input must be a `NamedSharding`",
+    ),
     "device_put_replicated": _p(
         {"JAX505"},
         """
@@ -320,6 +426,27 @@ PROGRAMS: dict[str, Program] = {
     ),
 }
 
+# The rewrites JAX501 used to offer where it now withholds its fix, and how they fail.
+OLD_REWRITES: dict[str, tuple[str, str]] = {
+    "pmap_keyword_call_site": (
+        textwrap.dedent(
+            """
+            import jax
+            import jax.numpy as jnp
+
+            def main():
+                p_mul = jax.jit(jax.shard_map(jax.vmap(lambda x, w: x * w), mesh=jax.make_mesh((jax.device_count(),), ('i',), axis_types=(jax.sharding.AxisType.Auto,)), in_specs=jax.P('i'), out_specs=jax.P('i'), check_vma=False))
+                n = jax.device_count()
+                x = jnp.arange(n * 3.0).reshape(n, 3)
+                return p_mul(x, w=x + 1)
+
+            result = main()
+            """
+        ),
+        "TypeError",
+    ),
+}
+
 RUNNER = textwrap.dedent(
     """
     import pickle, sys, warnings
@@ -354,7 +481,16 @@ def _fixed(name: str, program: Program) -> str:
     result = _lint(program.source)
     assert not result.internal_errors, result.internal_errors[0].traceback
     codes = {d.code for d in result.diagnostics}
-    assert program.codes <= codes, f"{name}: expected {program.codes}, got {codes}"
+    assert program.codes | program.withheld <= codes, (
+        f"{name}: expected {program.codes}, got {codes}"
+    )
+    for d in result.diagnostics:
+        if d.code in program.withheld:
+            assert not d.fixable, f"{name}: {d.code} offers a fix it should withhold"
+        if d.code in program.unsafe:
+            assert d.fix_applicability == Applicability.UNSAFE, (
+                f"{name}: {d.code} fix is not unsafe"
+            )
     outcome = fix_text(program.source, lambda t: _lint(t).diagnostics, unsafe=True)
     assert outcome.dropped == [], outcome.dropped
     assert set(outcome.applied) >= program.codes, f"{name}: fixes applied {outcome.applied}"
@@ -373,6 +509,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
             path = directory / f"{name}_{kind}.py"
             path.write_text(text)
             paths[str(path)] = f"{name}_{kind}"
+    for name, (text, _) in OLD_REWRITES.items():
+        path = directory / f"{name}_old.py"
+        path.write_text(text)
+        paths[str(path)] = f"{name}_old"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JAX_", "XLA_"))}
     env.update(
         JAX_PLATFORMS="cpu",
@@ -397,6 +537,11 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
 def test_fixed_program_matches_original(name: str, runs: dict[str, dict]) -> None:
     program = PROGRAMS[name]
     original, fixed = runs[f"{name}_original"], runs[f"{name}_fixed"]
+    if program.fixed_error is not None:  # why the fix is labelled unsafe, shown by running it
+        assert original["ok"], f"{name}: the original fails: {original.get('error')}"
+        assert not fixed["ok"], f"{name}: the fixed program runs; is the fix really unsafe?"
+        assert fixed["error"].startswith(program.fixed_error), fixed["error"]
+        return
     assert fixed["ok"], f"{name}: the fixed program fails: {fixed.get('error')}"
     assert original["ok"] is program.original_runs, (
         f"{name}: expected the original to {'run' if program.original_runs else 'fail'}:"
@@ -411,6 +556,56 @@ def test_fixed_program_matches_original(name: str, runs: dict[str, dict]) -> Non
     if original["ok"] and original["expected"] is not None:
         for got, want in zip(original["result"], original["expected"], strict=True):
             np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", list(OLD_REWRITES))
+def test_withheld_rewrite_would_fail(name: str, runs: dict[str, dict]) -> None:
+    """The rewrite JAX501 no longer offers here really breaks the program."""
+    old = runs[f"{name}_old"]
+    assert not old["ok"], f"{name}: the old rewrite runs; why is the fix withheld?"
+    assert old["error"].startswith(OLD_REWRITES[name][1]), old["error"]
+    assert runs[f"{name}_original"]["ok"]
+
+
+DISTRIBUTED = textwrap.dedent(
+    """
+    import sys
+    import jax
+
+    if sys.argv[2] == "rewrite":  # what a module-level JAX501 rewrite runs at import
+        mesh = jax.make_mesh((jax.device_count(),), ('i',))
+    else:  # the original: building a pmap starts nothing
+        p = jax.pmap(lambda x: x * 2)
+    jax.distributed.initialize(
+        coordinator_address=f"localhost:{sys.argv[1]}", num_processes=1, process_id=0
+    )
+    jax.distributed.shutdown()
+    """
+)
+
+
+def test_module_level_mesh_breaks_distributed_initialize() -> None:
+    """Why JAX501 withholds its fix at module level: the mesh starts the backend at import."""
+    import socket
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JAX_", "XLA_"))}
+    env["JAX_PLATFORMS"] = "cpu"
+    outcomes = {}
+    for kind in ("original", "rewrite"):
+        with socket.socket() as sock:
+            sock.bind(("localhost", 0))
+            port = sock.getsockname()[1]
+        proc = subprocess.run(
+            [sys.executable, "-c", DISTRIBUTED, str(port), kind],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+        outcomes[kind] = proc
+    assert outcomes["original"].returncode == 0, outcomes["original"].stderr[-2000:]
+    assert outcomes["rewrite"].returncode != 0
+    assert "jax.distributed.initialize() must be called before" in outcomes["rewrite"].stderr
 
 
 def test_every_sharding_rule_is_exercised() -> None:

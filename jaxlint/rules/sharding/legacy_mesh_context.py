@@ -10,27 +10,23 @@ import libcst as cst
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.base import Examples, ReplaceNode, Rule
 from jaxlint.rules.sharding.helpers import (
-    MESH_CONSTRUCTORS,
-    Facts,
     Speller,
-    bare,
-    has_comment,
-    import_hits,
     rewrite_import,
+)
+from jaxlint.rules.sharding.legacy_mesh_context_analysis import (
+    _MESH_CONTEXT_DEPRECATED,
+    _USE_MESH_REMOVED,
+    LegacyMeshContextChecks,
 )
 
 if TYPE_CHECKING:
     from jaxlint.engine import FileContext
 
+
 EXAMPLES = Examples(__file__)
 
 
-_MESH_CONTEXT_DEPRECATED = (0, 10, 1)
-_USE_MESH_REMOVED = (0, 7, 1)
-_USE_MESH_ADDED = (0, 5, 0)
-
-
-class LegacyMeshContext(Facts, Rule):
+class LegacyMeshContext(LegacyMeshContextChecks, Rule):
     code = "JAX502"
     required_names = frozenset({"Mesh", "make_mesh", "use_mesh"})
     name = "legacy-mesh-context"
@@ -83,21 +79,37 @@ with jax.set_mesh(m := Mesh(jax.devices(), ("x",))):
 its name through an assignment expression.
 
 ## Fix safety
-The fix changes only the context. It is safe when nothing in the file uses
-`jax.experimental.pjit` (a `pjit` function defined in another module and
-called inside the block is not seen), and unsafe otherwise: `pjit` with bare
-`PartitionSpec` shardings works only under the legacy `with mesh:` and raises
-`RuntimeError: pjit requires a non-empty mesh in context` under
-`jax.set_mesh`, so fix JAX503 (`pjit` -> `jax.jit`) in the same run.
-Checked on JAX 0.12 with 8 CPU devices: `with_sharding_constraint` with a
-`PartitionSpec` and `jax.jit` with `NamedSharding`s give the same numbers and
-shardings in both contexts; `jax.jit` with `PartitionSpec`s and
-`jax.shard_map` without `mesh=` start working. One more difference remains
-even where the fix is called safe: eager operations inside `jax.set_mesh`
-on arrays placed on one device return arrays replicated over the mesh (same
-values, `NamedSharding(mesh, P())` instead of `SingleDeviceSharding`).
-`use_mesh` -> `set_mesh` is safe inside `with` (both are context managers) and
-unsafe as a bare call (`jax.set_mesh(mesh)` then sets the mesh globally).
+`with mesh:` sets JAX's legacy thread-local mesh (`jax._src.mesh.thread_resources`);
+`jax.set_mesh` sets only the new context mesh. Checked on JAX 0.12 with 8 CPU
+devices: under `jax.set_mesh`, `thread_resources.env.physical_mesh` is empty, so
+whatever finds the mesh there loses it: `pjit` with bare `PartitionSpec`s raises
+`RuntimeError: pjit requires a non-empty mesh in context`, an eager
+`jax.lax.with_sharding_constraint(x, P('x'))` on an array on one device raises
+`TypeError` (it worked under `with mesh:`), `custom_partitioning` reads it
+(JAX's source), and so do older third-party libraries.
+
+So the fix is safe only when nothing the block runs can read the legacy
+context: every call in the block (and in the other items of the `with`) is a
+JAX or NumPy function that does not (not `pjit`, `with_sharding_constraint`
+outside `jit`, `custom_partitioning`, `jax.experimental.*` mesh APIs, or a
+function that runs a callable it is given, such as `lax.scan`), a builtin, an
+array method such as `.block_until_ready()`, or a function of this file
+(a `def` or `lambda`, maybe wrapped in `jax.jit`/`jax.vmap`...) whose body
+passes the same test; a block with no calls is safe. Anything else (a function
+imported from another module, a method of an object, a `yield` that runs the
+caller's code under the mesh, any use of `jax.experimental.pjit` in the file) makes
+the fix unsafe, and the fix message names the call. `with_sharding_constraint`
+inside a jitted function of this file is fine: under `jit` it reads the new
+context first, with the same numbers and shardings.
+
+Where the fix is applied, `jax.jit` with `PartitionSpec`s and `jax.shard_map`
+without `mesh=` start working, and `jax.jit` with `NamedSharding`s is unchanged.
+One more difference remains even where the fix is called safe: eager operations
+inside `jax.set_mesh` on arrays placed on one device return arrays replicated
+over the mesh (same values, `NamedSharding(mesh, P())` instead of
+`SingleDeviceSharding`). `use_mesh` -> `set_mesh` is safe inside `with` (both
+are context managers) and unsafe as a bare call (`jax.set_mesh(mesh)` then sets
+the mesh globally).
 
 ## Verify at runtime
 `jaxlint probe env` prints the installed JAX version and the devices: `with
@@ -146,7 +158,13 @@ mesh:` warns from 0.10.1 on, and `jax.sharding.use_mesh` is missing outside
         EXAMPLES.invalid(
             "invalid_jax_sharding_import_mesh_use_mesh.py", count=1, line=1, column=32
         ),
-        EXAMPLES.invalid("invalid_self_mesh_open_f_fh.py", line=8, column=14),
+        EXAMPLES.invalid(
+            "invalid_self_mesh_open_f_fh.py",
+            line=8,
+            column=14,
+            unsafe_fix=True,
+            note="`fh.read()` is a call the rule cannot see into: the fix is unsafe",
+        ),
         EXAMPLES.invalid(
             "invalid_pjit_file_fix_unsafe.py", line=5, note="pjit in the file: the fix is unsafe"
         ),
@@ -154,6 +172,39 @@ mesh:` warns from 0.10.1 on, and `jax.sharding.use_mesh` is missing outside
         EXAMPLES.invalid(
             "invalid_module_level_mesh_used_function.py",
             note="a module-level mesh used in a function; adds import jax",
+        ),
+        EXAMPLES.invalid(
+            "invalid_block_calls_unseen_function.py",
+            line=7,
+            unsafe_fix=True,
+            note="the block calls an imported function that may read the legacy context",
+        ),
+        EXAMPLES.invalid(
+            "invalid_unseen_call_fix_unsafe.py",
+            raises="RuntimeError",
+            unsafe_fix=True,
+            note="jit with bare specs needs the new context; the logging call keeps it unsafe",
+        ),
+        EXAMPLES.invalid(
+            "invalid_local_jit_shard_map_safe.py",
+            raises="ValueError",
+            note="a jitted function of this file that reads only the new context: safe",
+        ),
+        EXAMPLES.invalid(
+            "invalid_eager_constraint_fix_unsafe.py",
+            unsafe_fix=True,
+            note="an eager with_sharding_constraint reads the legacy context: unsafe",
+        ),
+        EXAMPLES.invalid(
+            "invalid_legacy_library_reader_unsafe.py",
+            unsafe_fix=True,
+            note="a function that reads thread_resources: unsafe (tests/test_sharding_runtime.py"
+            " runs it: the fixed program loses the mesh)",
+        ),
+        EXAMPLES.invalid(
+            "invalid_contextmanager_yield_unsafe.py",
+            unsafe_fix=True,
+            note="the block yields: the caller's code runs under the mesh, unseen",
         ),
     ]
 
@@ -166,18 +217,12 @@ mesh:` warns from 0.10.1 on, and `jax.sharding.use_mesh` is missing outside
         """ids of the callee expressions of calls entered by ``with``."""
         self.use_mesh_imports: list[tuple[cst.ImportFrom, cst.ImportAlias, str]] = []
         self.pjit_used = False
+        self.with_of: dict[int, cst.With] = {}
+        """id of a ``with`` item -> its statement."""
 
-    def with_item(self, node: cst.WithItem) -> None:
-        if isinstance(node.item, cst.Call):
-            self.context_funcs.add(id(node.item.func))
-        item = node.item
-        if self.mesh_enabled and not (
-            isinstance(item, cst.Call) and self.model.call_name(item) not in MESH_CONSTRUCTORS
-        ):
-            self.items.append(node)
-            cls = self.current_class()
-            if cls is not None and isinstance(item, cst.Attribute):
-                self.class_of[id(item)] = cls
+    def visit_With(self, node: cst.With) -> None:
+        for item in node.items:
+            self.with_of[id(item)] = node
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         qualname = self.model.qualified_name(node)
@@ -200,18 +245,6 @@ mesh:` warns from 0.10.1 on, and `jax.sharding.use_mesh` is missing outside
                 else None,
                 fix_message=f"Replace with `{text}`",
             )
-
-    def import_from(self, node: cst.ImportFrom) -> None:
-        module = self.ctx.code(node.module) if node.module is not None else ""
-        if module == "jax.experimental.pjit" or (
-            module == "jax.experimental"
-            and not isinstance(node.names, cst.ImportStar)
-            and any(isinstance(a.name, cst.Name) and a.name.value == "pjit" for a in node.names)
-        ):
-            self.pjit_used = True
-        if self.use_mesh_enabled:
-            for alias, local, _ in import_hits(self, node, {"jax.sharding.use_mesh": 1}.get):
-                self.use_mesh_imports.append((node, alias, local))
 
     def visit_Import(self, node: cst.Import) -> None:
         super().visit_Import(node)
@@ -237,37 +270,3 @@ mesh:` warns from 0.10.1 on, and `jax.sharding.use_mesh` is missing outside
                 applicability=Applicability.SAFE if safe else Applicability.UNSAFE,
                 fix_message=f"Import `set_mesh` from `jax.sharding` as `{local}`",
             )
-
-    def _check_item(self, item: cst.WithItem) -> None:
-        if not self.is_mesh(item.item):
-            return
-        s = Speller(self, item.item)
-        set_mesh = s("jax.set_mesh")
-        expr = self.ctx.code(bare(item.item))
-        replace: cst.CSTNode = item.item
-        text: str | None = f"{set_mesh}({expr})"
-        if item.asname is not None:
-            replace = item
-            target = item.asname.name
-            text = f"{set_mesh}({target.value} := {expr})" if isinstance(target, cst.Name) else None
-        short = expr if len(expr) <= 40 else "mesh"
-        fix = None
-        if text is not None and s.ok and not has_comment(item):
-            fix_text = text
-            fix = lambda: [ReplaceNode(replace, fix_text), *s.ops]  # noqa: E731
-        self.report(
-            item.item,
-            what=f"`with {short}:` is deprecated since JAX 0.10.1 and no longer sets the mesh"
-            " that `jax.jit` and `jax.shard_map` read",
-            replacement=f"with jax.set_mesh({short}):",
-            detail=(
-                "; this file uses `pjit`, which needs the old context: migrate it too (JAX503)"
-                if self.pjit_used
-                else ""
-            ),
-            fix=fix,
-            applicability=(Applicability.UNSAFE if self.pjit_used else Applicability.SAFE)
-            if fix is not None
-            else None,
-            fix_message=f"Enter the mesh with `{set_mesh}(...)`",
-        )

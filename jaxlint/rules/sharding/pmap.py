@@ -3,59 +3,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.diagnostics import Applicability
-from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
+from jaxlint.rules.base import Examples, Rule
 from jaxlint.rules.sharding.helpers import (
     PARTIAL,
-    Facts,
     Rewrite,
-    Speller,
-    bare,
-    has_comment,
     import_and_uses_fix,
-    import_hits,
-    is_reference,
-    is_string,
     positional,
-    walk_all,
+)
+from jaxlint.rules.sharding.pmap_analysis import (
+    _PMAP_MAINTENANCE_SINCE,
+    GUIDE,
+    PmapChecks,
+    _PmapCall,
 )
 
 if TYPE_CHECKING:
     from jaxlint.engine import FileContext
 
+
 EXAMPLES = Examples(__file__)
 
 
-GUIDE = "https://docs.jax.dev/en/latest/migrate_pmap.html"
-
-
-def _is_int(expr: cst.BaseExpression, value: int) -> bool:
-    return isinstance(expr, cst.Integer) and expr.evaluated_value == value
-
-
-def _is_none(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "None"
-
-
-_PMAP_MAINTENANCE_SINCE = (0, 8, 0)
-_PMAP_OPTIONS = frozenset({"axis_name", "in_axes", "out_axes", "donate_argnums"})
-
-
-@dataclass
-class _PmapCall:
-    fun: cst.BaseExpression | None
-    axis: cst.BaseExpression | None
-    in_axes: cst.Tuple | None
-    donate: cst.BaseExpression | None
-
-
-class Pmap(Facts, Rule):
+class Pmap(PmapChecks, Rule):
     code = "JAX501"
     required_names = frozenset({"pmap"})
     name = "pmap"
@@ -83,26 +56,21 @@ does not convert between host-local and global arrays on every call. Nested
 ```python
 import jax
 
-@jax.pmap
-def scale(x):
-    return x * 2
-
-p_step = jax.pmap(train_step, axis_name="batch", in_axes=(0, None))
+def train(train_step, state, batch):
+    p_step = jax.pmap(train_step, axis_name="batch", in_axes=(0, None))
+    return p_step(state, batch)
 ```
 
 ## Use instead
 ```python
 import jax
 
-@jax.jit
-@jax.shard_map(mesh=jax.make_mesh((jax.device_count(),), ('i',), axis_types=(jax.sharding.AxisType.Auto,)), in_specs=jax.P('i'), out_specs=jax.P('i'), check_vma=False)
-@jax.vmap
-def scale(x):
-    return x * 2
-
-p_step = jax.jit(jax.shard_map(jax.vmap(train_step, in_axes=(0, None)), mesh=jax.make_mesh((jax.device_count(),), ("batch",), axis_types=(jax.sharding.AxisType.Auto,)), in_specs=(jax.P("batch"), jax.P()), out_specs=jax.P("batch"), check_vma=False))
+def train(train_step, state, batch):
+    p_step = jax.jit(jax.shard_map(jax.vmap(train_step, in_axes=(0, None)), mesh=jax.make_mesh((jax.device_count(),), ("batch",), axis_types=(jax.sharding.AxisType.Auto,)), in_specs=(jax.P("batch"), jax.P()), out_specs=jax.P("batch"), check_vma=False))
+    return p_step(state, batch)
 ```
-This is the simple pattern the fix rewrites: a decorator or a call with the
+This is the simple pattern the fix rewrites (a `@jax.pmap` decorator becomes
+`@jax.jit`, `@jax.shard_map(...)` and `@jax.vmap`): a decorator or a call with the
 function, `axis_name` (a string or a variable), `in_axes` of `0` or a tuple of
 `0`/`None`, `out_axes=0` and `donate_argnums` (moved to `jax.jit`). The mesh
 axis keeps the pmap axis name, so `psum`/`pmean`/`all_gather`/`axis_index` by
@@ -117,6 +85,22 @@ Anything else (`static_broadcasted_argnums`, `devices`, `backend`,
 `axis_size`, `out_axes=None`, pytree `in_axes`, nested `pmap`) is reported
 with a pointer to the guide and no fix.
 
+The fix is also withheld, with the reason in the message, where it would
+break code it can see or cannot see the code it affects:
+- a call site passes keyword arguments (`p_step(state, batch=b)`) or
+  `**kwargs`: `pmap` maps keyword arguments, but the `shard_map`-wrapped
+  function raises `TypeError: ... got an unexpected keyword argument`;
+- the pmapped function's call sites cannot be seen: it is returned, passed,
+  stored in a container or an attribute, used as a value anywhere in the file,
+  or it is a method (called through `self.`);
+- it is built at import time (module or class level) and not called right
+  there: the rewrite builds its mesh with `jax.make_mesh`, which initialises
+  the backend on import, and a later `jax.distributed.initialize()` then
+  raises `RuntimeError` (checked on JAX 0.12; `jax.pmap(f)` itself starts
+  nothing until it is called). Move the `pmap` into the function that sets
+  up training, then fix it. `jax.pmap(f)(x)` at module level keeps its fix:
+  the call starts the backend there anyway.
+
 ## Fix safety
 Unsafe. Checked on JAX 0.12 with 8 CPU devices for `psum`, `pmean`, `pmax`,
 `all_gather`, `ppermute`, `axis_index`, pytree and scalar outputs,
@@ -125,7 +109,8 @@ and output sharding as `pmap`). The differences: the mesh spans all
 `jax.device_count()` devices, while `pmap` uses as many devices as the mapped
 axis is long (an input with 4 rows on 8 devices worked with `pmap` and fails
 with `shard_map`); the rewritten function takes positional arguments only
-(`pmap` also mapped keyword arguments); multi-process programs need global
+(`pmap` also mapped keyword arguments), which is why the fix is offered only
+where every call site is in view and positional; multi-process programs need global
 arrays (`jax.make_array_from_process_local_data`) instead of host-local ones.
 
 ## Verify at runtime
@@ -159,15 +144,45 @@ shapes, which match what `pmap` returned.
         ),
     ]
     INVALID = [
-        EXAMPLES.invalid("invalid_jax_pmap.py", line=3, column=2, unsafe_fix=True),
+        EXAMPLES.invalid("invalid_jax_pmap.py", line=4, column=6, unsafe_fix=True),
         EXAMPLES.invalid(
-            "invalid_return_jax_pmap_step_axis_name.py", line=4, column=12, unsafe_fix=True
+            "invalid_module_level_decorator_no_fix.py",
+            line=3,
+            unsafe_fix=True,
+            message_contains="no automatic rewrite: it runs at import",
+            note="a module-level rewrite would build the mesh at import: no fix",
         ),
         EXAMPLES.invalid(
-            "invalid_partial_jax_pmap_axis_name_i.py", line=5, column=10, unsafe_fix=True
+            "invalid_return_jax_pmap_step_axis_name.py", line=4, column=14, unsafe_fix=True
+        ),
+        EXAMPLES.invalid(
+            "invalid_returned_pmap_no_fix.py",
+            unsafe_fix=True,
+            message_contains="its call sites (which may pass keyword arguments) cannot be seen",
+            note="returned: the callers are elsewhere, no fix",
+        ),
+        EXAMPLES.invalid(
+            "invalid_keyword_call_site_no_fix.py",
+            line=5,
+            unsafe_fix=True,
+            message_contains="`p_mul` is called with keyword arguments at line 6",
+            note="a keyword call site: the shard_map-wrapped function would raise TypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_partial_jax_pmap_axis_name_i.py", line=6, column=14, unsafe_fix=True
         ),
         EXAMPLES.invalid(
             "invalid_jax_import_jit_pmap.py", count=1, line=1, column=22, unsafe_fix=True
+        ),
+        EXAMPLES.invalid(
+            "invalid_rebound_same_name.py",
+            unsafe_fix=True,
+            note="`f = jax.pmap(f)`: the argument is the old `f`, the other branch another",
+        ),
+        EXAMPLES.invalid(
+            "invalid_module_level_called_at_once.py",
+            unsafe_fix=True,
+            note="called where it is built: the backend starts there anyway, so the fix stays",
         ),
         EXAMPLES.invalid(
             "invalid_p_jax_pmap_f_axis_name.py",
@@ -188,7 +203,11 @@ shapes, which match what `pmap` returned.
             message_contains="no automatic rewrite: `pmap` is used as a value at line 6",
             note="the import is needed by the list: no fix",
         ),
-        EXAMPLES.invalid("invalid_mapped_jax_pmap_step_axis_name.py", unsafe_fix=True),
+        EXAMPLES.invalid(
+            "invalid_mapped_jax_pmap_step_axis_name.py",
+            unsafe_fix=True,
+            message_contains="not bound to a name",
+        ),
     ]
 
     def __init__(self, ctx: FileContext) -> None:
@@ -197,17 +216,37 @@ shapes, which match what `pmap` returned.
         self.rewrites: dict[int, Rewrite | str] = {}
         """id of a pmap reference -> its rewrite, or why there is none."""
         self.imported: list[tuple[cst.ImportFrom, cst.ImportAlias, str]] = []
+        self.uses: list[cst.Attribute] = []
+        """``jax.pmap`` attribute uses, reported at the end of the file (call sites first)."""
+        self.sites: dict[int, tuple[cst.CSTNode, bool]] = {}
+        """id of a pmap reference -> (its ``pmap(...)`` call or decorated def, whether that
+        runs at import time)."""
+        self.callee_of: dict[int, cst.Call] = {}
+        """id of a callee expression -> its call."""
+        self.bound_to: dict[int, cst.Name] = {}
+        """id of an assigned value -> its single plain-name target."""
+        self.methods: set[int] = set()
 
-    # -- finding the patterns
+    def visit_Assign(self, node: cst.Assign) -> None:
+        super().visit_Assign(node)
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            self.bound_to[id(node.value)] = node.targets[0].target
 
-    def _is_pmap(self, expr: cst.BaseExpression) -> bool:
-        return self.model.qualified_name(expr) == "jax.pmap"
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        super().visit_AnnAssign(node)
+        if node.value is not None and isinstance(node.target, cst.Name):
+            self.bound_to[id(node.value)] = node.target
 
     def visit_Decorator(self, node: cst.Decorator) -> None:
         if not self.enabled:
             return
+        fn = self.containers[-1]  # the decorated def: entered before its decorators
+        site = (fn, self._at_import(skip=1))
+        if len(self.containers) > 1 and isinstance(self.containers[-2], cst.ClassDef):
+            self.methods.add(id(fn))
         dec = node.decorator
         if self._is_pmap(dec):
+            self.sites[id(dec)] = site
             self.rewrites[id(dec)] = self._plan(
                 dec, _PmapCall(None, None, None, None), replace=dec, decorator=node
             )
@@ -216,6 +255,7 @@ shapes, which match what `pmap` returned.
             pos = positional(dec)
             if pos and pos[0] is dec.args[0] and self._is_pmap(pos[0].value):
                 ref = pos[0].value
+                self.sites[id(ref)] = site
                 opts = self._options(dec.args[1:], has_fun=False)
                 if isinstance(opts, str):
                     self.rewrites[id(ref)] = opts
@@ -227,155 +267,28 @@ shapes, which match what `pmap` returned.
     def visit_Call(self, node: cst.Call) -> None:
         if not self.enabled:
             return
+        self.callee_of[id(node.func)] = node
         if self.model.call_name(node) == "functools.wraps" and node.args:
             self.in_collection.add(id(node.args[0].value))  # copies metadata only
         if not self._is_pmap(node.func):
             return
         if id(node.func) in self.rewrites:
             return
+        self.sites[id(node.func)] = (node, self._at_import())
         opts = self._options(node.args, has_fun=True)
         if isinstance(opts, str):
             self.rewrites[id(node.func)] = opts
         else:
             self.rewrites[id(node.func)] = self._plan(node.func, opts, replace=node)
 
-    def _options(self, args: Sequence[cst.Arg], *, has_fun: bool) -> _PmapCall | str:
-        if any(a.star for a in args):
-            return "it passes `*args` or `**kwargs`"
-        positional = [a.value for a in args if a.keyword is None]
-        call = _PmapCall(None, None, None, None)
-        if has_fun:
-            if not positional:
-                return "no function is passed positionally"
-            call.fun = positional.pop(0)
-            if any(
-                self._is_pmap(n) for n in walk_all(call.fun) if isinstance(n, cst.BaseExpression)
-            ):
-                return "nested `pmap`"
-        if positional:
-            call.axis = positional.pop(0)
-        if positional:
-            return "more positional arguments than `fun, axis_name`"
-        for arg in args:
-            if arg.keyword is None:
-                continue
-            key = arg.keyword.value
-            if key not in _PMAP_OPTIONS:
-                return f"`{key}`"
-            if key == "axis_name":
-                call.axis = arg.value
-            elif key == "in_axes":
-                if _is_int(arg.value, 0):
-                    continue
-                value = arg.value
-                if not (
-                    isinstance(value, cst.Tuple)
-                    and value.elements
-                    and all(
-                        isinstance(el, cst.Element) and (_is_int(el.value, 0) or _is_none(el.value))
-                        for el in value.elements
-                    )
-                ):
-                    return "`in_axes` other than 0 or a tuple of 0/None"
-                call.in_axes = value
-            elif key == "out_axes":
-                if not _is_int(arg.value, 0):
-                    return "`out_axes` other than 0"
-            else:
-                call.donate = arg.value
-        if call.axis is not None and _is_none(call.axis):
-            call.axis = None
-        if call.axis is not None and not (is_string(call.axis) or is_reference(call.axis)):
-            return "an `axis_name` that is not a string or a variable"
-        return call
-
-    def _plan(
-        self,
-        ref: cst.BaseExpression,
-        call: _PmapCall,
-        *,
-        replace: cst.CSTNode,
-        decorator: cst.Decorator | None = None,
-        partial: cst.BaseExpression | None = None,
-    ) -> Rewrite | str:
-        if has_comment(replace):
-            return "comments inside the call"
-        s = Speller(self, ref)
-        code = self.ctx.code
-        axis = code(bare(call.axis)) if call.axis is not None else "'i'"
-        spec = s.partition_spec()
-        mesh = (
-            f"{s('jax.make_mesh')}(({s('jax.device_count')}(),), ({axis},),"
-            f" axis_types=({s('jax.sharding.AxisType')}.Auto,))"
-        )
-        if call.in_axes is None:
-            in_specs = f"{spec}({axis})"
-        else:
-            specs = [
-                f"{spec}({axis})" if _is_int(el.value, 0) else f"{spec}()"
-                for el in call.in_axes.elements
-                if isinstance(el, cst.Element)
-            ]
-            in_specs = "(" + ", ".join(specs) + ("," if len(specs) == 1 else "") + ")"
-        shard_kw = f"mesh={mesh}, in_specs={in_specs}, out_specs={spec}({axis}), check_vma=False"
-        jit, shard_map, vmap = s("jax.jit"), s("jax.shard_map"), s("jax.vmap")
-        in_axes = "" if call.in_axes is None else f", in_axes={code(call.in_axes)}"
-        donate = "" if call.donate is None else f", donate_argnums={code(call.donate)}"
-        if decorator is None:
-            assert call.fun is not None
-            text = f"{jit}({shard_map}({vmap}({code(call.fun)}{in_axes}), {shard_kw}){donate})"
-        else:
-            partial_text = code(partial) if partial is not None else None
-            if (donate or in_axes) and partial_text is None:
-                return "no `functools.partial` to spell the options"
-            jit_line = f"{partial_text}({jit}{donate})" if donate else jit
-            vmap_line = f"{partial_text}({vmap}{in_axes})" if in_axes else vmap
-            at = self.ctx.module.default_newline + self.ctx.line_indent(decorator) + "@"
-            text = at.join([jit_line, f"{shard_map}({shard_kw})", vmap_line])
-        if not s.ok:
-            return "the name `jax` is taken here"
-        return Rewrite(replace, text, s.ops)
-
-    # -- reporting
-
-    def _report(
-        self,
-        node: cst.CSTNode,
-        used: str,
-        fix: Callable[[], list[FixOp]] | None,
-        reason: str | None,
-    ) -> None:
-        self.report(
-            node,
-            used=used,
-            detail="" if reason is None else f"; no automatic rewrite: {reason}",
-            fix=fix,
-            applicability=Applicability.UNSAFE if fix is not None else None,
-            fix_message="Rewrite as `jax.jit(jax.shard_map(jax.vmap(f), ...))` over all devices",
-        )
-
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if not self.enabled or not self._is_pmap(node) or id(node) in self.in_collection:
             return  # ``(jax.vmap, jax.pmap)``: a list of transforms, nothing is mapped
-        plan = self.rewrites.get(id(node), "`jax.pmap` is used as a value")
-        if isinstance(plan, str):
-            self._report(node, self.ctx.code(node), None, plan)
-            return
-        rewrite = plan
-        self._report(
-            node,
-            self.ctx.code(node),
-            lambda: [ReplaceNode(rewrite.node, rewrite.text), *rewrite.ops],
-            None,
-        )
-
-    def import_from(self, node: cst.ImportFrom) -> None:
-        if not self.enabled:
-            return
-        for alias, local, _ in import_hits(self, node, {"jax.pmap": 1}.get):
-            self.imported.append((node, alias, local))
+        self.uses.append(node)
 
     def leave_Module(self, node: cst.Module) -> None:
+        for use in self.uses:
+            self._report_use(use)
         for imp, alias, local in self.imported:
             uses = self.uses_of_import(imp, local, "jax.pmap")
             if uses and all(id(u) in self.in_collection for u in uses):
@@ -383,8 +296,8 @@ shapes, which match what `pmap` returned.
             rewrites: list[Rewrite] = []
             reason: str | None = None
             for use in uses:
-                plan = self.rewrites.get(
-                    id(use),
+                plan = self._plan_for(
+                    use,
                     f"`{local}` is used as a value at line {self.ctx.positions[use].start.line}",
                 )
                 if isinstance(plan, str):

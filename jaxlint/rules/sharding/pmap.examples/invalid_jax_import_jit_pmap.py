@@ -1,4 +1,6 @@
 from jax import jit, pmap
 
-f = pmap(lambda x: x + 1)
-g = pmap(h, 'i')
+def run(h, x):
+    f = pmap(lambda x: x + 1)
+    g = pmap(h, 'i')
+    return f(x), g(x)

@@ -1,5 +1,8 @@
 import jax
 
-@jax.pmap
-def scale(x):
-    return x * 2
+def double(x):
+    @jax.pmap
+    def scale(x):
+        return x * 2
+
+    return scale(x)

@@ -1,4 +1,5 @@
 import jax
 
-def make(step):
-    return jax.pmap(step, axis_name='batch', in_axes=(0, None), donate_argnums=0)
+def train(step, state, batch):
+    p_step = jax.pmap(step, axis_name='batch', in_axes=(0, None), donate_argnums=0)
+    return p_step(state, batch)

@@ -1,0 +1,8 @@
+import contextlib
+
+import jax
+
+@contextlib.contextmanager
+def sharded(mesh: jax.sharding.Mesh):
+    with mesh:
+        yield mesh

@@ -1,0 +1,4 @@
+import jax
+
+def make(step):
+    return jax.pmap(step, axis_name='batch')
