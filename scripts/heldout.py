@@ -1,0 +1,674 @@
+#!/usr/bin/env python3
+"""The held-out precision protocol (``make heldout``): jaxlint's default rules on real
+JAX projects that were never used for tuning.
+
+    python scripts/heldout.py                      # every held-out project (downloads once)
+    python scripts/heldout.py --projects gymnax,pgx
+    python scripts/heldout.py --update-docs        # also rewrite the tables in
+                                                   # docs/precision/heldout.md
+    python scripts/heldout.py --verdicts FILE      # count the verdicts of a filled sample
+
+The projects are pinned sdists (``HELDOUT``), downloaded with the pinned-corpus
+downloader of ``scripts/fetch_corpus.py`` into ``$JAXLINT_HELDOUT`` or
+``~/.cache/jaxlint-heldout``, never into the repository. On a temporary copy of their
+Python files it runs, with DEFAULT settings (no ``--select``, no config):
+
+1. ``jaxlint check --no-cache --output-format json``: findings per project and per
+   code, and per 1,000 lines.
+2. a deterministic review sample (seeded, stratified per code) of the findings, as a
+   Markdown table with empty verdict/reason columns, and the source lines around
+   each sampled finding for the reviewer;
+3. ``--fix`` (safe fixes only) and ``--fix --unsafe-fixes`` on fresh copies: fixes
+   applied per code, whether every changed file still compiles, and the diffs.
+
+Everything that shows the findings themselves (messages, sample, context, diffs) is
+written under the results folder (``<cache>/_results`` or ``--out``), outside the
+repository. The script prints numbers only, so that running it does not put the
+held-out findings into anyone's tuning loop; they are read once, at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from fetch_corpus import fetch  # noqa: E402
+
+# name: (version, domain). None of them is in fetch_corpus.PINNED (the tuning corpus).
+HELDOUT: dict[str, tuple[str, str]] = {
+    "jax-md": ("0.2.29", "molecular dynamics simulation"),
+    "pgx": ("2.6.0", "RL environments (board games)"),
+    "jumanji": ("1.1.2", "RL environments (combinatorial)"),
+    "gymnax": ("1.0.1", "RL environments (classic control)"),
+    "distrax": ("0.1.9", "probabilistic programming (distributions)"),
+    "dynamax": ("1.0.3", "probabilistic state-space models"),
+    "levanter": ("1.2.dev1644", "LLM training"),
+    "haliax": ("1.4.dev453", "named tensors, Pallas kernels"),
+    "jaxopt": ("0.8.5", "optimisation"),
+    "ott-jax": ("0.6.0", "optimal transport"),
+}
+
+DOCS = ROOT / "docs" / "precision" / "heldout.md"
+NUMBERS_START = "<!-- heldout:numbers:start (written by scripts/heldout.py --update-docs) -->"
+NUMBERS_END = "<!-- heldout:numbers:end -->"
+VERDICTS_START = "<!-- heldout:verdicts:start (written by scripts/heldout.py --verdicts) -->"
+VERDICTS_END = "<!-- heldout:verdicts:end -->"
+VERDICTS = ("true", "false alarm", "debatable")
+SAMPLE_SIZE = 100
+SAMPLE_MINIMUM = 5
+SEED = "jaxlint-heldout-1"
+CONTEXT = 4
+TEST_FOLDERS = frozenset({"tests", "test", "testing"})
+
+
+def heldout_dir() -> Path:
+    env = os.environ.get("JAXLINT_HELDOUT")
+    return Path(env) if env else Path.home() / ".cache" / "jaxlint-heldout"
+
+
+# ---------------------------------------------------------------- pure parts
+
+
+def count_lines(data: bytes) -> int:
+    """Lines of a file: its newlines, plus a last line that has none."""
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def is_test_path(relpath: str) -> bool:
+    """Test code by path, as jaxlint's ``analysis.testcode.is_test_path`` sees it."""
+    parts = [p for p in relpath.replace("\\", "/").split("/") if p]
+    if not parts:
+        return False
+    stem = parts[-1].rsplit(".", 1)[0]
+    if stem.startswith("test_") or stem.endswith("_test") or stem == "conftest":
+        return True
+    return any(part in TEST_FOLDERS for part in parts[:-1])
+
+
+def project_of(relpath: str) -> str:
+    """``jax-md-0.2.29/jax_md/x.py`` -> ``jax-md``: the copy's first folder, less its version."""
+    first = relpath.replace("\\", "/").split("/", 1)[0]
+    for name, (version, _) in HELDOUT.items():
+        if first == f"{name}-{version}":
+            return name
+    return first.rsplit("-", 1)[0]
+
+
+def per_1000(count: int, lines: int) -> str:
+    return f"{count * 1000 / lines:.3f}" if lines else "-"
+
+
+def allocate(counts: dict[str, int], size: int, minimum: int = SAMPLE_MINIMUM) -> dict[str, int]:
+    """How many findings to draw per code: all if there are at most ``size``; else every
+    code gets ``min(count, minimum)`` and the rest of ``size`` goes to the codes in
+    proportion to their counts (largest remainder, ties by code). The minimums win over
+    ``size`` when there are more than ``size / minimum`` codes."""
+    total = sum(counts.values())
+    if total <= size:
+        return dict(counts)
+    quota = {code: min(n, minimum) for code, n in counts.items()}
+    while True:
+        left = size - sum(quota.values())
+        room = {code: counts[code] - quota[code] for code in counts if counts[code] > quota[code]}
+        if left <= 0 or not room:
+            return quota
+        weight = sum(room.values())
+        shares = {code: left * room[code] / weight for code in room}
+        granted = {code: min(room[code], int(shares[code])) for code in room}
+        if sum(granted.values()) == 0:
+            order = sorted(room, key=lambda c: (-(shares[c] - int(shares[c])), -room[c], c))
+            for code in order[:left]:
+                quota[code] += 1
+            return quota
+        for code, n in granted.items():
+            quota[code] += n
+
+
+def _finding_key(f: dict) -> tuple:
+    return (f["file"], f["line"], f["column"], f["code"], f["message"])
+
+
+def draw_sample(
+    findings: list[dict], size: int = SAMPLE_SIZE, seed: str = SEED, minimum: int = SAMPLE_MINIMUM
+) -> list[dict]:
+    """A deterministic sample, stratified per code: the same findings and seed give the
+    same sample, whatever their order. Sorted by code, then file and line."""
+    by_code: dict[str, list[dict]] = {}
+    for f in sorted(findings, key=_finding_key):
+        by_code.setdefault(f["code"], []).append(f)
+    quota = allocate({c: len(fs) for c, fs in by_code.items()}, size, minimum)
+    sample: list[dict] = []
+    for code in sorted(by_code):
+        rng = random.Random(f"{seed}:{code}")
+        picked = rng.sample(by_code[code], quota[code])
+        sample.extend(sorted(picked, key=_finding_key))
+    return sample
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").strip()
+
+
+def sample_table(sample: list[dict]) -> str:
+    """The review table: numbered rows, verdict and reason left empty for the reviewer."""
+    rows = ["| # | file:line | code | message | verdict | reason |", "|---|---|---|---|---|---|"]
+    for i, f in enumerate(sample, 1):
+        rows.append(
+            f"| {i} | {_cell(f['file'])}:{f['line']} | {f['code']} | {_cell(f['message'])} | | |"
+        )
+    return "\n".join(rows)
+
+
+def context_lines(lines: list[str], line: int, radius: int = CONTEXT) -> list[str]:
+    """The source around a 1-based ``line``, numbered, the finding's line marked ``>``."""
+    start, end = max(1, line - radius), min(len(lines), line + radius)
+    return [
+        f"{'>' if n == line else ' '}{n:6d}  {lines[n - 1].rstrip()}" for n in range(start, end + 1)
+    ]
+
+
+def context_markdown(sample: list[dict], sources: dict[str, list[str]]) -> str:
+    out = ["# Held-out review sample: source context", ""]
+    for i, f in enumerate(sample, 1):
+        out += [f"## {i}. {f['file']}:{f['line']}:{f['column']} {f['code']}", "", f["message"], ""]
+        out += ["```python", *context_lines(sources.get(f["file"], []), f["line"]), "```", ""]
+    return "\n".join(out)
+
+
+_FIX_FILE = re.compile(r"^- (.+):$")
+_FIX_COUNT = re.compile(r"^\s+(\d+) × (\w+)")
+
+
+def parse_show_fixes(text: str) -> dict[str, Counter[str]]:
+    """``--show-fixes`` output -> {file: Counter(code: fixes applied)}."""
+    fixed: dict[str, Counter[str]] = {}
+    current = None
+    for line in text.splitlines():
+        if m := _FIX_FILE.match(line):
+            current = m.group(1)
+            fixed.setdefault(current, Counter())
+        elif (m := _FIX_COUNT.match(line)) and current is not None:
+            fixed[current][m.group(2)] += int(m.group(1))
+        elif not line.startswith(" "):
+            current = None
+    return fixed
+
+
+def parse_verdicts(markdown: str) -> list[tuple[str, str]]:
+    """The (code, verdict) of every filled row of a review table; rows without a verdict
+    are skipped. A verdict outside true / false alarm / debatable is an error."""
+    rows = []
+    for line in markdown.splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+        if len(cells) != 6 or not re.fullmatch(r"JAX\d+", cells[2]):
+            continue
+        verdict = cells[4].lower()
+        if not verdict:
+            continue
+        if verdict not in VERDICTS:
+            raise ValueError(f"row {cells[0]}: verdict {cells[4]!r} is not one of {VERDICTS}")
+        rows.append((cells[2], verdict))
+    return rows
+
+
+def verdicts_table(rows: list[tuple[str, str]]) -> str:
+    per_code: dict[str, Counter[str]] = {}
+    for code, verdict in rows:
+        per_code.setdefault(code, Counter())[verdict] += 1
+    out = [
+        "| Code | Read | True | False alarm | Debatable | True % | False alarm % |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    total: Counter[str] = Counter()
+    for code in sorted(per_code):
+        c = per_code[code]
+        total.update(c)
+        out.append(_verdict_row(code, c))
+    out.append(_verdict_row("all", total))
+    return "\n".join(out)
+
+
+def _verdict_row(label: str, c: Counter[str]) -> str:
+    n = sum(c.values())
+    pct = (lambda k: f"{100 * c[k] / n:.0f}%") if n else (lambda k: "-")
+    return (
+        f"| {label} | {n} | {c['true']} | {c['false alarm']} | {c['debatable']} |"
+        f" {pct('true')} | {pct('false alarm')} |"
+    )
+
+
+def projects_table(
+    findings: list[dict], lines: dict[str, int], files: dict[str, int], names: list[str]
+) -> str:
+    per_project = Counter(f["project"] for f in findings)
+    per_project_codes: dict[str, Counter[str]] = {}
+    tests = Counter(f["project"] for f in findings if f["test"])
+    for f in findings:
+        per_project_codes.setdefault(f["project"], Counter())[f["code"]] += 1
+    out = [
+        "| Project | Version | Domain | Files | Lines | Findings | In test files"
+        " | Per 1,000 lines | Codes (most first) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name in names:
+        version, domain = HELDOUT.get(name, ("?", "?"))
+        n = per_project[name]
+        codes = ", ".join(
+            f"{c} {k}" for c, k in per_project_codes.get(name, Counter()).most_common()
+        )
+        out.append(
+            f"| {name} | {version} | {domain} | {files[name]} | {lines[name]} | {n} |"
+            f" {tests[name]} | {per_1000(n, lines[name])} | {codes} |"
+        )
+    total_lines = sum(lines[n] for n in names)
+    out.append(
+        f"| all | | | {sum(files[n] for n in names)} | {total_lines} | {len(findings)} |"
+        f" {sum(tests.values())} | {per_1000(len(findings), total_lines)} | |"
+    )
+    return "\n".join(out)
+
+
+def codes_table(
+    findings: list[dict], total_lines: int, known: dict[str, tuple[str, bool]], sampled: Counter
+) -> str:
+    per_code = Counter(f["code"] for f in findings)
+    tests = Counter(f["code"] for f in findings if f["test"])
+    projects: dict[str, Counter[str]] = {}
+    for f in findings:
+        projects.setdefault(f["code"], Counter())[f["project"]] += 1
+    out = [
+        "| Code | Name | Findings | In test files | Per 1,000 lines | Sampled | Projects |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    defaults = {code for code, (_, on) in known.items() if on}
+    for code in sorted(set(per_code) | defaults):
+        name = known.get(code, ("parse-error" if code == "JAX000" else "?", True))[0]
+        spread = ", ".join(f"{p} {n}" for p, n in projects.get(code, Counter()).most_common())
+        out.append(
+            f"| {code} | {name} | {per_code[code]} | {tests[code]} |"
+            f" {per_1000(per_code[code], total_lines)} | {sampled[code]} | {spread} |"
+        )
+    out.append(
+        f"| all | | {len(findings)} | {sum(tests.values())} |"
+        f" {per_1000(len(findings), total_lines)} | {sum(sampled.values())} | |"
+    )
+    return "\n".join(out)
+
+
+def fixes_table(runs: dict[str, dict]) -> str:
+    """``runs``: {"safe"/"unsafe": {"fixes": Counter, "files": Counter, "broken": Counter}}."""
+    codes = sorted(set().union(*(set(r["fixes"]) | set(r["files"]) for r in runs.values())))
+    out = [
+        "| Code | Safe run: fixes | files | files not compiling"
+        " | Unsafe run: fixes | files | files not compiling |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    safe, unsafe = runs["safe"], runs["unsafe"]
+    for code in [*codes, "all"]:
+        cells = []
+        for run in (safe, unsafe):
+            if code == "all":
+                cells += [sum(run["fixes"].values()), run["changed"], run["broken_files"]]
+            else:
+                cells += [run["fixes"][code], run["files"][code], run["broken"][code]]
+        out.append(f"| {code} | " + " | ".join(str(c) for c in cells) + " |")
+    return "\n".join(out)
+
+
+def replace_section(text: str, start: str, end: str, body: str) -> str:
+    """Put ``body`` between the ``start``/``end`` markers (appending them if missing)."""
+    section = f"{start}\n{body}\n{end}"
+    if start in text and end in text:
+        head, rest = text.split(start, 1)
+        _, tail = rest.split(end, 1)
+        return head + section + tail
+    return text.rstrip("\n") + "\n\n" + section + "\n"
+
+
+# ---------------------------------------------------------------- running
+
+
+def copy_python_files(src: Path, dest: Path) -> tuple[int, int]:
+    """Copy the ``.py`` files (no links); return (files, lines)."""
+    files = lines = 0
+    for path in sorted(src.rglob("*.py")):
+        if not path.is_file() or path.is_symlink():
+            continue
+        target = dest / path.relative_to(src)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = path.read_bytes()
+        target.write_bytes(data)
+        files += 1
+        lines += count_lines(data)
+    return files, lines
+
+
+def compiles(data: bytes, name: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(data, name, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def run_jaxlint(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "jaxlint", "check", *args]
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env, check=False)
+
+
+def crash_lines(run: subprocess.CompletedProcess[str]) -> list[str]:
+    errors = [line for line in run.stderr.splitlines() if line.startswith("error:")]
+    if run.returncode == 2 and not errors:
+        errors = [f"exit code 2: {run.stderr.strip().splitlines()[-1:]}"]
+    return errors
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*.py"))}
+
+
+def fix_run(corpus: Path, work: Path, label: str, flags: list[str], jobs: list[str]) -> dict:
+    """Fix a fresh copy of the corpus; per code fixes, changed files, files that no
+    longer compile; the diff text."""
+    tree = work / f"fix-{label}"
+    shutil.copytree(corpus, tree / "corpus")
+    before = snapshot(tree / "corpus")
+    run = run_jaxlint(
+        [*flags, "--show-fixes", "--no-cache", "--exit-zero", "--output-format", "concise"]
+        + [*jobs, "corpus"],
+        tree,
+    )
+    after = snapshot(tree / "corpus")
+    fixed = parse_show_fixes(run.stdout)
+    fixes: Counter[str] = Counter()
+    files: Counter[str] = Counter()
+    broken: Counter[str] = Counter()
+    diff: list[str] = []
+    changed = broken_files = 0
+    for rel, data in after.items():
+        old = before.get(rel, b"")
+        if data == old:
+            continue
+        changed += 1
+        codes = fixed.get(f"corpus/{rel}", Counter())
+        ok = compiles(data, rel) or not compiles(old, rel)
+        broken_files += not ok
+        for code in codes:
+            files[code] += 1
+            broken[code] += not ok
+        diff.extend(
+            difflib.unified_diff(
+                old.decode("utf-8", "replace").splitlines(keepends=True),
+                data.decode("utf-8", "replace").splitlines(keepends=True),
+                f"a/{rel}",
+                f"b/{rel}",
+            )
+        )
+        if not diff[-1].endswith("\n"):
+            diff.append("\n")
+    for counts in fixed.values():
+        fixes.update(counts)
+    warns = [line for line in run.stderr.splitlines() if line.startswith("warning:")]
+    return {
+        "fixes": fixes,
+        "files": files,
+        "broken": broken,
+        "changed": changed,
+        "broken_files": broken_files,
+        "warnings": len(warns),
+        "crashes": crash_lines(run),
+        "diff": "".join(diff),
+    }
+
+
+def load_findings(stdout: str, corpus: Path) -> list[dict]:
+    findings = []
+    for raw in json.loads(stdout or "[]"):
+        path = Path(raw["filename"])
+        rel = path.relative_to(corpus) if path.is_absolute() else path.relative_to("corpus")
+        rel_s = rel.as_posix()
+        inner = rel_s.split("/", 1)[1] if "/" in rel_s else rel_s
+        findings.append(
+            {
+                "file": rel_s,
+                "line": raw["location"]["row"],
+                "column": raw["location"]["column"],
+                "code": raw["code"],
+                "name": raw.get("name"),
+                "message": raw["message"],
+                "project": project_of(rel_s),
+                "test": is_test_path(inner),
+                "fix": (raw.get("fix") or {}).get("applicability"),
+            }
+        )
+    return sorted(findings, key=_finding_key)
+
+
+def rule_names() -> dict[str, tuple[str, bool]]:
+    from jaxlint.rules import all_rules
+
+    return {r.code: (r.name, r.default_enabled) for r in all_rules()}
+
+
+def numbers_section(summary: dict, projects: str, codes: str, fixes: str) -> str:
+    return "\n".join(
+        [
+            f"Run of {summary['date']}, jaxlint at commit `{summary['commit']}`:"
+            f" {summary['files']} files, {summary['lines']} lines in"
+            f" {len(summary['projects'])} projects; {summary['findings']} findings with the"
+            f" default rules ({summary['per_1000']} per 1,000 lines); review sample of"
+            f" {summary['sample']} findings (seed `{summary['seed']}`).",
+            "",
+            "### Per project",
+            "",
+            projects,
+            "",
+            "### Per code (default rules)",
+            "",
+            codes,
+            "",
+            "### Fixes (default rules; a fresh copy for each run)",
+            "",
+            fixes,
+            "",
+            f"Crashes: {summary['crashes']}. Fix warnings (fixes dropped by jaxlint):"
+            f" safe run {summary['fix_warnings']['safe']},"
+            f" unsafe run {summary['fix_warnings']['unsafe']}.",
+        ]
+    )
+
+
+def jaxlint_revision() -> str:
+    """The commit of the checkout jaxlint is imported from (``+changes`` if it has
+    uncommitted changes to tracked files), or ``unknown``."""
+    import jaxlint
+
+    where = Path(jaxlint.__file__).resolve().parent.parent
+
+    def git(*args: str) -> str:
+        try:
+            run = subprocess.run(["git", *args], cwd=where, capture_output=True, text=True)
+        except OSError:
+            return ""
+        return run.stdout.strip() if run.returncode == 0 else ""
+
+    commit = git("rev-parse", "--short", "HEAD")
+    if not commit:
+        return "unknown"
+    return commit + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--projects", help=f"comma-separated subset of: {', '.join(HELDOUT)}")
+    parser.add_argument("--jobs", default="0", help="jaxlint -j (default 0: all cores)")
+    parser.add_argument("--out", type=Path, help="results folder (default: <cache>/_results)")
+    parser.add_argument("--sample-size", type=int, default=SAMPLE_SIZE)
+    parser.add_argument("--seed", default=SEED)
+    parser.add_argument(
+        "--revision", help="the jaxlint revision to name in the tables (default: from git)"
+    )
+    parser.add_argument("--no-fix", action="store_true", help="skip the two fix runs")
+    parser.add_argument(
+        "--update-docs", action="store_true", help="rewrite the tables in docs/precision/heldout.md"
+    )
+    parser.add_argument(
+        "--verdicts",
+        type=Path,
+        help="a filled review table (sample.md): write its verdict counts into the docs, then exit",
+    )
+    args = parser.parse_args(argv)
+
+    if args.verdicts is not None:
+        filled = args.verdicts.read_text()
+        rows = parse_verdicts(filled)
+        table = verdicts_table(rows)
+        print(table)
+        review = [line for line in filled.splitlines() if line.startswith("|")]
+        table += "\n\nThe sample, as judged:\n\n" + "\n".join(review)
+        text = DOCS.read_text() if DOCS.exists() else "# Held-out precision\n"
+        DOCS.write_text(replace_section(text, VERDICTS_START, VERDICTS_END, table))
+        print(f"updated {DOCS}")
+        return 0
+
+    names = args.projects.split(",") if args.projects else list(HELDOUT)
+    unknown = [n for n in names if n not in HELDOUT]
+    if unknown:
+        parser.error(f"unknown project(s): {', '.join(unknown)}")
+    if args.sample_size < 1:
+        parser.error("--sample-size must be at least 1")
+    cache = heldout_dir()
+    out = args.out or cache / "_results"
+    out.mkdir(parents=True, exist_ok=True)
+
+    started = time.perf_counter()
+    work = Path(tempfile.mkdtemp(prefix="jaxlint-heldout-"))
+    try:
+        corpus = work / "corpus"
+        files: dict[str, int] = {}
+        lines: dict[str, int] = {}
+        for name in names:
+            version = HELDOUT[name][0]
+            src = fetch(name, version, cache)
+            files[name], lines[name] = copy_python_files(src, corpus / f"{name}-{version}")
+        total_lines = sum(lines.values())
+        print(f"held-out: {sum(files.values())} files, {total_lines} lines, {len(names)} projects")
+
+        jobs = ["-j", str(args.jobs)]
+        step = time.perf_counter()
+        check = run_jaxlint(
+            ["--no-cache", "--output-format", "json", "--exit-zero", *jobs, "corpus"], work
+        )
+        print(f"check: exit {check.returncode} in {time.perf_counter() - step:.0f} s")
+        crashes = crash_lines(check)
+        findings = load_findings(check.stdout, corpus)
+        sample = draw_sample(findings, args.sample_size, args.seed)
+        sources = {
+            f["file"]: (corpus / f["file"]).read_text(errors="replace").splitlines() for f in sample
+        }
+        (out / "findings.json").write_text(json.dumps(findings, indent=1) + "\n")
+        (out / "sample.md").write_text(
+            "# Held-out review sample\n\nVerdicts: true / false alarm / debatable, one line of"
+            " reason each. Count them with `python scripts/heldout.py --verdicts"
+            " sample.md`.\n\n" + sample_table(sample) + "\n"
+        )
+        (out / "sample-context.md").write_text(context_markdown(sample, sources))
+        (out / "sample-context.json").write_text(
+            json.dumps(
+                [
+                    {**f, "number": i, "context": context_lines(sources[f["file"]], f["line"])}
+                    for i, f in enumerate(sample, 1)
+                ],
+                indent=1,
+            )
+            + "\n"
+        )
+
+        runs: dict[str, dict] = {}
+        empty = {"fixes": Counter(), "files": Counter(), "broken": Counter()}
+        for label, flags in (
+            ("safe", ["--fix", "--no-unsafe-fixes"]),
+            ("unsafe", ["--fix", "--unsafe-fixes"]),
+        ):
+            if args.no_fix:
+                runs[label] = {**empty, "changed": 0, "broken_files": 0, "warnings": 0}
+                continue
+            step = time.perf_counter()
+            runs[label] = fix_run(corpus, work, label, flags, jobs)
+            crashes += [f"{label} fix: {c}" for c in runs[label].pop("crashes")]
+            (out / f"fixes-{label}.diff").write_text(runs[label].pop("diff"))
+            print(
+                f"fix ({label}): {sum(runs[label]['fixes'].values())} fixes,"
+                f" {runs[label]['changed']} files changed,"
+                f" {runs[label]['broken_files']} no longer compile,"
+                f" in {time.perf_counter() - step:.0f} s"
+            )
+
+        known = rule_names()
+        sampled = Counter(f["code"] for f in sample)
+        summary = {
+            "date": time.strftime("%Y-%m-%d", time.gmtime()),
+            "commit": args.revision or jaxlint_revision(),
+            "projects": {n: HELDOUT[n][0] for n in names},
+            "files": sum(files.values()),
+            "lines": total_lines,
+            "findings": len(findings),
+            "per_1000": per_1000(len(findings), total_lines),
+            "in_test_files": sum(f["test"] for f in findings),
+            "per_code": dict(sorted(Counter(f["code"] for f in findings).items())),
+            "per_project": {n: sum(f["project"] == n for f in findings) for n in names},
+            "lines_per_project": lines,
+            "sample": len(sample),
+            "seed": args.seed,
+            "fixes": {
+                label: {
+                    "per_code": dict(sorted(r["fixes"].items())),
+                    "changed_files": r["changed"],
+                    "files_not_compiling": r["broken_files"],
+                }
+                for label, r in runs.items()
+            },
+            "fix_warnings": {label: r["warnings"] for label, r in runs.items()},
+            "crashes": len(crashes),
+            "seconds": round(time.perf_counter() - started),
+        }
+        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        projects = projects_table(findings, lines, files, names)
+        codes = codes_table(findings, total_lines, known, sampled)
+        fixes = fixes_table(runs)
+        numbers = numbers_section(summary, projects, codes, fixes)
+        (out / "tables.md").write_text(numbers + "\n")
+        print()
+        print(numbers)
+        for crash in crashes[:20]:
+            print(f"crash: {crash}", file=sys.stderr)
+        print(f"\nresults (findings, sample, context, diffs) in {out}; not printed here")
+        if args.update_docs:
+            text = DOCS.read_text() if DOCS.exists() else "# Held-out precision\n"
+            DOCS.write_text(replace_section(text, NUMBERS_START, NUMBERS_END, numbers))
+            print(f"updated {DOCS}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if crashes else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
