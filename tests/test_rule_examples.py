@@ -139,3 +139,17 @@ def test_example_files_are_packaged() -> None:
     patterns = pyproject["tool"]["setuptools"]["package-data"]["jaxlint"]
     shipped = {path for pattern in patterns for path in root.glob(pattern)}
     assert set(RULES_DIR.glob("*/*.examples/*.py")) <= shipped
+
+
+def test_rule_size_limits() -> None:
+    """A newcomer reads a rule in one sitting: no rule class above 400 lines (docs and
+    examples list included) and no module of ``jaxlint/rules/`` above 800 lines. A rule
+    whose analysis grows moves it to ``<rule_name>_analysis.py`` (a mixin)."""
+    import inspect
+
+    for rule in all_rules():
+        assert len(inspect.getsourcelines(rule)[0]) <= 400, rule.code
+    for path in RULES_DIR.rglob("*.py"):
+        if ".examples" in path.parent.name:
+            continue
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= 800, path

@@ -23,6 +23,12 @@ if TYPE_CHECKING:
 
 EXAMPLES = Examples(__file__)
 
+_AMBIGUOUS_TRUTH = Raises(
+    "ValueError",
+    message_startswith="The truth value of an array with more than one element",
+    raised_in_jax=True,
+)
+
 
 class PythonBranchOnTracer(TracerQueries, Rule):
     code = "JAX201"
@@ -30,15 +36,8 @@ class PythonBranchOnTracer(TracerQueries, Rule):
     message = "{construct} needs the truth value of traced `{cond}`: {why}; {advice}"
     fix_availability = "sometimes"
     probe = PROBE
-    confirmed_by = (
-        Raises("TracerBoolConversionError"),  # `if x > 0:` on a traced value
-        # the same `if` on a traced array of more than one element
-        Raises(
-            "ValueError",
-            message_startswith="The truth value of an array with more than one element",
-            raised_in_jax=True,
-        ),
-    )
+    # `if x > 0:` on a traced value; on a traced array of more than one element, JAX's ValueError
+    confirmed_by = (Raises("TracerBoolConversionError"), _AMBIGUOUS_TRUTH)
     docs = """\
 ## What it does
 Flags Python branching on a value that is definitely a tracer inside `jit`-like
