@@ -759,3 +759,316 @@ def test_collectives_of_python_constants_are_static() -> None:
     )
     assert p.level_of('lax.psum(1, "i")') is S  # the axis size, a Python int
     assert p.level_of('lax.psum(x, "i")') is T
+
+
+# -- why a function is traced: the shortest true explanation --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("jit", "line"),
+    [
+        ("@jax.jit\ndef inner(y):", 9),
+        ("def inner(y):", 12),  # wrapped below: ``fast = jax.jit(inner)``
+    ],
+)
+def test_own_jit_is_named_before_a_traced_caller(jit: str, line: int) -> None:
+    code = "\nimport jax\n\n@jax.jit\ndef outer(x):\n    return inner(x)\n\n\n"
+    code += jit + "\n    return y + 1\n"
+    if not jit.startswith("@"):
+        code += "\nfast = jax.jit(inner)\n"
+    p = Probe(code)
+    assert (
+        p.why("y + 1") == f"`y` is traced: parameter of `inner`, jitted by `jax.jit` at line {line}"
+    )
+
+
+def test_own_jit_of_a_method_wrapped_in_init_is_named_before_its_caller() -> None:
+    p = Probe(
+        """
+        import jax
+
+        class Model:
+            def __init__(self):
+                self.step = jax.jit(self._step)
+
+            @jax.jit
+            def outer(self, x):
+                return self._step(x)
+
+            def _step(self, y):
+                return y + 1
+        """
+    )
+    assert p.why("y + 1") == "`y` is traced: parameter of `_step`, jitted by `jax.jit` at line 6"
+
+
+def test_own_jit_with_static_options_does_not_explain_a_parameter() -> None:
+    p = Probe(
+        """
+        import jax
+
+        class Model:
+            def __init__(self):
+                self.step = jax.jit(self._step, static_argnames=("y",))
+
+            @jax.jit
+            def outer(self, x):
+                return self._step(x)
+
+            def _step(self, y):
+                return y + 1
+        """
+    )
+    assert p.why("y + 1") == (
+        "`y` is traced: parameter of `_step`, called from traced `outer` at line 10,"
+        " which is jitted by `jax.jit` at line 8"
+    )
+
+
+def test_own_jit_is_named_before_a_lax_body() -> None:
+    p = Probe(
+        """
+        import jax
+        from jax import lax
+
+        @jax.jit
+        def run(c, xs):
+            return lax.scan(body, c, xs)
+
+        def body(c, x):
+            return c + x, x
+
+        fast_body = jax.jit(body)
+        """
+    )
+    assert p.fn("body").how(p.trace.line_of) == "jitted by `jax.jit` at line 12"
+
+
+def test_a_helper_names_its_caller_and_the_callers_transform() -> None:
+    p = Probe(
+        """
+        import jax
+
+        @jax.jit
+        def step(x):
+            return helper(x)
+
+        def helper(y):
+            return y + 1
+        """
+    )
+    assert p.why("y + 1") == (
+        "`y` is traced: parameter of `helper`, called from traced `step` at line 6,"
+        " which is jitted by `jax.jit` at line 4"
+    )
+
+
+def test_the_fewest_calls_to_a_transform_are_named() -> None:
+    p = Probe(
+        """
+        import jax
+
+        @jax.jit
+        def a(x):
+            return b(x)
+
+        def b(x):
+            return c(x)
+
+        def c(y):
+            return y + 1
+
+        @jax.jit
+        def d(x):
+            return c(x)
+        """
+    )
+    assert p.fn("c").how(p.trace.line_of) == (
+        "called from traced `d` at line 16, which is jitted by `jax.jit` at line 14"
+    )
+    assert p.fn("b").how(p.trace.line_of) == (
+        "called from traced `a` at line 6, which is jitted by `jax.jit` at line 4"
+    )
+
+
+def test_a_chain_of_helpers_names_every_call() -> None:
+    p = Probe(
+        """
+        import jax
+
+        @jax.jit
+        def a(x):
+            return b(x)
+
+        def b(x):
+            return c(x)
+
+        def c(y):
+            return y + 1
+        """
+    )
+    assert p.why("y + 1") == (
+        "`y` is traced: parameter of `c`, called from traced `b` at line 9,"
+        " which is called from `a` at line 6, which is jitted by `jax.jit` at line 4"
+    )
+
+
+def test_a_parameter_is_explained_by_a_call_that_passes_it_traced() -> None:
+    p = Probe(
+        """
+        import jax
+        from functools import partial
+
+        @partial(jax.jit, static_argnums=1)
+        def a(x, k):
+            return h(x, k)
+
+        def h(x, n):
+            return x * n
+
+        @jax.jit
+        def b(x, m):
+            return h(x, m)
+        """
+    )
+    # ``a`` passes a static ``n`` and comes first; ``b`` passes it traced
+    assert p.why("n") == (
+        "`n` is traced: parameter of `h`, called from traced `b` at line 14,"
+        " which is jitted by `jax.jit` at line 12"
+    )
+    assert p.why("x", occurrence=1).endswith(
+        "called from traced `a` at line 7, which is jitted by `jax.jit` at line 5"
+    )
+
+
+def test_a_transform_applied_inside_traced_code_names_the_outer_transform() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def loss(p):
+            return p * 2
+
+        @jax.jit
+        def step(p):
+            return jax.grad(loss)(p)
+        """
+    )
+    # under ``grad`` alone ``p`` is concrete: it is abstract because ``step`` is jitted
+    assert p.fn("loss").how(p.trace.line_of) == (
+        "differentiated by `jax.grad` at line 9 inside `step`, which is jitted by `jax.jit` at line 7"
+    )
+
+
+def test_recursive_helpers_end() -> None:
+    p = Probe(
+        """
+        import jax
+
+        @jax.jit
+        def a(x):
+            return h(x)
+
+        def h(y):
+            return g(y)
+
+        def g(z):
+            return h(z) + z
+        """
+    )
+    assert p.fn("g").how(p.trace.line_of) == (
+        "called from traced `h` at line 9, which is called from `a` at line 6,"
+        " which is jitted by `jax.jit` at line 4"
+    )
+
+
+def test_the_chain_explains_what_the_tracers_are() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def helper(y):
+            return y + 1
+
+        def mapped(x):
+            return helper(x)
+
+        batched = jax.vmap(mapped)
+
+        @jax.jit
+        def step(x):
+            return outer(x)
+
+        def outer(x):
+            return helper(x)
+        """
+    )
+    # ``y`` is an abstract tracer under ``vmap`` already: the one call is enough
+    assert p.why("y + 1") == (
+        "`y` is traced: parameter of `helper`, called from traced `mapped` at line 8,"
+        " which is vmapped by `jax.vmap` at line 10"
+    )
+    # what ``helper`` runs staged (every JAX operation a tracer) needs the ``jit``
+    assert p.fn("helper").how(p.trace.line_of) == (
+        "called from traced `outer` at line 17, which is called from `step` at line 14,"
+        " which is jitted by `jax.jit` at line 12"
+    )
+
+
+def test_transforms_named_once() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def f(x):
+            return x + 1
+
+        shape = jax.eval_shape(f, 1.0)
+        """
+    )
+    assert p.fn("f").how(p.trace.line_of) == "traced by `jax.eval_shape` at line 7"
+
+
+def test_a_lax_body_explains_staging_that_its_own_vmap_does_not() -> None:
+    p = Probe(
+        """
+        import jax
+        from jax import lax
+
+        def body(c, x):
+            return c + x, x
+
+        batched = jax.vmap(body)
+        out = lax.scan(body, 0.0, xs)
+        """
+    )
+    assert p.fn("body").how(p.trace.line_of) == "traced as a body of `lax.scan` at line 9"
+    assert p.why("c + x") == "`c` is traced: parameter of `body`, vmapped by `jax.vmap` at line 8"
+
+
+def test_a_transform_applied_inside_traced_code_counts_as_one_more_call() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def xent(y):
+            return y + 1
+
+        @jax.jit
+        def step(p):
+            def metrics(z):
+                return xent(z)
+
+            def loss(q):
+                return xent(q)
+
+            g = jax.grad(loss)(p)
+            return metrics(p), g
+        """
+    )
+    # via ``metrics``: two calls; via ``loss``: a ``grad`` applied inside ``step``, as long
+    # and less direct, so the plain calls win
+    assert p.fn("xent").how(p.trace.line_of) == (
+        "called from traced `metrics` at line 10, which is called from `step` at line 16,"
+        " which is jitted by `jax.jit` at line 7"
+    )

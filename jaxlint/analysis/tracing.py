@@ -17,6 +17,16 @@ Two questions every JAX rule asks, answered once per file:
 
 Every function is walked, traced or not, so that host code also knows which
 values are JAX arrays (results of ``jnp`` calls or of jitted functions).
+
+Messages explain why a function is traced the shortest true way
+(:meth:`TracedFunction.how`): its own transform first (``@jax.jit``,
+``fast = jax.jit(f)``, ``self.step = jax.jit(self._step)``), even when traced code
+also calls it; otherwise the fewest calls from traced code back to a transform or a
+lax body, each named with the user's function and the line of the call, ending with
+the transform and its line (``called from traced `b` at line 9, which is called from
+`a` at line 6, which is jitted by `jax.jit` at line 4``). The end must explain what
+the function's tracers are: a ``grad`` alone leaves values concrete, so a ``grad``
+applied inside a jitted function names that function's ``jit`` too.
 """
 
 from __future__ import annotations
@@ -80,9 +90,152 @@ class TracedFunction:
     transforms: set[str] = field(default_factory=set)
     """Qualified names of the transforms that trace it (``jax.jit``, ``flax.nnx.jit``);
     empty when it is traced only as a lax body or a helper of traced code."""
+    own: list[Reason] = field(default_factory=list)
+    """Its own transforms, first seen first (``@jax.jit``, ``g = jax.jit(f)``,
+    ``self.step = jax.jit(self._step)``): the explanation a message gives first."""
+    bodies: list[Reason] = field(default_factory=list)
+    """The lax calls it is a body of (``lax.scan(body, ...)``): said after its own
+    transforms."""
+    calls: dict[tuple[int, int], CallEdge] = field(default_factory=dict)
+    """Helpers only: every call from traced code, (id(caller), id(call)) -> the edge."""
+    inside: TracedFunction | None = None
+    """The traced function its transform is applied in, when that function's trace is
+    what stages it (``jax.grad(loss)(p)`` inside a jitted ``step``)."""
 
-    def how(self, line_of: LineOf) -> str:
-        return f"{self.verb} at line {line_of(self.site)}"
+    def how(self, line_of: LineOf, param: str | None = None) -> str:
+        """Why it is traced, the shortest true way: its own transform, else the fewest
+        calls from traced code back to a transform or lax body, naming each function,
+        the line of each call and of the transform. The reason must explain what its
+        tracers are: staged (jit-like: every JAX operation makes a tracer) and abstract
+        (``if``/``int()`` on them raise) when this function's are. ``param``: explain
+        why that parameter is a tracer (abstract is what matters, and the first call
+        must pass it a traced value)."""
+        need = (self.staging and param is None, self.abstract)
+        return self._how(line_of, param, need, 0)
+
+    def _how(self, line_of: LineOf, param: str | None, need: _Need, depth: int) -> str:
+        if self.caller is None or self._own_reason(need, param) is not None:
+            return self._seed_how(line_of, param, need, depth)
+        chain = self._chain(param, need)
+        if not chain:
+            return f"{self.verb} at line {line_of(self.site)}"
+        text = []
+        for i, edge in enumerate(chain):
+            traced = "traced " if i == 0 else ""
+            prefix = "" if i == 0 else ", which is "
+            text.append(
+                f"{prefix}called from {traced}`{edge.caller.name}` at line {line_of(edge.call)}"
+            )
+        text.append(", which is " + chain[-1].caller._seed_how(line_of, None, need, depth))
+        return "".join(text)
+
+    def _seed_how(self, line_of: LineOf, param: str | None, need: _Need, depth: int) -> str:
+        """Its own transform, else its lax body or first transform, and the traced
+        function that transform is applied in when that is what stages it."""
+        own = self._own_reason(need, param)
+        if own is not None:
+            return f"{own.verb} at line {line_of(own.site)}"
+        reasons = self.own or self.bodies or [Reason(self.verb, self.site, False, False)]
+        first = reasons[0]
+        text = f"{first.verb} at line {line_of(first.site)}"
+        inside = self.inside
+        if inside is not None and inside is not self and depth < 8:
+            text += (
+                f" inside `{inside.name}`, which is {inside._how(line_of, None, need, depth + 1)}"
+            )
+        return text
+
+    def _own_reason(self, need: _Need, param: str | None = None) -> Reason | None:
+        """Its first own transform whose tracers are as staged and abstract as ``need``
+        says (a ``grad`` alone explains no abstract tracer, a ``vmap`` no staging) and
+        that traces ``param``, if given."""
+        staging, abstract = need
+        for reason in (*self.own, *self.bodies):
+            if (
+                (reason.staging or not staging)
+                and (reason.abstract or not abstract)
+                and (param is None or reason.params is None or param in reason.params)
+            ):
+                return reason
+        return None
+
+    def _ends(self, need: _Need) -> bool:
+        """A chain may end here: its own transform or its lax body explains ``need``."""
+        if self._own_reason(need) is not None:
+            return True
+        staging, abstract = need
+        return (
+            self.caller is None
+            and (self.staging or not staging)
+            and (self.abstract or not abstract)
+        )
+
+    def _chain(self, param: str | None, need: _Need) -> list[CallEdge]:
+        """The fewest calls from traced code that end at a function whose own transform
+        or lax body explains this one (breadth first, first-seen calls first)."""
+        first = [
+            e
+            for e in self.calls.values()
+            if param is None
+            or e.levels.get(param, Level.STATIC) >= self.param_levels.get(param, Level.STATIC)
+        ] or list(self.calls.values())
+        seen = {id(self)}
+        paths: list[list[CallEdge]] = [[e] for e in first]
+        deferred: list[CallEdge] | None = None
+        while paths:
+            nxt: list[list[CallEdge]] = []
+            via_inside = None
+            for path in paths:
+                fn = path[-1].caller
+                if id(fn) in seen:
+                    continue
+                seen.add(id(fn))
+                if fn._ends(need):
+                    if fn._own_reason(need) is None and fn.inside is not None:
+                        # staged by the function its transform is applied in: one hop more
+                        via_inside = via_inside or path
+                        continue
+                    return path
+                nxt.extend([*path, e] for e in fn.calls.values())
+            if deferred is not None:
+                return deferred
+            deferred = via_inside
+            paths = nxt
+        return deferred or []
+
+
+_Need = tuple[bool, bool]
+"""What an explanation must account for: (staged, abstract) tracers."""
+
+
+def _transform_phrase(t: Transform) -> str:
+    """``jitted by `jax.jit```; ``traced by `jax.eval_shape``` (not "traced by
+    jax.eval_shape by `jax.eval_shape`")."""
+    for lead in ("traced by ", "wrapped in "):
+        if t.verb == lead + t.qualname or t.verb == lead + t.short:
+            return f"{lead}`{t.short}`"
+    return f"{t.verb} by `{t.short}`"
+
+
+@dataclass(frozen=True)
+class Reason:
+    """A transform or lax body that traces a function: ``jitted by `jax.jit``` at a site."""
+
+    verb: str
+    site: cst.CSTNode
+    staging: bool
+    abstract: bool
+    params: frozenset[str] | None = None
+    """The parameters it surely traces, when not all that the analysis found traced."""
+
+
+@dataclass(eq=False)
+class CallEdge:
+    """A call from a traced function to a helper, with what it passes each parameter."""
+
+    caller: TracedFunction
+    call: cst.CSTNode
+    levels: dict[str, Level] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -92,11 +245,13 @@ class Origin:
     name: str
     role: str
     func: TracedFunction | None
+    param: str | None = None
+    """The parameter of ``func`` the value comes from, if any."""
 
     def describe(self, line_of: LineOf) -> str:
         if self.func is None:
             return f"`{self.name}` is traced: {self.role}"
-        return f"`{self.name}` is traced: {self.role}, {self.func.how(line_of)}"
+        return f"`{self.name}` is traced: {self.role}, {self.func.how(line_of, self.param)}"
 
 
 @dataclass(frozen=True)
@@ -255,9 +410,12 @@ class TraceAnalysis:
         """``self.step = jax.jit(self._step)`` in a method: (class node, attr) -> transform."""
         self._calls: list[cst.Call] = []
         """Every call of the module, in event order."""
+        self._attr_wraps: list[tuple[cst.ClassDef, str, _Wrap, cst.Call]] = []
+        """``self.step = jax.jit(self._step)``: (class, method name, transform, call)."""
         self._collect()
         self._find_seeds()
         self._analyze_all()
+        self._own_attr_wraps()
 
     # -- public queries ----------------------------------------------------------------
 
@@ -406,6 +564,21 @@ class TraceAnalysis:
                 and classes[-1] is not None
             ):
                 self._wrapped_attrs[(id(classes[-1]), t.attr.value)] = wrap.transform
+                arg = next(a.value for a in value.args if a.keyword is None and not a.star)
+                if (
+                    isinstance(arg, cst.Attribute)
+                    and isinstance(arg.value, cst.Name)
+                    and arg.value.value == "self"
+                ):
+                    positional = [a for a in value.args if a.keyword is None and not a.star]
+                    names = POSITIONAL_OPTIONS.get(wrap.transform.qualname, ())
+                    options = {
+                        **wrap.kwargs,
+                        **{k: a.value for k, a in zip(names, positional[1:], strict=False)},
+                        **{a.keyword.value: a.value for a in value.args if a.keyword is not None},
+                    }
+                    merged = _Wrap(wrap.transform, options)
+                    self._attr_wraps.append((classes[-1], arg.attr.value, merged, value))
 
     # -- seeds -------------------------------------------------------------------------
 
@@ -485,6 +658,14 @@ class TraceAnalysis:
             existing.staging = True
         if verb is None:  # a transform, not a lax body
             info.transforms.add(t.qualname)
+            info.own.append(
+                Reason(
+                    _transform_phrase(t),
+                    site,
+                    t.qualname in STAGING,
+                    t.qualname in STAGING or t.qualname in BATCHING,
+                )
+            )
         if existing is not None and (t.qualname in STAGING or t.qualname in BATCHING):
             existing.abstract = True
         positional = positional_params(fn)
@@ -639,10 +820,45 @@ class TraceAnalysis:
                     bound_keywords=kb,
                 )
                 eager = qn in EAGER_BODIES
-                self.functions[id(node)].staging = not eager
-                self.functions[id(node)].abstract = not eager
+                info = self.functions[id(node)]
+                info.staging = not eager
+                info.abstract = not eager
+                info.bodies.append(
+                    Reason(f"traced as a body of `{short}`", call, not eager, not eager)
+                )
 
     # -- analysis ----------------------------------------------------------------------
+
+    def _own_attr_wraps(self) -> None:
+        """``self.step = jax.jit(self._step)`` is ``_step``'s own transform. It does not
+        make ``_step`` traced here (the analysis cannot see which calls go through the
+        wrapper), but when ``_step`` is traced as a helper of traced code, this is the
+        first thing to say about it: only for the parameters it surely traces (no static
+        options, every parameter traced, none left at a default, no Equinox filter)."""
+        for cls, method, wrap, call in self._attr_wraps:
+            t = wrap.transform
+            if not t.all_params_traced or any(k.startswith("static_") for k in wrap.kwargs):
+                continue
+            for stmt in cls.body.body:
+                if type(stmt) is not cst.FunctionDef or stmt.name.value != method:
+                    continue
+                info = self.functions.get(id(stmt))
+                if info is None or info.caller is None:
+                    continue  # not traced here, or traced by its own transform already
+                params = _params(stmt)[1:]  # a bound method: ``self`` is not an argument
+                traced = frozenset(
+                    p.name.value
+                    for p in params
+                    if p.default is None and not t.filter_static  # filter_jit: arrays only
+                )
+                reason = Reason(
+                    _transform_phrase(t),
+                    call,
+                    t.qualname in STAGING,
+                    t.qualname in STAGING or t.qualname in BATCHING,
+                    traced,
+                )
+                info.own.append(reason)
 
     def _analyze_all(self) -> None:
         # Walk every function; helpers called from traced code become traced and are
@@ -673,6 +889,8 @@ class TraceAnalysis:
         for fn in self._seeded_at.get(id(site), ()):
             info = self.functions.get(id(fn))
             if info is not None and info is not outer:
+                if (outer.staging and not info.staging) or (outer.abstract and not info.abstract):
+                    info.inside = info.inside or outer
                 info.staging = info.staging or outer.staging
                 info.abstract = info.abstract or outer.abstract
 
@@ -705,6 +923,11 @@ class TraceAnalysis:
             info.abstract = True
         if info.caller is None:
             return  # a transform already decided its parameters
+        edge = info.calls.get((id(caller), id(call)))
+        if edge is None:
+            edge = info.calls[(id(caller), id(call))] = CallEdge(caller, call)
+        passed = edge.levels  # what this call passes: which calls explain a parameter
+        levels = info.param_levels
         positional = positional_params(target)
         if skip_first and positional:
             positional = positional[1:]
@@ -714,19 +937,24 @@ class TraceAnalysis:
             if keyword is None:
                 if i < len(positional):
                     pname = positional[i]
-                    info.param_levels[pname] = max(info.param_levels[pname], val.level)
+                    levels[pname] = max(levels[pname], val.level)
+                    passed[pname] = max(passed.get(pname, Level.STATIC), val.level)
                 i += 1
             elif keyword == "*":
                 for pname in positional[i:]:
-                    info.param_levels[pname] = max(info.param_levels[pname], Level.MAYBE)
+                    levels[pname] = max(levels[pname], Level.MAYBE)
+                    passed[pname] = max(passed.get(pname, Level.STATIC), Level.MAYBE)
             elif keyword == "**":
                 for pname in names:
-                    info.param_levels[pname] = max(info.param_levels[pname], Level.MAYBE)
-            elif keyword in info.param_levels:
-                info.param_levels[keyword] = max(info.param_levels[keyword], val.level)
-        if skip_first and all_param_names(target):
-            first = all_param_names(target)[0]
-            info.param_levels[first] = max(info.param_levels[first], Level.MAYBE)
+                    levels[pname] = max(levels[pname], Level.MAYBE)
+                    passed[pname] = max(passed.get(pname, Level.STATIC), Level.MAYBE)
+            elif keyword in levels:
+                levels[keyword] = max(levels[keyword], val.level)
+                passed[keyword] = max(passed.get(keyword, Level.STATIC), val.level)
+        if skip_first and names:
+            first = names[0]
+            levels[first] = max(levels[first], Level.MAYBE)
+            passed[first] = max(passed.get(first, Level.STATIC), Level.MAYBE)
 
 
 def _params(fn: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:
@@ -847,7 +1075,8 @@ class _FunctionWalker:
         else:
             role = f"parameter of `{info.name}`"
         computed = level is Level.TRACED and _array_annotation(self.fn, name)
-        return Val(level, Origin(name, role, info), array=level is Level.TRACED, computed=computed)
+        origin = Origin(name, role, info, name)
+        return Val(level, origin, array=level is Level.TRACED, computed=computed)
 
     # bookkeeping -------------------------------------------------------------------------
 
@@ -865,7 +1094,10 @@ class _FunctionWalker:
                 origin = val.origin
                 if origin.name != target.value:
                     origin = Origin(
-                        target.value, f"computed from `{origin.name}` ({origin.role})", origin.func
+                        target.value,
+                        f"computed from `{origin.name}` ({origin.role})",
+                        origin.func,
+                        origin.param,
                     )
                 val = Val(val.level, origin, val.container, val.array, val.computed)
             self._set(target.value, val)
@@ -1067,6 +1299,7 @@ class _FunctionWalker:
                             origin.name,
                             f"{origin.role}, captured by `{_fn_name(self.fn)}`",
                             origin.func,
+                            origin.param,
                         ),
                         val.container,
                         val.array,
