@@ -122,6 +122,21 @@ class FileContext:
         """The source text of ``node`` as the user wrote it."""
         return self.module.code_for_node(node)
 
+    def source(self, node: cst.CSTNode) -> str:
+        """The text of ``node`` exactly as it stands in the file. Unlike :meth:`code`, the
+        continuation lines of a statement inside a block keep their indentation."""
+        span = self.positions[node]
+        pieces = _LINE_BREAK_RE.split(self.text)
+        breaks = _LINE_BREAK_RE.findall(self.text)
+        first, last = span.start.line - 1, span.end.line - 1
+        if first == last:
+            return pieces[first][span.start.column : span.end.column]
+        out = [pieces[first][span.start.column :], breaks[first]]
+        for row in range(first + 1, last):
+            out += [pieces[row], breaks[row]]
+        out.append(pieces[last][: span.end.column])
+        return "".join(out)
+
     def line_prefix(self, node: cst.CSTNode) -> str:
         """The text of the line on which ``node`` starts, up to ``node``."""
         pos = self.positions[node].start

@@ -61,3 +61,22 @@ def test_text_that_does_not_match_the_tree_falls_back_to_libcst(monkeypatch) -> 
     positions = compute_positions(module, "x = 10\n")  # not the module's text
     assert used == [module]
     assert positions[module.body[0]].start.line == 1
+
+
+def test_file_context_source_keeps_the_text_as_written() -> None:
+    """``FileContext.source`` is the node's text in the file: continuation lines keep their
+    indentation and line endings (``code_for_node`` drops the enclosing block's indent)."""
+    import libcst as cst
+
+    from jaxlint.config import Settings
+    from jaxlint.engine import FileContext
+
+    for nl in ("\n", "\r\n"):
+        text = nl.join(
+            ["def f(x):", "    if x:", "        print(", "            x,", "        )", ""]
+        )
+        module = cst.parse_module(text)
+        ctx = FileContext(module, text, "a.py", Settings())
+        stmt = module.body[0].body.body[0].body.body[0].body[0]
+        assert ctx.source(stmt) == nl.join(["print(", "            x,", "        )"])
+        assert ctx.code(stmt) != ctx.source(stmt)

@@ -168,6 +168,13 @@ compare with your measurement.
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_multiline_print_keeps_indentation.py",
+            line=17,
+            unsafe_fix=True,
+            note="the clock is read inside a statement over several lines in a block: the "
+            "statement keeps its continuation lines' indentation after the insert",
+        ),
+        EXAMPLES.invalid(
             "invalid_t1_time_perf_counter.py",
             line=14,
             column=6,
@@ -419,9 +426,14 @@ compare with your measurement.
                 arg = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
                 newline = ctx.module.default_newline
                 indent = ctx.line_indent(unit)
-                # the statement as written, without a trailing ``;`` (outside its range)
+                # the statement exactly as written (its continuation lines keep their
+                # indentation), without a trailing ``;`` (outside its range)
                 bare = unit.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)  # type: ignore[attr-defined]
                 original = ctx.module.code_for_node(bare)
+                if "\n" in original or "\r" in original:
+                    original = ctx.source(unit)
+                    if isinstance(unit, cst.BaseSmallStatement) and original.rstrip().endswith(";"):
+                        original = original.rstrip()[:-1].rstrip()
                 out.append(ReplaceNode(unit, f"{fn_text}({arg}){newline}{indent}{original}"))
             return out
 
