@@ -525,7 +525,17 @@ class _RecordingParser:
 def test_add_options_extends_the_default_ignore_list() -> None:
     parser = _RecordingParser()
     JaxlintChecker.add_options(parser)
-    assert parser.default_ignore == default_off_codes() == ["JAX302"]
+    assert (
+        parser.default_ignore
+        == default_off_codes()
+        == [
+            "JAX102",
+            "JAX105",
+            "JAX301",
+            "JAX302",
+            "JAX401",
+        ]
+    )
     assert default_off_codes() == [r.code for r in all_rules() if not r.default_enabled]
 
 
@@ -534,7 +544,7 @@ def test_add_options_with_flake8s_option_manager() -> None:
 
     manager = OptionManager(version="0", plugin_versions="", parents=[], formatter_names=[])
     JaxlintChecker.add_options(manager)
-    assert manager.extended_default_ignore == ["JAX302"]
+    assert manager.extended_default_ignore == ["JAX102", "JAX105", "JAX301", "JAX302", "JAX401"]
 
 
 def test_the_plugin_runs_default_off_rules(tmp_path: Path) -> None:

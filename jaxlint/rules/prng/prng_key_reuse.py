@@ -15,6 +15,7 @@ EXAMPLES = Examples(__file__)
 class PrngKeyReuse(PrngKeyReuseChecks, Rule):
     code = "JAX301"
     name = "prng-key-reuse"
+    default_enabled = False  # see "Off by default" in the docs
     message = "`{key}` {detail}"
     fix_availability = "none"
     probe = "jaxlint probe compile FILE.py:FUNC"
@@ -72,6 +73,13 @@ code under test; whether it draws is unknown and the correlation with the test's
 inputs rarely matters), and a loop that draws each iteration's own case from one
 key without keeping the draws across iterations (each iteration is a separate
 case, like a parametrised test with a fixed seed).
+
+
+**Off by default.** It is too noisy on code it was not tuned on: 11 of 49 sampled
+findings on the held-out projects were reuses worth fixing, 3 were false alarms, and
+most were test inputs whose overlap does not matter (docs/precision/heldout.md).
+Turn it on with `extend-select = ["JAX301"]` (or `--extend-select JAX301`) where its
+findings pay off.
 
 ## Why is this bad
 JAX random numbers are a pure function of the key: the same key gives the same
