@@ -21,6 +21,9 @@ demo: venv
 	@echo "== jaxlint check examples/ =="
 	-$(VENV)/bin/jaxlint check examples/
 	@echo
+	@echo "== rules that are off by default (too noisy on real code; docs/precision/heldout.md) =="
+	-$(VENV)/bin/jaxlint check --select JAX102,JAX105,JAX301,JAX401 examples/
+	@echo
 	@echo "== jaxlint check --diff --unsafe-fixes examples/ (nothing is written) =="
 	-$(VENV)/bin/jaxlint check --diff --unsafe-fixes examples/
 	@echo
