@@ -180,11 +180,12 @@ class SemanticModel:
         ]
 
 
-def _dotted(expr: cst.BaseExpression) -> str | None:
+def dotted(expr: cst.BaseExpression) -> str | None:
+    """``a.b.c`` as written -> ``"a.b.c"``; ``None`` for anything but names and attributes."""
     if isinstance(expr, cst.Name):
         return expr.value
     if isinstance(expr, cst.Attribute):
-        base = _dotted(expr.value)
+        base = dotted(expr.value)
         return None if base is None else f"{base}.{expr.attr.value}"
     return None
 
@@ -194,7 +195,7 @@ def _relative_module(node: cst.ImportFrom) -> str | None:
         return None
     if node.module is None:
         return None
-    return _dotted(node.module)
+    return dotted(node.module)
 
 
 class _ScopeBuilder:
@@ -291,13 +292,13 @@ class _ScopeBuilder:
 
     def _import(self, node: cst.Import) -> None:
         for alias in node.names:
-            dotted = _dotted(alias.name)
-            if dotted is None:
+            path = dotted(alias.name)
+            if path is None:
                 continue
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self._bind(alias.asname.name.value, "import", node, dotted)
+                self._bind(alias.asname.name.value, "import", node, path)
             else:
-                top = dotted.split(".")[0]
+                top = path.split(".")[0]
                 self._bind(top, "import", node, top)
 
     def _import_from(self, node: cst.ImportFrom) -> None:

@@ -89,6 +89,10 @@ BODY_KEYWORDS: dict[str, tuple[str, ...]] = {
     "jax.lax.map": ("f",),
     "jax.lax.associative_scan": ("fn",),
 }
+LAX_LOOPS = frozenset({"jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop", "jax.lax.map"})
+"""lax loops: one traced body run many times inside one compiled computation."""
+DEVICE_LOOPS = LAX_LOOPS | {"flax.nnx.fori_loop", "flax.nnx.while_loop"}
+"""Loops that run on the device inside one jitted call (the lax ones and Flax's wrappers)."""
 SWITCH = "jax.lax.switch"
 """``lax.switch(index, branches, *operands)``: every callable in ``branches``."""
 

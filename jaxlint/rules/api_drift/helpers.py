@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import libcst as cst
 
+from jaxlint.analysis.names import dotted as dotted_name
 from jaxlint.analysis.walk import children
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
@@ -56,15 +57,6 @@ _ATOMS = (
 
 def worst(apps: Sequence[Applicability]) -> Applicability:
     return max(apps, key=lambda a: _ORDER[a], default=Applicability.SAFE)
-
-
-def dotted_name(expr: cst.BaseExpression) -> str | None:
-    if isinstance(expr, cst.Name):
-        return expr.value
-    if isinstance(expr, cst.Attribute):
-        base = dotted_name(expr.value)
-        return None if base is None else f"{base}.{expr.attr.value}"
-    return None
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.names import Binding, Scope
+from jaxlint.analysis.names import Binding, Scope, dotted
 from jaxlint.analysis.transforms import PARTIAL
 from jaxlint.rules.compilation.helpers import COMPREHENSIONS, Queries, positional, short
 
@@ -47,16 +47,6 @@ def _case_like(name: str) -> bool:
     return any(word in _CASE_WORDS for word in name.lower().strip("_").split("_"))
 
 
-def _dotted(expr: cst.BaseExpression) -> str | None:
-    """``self.fn`` -> "self.fn"; ``None`` for anything but names and attributes."""
-    if isinstance(expr, cst.Name):
-        return expr.value
-    if isinstance(expr, cst.Attribute):
-        base = _dotted(expr.value)
-        return None if base is None else f"{base}.{expr.attr.value}"
-    return None
-
-
 class Callable:
     """How the wrapped callable behaves from one evaluation to the next."""
 
@@ -90,7 +80,7 @@ class LoopDependencies(Queries):
                 if self._bound_in(node.value, loop, scope) and node.value not in out:
                     out.append(node.value)
             elif isinstance(node, (cst.Attribute, cst.Subscript)) and mutated:
-                path = _dotted(node.value if isinstance(node, cst.Subscript) else node)
+                path = dotted(node.value if isinstance(node, cst.Subscript) else node)
                 if path is None:
                     continue
                 for m in mutated:
@@ -192,7 +182,7 @@ class LoopDependencies(Queries):
             return [
                 n
                 for n in self.index.nodes_in(within)
-                if isinstance(n, cst.Attribute) and _dotted(n) == name
+                if isinstance(n, cst.Attribute) and dotted(n) == name
             ]
         for node in self.index.nodes_in(within):
             if isinstance(node, cst.Name) and node.value == name:
@@ -429,7 +419,7 @@ def _mutated_paths(rule: JitInLoop, loop: cst.CSTNode) -> set[str]:
             elif isinstance(t, cst.StarredElement):
                 stack.append(t.value)
             elif isinstance(t, (cst.Attribute, cst.Subscript)):
-                path = _dotted(t.value if isinstance(t, cst.Subscript) else t)
+                path = dotted(t.value if isinstance(t, cst.Subscript) else t)
                 if path is not None:
                     out.add(path)
     return out

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from jaxlint.analysis.transforms import PARTIAL
+from jaxlint.analysis.transforms import LAX_LOOPS, PARTIAL
 from jaxlint.rules.base import Event, Examples, Rule
 from jaxlint.rules.compilation.helpers import COMPILING, SCOPE_NODES, Queries, positional, short
 
@@ -25,7 +25,6 @@ _HOST_CALLS = frozenset(
         "jax.block_until_ready",
     }
 )
-_LAX_LOOPS = frozenset({"jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop", "jax.lax.map"})
 _SETUP_PREFIXES = ("init", "setup", "set_up", "create", "build", "make")
 """Initialisers and builders (``initialized``, ``setup_initial_state``): run once per model."""
 
@@ -432,4 +431,4 @@ def _compiled_loop(rule: JitOfFreshCallable, fexpr: cst.BaseExpression) -> bool:
     if not (isinstance(fexpr, cst.Call) and model.call_name(fexpr) in PARTIAL):
         return False
     inner = positional(fexpr)
-    return bool(inner) and model.qualified_name(inner[0].value) in _LAX_LOOPS
+    return bool(inner) and model.qualified_name(inner[0].value) in LAX_LOOPS

@@ -4,12 +4,11 @@ kept apart from its docs and examples (a mixin of the rule class)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from jaxlint.analysis.testcode import is_test_function
-from jaxlint.analysis.transforms import ARRAY_MODULES, STAGING, STATIC_ATTRIBUTES
+from jaxlint.analysis.transforms import ARRAY_MODULES, DEVICE_LOOPS, STAGING, STATIC_ATTRIBUTES
 from jaxlint.rules.host_device.helpers import (
     Shared,
     assigned_names,
@@ -17,25 +16,6 @@ from jaxlint.rules.host_device.helpers import (
     short_code,
     walk,
 )
-
-if TYPE_CHECKING:
-    pass
-
-if TYPE_CHECKING:
-    pass
-
-
-_DEVICE_LOOPS = frozenset(
-    {
-        "jax.lax.scan",
-        "jax.lax.fori_loop",
-        "jax.lax.while_loop",
-        "jax.lax.map",
-        "flax.nnx.fori_loop",
-        "flax.nnx.while_loop",
-    }
-)
-"""Loops that run on the device inside one jitted call."""
 
 _PASS_THROUGH = frozenset(
     {
@@ -430,7 +410,7 @@ class HostSyncInLoopChecks(Shared):
                 found = type(it) is cst.Call and self.model.call_name(it) == "builtins.range"
             elif kind is cst.Call:
                 qn = self.model.call_name(node)  # type: ignore[arg-type]
-                if qn in _DEVICE_LOOPS:
+                if qn in DEVICE_LOOPS:
                     found = True
                 elif qn is None and depth > 1:
                     inner = self.ctx.trace.resolve_callable(node.func)  # type: ignore[attr-defined]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -14,13 +13,6 @@ from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
 from jaxlint.rules.base import FixOp, ReplaceNode
 from jaxlint.rules.prng.helpers import line, short
-
-if TYPE_CHECKING:
-    pass
-
-if TYPE_CHECKING:
-    pass
-
 
 _TYPED_KEYS_SINCE = (0, 4, 16)
 _RAW_METHODS = frozenset({"astype", "view", "tolist", "item", "tobytes", "__array__"})

@@ -3,16 +3,10 @@ kept apart from its docs and examples (a mixin of the rule class)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import libcst as cst
 
 from jaxlint.analysis.keys import CALL, LOCAL, SPLIT, Reuse, Use
 from jaxlint.rules.prng.helpers import line
-
-if TYPE_CHECKING:
-    pass
-
 
 _LOOP_WORDS = {"loop": "loop", "comprehension": "comprehension"}
 

@@ -3,8 +3,6 @@ kept apart from its docs and examples (a mixin of the rule class)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import libcst as cst
 
 from jaxlint.analysis.transforms import TRANSFORMS
@@ -21,13 +19,6 @@ from jaxlint.rules.sharding.helpers import (
     positional,
     walk_all,
 )
-
-if TYPE_CHECKING:
-    pass
-
-if TYPE_CHECKING:
-    pass
-
 
 _MESH_CONTEXT_DEPRECATED = (0, 10, 1)
 _USE_MESH_REMOVED = (0, 7, 1)

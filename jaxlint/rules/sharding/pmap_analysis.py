@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -23,13 +22,6 @@ from jaxlint.rules.sharding.helpers import (
     is_string,
     walk_all,
 )
-
-if TYPE_CHECKING:
-    pass
-
-if TYPE_CHECKING:
-    pass
-
 
 GUIDE = "https://docs.jax.dev/en/latest/migrate_pmap.html"
 
