@@ -318,3 +318,34 @@ def test_JAX302_fix_withheld_where_typed_keys_break(tmp_path) -> None:
     for name in _JAX302_FIXED:
         assert errors[name] is None, f"{name}: {errors[name]}"
         assert errors[f"{name} (fixed)"] is None, f"{name} fixed: {errors[f'{name} (fixed)']}"
+
+
+@pytest.mark.parametrize(
+    ("small", "large"),
+    [((2, 3), (4, 3)), ((3,), (5,)), ((4, 2), (2, 4)), ((4, 2), (4, 2, 3)), ((2, 2), (3, 3))],
+)
+@pytest.mark.parametrize("sampler", ["normal", "uniform"])
+def test_jax301_wording_prefix_draws_repeat_the_first_values(sampler, small, large) -> None:
+    """JAX301 says "only the shape differs, so the smaller draw repeats the first values of
+    the larger one": on the installed JAX the smaller draw is the flat prefix of the larger."""
+    import jax
+    import numpy as np
+
+    key = jax.random.key(0)
+    draw = getattr(jax.random, sampler)
+    a = np.asarray(draw(key, small)).ravel()
+    b = np.asarray(draw(key, large)).ravel()
+    assert np.array_equal(a, b[: a.size])
+
+
+def test_jax301_wording_identical_draws_and_split_after_split_n() -> None:
+    """ "the same function with the same arguments, so the two draws are identical" and
+    "`split(key)` after `split(key, n)`: both splits return the same first keys"."""
+    import jax
+    import numpy as np
+
+    key = jax.random.key(0)
+    assert np.array_equal(jax.random.normal(key, (3,)), jax.random.normal(key, (3,)))
+    first = jax.random.key_data(jax.random.split(key))
+    many = jax.random.key_data(jax.random.split(key, 5))
+    assert np.array_equal(first, many[:2])
