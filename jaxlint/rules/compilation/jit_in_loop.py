@@ -66,9 +66,10 @@ test files, so they need no test-only exemption.
 
 **Off by default.** On the held-out projects none of 6 sampled findings was worth
 acting on: each re-wrapped the same function in a short loop of a script or test,
-where the extra dispatch (about 50 µs a call) does not matter
-(docs/precision/heldout.md). Turn it on with `extend-select = ["JAX401"]` (or
-`--extend-select JAX401`) where its findings pay off.
+where a new wrapper per iteration (no recompilation: the compiled code is reused)
+costs only dispatch time that does not matter there (docs/precision/heldout.md).
+Turn it on with `extend-select = ["JAX401"]` (or `--extend-select JAX401`) where its
+findings pay off.
 
 ## Why is this bad
 `jax.jit` caches the compiled program on the identity of the function it wraps.
