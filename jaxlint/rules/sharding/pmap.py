@@ -42,7 +42,8 @@ class Pmap(PmapChecks, Rule):
 ## What it does
 Flags every use of `jax.pmap` when the target JAX is 0.8.0 or newer: attribute
 uses (`jax.pmap(...)`, `@jax.pmap`, `partial(jax.pmap, ...)`) at each use, and
-`from jax import pmap` once, at the import.
+`from jax import pmap` once, at the import (only when the imported name is used: an
+unused import maps nothing and has nothing to migrate).
 
 ## Why is this bad
 Since JAX 0.8.0 `jax.pmap` is in maintenance mode: it is implemented as
@@ -136,6 +137,11 @@ shapes, which match what `pmap` returned.
             note="listed for an identity check (equinox), nothing is mapped",
         ),
         EXAMPLES.valid("valid_only_use_tuple.py", note="the only use is in a tuple"),
+        EXAMPLES.valid(
+            "valid_unused_import_nothing_to_migrate.py",
+            note="an imported `pmap` that is never used maps nothing: no use to migrate",
+            runs=True,
+        ),
         EXAMPLES.valid(
             "valid_chex_s_fake_pmap_copies.py", note="chex's fake_pmap copies pmap's metadata"
         ),
@@ -291,8 +297,8 @@ shapes, which match what `pmap` returned.
             self._report_use(use)
         for imp, alias, local in self.imported:
             uses = self.uses_of_import(imp, local, "jax.pmap")
-            if uses and all(id(u) in self.in_collection for u in uses):
-                continue
+            if not uses or all(id(u) in self.in_collection for u in uses):
+                continue  # nothing maps: an unused import, or a list of transforms
             rewrites: list[Rewrite] = []
             reason: str | None = None
             for use in uses:
