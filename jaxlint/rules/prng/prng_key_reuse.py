@@ -72,7 +72,9 @@ Not reported in tests: a key also passed to a function the file cannot see (the
 code under test; whether it draws is unknown and the correlation with the test's
 inputs rarely matters), and a loop that draws each iteration's own case from one
 key without keeping the draws across iterations (each iteration is a separate
-case, like a parametrised test with a fixed seed).
+case, like a parametrised test with a fixed seed). A `for _ in range(n)` loop whose
+consuming call never reads the loop variable is reported even there: every
+iteration repeats the same "random" case.
 
 
 **Off by default.** It is too noisy on code it was not tuned on: 11 of 49 sampled
@@ -238,6 +240,14 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_init_of_imported_module_given_only_the_key.py",
+            line=7,
+            column=31,
+            message_contains="(which receives it and may draw from it) at line 6",
+            note="a foreign `init` given only the key, no draw from it as example input:"
+            " a use like any other",
+        ),
+        EXAMPLES.invalid(
             "invalid_y_jax_random_uniform_key_3.py",
             line=8,
             column=28,
@@ -336,6 +346,14 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
             message_contains="the same function with the same arguments, so the two draws are identical",
             raises="KeyReuseError",
             filename="tests/test_graph.py",
+        ),
+        EXAMPLES.invalid(
+            "invalid_test_repetition_loop_same_case.py",
+            line=10,
+            message_contains="on every iteration of the loop at line 9",
+            raises="KeyReuseError",
+            note="a test's `range` loop whose draw never reads the loop variable: every"
+            " iteration checks the same deal",
         ),
         EXAMPLES.invalid(
             "invalid_test_loop_collects_same_draws.py",
