@@ -54,6 +54,7 @@ from jaxlint.analysis.transforms import (
     SWITCH,
     TRANSFORMS,
     Transform,
+    metadata_call,
 )
 from jaxlint.analysis.walk import children
 
@@ -1482,6 +1483,8 @@ class _FunctionWalker:
             if qn in CONSTANT_COLLECTIVES and args and args[0][1].level is Level.STATIC:
                 return STATIC  # ``lax.psum(1, "i")``: the axis size, a Python int
             if qn.startswith(ARRAY_MODULES):
+                if metadata_call(qn):
+                    return joined  # ``lax.ConvDimensionNumbers(*spec)``: Python values
                 if staging and info is not None:
                     if joined.traced:
                         return Val(joined.level, joined.origin, False, True, True)

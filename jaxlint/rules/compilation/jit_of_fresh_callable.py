@@ -66,11 +66,15 @@ with `functools.cache`/`lru_cache`, on module-level `jax.jit(lambda ...)`, on
 `jax.jit(g)` of a function defined outside the body (JAX caches it on `g`), on
 code that runs while an outer `jit` traces (the inner wrapper is inlined), on
 functions that run once (`main`, `test_*`, `setUp`, and their nested helpers), on
-initialisers and builders (names starting with `init`, `setup`, `create`,
-`build`, `make`), on wrappers built in a loop (JAX401 reports those), and on
-functions that contain a loop, such as a training driver that builds
-`step = jax.jit(partial(train_step, cfg))` and runs it: one compilation per run
-of such a function is amortised over its work.
+initialisers and builders (a name with a word starting with `init`, `setup`,
+`create`, `build`, `make`: `init_params`, `sharded_init`), on wrappers built in
+a loop (JAX401 reports those), and on functions that contain a loop, such as a
+training driver that builds `step = jax.jit(partial(train_step, cfg))` and runs
+it: one compilation per run of such a function is amortised over its work.
+
+**In tests.** Silent in test files (`tests/`, `test_*.py`, `*_test.py`,
+`conftest.py`): a test and its helpers run a few times per test run, so one
+compilation per call is what the test costs, not a slowdown to fix.
 
 ## Why is this bad
 `jax.jit` caches compiled code on the identity of the wrapped function. A lambda,
@@ -150,6 +154,17 @@ events): a fresh function compiles on every call, not only the first.
         EXAMPLES.valid(
             "valid_tests_their_helpers_main_run.py",
             note="tests, their helpers and main run once",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_test_file_helper_runs_per_test.py",
+            filename="tests/test_branches.py",
+            note="a helper of a test file: called once per test",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_sharded_init_runs_once_per_model.py",
+            note="`sharded_init`: a word of the name says it initialises (once per model)",
             runs=True,
         ),
         EXAMPLES.valid("valid_loop_jax401_reports.py", note="in a loop: JAX401 reports it"),
@@ -304,11 +319,11 @@ events): a fresh function compiles on every call, not only the first.
 
     def _repeated(self, outer: cst.FunctionDef, node: cst.CSTNode) -> bool:
         """``outer`` may run many times, each run outside an enclosing trace."""
-        if self.runs_once(outer) or self.caches_result(outer):
-            return False
-        name = outer.name.value.lstrip("_").lower()
-        if name.startswith(_SETUP_PREFIXES):
-            return False
+        if self.ctx.is_test_file or self.runs_once(outer) or self.caches_result(outer):
+            return False  # in a test file every helper runs a few times per test run
+        name = outer.name.value.lower()
+        if any(part.startswith(_SETUP_PREFIXES) for part in name.split("_")):
+            return False  # ``init_params``, ``sharded_init``: runs once per model
         cls = self.enclosing_class(outer)
         if cls is not None and any(
             self.ctx.model.qualified_name(b.value) != "builtins.object" for b in cls.bases
