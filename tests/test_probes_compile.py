@@ -117,6 +117,37 @@ def test_donate_argnums_pass_through(tmp_path):
     )
 
 
+def test_an_already_jitted_function_shows_its_own_settings(tmp_path):
+    argv = [spec(SAMPLE, "donating_update"), "--factory", "make_update"]
+    code, report = run_main(compile_probe.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    jit = report["jit"]
+    assert jit["wrapped_here"] is False
+    assert jit["donate_argnums"] == [0] and jit["static_argnums"] == [2]
+    assert report["stages"]["lowering"]["donated_leaves"] == 1
+    # the static argument is shown as static, with its value, not as a traced int32[]
+    assert report["arguments"][-1] == {"argument": "n", "path": "n", "static": True, "value": "3"}
+
+
+def test_jit_settings_say_unknown_rather_than_guess(monkeypatch):
+    import jax
+
+    from jaxlint.runtime_probes import _targets
+
+    class Opaque:  # jitted-looking, with no settings to read
+        def __init__(self, fn):
+            self._fn = jax.jit(fn)
+            self.trace, self.lower = self._fn.trace, self._fn.lower
+
+        def __call__(self, *a):
+            return self._fn(*a)
+
+    _, info = _targets.effective_jit(
+        jax, Opaque(lambda x: x), static_argnums=[], static_argnames=[], donate_argnums=[]
+    )
+    assert info["donate_argnums"] == "unknown" and info["static_argnums"] == "unknown"
+
+
 def test_real_exception_classes_map_to_rules():
     import jax
     import jax.numpy as jnp

@@ -33,12 +33,13 @@ from jaxlint.runtime_probes._common import (
     run_probe,
     status_line,
 )
-from jaxlint.runtime_probes._errors import describe_exception
+from jaxlint.runtime_probes._errors import describe_exception, warning_rules
 from jaxlint.runtime_probes._monitor import CompileMonitor
 from jaxlint.runtime_probes._targets import (
     Loader,
     call_factory,
-    jit_target,
+    effective_jit,
+    known_list,
     parameter_names,
     static_keys,
 )
@@ -217,21 +218,21 @@ def run(args: argparse.Namespace, report: Report) -> int:
     report["target"] = args.target
     report["factory"] = factory.spec
     inputs, kwargs = call_factory(factory)
-    fn, wrapped = jit_target(
+    fn, jit_info = effective_jit(
         jax,
         target.obj,
         static_argnums=args.static_argnums,
         static_argnames=args.static_argnames,
         donate_argnums=args.donate_argnums,
     )
-    report["jit"] = {
-        "wrapped_here": wrapped,
-        "static_argnums": args.static_argnums,
-        "static_argnames": args.static_argnames,
-        "donate_argnums": args.donate_argnums,
-    }
+    report["jit"] = jit_info
     params = parameter_names(target.obj)
-    static = static_keys(len(inputs), params, args.static_argnums, args.static_argnames)
+    static = static_keys(
+        len(inputs),
+        params,
+        known_list(jit_info["static_argnums"]),
+        known_list(jit_info["static_argnames"]),
+    )
     report["arguments"] = describe_args(jax, inputs, kwargs, params, static)
     stages: dict[str, Any] = {name: {"ok": False, "skipped": True} for name in STAGES}
     report["stages"] = stages
@@ -259,6 +260,7 @@ def run(args: argparse.Namespace, report: Report) -> int:
                 "seconds": seconds,
                 "jax_events": monitor.since(mark).summary(),
                 "warnings": sorted({str(w.message).splitlines()[0] for w in caught}),
+                "warning_rules": warning_rules(caught),
             }
             if failure is not None:
                 report["error"] = describe_exception(failure, phase=name)
