@@ -94,7 +94,17 @@ def test_loop_mode_counts_compiles_per_step(tmp_path):
     assert step["changed"] == []  # same inputs: the jit itself is new each step
     (cause,) = step["causes"]
     assert cause["from"] == "jax explanation" and cause["rules"] == ["JAX401", "JAX402"]
-    assert "never seen the jitted function" in step["reason"]
+    assert cause["cause"] == "new function object" and step["reason"].startswith("a new function")
+
+
+def test_a_function_traced_for_the_first_time_later_is_not_blamed_on_a_rule(tmp_path):
+    argv = ["--loop", spec(SAMPLE, "step_with_eval"), "--factory", "make_batch", "--steps", "4"]
+    code, report = run_main(recompile.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    assert [s["compiles"] for s in report["steps"]] == [1, 0, 1, 0]
+    (cause,) = report["steps"][2]["causes"]
+    assert cause["cause"] == "function traced for the first time" and cause["rules"] == []
+    assert report["rules"] == []
 
     argv = ["--loop", spec(SAMPLE, "stable_step"), "--factory", "make_batch", "--steps", "3"]
     code, report = run_main(recompile.main, [*argv, "--expect-compiles", "1"], tmp_path)

@@ -158,16 +158,26 @@ _PYTREE_LINE = re.compile(r"^\s*\* at input path (.*)$")
 
 #: causes that a rule describes, by the rule's own declaration (``loop_rules``) only
 NEW_FUNCTION = "new function object"
+FIRST_USE = "function traced for the first time"
 
 
-def explained_causes(messages: list[str]) -> list[dict[str, Any]]:
+def explained_causes(
+    messages: list[str], definitions: set[str] | None = None
+) -> list[dict[str, Any]]:
     """What JAX's ``jax_explain_cache_misses`` log says caused each tracing-cache miss.
 
     The categories are those of ``jax._src.interpreters.partial_eval.explain`` and
     ``diff_tracing_cache_keys`` (jax 0.12.0.1): a function never seen before, a tracing
     context (config option) that differs, a different input pytree, different input
     types, different debug info, or no explanation.
+
+    A function JAX never saw is a *new function object* when a function defined at the
+    same place was seen earlier in this run (``definitions``, updated here): a jit of a
+    lambda or closure re-created on every call. Otherwise it is one traced for the first
+    time (a function the step calls only now), which no rule describes.
     """
+    if definitions is None:
+        definitions = set()
     causes: list[dict[str, Any]] = []
     for message in messages:
         if not message.startswith("TRACING CACHE MISS"):
@@ -179,12 +189,11 @@ def explained_causes(messages: list[str]) -> list[dict[str, Any]]:
             None,
         )
         if "never seen function:" in message:
-            cause: dict[str, Any] = {"cause": NEW_FUNCTION, "at": where}
-            if len(lines) > 2:
-                cause["function"] = lines[2].strip()
-            if "being re-defined repeatedly" in message:
-                cause["detail"] = "another function was defined on the same line before"
-            causes.append(cause)
+            described = lines[2].strip() if len(lines) > 2 else where
+            defined = described.partition(" defined at ")[2] or described
+            kind = NEW_FUNCTION if defined in definitions else FIRST_USE
+            definitions.add(defined)
+            causes.append({"cause": kind, "at": where, "function": described})
         elif "Tracing context doesn't match" in message:
             for line in lines:
                 m = _CONTEXT_LINE.match(line)
@@ -262,9 +271,12 @@ def _reason(causes: list[dict[str, Any]]) -> str | None:
     for c in causes:
         if c["cause"] == NEW_FUNCTION:
             parts.append(
-                "JAX had never seen the jitted function: a new jax.jit or a new function object"
-                " (closure, lambda, partial) on this call"
+                "a new function object: JAX never saw this one, but saw another defined at the"
+                " same place on an earlier call (a jax.jit of a lambda, closure or partial"
+                " re-created on every call)"
             )
+        elif c["cause"] == FIRST_USE:
+            parts.append(f"a function traced for the first time: {c['function']}")
         elif c["cause"] == "config context":
             parts.append(
                 f"a config context changed: {c['option']} {c['before']} -> {c['now']}"
@@ -274,8 +286,13 @@ def _reason(causes: list[dict[str, Any]]) -> str | None:
 
 
 def _attach_changes(
-    entry: dict[str, Any], history: list[Signature], sig: Signature, label: str
+    entry: dict[str, Any],
+    history: list[Signature],
+    sig: Signature,
+    label: str,
+    definitions: set[str],
 ) -> None:
+    explained = explained_causes(entry["explain_cache_misses"], definitions)
     if entry["backend_compile_events"] == 0 and entry["traces"] == 0:
         return
     if not history:
@@ -284,7 +301,7 @@ def _attach_changes(
     index, changes = closest_changes(history, sig)
     entry[f"compared_with_{label}"] = index
     entry["changed"] = changes
-    entry["causes"] = _causes(changes, explained_causes(entry["explain_cache_misses"]))
+    entry["causes"] = _causes(changes, explained)
     reason = _reason(entry["causes"])
     if reason:
         entry["reason"] = reason
@@ -312,6 +329,7 @@ def run_cases(jax: ModuleType, args: argparse.Namespace, report: Report) -> int:
     entries: list[dict[str, Any]] = []
     report["cases"] = entries
     history: list[Signature] = []
+    definitions: set[str] = set()  # where the functions JAX traced were defined
     with CompileMonitor(jax) as monitor, ExplainCapture(jax) as explain:
         for index, inputs in enumerate(cases):
             static = static_keys(len(inputs[0]), params, static_argnums, static_argnames)
@@ -328,7 +346,7 @@ def run_cases(jax: ModuleType, args: argparse.Namespace, report: Report) -> int:
             entry.update(
                 _entry(monitor.since(mark), explain.since(emark), time.perf_counter() - start)
             )
-            _attach_changes(entry, history, sig, "case")
+            _attach_changes(entry, history, sig, "case", definitions)
             entries.append(entry)
             history.append(sig)
     cache_size = getattr(fn, "_cache_size", None)
@@ -352,6 +370,7 @@ def run_loop(jax: ModuleType, args: argparse.Namespace, report: Report) -> int:
     entries: list[dict[str, Any]] = []
     report["steps"] = entries
     history: list[Signature] = []
+    definitions: set[str] = set()  # where the functions JAX traced were defined
     with CompileMonitor(jax) as monitor, ExplainCapture(jax) as explain:
         for index in range(args.steps):
             inputs = call_factory(factory)  # outside the counting window
@@ -374,7 +393,7 @@ def run_loop(jax: ModuleType, args: argparse.Namespace, report: Report) -> int:
             entry.update(
                 _entry(monitor.since(mark), explain.since(emark), time.perf_counter() - start)
             )
-            _attach_changes(entry, history, sig, "step")
+            _attach_changes(entry, history, sig, "step", definitions)
             entries.append(entry)
             history.append(sig)
     later = [e["step"] for e in entries[1:] if e["compiles"] > 0]
