@@ -295,6 +295,18 @@ def test_a_function_returning_none_is_synchronised_through_the_arrays_it_keeps(t
     assert result["synchronisation"] == {method: 1 + 2 + 3}
 
 
+def test_arrays_a_function_keeps_besides_its_outputs_are_waited_on(tmp_path):
+    argv = [spec(BENCH, "loss_and_kept_state"), "--factory", "make_pair", "--repeat", "3"]
+    code, report = run_main(bench.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    # seen (untimed) after the first call; from then on waited on inside the timer
+    assert report["results"]["target"]["synchronisation"] == {
+        "output arrays and unconsumed input arrays": 1,
+        "output arrays, unconsumed input arrays and arrays created during the call"
+        " (jax.live_arrays)": 2 + 3,
+    }
+
+
 def test_a_jitted_function_returning_none_times_what_xla_runs(tmp_path):
     # under jit the dropped matmuls are dead code: the compiled program computes nothing
     argv = [spec(BENCH, "two_matmuls_returns_none"), "--factory", "make_pair", "--jit"]

@@ -201,6 +201,10 @@ NO_ARRAYS = (
 )
 
 
+def _created(jax: ModuleType, before_ids: set[int]) -> list[Any]:
+    return [a for a in jax.live_arrays() if id(a) not in before_ids and not a.is_deleted()]
+
+
 def synchronise(
     jax: ModuleType,
     out: Any,
@@ -208,16 +212,25 @@ def synchronise(
     before_ids: set[int],
     jitted: bool,
     what: str,
+    kept: bool = False,
 ) -> tuple[int, str]:
     """Wait (inside the timer) for what the call produced or touched.
 
+    ``kept``: the function also keeps arrays it creates (in a dict, on an object), so the
+    arrays created during the call that are alive are waited on too.
     Returns the number of output arrays waited on, and how the call was synchronised.
     """
     outputs = array_leaves(jax, out, "output")
     if outputs:
+        if kept:
+            jax.block_until_ready(outputs + _live(inputs) + _created(jax, before_ids))
+            return len(outputs), (
+                "output arrays, unconsumed input arrays and arrays created during the call"
+                " (jax.live_arrays)"
+            )
         jax.block_until_ready(outputs + _live(inputs))
         return len(outputs), "output arrays and unconsumed input arrays"
-    created = [a for a in jax.live_arrays() if id(a) not in before_ids and not a.is_deleted()]
+    created = _created(jax, before_ids)
     jax.block_until_ready(created)
     jax.effects_barrier()
     if created:
@@ -268,6 +281,8 @@ class Subject:
     first_signature: Signature | None = None
     warnings: list[str] = field(default_factory=list)
     warning_rules: list[dict[str, Any]] = field(default_factory=list)
+    keeps_arrays: bool = False
+    timed_calls_with_kept_arrays_unsynchronised: list[int] = field(default_factory=list)
     _previous: dict[int, weakref.ref[Any]] = field(default_factory=dict)
 
     def _static(self, n_args: int) -> set[int | str]:
@@ -369,7 +384,13 @@ def call_once(
         try:
             out = subject.fn(*args, **kwargs)
             n_arrays, how = synchronise(
-                jax, out, input_arrays, before_ids, subject.jitted, subject.spec
+                jax,
+                out,
+                input_arrays,
+                before_ids,
+                subject.jitted,
+                subject.spec,
+                subject.keeps_arrays,
             )
         except Unsynchronisable as exc:
             raise ProbeFailure(
@@ -385,6 +406,14 @@ def call_once(
                 EXIT_USER_CODE, describe_exception(exc, phase=f"{subject.label}: {phase}")
             ) from exc
         elapsed = time.perf_counter() - start
+    # untimed: did the call keep arrays it created besides its outputs (a dict, an
+    # object)? From then on they are waited on inside the timer too.
+    if not subject.keeps_arrays and n_arrays:
+        output_ids = {id(a) for a in array_leaves_safe(jax, out)}
+        if any(id(a) not in output_ids for a in _created(jax, before_ids)):
+            subject.keeps_arrays = True
+            if phase.startswith("timed"):
+                subject.timed_calls_with_kept_arrays_unsynchronised.append(call_index)
     del before, before_ids
     compiles = monitor.since(mark).compiles
     del out
@@ -602,6 +631,11 @@ def _invalid_reasons(subjects: list[Subject]) -> list[str]:
                 f"{s.label}: {len(s.not_equivalent)} call(s) got inputs that are not equivalent"
                 f" to the first call's (first: {first['phase']}, {change['path']}"
                 f" {change['kind']} {change['before']} -> {change['now']})"
+            )
+        if s.timed_calls_with_kept_arrays_unsynchronised:
+            reasons.append(
+                f"{s.label}: the function kept arrays it created (besides its outputs), first"
+                " seen in a timed call, whose time did not wait for them; use --warmup 1 or more"
             )
         if s.compiles_timed:
             reasons.append(
