@@ -1,9 +1,11 @@
 """Describe an exception from the user's code: class, message, user line, predicting rule.
 
 Which rule predicts an exception comes from the rules themselves: each declares the
-exceptions that confirm it (``Rule.confirmed_by``: JAX's public error classes such as
-``jax.errors.TracerBoolConversionError``, verified on jax 0.12.0.1). They are matched
-by name and module, so this module never imports JAX.
+exceptions (and warnings) that confirm it (``Rule.confirmed_by``: JAX's public error
+classes such as ``jax.errors.TracerBoolConversionError``, builtin classes with their
+message, verified on jax 0.12.0.1), and from jaxlint's own findings on the line that
+failed (``static_rules_at`` lints the user's file). Classes are matched by name and
+module, so this module never imports JAX.
 """
 
 from __future__ import annotations
