@@ -145,7 +145,7 @@ def choose_rule(
     (the linter pointed at the line that failed); else none.
     """
     declared = matching_rules(exc)
-    static = static_rules_at(filename, line) if filename and line else []
+    static = static_rules_at(filename, line) if _user_file(filename) and line else []
     both = [code for code in static if code in declared]
     if both:
         return both[0], "static finding at the failing line, and its confirmed_by", static
@@ -156,16 +156,26 @@ def choose_rule(
     return None, None, static
 
 
+def _user_file(filename: str | None) -> bool:
+    """A file of the user's (not JAX's, NumPy's, jaxlint's or the standard library's)."""
+    if not filename:
+        return False
+    stdlib = os.path.abspath(sysconfig.get_paths().get("stdlib", "")) + os.sep
+    return not _is_library_frame(filename, _package_dirs(), stdlib)
+
+
 def warning_rules(caught: list[Any]) -> list[dict[str, Any]]:
     """For warnings caught with ``warnings.catch_warnings(record=True)``: the ones that a
     rule declares (``Raises("UserWarning", ...)``), with that rule."""
     out: list[dict[str, Any]] = []
     for w in caught:
         message = w.message if isinstance(w.message, Warning) else w.category(str(w.message))
+        if not matching_rules(message):
+            continue  # only a declared warning names a rule
         filename = getattr(w, "filename", None)
         lineno = getattr(w, "lineno", None)
-        rule, why, _ = choose_rule(message, filename, lineno)
-        if rule is None or why == "static finding at the failing line":
+        rule, _, _ = choose_rule(message, filename, lineno)
+        if rule is None:
             continue
         entry = {
             "warning": str(message).splitlines()[0] if str(message).strip() else "",
