@@ -307,6 +307,14 @@ def test_arrays_a_function_keeps_besides_its_outputs_are_waited_on(tmp_path):
     }
 
 
+def test_a_host_value_is_already_synchronised(tmp_path):
+    code, report = run_main(bench.main, [spec(BENCH, "host_value"), "--repeat", "2"], tmp_path)
+    assert code == 0, report.get("error")
+    assert report["results"]["target"]["synchronisation"] == {
+        "host values (already on the host) and effects barrier": 1 + 2 + 2
+    }
+
+
 def test_a_jitted_function_returning_none_times_what_xla_runs(tmp_path):
     # under jit the dropped matmuls are dead code: the compiled program computes nothing
     argv = [spec(BENCH, "two_matmuls_returns_none"), "--factory", "make_pair", "--jit"]
