@@ -57,3 +57,33 @@ def test_probe_command_runs_without_usage_error(rule, tmp_path):
         assert [o["aval"] for o in outputs] == ["float32[3]", "uint32[2]"]
     if rule.code == "JAX701":  # "prints the installed JAX version"
         assert report["versions"]["jax"]
+
+
+PROBES_DOC = FIXTURES.parent.parent.parent / "docs" / "probes.md"
+PROBES_SRC = FIXTURES.parent.parent.parent / "jaxlint" / "runtime_probes"
+
+
+def test_every_error_class_a_probe_makes_is_documented():
+    made = set()
+    for path in PROBES_SRC.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        made |= set(re.findall(r'fail\(\s*EXIT_\w+,\s*"(\w+)"', text))
+        made |= set(re.findall(r'"class": "(\w+)"', text))
+    assert {"UsageError", "InvalidMeasurement", "UnsynchronisableOutput"} <= made
+    doc = PROBES_DOC.read_text(encoding="utf-8")
+    (row,) = [line for line in doc.splitlines() if line.startswith("| `class` |")]
+    assert sorted(name for name in made if f"`{name}`" not in row) == []
+
+
+def test_exit_codes_are_documented():
+    from jaxlint.runtime_probes import _common
+
+    doc = PROBES_DOC.read_text(encoding="utf-8")
+    for code in (
+        _common.EXIT_OK,
+        _common.EXIT_EXPECTATION,
+        _common.EXIT_ERROR,
+        _common.EXIT_USER_CODE,
+    ):
+        assert re.search(rf"^  \| {code} \| \S", doc, re.MULTILINE), code
+    assert "exit code 0 only with `ok: true`" in doc

@@ -9,7 +9,7 @@ import libcst as cst
 
 from jaxlint.analysis.names import Binding, Scope
 from jaxlint.analysis.transforms import ARRAY_ATTRIBUTES, STATIC_ATTRIBUTES
-from jaxlint.rules.base import Examples, Rule
+from jaxlint.rules.base import Examples, Raises, Rule
 from jaxlint.rules.compilation.helpers import COMPREHENSIONS, Jitted, Queries, short
 
 EXAMPLES = Examples(__file__)
@@ -52,6 +52,7 @@ class DonatedBufferReuse(Queries, Rule):
     message = "`{name}` {problem}; {advice}"
     fix_availability = "none"
     probe = "jaxlint probe compile FILE.py:FUNC --donate-argnums 0"
+    confirmed_by = (Raises("RuntimeError", message_startswith="Array has been deleted"),)
     docs = """\
 ## What it does
 Flags a variable passed in a donated position of a jitted function

@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.diagnostics import Applicability
-from jaxlint.rules.base import Event, Examples, FixOp, ReplaceNode, Rule
+from jaxlint.rules.base import Examples, FixOp, Raises, ReplaceNode, Rule
 from jaxlint.rules.compilation.helpers import Queries, short
 
 EXAMPLES = Examples(__file__)
@@ -35,9 +35,8 @@ class UnhashableStaticArg(Queries, Rule):
     )
     fix_availability = "sometimes"
     probe = "jaxlint probe recompile FILE.py:FUNC --static-argnums 0"
-    # Listed by `probe recompile --loop` as before the one-module-per-rule layout; an
-    # unhashable static argument raises rather than recompiles (the probes issue revisits).
-    confirmed_by = (Event("/jax/core/compile/backend_compile_duration"),)
+    # jit raises before tracing; it never causes a recompilation
+    confirmed_by = (Raises("ValueError", message_startswith="Non-hashable static arguments"),)
     docs = """\
 ## What it does
 Flags a call of a jitted function (`@jax.jit`, `@partial(jax.jit, ...)`,
