@@ -97,6 +97,24 @@ FRESH_2026_12: dict[str, tuple[str, str]] = {
     "tinygp": ("0.3.1", "Gaussian processes"),
 }
 
+# A second fresh set, chosen after the rule changes that fresh-2026-12's findings led to and
+# read once (docs/precision/heldout-fresh-b.md): disjoint from PINNED, HELDOUT, READ_ONCE,
+# FRESH_2026_12 and mujoco-mjx.
+FRESH_2026_12B: dict[str, tuple[str, str]] = {
+    "quax": ("0.4.6", "array-type dispatch (equinox)"),
+    "jaxline": ("0.0.8", "distributed training loop"),
+    "dm-pix": ("0.4.5", "image processing"),
+    "sbx-rl": ("0.28.0", "RL algorithms"),
+    "jax-cosmo": ("0.1.0", "cosmology"),
+    "coix": ("0.1.0", "probabilistic inference combinators"),
+    "bayeux-ml": ("0.1.15", "Bayesian inference front-end"),
+    "brainpy": ("2.9.0", "brain dynamics simulation"),
+    "dm-acme": ("0.4.0", "RL framework (2022)"),
+    "jax-cfd": ("0.2.1", "computational fluid dynamics"),
+    "jaxsim": ("0.9.0", "robot physics simulation"),
+    "evofr": ("0.2.1", "epidemiological forecasting"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -118,6 +136,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12",
         ROOT / "docs" / "precision" / "heldout-fresh.md",
         "_results-fresh-2026-12",
+    ),
+    "fresh-2026-12b": HeldoutSet(
+        FRESH_2026_12B,
+        "jaxlint-heldout-fresh-2026-12b",
+        ROOT / "docs" / "precision" / "heldout-fresh-b.md",
+        "_results-fresh-2026-12b",
     ),
 }
 DEFAULT_SET = "original"

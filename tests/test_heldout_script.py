@@ -101,6 +101,17 @@ def test_project_of():
     assert heldout.project_of(nt) == "neural-tangents"
 
 
+def test_project_of_names_with_dashes_in_the_second_fresh_set():
+    for name, (version, _) in heldout.FRESH_2026_12B.items():
+        assert heldout.project_of(f"{name}-{version}/{name}-{version}/pkg/x.py") == name
+
+
+def test_no_set_holds_a_project_seen_while_choosing_the_first_fresh_set():
+    # mujoco-mjx was downloaded (and looked at) while the first held-out set was chosen
+    for held in heldout.SETS.values():
+        assert "mujoco-mjx" not in held.projects
+
+
 def test_allocate_takes_all_when_few():
     assert heldout.allocate({"JAX301": 30, "JAX102": 20}, 80) == {"JAX301": 30, "JAX102": 20}
 
