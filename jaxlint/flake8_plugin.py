@@ -103,15 +103,17 @@ class JaxlintChecker:
 
     def _check(self) -> list[Report]:
         text = "".join(self.lines)
-        if not mentions_jax(text):
+        try:
+            settings, rules = self.settings_for(self.filename)
+        except ConfigError as exc:
+            if not mentions_jax(text):
+                return []
+            return [self._internal(f"jaxlint config error: {exc}")]
+        if not mentions_jax(text, settings.prefilter_words):
             return []
         file_codes = file_noqa_codes(text)
         if file_codes is not None and ALL in file_codes:
             return []
-        try:
-            settings, rules = self.settings_for(self.filename)
-        except ConfigError as exc:
-            return [self._internal(f"jaxlint config error: {exc}")]
         with gc_paused():
             result = lint_text(text, self.filename, settings, rules, apply_noqa=False)
         reports: list[Report] = []

@@ -328,6 +328,27 @@ def test_noqa_is_handled_by_flake8(tmp_path: Path) -> None:
     assert {f[1] for f in jaxlint_findings(tmp_path)} == {6, 7}
 
 
+def test_lower_case_noqa_codes_behave_as_in_flake8(tmp_path: Path) -> None:
+    """flake8 compares noqa codes as written: `# NOQA:jax602` silences nothing (while a
+    `# noqa :` without a code list is a bare noqa); jaxlint does the same."""
+    (tmp_path / "n.py").write_text(
+        textwrap.dedent(
+            """\
+            import jax.numpy as jnp
+
+            a = jnp.empty(1)  # NOQA:jax602
+            b = jnp.empty(1)  # noqa: jax6
+            c = jnp.empty(1)  # NOQA:JAX602
+            d = jnp.empty(1)  # noqa : jax602
+            e = jnp.empty(1)
+            """
+        )
+    )
+    flake8_rows = {f[1] for f in flake8_findings(tmp_path)}
+    assert flake8_rows == {3, 4, 7}
+    assert {f[1] for f in jaxlint_findings(tmp_path)} == flake8_rows
+
+
 def test_target_jax_from_pyproject_next_to_the_file(tmp_path: Path) -> None:
     source = "import jax.numpy as jnp\nx = jnp.empty(3)\n"
     (tmp_path / "old").mkdir()
