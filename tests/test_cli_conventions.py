@@ -9,6 +9,8 @@ import argparse
 import io
 import os
 import re
+import shutil
+import subprocess
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
@@ -576,3 +578,33 @@ def test_configured_decorator_file_is_checked(project: Path, run: Run, cache: li
     write(project, {"m.py": wrapped})
     r = run("check", *cache, "--output-format", "concise", "m.py")
     assert codes(r.out) == ["m.py JAX101"]
+
+
+# -- 8. make demo ---------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_demo_recipe() -> None:
+    """`make demo` installs jaxlint alone, never ignores errors with `-`, stops on exit
+    code 2 only, and ends with the next three commands for a newcomer."""
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run(
+        ["make", "-n", "demo", "VENV=/nonexistent-venv"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    installs = [line for line in lines if "pip install" in line]
+    assert installs and all(line.rstrip().endswith("install --quiet -e .") for line in installs)
+    recipe = (root / "Makefile").read_text().split("\ndemo:", 1)[1].split("\n\n", 1)[0]
+    assert not any(line.startswith("\t-") for line in recipe.splitlines())  # no ignored errors
+    checks = [line for line in lines if "jaxlint check" in line and "rc=" in line]
+    assert len(checks) == 3
+    assert all("if [ $rc -gt 1 ]; then exit $rc; fi" in line for line in checks)
+    tail = "\n".join(lines[-3:])
+    assert "jaxlint check path/to/your/code" in tail
+    assert "jaxlint rule JAX602" in tail
+    assert "jaxlint check --fix path/to/your/code" in tail
