@@ -103,14 +103,13 @@ class JaxlintChecker:
 
     def _check(self) -> list[Report]:
         text = "".join(self.lines)
+        jax_named = mentions_jax(text)
         try:
             settings, rules = self.settings_for(self.filename)
         except ConfigError as exc:
-            if not mentions_jax(text):
-                return []
-            return [self._internal(f"jaxlint config error: {exc}")]
-        if not mentions_jax(text, settings.prefilter_words):
-            return []
+            return [self._internal(f"jaxlint config error: {exc}")] if jax_named else []
+        if not jax_named and not mentions_jax(text, settings.prefilter_words):
+            return []  # the prefilter: never parsed
         file_codes = file_noqa_codes(text)
         if file_codes is not None and ALL in file_codes:
             return []
