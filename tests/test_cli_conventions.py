@@ -461,11 +461,28 @@ def test_progress_line_only_on_a_terminal_after_a_delay() -> None:
     assert not p.enabled
 
 
-def test_no_progress_when_piped(project: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("stdout_tty", "flags", "shown"),
+    [(True, [], True), (True, ["-q"], False), (True, ["-s"], False), (False, [], False)],
+)
+def test_progress_line_in_a_run(
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    stdout_tty: bool,
+    flags: list[str],
+    shown: bool,
+) -> None:
     monkeypatch.setattr(jaxlint.cli.progress, "DELAY_S", 0.0)
     write(project, {f"m{i}.py": EMPTY for i in range(3)})
-    r = run("check", "--no-cache", "-j", "1", ".")
-    assert "files]" not in r.err
+    out = FakeTTY() if stdout_tty else io.StringIO()
+    err = FakeTTY()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["check", "--no-cache", "-j", "1", "--color", "never", *flags, "."]) == 1
+    assert ("[3/3 files]" in err.getvalue()) is shown
+    if shown:
+        assert err.getvalue().endswith("\r\x1b[K")  # erased before the report
+        assert "\x1b[K" not in out.getvalue()
 
 
 # -- 6. --watch ----------------------------------------------------------------------------

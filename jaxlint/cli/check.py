@@ -267,7 +267,9 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
     jobs = args.jobs or available_cores()
     sizes = [task_size(paths) for paths in tasks]
     quiet = args.quiet or args.silent
-    progress = Progress(len(tasks), None if quiet else sys.stderr)
+    # on stderr, and only when stdout is a terminal too: `jaxlint check | less` shows none
+    shown = not quiet and _isatty(sys.stdout)
+    progress = Progress(len(tasks), sys.stderr if shown else None)
     try:
         if should_parallelize(jobs, sizes):
             check_in_pool(tasks, sizes, resolver, args, state, fixing, cache, jobs, progress)
@@ -280,6 +282,14 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
     if args.add_noqa:
         return add_noqa(args, state)
     return finish(args, state, fixing, wall=time.perf_counter() - started)
+
+
+def _isatty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty is not None and isatty())
+    except (OSError, ValueError):
+        return False
 
 
 def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunState) -> int:

@@ -1,6 +1,7 @@
 """The progress line of ``jaxlint check`` on a terminal: ``[120/3400 files]``.
 
-It appears only when stderr is a terminal, ``-q``/``-s`` are not given, and the run
+It appears (on stderr) only when stdout and stderr are terminals (never when the
+output is piped), ``-q``/``-s`` are not given, and the run
 has already taken ``delay`` seconds (short runs print nothing), and it is erased
 before the report is printed.
 """
@@ -24,8 +25,8 @@ class Progress:
         stream: TextIO | None,
         *,
         clock: Callable[[], float] = time.monotonic,
-        delay: float = DELAY_S,
-        every: float = EVERY_S,
+        delay: float | None = None,
+        every: float | None = None,
     ) -> None:
         """``stream`` None (or not a terminal) turns the line off."""
         isatty = getattr(stream, "isatty", None)
@@ -35,8 +36,8 @@ class Progress:
         self.stream = stream
         self.clock = clock
         self.start = clock()
-        self.delay = delay
-        self.every = every
+        self.delay = DELAY_S if delay is None else delay
+        self.every = EVERY_S if every is None else every
         self.last_draw: float | None = None
         self.shown = False
 
