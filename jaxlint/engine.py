@@ -414,10 +414,10 @@ def lint_text(
     result = FileResult()
     if timings is not None:
         with timings.measure("prefilter"):
-            skip = not rules or not mentions_jax(text)
+            skip = not rules or not mentions_jax(text, settings.prefilter_words)
         if skip:
             return result
-    elif not rules or not mentions_jax(text):
+    elif not rules or not mentions_jax(text, settings.prefilter_words):
         return result
     file_codes = file_noqa_codes(text) if apply_noqa else None
     if file_codes is not None and "*" in file_codes:

@@ -329,6 +329,28 @@ def test_noqa_is_handled_by_flake8(tmp_path: Path) -> None:
     assert {f[1] for f in jaxlint_findings(tmp_path)} == {6, 7}
 
 
+def test_lower_case_noqa_codes_behave_as_in_flake8(tmp_path: Path) -> None:
+    """flake8 compares noqa codes as written: `# NOQA:jax602` silences nothing (while a
+    `# noqa :` without a code list is a bare noqa); jaxlint does the same."""
+    (tmp_path / "n.py").write_text(
+        textwrap.dedent(
+            """\
+            import jax.numpy as jnp
+
+            a = jnp.empty(1)  # NOQA:jax602
+            b = jnp.empty(1)  # noqa: jax6
+            c = jnp.empty(1)  # NOQA:JAX602
+            d = jnp.empty(1)  # noqa : jax602
+            e = jnp.empty(1)
+            """
+        )
+    )
+    flake8_rows = {f[1] for f in flake8_findings(tmp_path)}
+    assert flake8_rows == {3, 4, 7}
+    # flake8's --select JAX selects the default-off JAX602 too
+    assert {f[1] for f in jaxlint_findings(tmp_path, "--extend-select", "JAX602")} == flake8_rows
+
+
 def test_target_jax_from_pyproject_next_to_the_file(tmp_path: Path) -> None:
     source = "import jax.numpy as jnp\nx = jnp.round_(3)\n"  # deprecated 0.4.32, removed 0.4.38
     (tmp_path / "old").mkdir()
@@ -502,7 +524,8 @@ def test_files_without_jax_are_not_parsed(monkeypatch: pytest.MonkeyPatch) -> No
         raise AssertionError("parsed a file that cannot involve JAX")
 
     monkeypatch.setattr(plugin_module, "lint_text", must_not_run)
-    monkeypatch.setattr(JaxlintChecker, "settings_for", must_not_run)
+    # the file's settings are looked up (their traced-decorators may name the file's
+    # own decorators), but the file is not parsed
     text = (FIXTURES / "no_jax.py").read_text()
     assert list(JaxlintChecker(None, "no_jax.py", _lines(text)).run()) == []
     text = (FIXTURES / "silenced.py").read_text()
@@ -619,3 +642,17 @@ def test_flake8_and_jaxlint_agree_on_every_rule(every_rule_project: Path, argv: 
     # both tools were compared on every rule that the selection enables
     wanted = {r.code for r in all_rules() if r.default_enabled or argv}
     assert {code for *_, code in expected} == wanted
+
+
+def test_configured_traced_decorator_file_is_checked(tmp_path: Path) -> None:
+    """A file that uses only a decorator named in `traced-decorators` (no `jax` in it)
+    passes the prefilter under flake8 too."""
+    (tmp_path / "m.py").write_text(
+        "import numpy as np\nfrom mylib import my_jit\n\n\n@my_jit\ndef f(x):\n"
+        "    return np.asarray(x)\n"
+    )
+    assert flake8_findings(tmp_path) == set()
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxlint]\ntraced-decorators = ["mylib.my_jit"]\n'
+    )
+    assert {(f[0], f[1], f[-1]) for f in flake8_findings(tmp_path)} == {("m.py", 7, "JAX101")}

@@ -26,6 +26,8 @@ import pytest
 
 import jaxlint.versions
 from jaxlint.cli import main
+from jaxlint.output import urls
+from jaxlint.output.urls import rule_url
 from jaxlint.rules import all_rules
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json"
@@ -173,7 +175,8 @@ def test_json_values(project: Path, jaxlint_run: Run) -> None:
     assert prng["end_location"] == {"column": 25, "row": 4}
     assert prng["noqa_row"] == 4
     assert prng["cell"] is None
-    assert prng["url"] is None
+    assert prng["url"] == rule_url("JAX302")
+    assert prng["url"].endswith("/docs/rules/JAX302.md")
     assert prng["name"] == "legacy-prng-key"
     assert prng["severity"] == "error"
     assert prng["message"].startswith("`jax.random.PRNGKey` makes a legacy raw uint32 key")
@@ -585,3 +588,47 @@ def test_statistics_json_keys_match_ruff(project: Path, jaxlint_run: Run) -> Non
     ruff_stats = json.loads(proc.stdout)
     ours = jaxlint_run("check", "--statistics", "--output-format", "json", "a.py").json()
     assert key_paths(ours) == key_paths(ruff_stats)
+
+
+# -- rule documentation URLs --------------------------------------------------------------------
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_rule_url_names_its_docs_page() -> None:
+    for rule in all_rules():
+        url = rule_url(rule.code)
+        assert url is not None and url.startswith(urls.repository_url() + "/")
+        page = url.split("/blob/main/", 1)[1]
+        assert page == f"docs/rules/{rule.code}.md"
+        assert (REPO_ROOT / page).is_file()
+    assert rule_url("JAX000") is None and rule_url("JAX900") is None
+
+
+def test_sarif_rules_have_help_uri(project: Path) -> None:
+    (project / "a.py").write_text("import jax.numpy as jnp\nx = jnp.empty(3)\n")
+    out = io.StringIO()
+    sys_stdout, sys.stdout = sys.stdout, out
+    try:
+        main(["check", "--no-cache", "--output-format", "sarif", "a.py"])
+    finally:
+        sys.stdout = sys_stdout
+    driver = json.loads(out.getvalue())["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == urls.repository_url()
+    assert "pypi.org" not in driver["informationUri"]
+    for rule in driver["rules"]:
+        assert rule["helpUri"] == rule_url(rule["id"])
+
+
+def test_repository_url_comes_from_project_urls() -> None:
+    """One constant, unless the checkout's pyproject.toml names the repository; and if it
+    does, the constant (what an installed copy uses) must agree with it."""
+    project = {"urls": {"Homepage": "https://example.org/x", "Repository": "https://h/o/r/"}}
+    assert urls.repository_url_from(project) == "https://h/o/r"
+    assert urls.repository_url_from({"urls": {"Docs": "https://d"}}) == urls.REPOSITORY_URL
+    assert urls.repository_url_from({}) == urls.REPOSITORY_URL
+    ours = urls._checkout_project(REPO_ROOT / "pyproject.toml")
+    assert ours, "pyproject.toml is jaxlint's (project.scripts.jaxlint)"
+    assert urls.repository_url_from(ours) == urls.REPOSITORY_URL, (
+        "REPOSITORY_URL in jaxlint/output/urls.py must match [project.urls]"
+    )
