@@ -56,6 +56,7 @@ from jaxlint.runtime_probes._common import (
     usage_error,
 )
 from jaxlint.runtime_probes._errors import describe_exception, warning_rules
+from jaxlint.runtime_probes._inputs import add_args_flag, input_factory, inputs_text
 from jaxlint.runtime_probes._monitor import CompileMonitor
 from jaxlint.runtime_probes._targets import (
     Inputs,
@@ -133,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="wrap the function(s) in jax.jit (needed for --static-argnums, --static-argnames"
         " and --donate-argnums); without it the function is called as it is",
     )
+    add_args_flag(parser)
     add_jit_flags(parser)
     parser.add_argument(
         "--warmup",
@@ -529,12 +531,14 @@ def _subject(
     factory_spec: str | None,
     args: argparse.Namespace,
     default_factory: Target | None = None,
-) -> tuple[Subject, dict[str, Any]]:
+) -> tuple[Subject, dict[str, Any], dict[str, Any]]:
     target = loader.load(spec, role=label)
     if factory_spec is None and default_factory is not None:
-        factory = default_factory
+        factory, inputs_from = default_factory, {"source": "the target's inputs"}
     else:
-        factory = loader.load_factory(factory_spec, target)
+        factory, inputs_from = input_factory(
+            loader, target, factory_spec, args.args if label == "target" else None
+        )
     fn: Callable[..., Any] = target.obj
     jit_info: dict[str, Any] = {"wrapped_here": False}
     if args.jit:
@@ -560,7 +564,7 @@ def _subject(
         static_argnums=known_list(jit_info.get("static_argnums")),
         static_argnames=known_list(jit_info.get("static_argnames")),
     )
-    return subject, jit_info
+    return subject, jit_info, inputs_from
 
 
 def _subject_report(s: Subject, allow: bool) -> dict[str, Any]:
@@ -680,15 +684,17 @@ def run(args: argparse.Namespace, report: Report) -> int:
         "order": "alternating A B A B" if args.compare else "A only",
     }
     loader = Loader()
-    a, a_jit = _subject(jax, loader, "target", args.target, args.factory, args)
+    a, a_jit, a_from = _subject(jax, loader, "target", args.target, args.factory, args)
     subjects = [a]
     report["jit"] = {"target": a_jit}
+    report["inputs_from"] = {"target": a_from}
     if args.compare:
-        b, b_jit = _subject(
+        b, b_jit, b_from = _subject(
             jax, loader, "compare", args.compare, args.compare_factory, args, a.factory
         )
         subjects.append(b)
         report["jit"]["compare"] = b_jit
+        report["inputs_from"]["compare"] = b_from
     report["target"] = args.target
     report["compare"] = args.compare
     try:
@@ -755,6 +761,8 @@ def render_text(report: Report) -> str:
             f" {settings['warmup']}, timed calls {settings['repeat']}, {settings['order']};"
             " fresh inputs per call, outputs synchronised inside the timer"
         )
+    for label, info in (report.get("inputs_from") or {}).items():
+        lines.extend(f"{label} {line}" for line in inputs_text(info))
     for label, r in (report.get("results") or {}).items():
         st = r["stats"]
         lines.append(f"{label}: {r['function']}")

@@ -38,6 +38,8 @@ from jaxlint.runtime_probes._common import (
     usage_error,
 )
 from jaxlint.runtime_probes._errors import describe_exception
+from jaxlint.runtime_probes._inputs import add_args_flag, input_factory, inputs_text
+from jaxlint.runtime_probes._inputs import cases_factory as cases_factory_for
 from jaxlint.runtime_probes._monitor import BACKEND_COMPILE, CompileMonitor, ExplainCapture, Window
 from jaxlint.runtime_probes._targets import (
     Inputs,
@@ -108,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="cases mode: factory returning a list of (args, kwargs), a name in the target's"
         f" module or a full spec (default: {DEFAULT_CASES})",
     )
+    add_args_flag(parser)
     add_jit_flags(parser, donate=False)
     parser.add_argument(
         "--loop",
@@ -310,10 +313,13 @@ def _attach_changes(
 def run_cases(jax: ModuleType, args: argparse.Namespace, report: Report) -> int:
     loader = Loader()
     target = loader.load(args.target)
-    cases_factory = loader.load_factory(args.cases or DEFAULT_CASES, target, role="cases")
+    cases_factory, inputs_from = cases_factory_for(
+        loader, target, args.cases, args.args, DEFAULT_CASES
+    )
     report["mode"] = "cases"
     report["target"] = args.target
     report["cases_factory"] = cases_factory.spec
+    report["inputs_from"] = inputs_from
     cases = call_cases(cases_factory)
     fn, jit_info = effective_jit(
         jax,
@@ -360,10 +366,11 @@ def run_loop(jax: ModuleType, args: argparse.Namespace, report: Report) -> int:
         usage_error("--steps must be at least 1")
     loader = Loader()
     step = loader.load(args.loop, role="step function")
-    factory = loader.load_factory(args.factory, step)
+    factory, inputs_from = input_factory(loader, step, args.factory, args.args)
     report["mode"] = "loop"
     report["step_function"] = args.loop
     report["factory"] = factory.spec
+    report["inputs_from"] = inputs_from
     report["steps_requested"] = args.steps
     params = parameter_names(step.obj)
     own = jit_settings(step.obj) if is_jitted(step.obj) else None  # a jitted step's statics
@@ -451,6 +458,7 @@ def run(args: argparse.Namespace, report: Report) -> int:
 def render_text(report: Report) -> str:
     what = report.get("target") or report.get("step_function") or ""
     lines = [f"jaxlint probe recompile {what}".rstrip(), status_line(report)]
+    lines.extend(inputs_text(report.get("inputs_from")))
     entries = report.get("cases") if report.get("mode") == "cases" else report.get("steps")
     label = "case" if report.get("mode") == "cases" else "step"
     for e in entries or []:
