@@ -24,7 +24,9 @@ The rules it keeps:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import os
 import random
 import statistics
 import sys
@@ -155,6 +157,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--compare-factory",
         metavar="NAME|FILE.py:FUNC",
         help="input factory for --compare (default: the target's factory)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="write a jax.profiler trace of the timed calls to DIR (one TraceAnnotation per"
+        " call; open it in Perfetto or TensorBoard), the device memory profile"
+        " (memory.prof) and the peak memory where the backend reports it",
     )
     parser.add_argument(
         "--allow-recompiles",
@@ -366,7 +375,12 @@ def array_leaves_safe(jax: ModuleType, tree: Any) -> list[Any]:
 
 
 def call_once(
-    jax: ModuleType, subject: Subject, phase: str, monitor: CompileMonitor, call_index: int
+    jax: ModuleType,
+    subject: Subject,
+    phase: str,
+    monitor: CompileMonitor,
+    call_index: int,
+    annotate: bool = False,
 ) -> tuple[float, int]:
     """Prepare fresh inputs (untimed), then time the call plus its synchronisation.
 
@@ -380,7 +394,13 @@ def call_once(
     before = jax.live_arrays()
     before_ids = {id(a) for a in before}
     mark = monitor.mark()
-    with warnings.catch_warnings(record=True) as caught:
+    # --profile: one TraceAnnotation per timed call, entered and left outside the timer
+    annotation = (
+        jax.profiler.TraceAnnotation(f"jaxlint bench {subject.label} {phase}")
+        if annotate
+        else contextlib.nullcontext()
+    )
+    with warnings.catch_warnings(record=True) as caught, annotation:
         warnings.simplefilter("always")
         start = time.perf_counter()
         try:
@@ -435,6 +455,89 @@ def call_once(
     elif subject.donate_argnums:
         subject.donation_not_checked += 1
     return elapsed, compiles
+
+
+# -- --profile -------------------------------------------------------------------------------
+
+
+def start_profile(jax: ModuleType, directory: str) -> bool:
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        fail(EXIT_ERROR, "OutputError", f"cannot create {directory}: {exc.strerror or exc}")
+    try:
+        jax.profiler.start_trace(directory, create_perfetto_trace=True)
+    except Exception as exc:  # e.g. a trace already running in this process
+        fail(
+            EXIT_ERROR,
+            "ProfilerError",
+            f"jax.profiler.start_trace({directory!r}) raised {type(exc).__name__}: {exc}",
+        )
+    return True
+
+
+def _files_under(directory: str) -> list[str]:
+    found = []
+    for root, _, files in os.walk(directory):
+        found += [os.path.join(root, f) for f in files]
+    return sorted(found)
+
+
+def finish_profile(jax: ModuleType, directory: str, subjects: list[Subject]) -> dict[str, Any]:
+    """Stop the trace, save the device memory profile, read the peak memory: each part
+    says what it wrote or why it is unavailable (never a number that was not measured)."""
+    before = set(_files_under(directory))
+    out: dict[str, Any] = {"directory": os.path.abspath(directory)}
+    try:
+        jax.profiler.stop_trace()
+    except Exception as exc:
+        out["trace_error"] = f"{type(exc).__name__}: {exc}"
+    trace_files = [f for f in _files_under(directory) if f not in before]
+    out["trace_files"] = trace_files
+    out["perfetto_trace"] = next(
+        (f for f in trace_files if f.endswith("perfetto_trace.json.gz")), None
+    )
+    out["annotations"] = {
+        "name": "jaxlint bench {target|compare} timed call {N}",
+        "count": sum(len(x.samples) for x in subjects),
+    }
+    out["note"] = "the timed calls ran under the profiler: their times include its overhead"
+    out["open_with"] = (
+        "https://ui.perfetto.dev (open perfetto_trace.json.gz), or"
+        f" `tensorboard --logdir {os.path.abspath(directory)}` (Profile tab)"
+    )
+    memory = os.path.join(directory, "memory.prof")
+    try:
+        jax.profiler.save_device_memory_profile(memory)
+        out["memory_profile"] = os.path.abspath(memory)
+        out["memory_profile_viewer"] = f"pprof --web {os.path.abspath(memory)}"
+    except Exception as exc:
+        out["memory_profile"] = None
+        out["memory_profile_error"] = f"{type(exc).__name__}: {exc}"
+    peaks: dict[str, Any] = {}
+    for device in jax.local_devices():
+        try:
+            stats = device.memory_stats()
+        except Exception as exc:
+            stats, why = None, f"memory_stats() raised {type(exc).__name__}"
+        else:
+            why = "memory_stats() returned None on this backend"
+        if stats and "peak_bytes_in_use" in stats:
+            peaks[str(device)] = {"peak_bytes_in_use": stats["peak_bytes_in_use"]}
+        else:
+            peaks[str(device)] = {
+                "peak_bytes_in_use": None,
+                "unavailable": why if not stats else "memory_stats() has no peak_bytes_in_use",
+            }
+    out["peak_memory"] = peaks
+    if "trace_error" in out or not trace_files:
+        fail(
+            EXIT_ERROR,
+            "ProfilerError",
+            "the profiler wrote no trace file"
+            + (f": {out['trace_error']}" if "trace_error" in out else ""),
+        )
+    return out
 
 
 # -- statistics ------------------------------------------------------------------------------
@@ -705,15 +808,24 @@ def run(args: argparse.Namespace, report: Report) -> int:
                 for s in subjects:
                     _, compiles = call_once(jax, s, f"warm-up call {i + 1}", monitor, 1 + i)
                     s.compiles_warmup += compiles
-            for i in range(args.repeat):
-                for s in subjects:
-                    seconds, compiles = call_once(
-                        jax, s, f"timed call {i + 1}", monitor, 1 + args.warmup + i
-                    )
-                    s.samples.append(seconds)
-                    s.compiles_timed += compiles
-                    if compiles:
-                        s.timed_calls_that_compiled.append(i + 1)
+            profiling = start_profile(jax, args.profile) if args.profile else False
+            try:
+                for i in range(args.repeat):
+                    for s in subjects:
+                        seconds, compiles = call_once(
+                            jax, s, f"timed call {i + 1}", monitor, 1 + args.warmup + i, profiling
+                        )
+                        s.samples.append(seconds)
+                        s.compiles_timed += compiles
+                        if compiles:
+                            s.timed_calls_that_compiled.append(i + 1)
+            except BaseException:
+                if profiling:
+                    with contextlib.suppress(Exception):
+                        jax.profiler.stop_trace()
+                raise
+            if profiling:
+                report["profile"] = finish_profile(jax, args.profile, subjects)
     except ProbeFailure:
         report["calls_before_failure"] = {s.label: s.calls for s in subjects}
         raise  # no numbers: the failure is the result
@@ -795,6 +907,25 @@ def render_text(report: Report) -> str:
                 )
         for w in r["warnings"]:
             lines.append(f"  warning: {w}")
+    profile = report.get("profile")
+    if profile:
+        lines.append(
+            f"profile: {profile['directory']} ({profile['annotations']['count']} annotated calls)"
+        )
+        lines.extend(f"  trace: {f}" for f in profile["trace_files"])
+        if profile.get("memory_profile"):
+            lines.append(f"  device memory profile: {profile['memory_profile']}")
+        for device, peak in profile["peak_memory"].items():
+            value = peak["peak_bytes_in_use"]
+            lines.append(
+                f"  peak memory {device}: "
+                + (
+                    f"{value} bytes"
+                    if value is not None
+                    else f"unavailable ({peak['unavailable']})"
+                )
+            )
+        lines.append(f"  open with: {profile['open_with']}")
     ratio = report.get("ratio")
     if ratio and ratio.get("compare_median_over_target_median") is not None:
         lines.append(
