@@ -60,6 +60,7 @@ from jaxlint.runtime_probes._common import (
 from jaxlint.runtime_probes._errors import describe_exception, warning_rules
 from jaxlint.runtime_probes._inputs import add_args_flag, input_factory, inputs_text
 from jaxlint.runtime_probes._monitor import CompileMonitor
+from jaxlint.runtime_probes._plot import bench_figure, text_histogram, write_plot
 from jaxlint.runtime_probes._targets import (
     Inputs,
     Loader,
@@ -157,6 +158,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--compare-factory",
         metavar="NAME|FILE.py:FUNC",
         help="input factory for --compare (default: the target's factory)",
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.svg",
+        help="draw the distribution of the timed calls (both sides of an A/B) to FILE.svg;"
+        " needs matplotlib (the plot extra); without it --format text shows a text histogram"
+        " and the probe exits 2",
     )
     parser.add_argument(
         "--profile",
@@ -854,6 +862,20 @@ def run(args: argparse.Namespace, report: Report) -> int:
             "median_of_pair_ratios": statistics.median(pairs) if pairs else None,
             "interval": ratio_interval(a.samples, subjects[1].samples),
         }
+    if args.plot:
+        report["plot"] = write_plot(
+            args.plot,
+            bench_figure(
+                {s.label: s.samples for s in subjects}, {s.label: s.spec for s in subjects}
+            ),
+        )
+        if not report["plot"]["written"]:
+            report["error"] = {
+                "class": "PlotUnavailable",
+                "message": f"--plot {args.plot} was not written: {report['plot']['reason']}",
+                "hint": report["plot"].get("hint", ""),
+            }
+            return EXIT_ERROR
     return EXIT_OK
 
 
@@ -907,6 +929,13 @@ def render_text(report: Report) -> str:
                 )
         for w in r["warnings"]:
             lines.append(f"  warning: {w}")
+    plot = report.get("plot")
+    if plot and plot["written"]:
+        lines.append(f"plot: {plot['file']}")
+    elif plot:
+        for label, r in (report.get("results") or {}).items():
+            lines.append(f"{label}: histogram of the {r['timed_calls']} timed calls")
+            lines.extend(text_histogram(r["samples"]))
     profile = report.get("profile")
     if profile:
         lines.append(
@@ -948,7 +977,7 @@ def render_text(report: Report) -> str:
                 f" {counts['compiles_during_timed_calls']}; calls with inputs not equivalent:"
                 f" {len(counts['inputs_not_equivalent'])}"
             )
-    elif report.get("error"):
+    elif report.get("error") and not report.get("results"):
         lines.append("no timings: the run did not complete")
     if report.get("error"):
         lines.extend(error_text(report["error"]))

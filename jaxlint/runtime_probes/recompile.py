@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any
 
 from jaxlint.runtime_probes._common import (
+    EXIT_ERROR,
     EXIT_EXPECTATION,
     EXIT_OK,
     EXIT_USER_CODE,
@@ -41,6 +42,7 @@ from jaxlint.runtime_probes._errors import describe_exception
 from jaxlint.runtime_probes._inputs import add_args_flag, input_factory, inputs_text
 from jaxlint.runtime_probes._inputs import cases_factory as cases_factory_for
 from jaxlint.runtime_probes._monitor import BACKEND_COMPILE, CompileMonitor, ExplainCapture, Window
+from jaxlint.runtime_probes._plot import recompile_figure, text_bars, write_plot
 from jaxlint.runtime_probes._targets import (
     Inputs,
     Loader,
@@ -125,6 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME|FILE.py:FUNC",
         help="loop mode: input factory returning (args, kwargs), called once per step"
         " (default: make_inputs in the step's module)",
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.svg",
+        help="draw the compilations per case or step, coloured by cause, to FILE.svg; needs"
+        " matplotlib (the plot extra); without it --format text shows text bars and the probe"
+        " exits 2",
     )
     parser.add_argument(
         "--expect-compiles",
@@ -438,6 +447,22 @@ def _finish(report: Report, entries: list[dict[str, Any]], expect: int | None = 
 
 
 def run(args: argparse.Namespace, report: Report) -> int:
+    code = _run(args, report)
+    label = "case" if report.get("mode") == "cases" else "step"
+    entries = report.get("cases" if label == "case" else "steps")
+    if args.plot and entries:
+        report["plot"] = write_plot(args.plot, recompile_figure(entries, label))
+        if not report["plot"]["written"] and code == EXIT_OK:
+            report["error"] = {
+                "class": "PlotUnavailable",
+                "message": f"--plot {args.plot} was not written: {report['plot']['reason']}",
+                "hint": report["plot"].get("hint", ""),
+            }
+            return EXIT_ERROR
+    return code
+
+
+def _run(args: argparse.Namespace, report: Report) -> int:
     if (args.target is None) == (args.loop is None):
         usage_error("give either a target (cases mode) or --loop FILE.py:STEP (loop mode)")
     if args.loop is not None and (args.cases or args.static_argnums or args.static_argnames):
@@ -480,6 +505,12 @@ def render_text(report: Report) -> str:
             )
         for msg in e.get("explain_cache_misses", []):
             lines.extend("  | " + line for line in msg.splitlines())
+    plot = report.get("plot")
+    if plot and plot["written"]:
+        lines.append(f"plot: {plot['file']}")
+    elif plot:
+        lines.append(f"compilations per {label}, by cause:")
+        lines.extend(text_bars(entries or [], label))
     if "total_compiles" in report:
         lines.append(f"total compilations: {report['total_compiles']}")
     if report.get("expected_compiles") is not None:
