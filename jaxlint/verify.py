@@ -27,6 +27,7 @@ command needs no ``--factory``. This module never imports JAX.
 
 from __future__ import annotations
 
+import functools
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -67,6 +68,7 @@ class Declaration:
         return None
 
 
+@functools.lru_cache(maxsize=256)
 def parse_declaration(template: str) -> Declaration:
     words = shlex.split(template)
     env = []

@@ -467,11 +467,12 @@ def test_text_format(project: Path, jaxlint_run: Run) -> None:
         "  |       ^^^^^^^^^ JAX602\n"
         "  |\n"
         "  = help: Replace with `jnp.zeros` (safe fix)\n"
-        "  = verify: jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt\n"
+        "\n"  # module-level code: no probe runs it, so no verify line (jaxlint/verify.py)
     )
     assert expected_602 in r.out
     assert "  = help: Replace with `jax.random.key` (typed key) (unsafe fix: needs" in r.out
-    assert "  = verify: jaxlint probe compile FILE.py:FUNC\n" in r.out
+    assert "  = verify: jaxlint probe env\n" in r.out  # JAX702: a command without placeholder
+    assert "FILE.py" not in r.out
     assert r.out.endswith(
         "Found 3 error(s).\n"
         "[*] 2 fixable with the `--fix` option"
