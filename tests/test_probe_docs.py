@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import subprocess
 import sys
 
@@ -19,6 +18,7 @@ from probe_support import FIXTURES, probe_env
 
 from jaxlint.docs_gen import rule_markdown
 from jaxlint.rules import all_rules
+from jaxlint.verify import parse_declaration
 
 pytest.importorskip("jax")
 
@@ -26,25 +26,26 @@ EXAMPLE = FIXTURES / "docs_example.py"
 PLACEHOLDER = re.compile(r"\bFILE\.py:[A-Z_]+\b")
 
 
-def _argv(command: str) -> list[str]:
-    words = shlex.split(PLACEHOLDER.sub(f"{EXAMPLE}:example", command))
-    assert words[:2] == ["jaxlint", "probe"], command
-    return [sys.executable, "-m", "jaxlint", *words[1:]]
+def _argv(command: str) -> tuple[list[str], dict[str, str]]:
+    """The command line and the environment variables in front of it (``NAME=1 jaxlint ...``)."""
+    decl = parse_declaration(PLACEHOLDER.sub(f"{EXAMPLE}:example", command))
+    assert decl.words[:2] == ("jaxlint", "probe"), command
+    return [sys.executable, "-m", "jaxlint", *decl.words[1:]], dict(decl.env)
 
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)
 def test_docs_show_the_probe_command(rule):
-    assert rule.probe.startswith("jaxlint probe ")
+    assert parse_declaration(rule.probe).words[:2] == ("jaxlint", "probe")
     assert f"`{rule.probe}`" in rule_markdown(rule)
 
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)
 def test_probe_command_runs_without_usage_error(rule, tmp_path):
-    argv = _argv(rule.probe)
+    argv, env = _argv(rule.probe)
     if "--format" not in argv:
         argv += ["--format", "json"]
     proc = subprocess.run(
-        argv, capture_output=True, text=True, cwd=tmp_path, env=probe_env(), timeout=300
+        argv, capture_output=True, text=True, cwd=tmp_path, env=probe_env(**env), timeout=300
     )
     assert proc.returncode != 2, f"{rule.code}: {rule.probe}\n{proc.stdout}\n{proc.stderr}"
     report = json.loads(proc.stdout)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import time
 
@@ -362,3 +363,59 @@ def test_reused_input_objects_are_counted(tmp_path):
     assert code == 0, report.get("error")
     result = report["results"]["target"]
     assert result["calls_reusing_input_objects"] == result["calls"] - 1
+
+
+def test_profile_writes_a_trace_with_one_annotation_per_timed_call(tmp_path):
+    import gzip
+
+    folder = tmp_path / "prof"
+    argv = [spec(BENCH, "update"), "--jit", "--repeat", "3", "--profile", str(folder)]
+    code, report = run_main(bench.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    profile = report["profile"]
+    assert profile["trace_files"] and all(os.path.isfile(f) for f in profile["trace_files"])
+    assert any(f.endswith(".xplane.pb") for f in profile["trace_files"])
+    perfetto = profile["perfetto_trace"]
+    assert perfetto in profile["trace_files"]
+    text = gzip.open(perfetto, "rt").read()
+    for i in (1, 2, 3):
+        assert text.count(f"jaxlint bench target timed call {i}") >= 1
+    assert "jaxlint bench target timed call 4" not in text
+    assert profile["annotations"]["count"] == 3
+    assert os.path.isfile(profile["memory_profile"])
+    (peak,) = profile["peak_memory"].values()
+    # CPU reports no memory statistics: said so, never a number
+    assert peak["peak_bytes_in_use"] is None and "unavailable" in peak
+
+
+def test_plot_writes_an_svg_of_both_sides(tmp_path):
+    pytest.importorskip("matplotlib")
+    svg = tmp_path / "times.svg"
+    argv = [
+        spec(BENCH, "update"),
+        "--jit",
+        "--repeat",
+        "5",
+        "--compare",
+        spec(BENCH, "update_fused"),
+    ]
+    code, report = run_main(bench.main, [*argv, "--plot", str(svg)], tmp_path)
+    assert code == 0, report.get("error")
+    assert report["plot"] == {"file": str(svg), "written": True}
+    text = svg.read_text(encoding="utf-8")
+    assert "<svg" in text and "update_fused" in text
+
+
+def test_plot_without_matplotlib_is_a_text_histogram_and_exit_2(tmp_path, monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # `import matplotlib` fails
+    svg = tmp_path / "times.svg"
+    argv = [spec(BENCH, "update"), "--jit", "--repeat", "6", "--plot", str(svg), "--format", "text"]
+    assert bench.main(argv) == 2
+    out = capsys.readouterr().out
+    assert "ok: NO" in out and "PlotUnavailable" in out and "jaxlint[plot]" in out
+    assert "histogram of the 6 timed calls" in out
+    counts = [int(line.rsplit(" ", 1)[1]) for line in out.splitlines() if " | " in line]
+    assert sum(counts) == 6
+    assert not svg.exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import pytest
@@ -256,3 +257,21 @@ def test_a_ragged_last_batch_is_shape_drift_with_no_rule(tmp_path):
     assert change["kind"] == "shape" and (change["before"], change["now"]) == ([32, 8], [20, 8])
     assert [c["cause"] for c in last["causes"]] == ["shape"]
     assert report["rules"] == [] and report["causes_after_first_step"] == ["shape"]
+
+
+def test_plot_compilations_per_case(tmp_path, monkeypatch, capsys):
+    import sys
+
+    svg = tmp_path / "compiles.svg"
+    argv = [spec(SAMPLE, "scale"), "--plot", str(svg)]
+    if importlib.util.find_spec("matplotlib") is not None:
+        code, report = run_main(recompile.main, argv, tmp_path)
+        assert code == 0 and report["plot"]["written"] is True
+        assert "<svg" in svg.read_text(encoding="utf-8")
+        svg.unlink()
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert recompile.main([*argv, "--format", "text"]) == 2
+    out = capsys.readouterr().out
+    assert "PlotUnavailable" in out
+    assert "case   0 | " in out and "(first call)" in out and "1 (shape)" in out
+    assert not svg.exists()

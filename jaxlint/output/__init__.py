@@ -122,7 +122,8 @@ def _json_fix(d: Diagnostic) -> dict[str, object] | None:
 
 
 def _json_item(d: Diagnostic) -> dict[str, object]:
-    """One diagnostic in ruff's ``--output-format json`` shape (same keys, same order)."""
+    """One diagnostic in ruff's ``--output-format json`` shape (same keys, same order), plus
+    ``probe``: the finding's filled-in verify command (readers of ruff's schema ignore it)."""
     return {
         "cell": None,
         "code": d.code,
@@ -133,6 +134,7 @@ def _json_item(d: Diagnostic) -> dict[str, object]:
         "message": d.message,
         "name": d.name,
         "noqa_row": d.start.row,
+        "probe": d.probe,  # jaxlint's addition: the filled-in verify command (or null)
         "severity": d.severity,
         "url": rule_url(d.code),
     }
@@ -220,6 +222,8 @@ def _sarif_result(d: Diagnostic, index: dict[str, int]) -> dict[str, object]:
     }
     if d.code in index:
         result["ruleIndex"] = index[d.code]
+    if d.probe:
+        result["properties"] = {"probe": d.probe}  # the filled-in verify command
     if d.fix is not None and d.fix.edits:
         result["fixes"] = [
             {

@@ -24,7 +24,9 @@ The rules it keeps:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import os
 import random
 import statistics
 import sys
@@ -56,7 +58,9 @@ from jaxlint.runtime_probes._common import (
     usage_error,
 )
 from jaxlint.runtime_probes._errors import describe_exception, warning_rules
+from jaxlint.runtime_probes._inputs import add_args_flag, input_factory, inputs_text
 from jaxlint.runtime_probes._monitor import CompileMonitor
+from jaxlint.runtime_probes._plot import bench_figure, text_histogram, write_plot
 from jaxlint.runtime_probes._targets import (
     Inputs,
     Loader,
@@ -133,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="wrap the function(s) in jax.jit (needed for --static-argnums, --static-argnames"
         " and --donate-argnums); without it the function is called as it is",
     )
+    add_args_flag(parser)
     add_jit_flags(parser)
     parser.add_argument(
         "--warmup",
@@ -153,6 +158,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--compare-factory",
         metavar="NAME|FILE.py:FUNC",
         help="input factory for --compare (default: the target's factory)",
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.svg",
+        help="draw the distribution of the timed calls (both sides of an A/B) to FILE.svg;"
+        " needs matplotlib (the plot extra); without it --format text shows a text histogram"
+        " and the probe exits 2",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="write a jax.profiler trace of the timed calls to DIR (one TraceAnnotation per"
+        " call; open it in Perfetto or TensorBoard), the device memory profile"
+        " (memory.prof) and the peak memory where the backend reports it",
     )
     parser.add_argument(
         "--allow-recompiles",
@@ -364,7 +383,12 @@ def array_leaves_safe(jax: ModuleType, tree: Any) -> list[Any]:
 
 
 def call_once(
-    jax: ModuleType, subject: Subject, phase: str, monitor: CompileMonitor, call_index: int
+    jax: ModuleType,
+    subject: Subject,
+    phase: str,
+    monitor: CompileMonitor,
+    call_index: int,
+    annotate: bool = False,
 ) -> tuple[float, int]:
     """Prepare fresh inputs (untimed), then time the call plus its synchronisation.
 
@@ -378,7 +402,13 @@ def call_once(
     before = jax.live_arrays()
     before_ids = {id(a) for a in before}
     mark = monitor.mark()
-    with warnings.catch_warnings(record=True) as caught:
+    # --profile: one TraceAnnotation per timed call, entered and left outside the timer
+    annotation = (
+        jax.profiler.TraceAnnotation(f"jaxlint bench {subject.label} {phase}")
+        if annotate
+        else contextlib.nullcontext()
+    )
+    with warnings.catch_warnings(record=True) as caught, annotation:
         warnings.simplefilter("always")
         start = time.perf_counter()
         try:
@@ -433,6 +463,89 @@ def call_once(
     elif subject.donate_argnums:
         subject.donation_not_checked += 1
     return elapsed, compiles
+
+
+# -- --profile -------------------------------------------------------------------------------
+
+
+def start_profile(jax: ModuleType, directory: str) -> bool:
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        fail(EXIT_ERROR, "OutputError", f"cannot create {directory}: {exc.strerror or exc}")
+    try:
+        jax.profiler.start_trace(directory, create_perfetto_trace=True)
+    except Exception as exc:  # e.g. a trace already running in this process
+        fail(
+            EXIT_ERROR,
+            "ProfilerError",
+            f"jax.profiler.start_trace({directory!r}) raised {type(exc).__name__}: {exc}",
+        )
+    return True
+
+
+def _files_under(directory: str) -> list[str]:
+    found = []
+    for root, _, files in os.walk(directory):
+        found += [os.path.join(root, f) for f in files]
+    return sorted(found)
+
+
+def finish_profile(jax: ModuleType, directory: str, subjects: list[Subject]) -> dict[str, Any]:
+    """Stop the trace, save the device memory profile, read the peak memory: each part
+    says what it wrote or why it is unavailable (never a number that was not measured)."""
+    before = set(_files_under(directory))
+    out: dict[str, Any] = {"directory": os.path.abspath(directory)}
+    try:
+        jax.profiler.stop_trace()
+    except Exception as exc:
+        out["trace_error"] = f"{type(exc).__name__}: {exc}"
+    trace_files = [f for f in _files_under(directory) if f not in before]
+    out["trace_files"] = trace_files
+    out["perfetto_trace"] = next(
+        (f for f in trace_files if f.endswith("perfetto_trace.json.gz")), None
+    )
+    out["annotations"] = {
+        "name": "jaxlint bench {target|compare} timed call {N}",
+        "count": sum(len(x.samples) for x in subjects),
+    }
+    out["note"] = "the timed calls ran under the profiler: their times include its overhead"
+    out["open_with"] = (
+        "https://ui.perfetto.dev (open perfetto_trace.json.gz), or"
+        f" `tensorboard --logdir {os.path.abspath(directory)}` (Profile tab)"
+    )
+    memory = os.path.join(directory, "memory.prof")
+    try:
+        jax.profiler.save_device_memory_profile(memory)
+        out["memory_profile"] = os.path.abspath(memory)
+        out["memory_profile_viewer"] = f"pprof --web {os.path.abspath(memory)}"
+    except Exception as exc:
+        out["memory_profile"] = None
+        out["memory_profile_error"] = f"{type(exc).__name__}: {exc}"
+    peaks: dict[str, Any] = {}
+    for device in jax.local_devices():
+        try:
+            stats = device.memory_stats()
+        except Exception as exc:
+            stats, why = None, f"memory_stats() raised {type(exc).__name__}"
+        else:
+            why = "memory_stats() returned None on this backend"
+        if stats and "peak_bytes_in_use" in stats:
+            peaks[str(device)] = {"peak_bytes_in_use": stats["peak_bytes_in_use"]}
+        else:
+            peaks[str(device)] = {
+                "peak_bytes_in_use": None,
+                "unavailable": why if not stats else "memory_stats() has no peak_bytes_in_use",
+            }
+    out["peak_memory"] = peaks
+    if "trace_error" in out or not trace_files:
+        fail(
+            EXIT_ERROR,
+            "ProfilerError",
+            "the profiler wrote no trace file"
+            + (f": {out['trace_error']}" if "trace_error" in out else ""),
+        )
+    return out
 
 
 # -- statistics ------------------------------------------------------------------------------
@@ -529,12 +642,14 @@ def _subject(
     factory_spec: str | None,
     args: argparse.Namespace,
     default_factory: Target | None = None,
-) -> tuple[Subject, dict[str, Any]]:
+) -> tuple[Subject, dict[str, Any], dict[str, Any]]:
     target = loader.load(spec, role=label)
     if factory_spec is None and default_factory is not None:
-        factory = default_factory
+        factory, inputs_from = default_factory, {"source": "the target's inputs"}
     else:
-        factory = loader.load_factory(factory_spec, target)
+        factory, inputs_from = input_factory(
+            loader, target, factory_spec, args.args if label == "target" else None
+        )
     fn: Callable[..., Any] = target.obj
     jit_info: dict[str, Any] = {"wrapped_here": False}
     if args.jit:
@@ -560,7 +675,7 @@ def _subject(
         static_argnums=known_list(jit_info.get("static_argnums")),
         static_argnames=known_list(jit_info.get("static_argnames")),
     )
-    return subject, jit_info
+    return subject, jit_info, inputs_from
 
 
 def _subject_report(s: Subject, allow: bool) -> dict[str, Any]:
@@ -680,15 +795,17 @@ def run(args: argparse.Namespace, report: Report) -> int:
         "order": "alternating A B A B" if args.compare else "A only",
     }
     loader = Loader()
-    a, a_jit = _subject(jax, loader, "target", args.target, args.factory, args)
+    a, a_jit, a_from = _subject(jax, loader, "target", args.target, args.factory, args)
     subjects = [a]
     report["jit"] = {"target": a_jit}
+    report["inputs_from"] = {"target": a_from}
     if args.compare:
-        b, b_jit = _subject(
+        b, b_jit, b_from = _subject(
             jax, loader, "compare", args.compare, args.compare_factory, args, a.factory
         )
         subjects.append(b)
         report["jit"]["compare"] = b_jit
+        report["inputs_from"]["compare"] = b_from
     report["target"] = args.target
     report["compare"] = args.compare
     try:
@@ -699,15 +816,24 @@ def run(args: argparse.Namespace, report: Report) -> int:
                 for s in subjects:
                     _, compiles = call_once(jax, s, f"warm-up call {i + 1}", monitor, 1 + i)
                     s.compiles_warmup += compiles
-            for i in range(args.repeat):
-                for s in subjects:
-                    seconds, compiles = call_once(
-                        jax, s, f"timed call {i + 1}", monitor, 1 + args.warmup + i
-                    )
-                    s.samples.append(seconds)
-                    s.compiles_timed += compiles
-                    if compiles:
-                        s.timed_calls_that_compiled.append(i + 1)
+            profiling = start_profile(jax, args.profile) if args.profile else False
+            try:
+                for i in range(args.repeat):
+                    for s in subjects:
+                        seconds, compiles = call_once(
+                            jax, s, f"timed call {i + 1}", monitor, 1 + args.warmup + i, profiling
+                        )
+                        s.samples.append(seconds)
+                        s.compiles_timed += compiles
+                        if compiles:
+                            s.timed_calls_that_compiled.append(i + 1)
+            except BaseException:
+                if profiling:
+                    with contextlib.suppress(Exception):
+                        jax.profiler.stop_trace()
+                raise
+            if profiling:
+                report["profile"] = finish_profile(jax, args.profile, subjects)
     except ProbeFailure:
         report["calls_before_failure"] = {s.label: s.calls for s in subjects}
         raise  # no numbers: the failure is the result
@@ -736,6 +862,20 @@ def run(args: argparse.Namespace, report: Report) -> int:
             "median_of_pair_ratios": statistics.median(pairs) if pairs else None,
             "interval": ratio_interval(a.samples, subjects[1].samples),
         }
+    if args.plot:
+        report["plot"] = write_plot(
+            args.plot,
+            bench_figure(
+                {s.label: s.samples for s in subjects}, {s.label: s.spec for s in subjects}
+            ),
+        )
+        if not report["plot"]["written"]:
+            report["error"] = {
+                "class": "PlotUnavailable",
+                "message": f"--plot {args.plot} was not written: {report['plot']['reason']}",
+                "hint": report["plot"].get("hint", ""),
+            }
+            return EXIT_ERROR
     return EXIT_OK
 
 
@@ -755,6 +895,8 @@ def render_text(report: Report) -> str:
             f" {settings['warmup']}, timed calls {settings['repeat']}, {settings['order']};"
             " fresh inputs per call, outputs synchronised inside the timer"
         )
+    for label, info in (report.get("inputs_from") or {}).items():
+        lines.extend(f"{label} {line}" for line in inputs_text(info))
     for label, r in (report.get("results") or {}).items():
         st = r["stats"]
         lines.append(f"{label}: {r['function']}")
@@ -787,6 +929,32 @@ def render_text(report: Report) -> str:
                 )
         for w in r["warnings"]:
             lines.append(f"  warning: {w}")
+    plot = report.get("plot")
+    if plot and plot["written"]:
+        lines.append(f"plot: {plot['file']}")
+    elif plot:
+        for label, r in (report.get("results") or {}).items():
+            lines.append(f"{label}: histogram of the {r['timed_calls']} timed calls")
+            lines.extend(text_histogram(r["samples"]))
+    profile = report.get("profile")
+    if profile:
+        lines.append(
+            f"profile: {profile['directory']} ({profile['annotations']['count']} annotated calls)"
+        )
+        lines.extend(f"  trace: {f}" for f in profile["trace_files"])
+        if profile.get("memory_profile"):
+            lines.append(f"  device memory profile: {profile['memory_profile']}")
+        for device, peak in profile["peak_memory"].items():
+            value = peak["peak_bytes_in_use"]
+            lines.append(
+                f"  peak memory {device}: "
+                + (
+                    f"{value} bytes"
+                    if value is not None
+                    else f"unavailable ({peak['unavailable']})"
+                )
+            )
+        lines.append(f"  open with: {profile['open_with']}")
     ratio = report.get("ratio")
     if ratio and ratio.get("compare_median_over_target_median") is not None:
         lines.append(
@@ -809,7 +977,7 @@ def render_text(report: Report) -> str:
                 f" {counts['compiles_during_timed_calls']}; calls with inputs not equivalent:"
                 f" {len(counts['inputs_not_equivalent'])}"
             )
-    elif report.get("error"):
+    elif report.get("error") and not report.get("results"):
         lines.append("no timings: the run did not complete")
     if report.get("error"):
         lines.extend(error_text(report["error"]))

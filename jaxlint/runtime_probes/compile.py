@@ -34,6 +34,7 @@ from jaxlint.runtime_probes._common import (
     status_line,
 )
 from jaxlint.runtime_probes._errors import describe_exception, warning_rules
+from jaxlint.runtime_probes._inputs import add_args_flag, input_factory, inputs_text
 from jaxlint.runtime_probes._monitor import CompileMonitor
 from jaxlint.runtime_probes._targets import (
     Loader,
@@ -82,8 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--factory",
         metavar="NAME|FILE.py:FUNC",
         help="input factory returning (args, kwargs): a name in the target's module or a full"
-        " target spec (default: make_inputs in the target's module)",
+        " target spec (default: make_inputs in the target's module; without one, inputs come"
+        " from the parameters' annotations or a call site in the file)",
     )
+    add_args_flag(parser)
     add_jit_flags(parser)
     parser.add_argument("--dump", metavar="FILE", help="write the jaxpr text to FILE")
     parser.add_argument(
@@ -271,9 +274,10 @@ def run(args: argparse.Namespace, report: Report) -> int:
     report["backend"] = {"default_backend": jax.default_backend(), "device_count": len(devices)}
     loader = Loader()
     target = loader.load(args.target)
-    factory = loader.load_factory(args.factory, target)
+    factory, inputs_from = input_factory(loader, target, args.factory, args.args, abstract=True)
     report["target"] = args.target
     report["factory"] = factory.spec
+    report["inputs_from"] = inputs_from
     inputs, kwargs = call_factory(factory)
     fn, jit_info = effective_jit(
         jax,
@@ -420,6 +424,7 @@ def render_text(report: Report) -> str:
     backend = report.get("backend")
     if backend:
         lines.append(f"backend: {backend['default_backend']} ({backend['device_count']} devices)")
+    lines.extend(inputs_text(report.get("inputs_from")))
     if report.get("arguments") is not None:
         lines.append("arguments:")
         lines.extend(f"  {a['path']}: {_leaf_text(a)}" for a in report["arguments"])

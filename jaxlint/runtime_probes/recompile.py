@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any
 
 from jaxlint.runtime_probes._common import (
+    EXIT_ERROR,
     EXIT_EXPECTATION,
     EXIT_OK,
     EXIT_USER_CODE,
@@ -38,7 +39,10 @@ from jaxlint.runtime_probes._common import (
     usage_error,
 )
 from jaxlint.runtime_probes._errors import describe_exception
+from jaxlint.runtime_probes._inputs import add_args_flag, input_factory, inputs_text
+from jaxlint.runtime_probes._inputs import cases_factory as cases_factory_for
 from jaxlint.runtime_probes._monitor import BACKEND_COMPILE, CompileMonitor, ExplainCapture, Window
+from jaxlint.runtime_probes._plot import recompile_figure, text_bars, write_plot
 from jaxlint.runtime_probes._targets import (
     Inputs,
     Loader,
@@ -108,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="cases mode: factory returning a list of (args, kwargs), a name in the target's"
         f" module or a full spec (default: {DEFAULT_CASES})",
     )
+    add_args_flag(parser)
     add_jit_flags(parser, donate=False)
     parser.add_argument(
         "--loop",
@@ -122,6 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME|FILE.py:FUNC",
         help="loop mode: input factory returning (args, kwargs), called once per step"
         " (default: make_inputs in the step's module)",
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.svg",
+        help="draw the compilations per case or step, coloured by cause, to FILE.svg; needs"
+        " matplotlib (the plot extra); without it --format text shows text bars and the probe"
+        " exits 2",
     )
     parser.add_argument(
         "--expect-compiles",
@@ -310,10 +322,13 @@ def _attach_changes(
 def run_cases(jax: ModuleType, args: argparse.Namespace, report: Report) -> int:
     loader = Loader()
     target = loader.load(args.target)
-    cases_factory = loader.load_factory(args.cases or DEFAULT_CASES, target, role="cases")
+    cases_factory, inputs_from = cases_factory_for(
+        loader, target, args.cases, args.args, DEFAULT_CASES
+    )
     report["mode"] = "cases"
     report["target"] = args.target
     report["cases_factory"] = cases_factory.spec
+    report["inputs_from"] = inputs_from
     cases = call_cases(cases_factory)
     fn, jit_info = effective_jit(
         jax,
@@ -360,10 +375,11 @@ def run_loop(jax: ModuleType, args: argparse.Namespace, report: Report) -> int:
         usage_error("--steps must be at least 1")
     loader = Loader()
     step = loader.load(args.loop, role="step function")
-    factory = loader.load_factory(args.factory, step)
+    factory, inputs_from = input_factory(loader, step, args.factory, args.args)
     report["mode"] = "loop"
     report["step_function"] = args.loop
     report["factory"] = factory.spec
+    report["inputs_from"] = inputs_from
     report["steps_requested"] = args.steps
     params = parameter_names(step.obj)
     own = jit_settings(step.obj) if is_jitted(step.obj) else None  # a jitted step's statics
@@ -431,6 +447,22 @@ def _finish(report: Report, entries: list[dict[str, Any]], expect: int | None = 
 
 
 def run(args: argparse.Namespace, report: Report) -> int:
+    code = _run(args, report)
+    label = "case" if report.get("mode") == "cases" else "step"
+    entries = report.get("cases" if label == "case" else "steps")
+    if args.plot and entries:
+        report["plot"] = write_plot(args.plot, recompile_figure(entries, label))
+        if not report["plot"]["written"] and code == EXIT_OK:
+            report["error"] = {
+                "class": "PlotUnavailable",
+                "message": f"--plot {args.plot} was not written: {report['plot']['reason']}",
+                "hint": report["plot"].get("hint", ""),
+            }
+            return EXIT_ERROR
+    return code
+
+
+def _run(args: argparse.Namespace, report: Report) -> int:
     if (args.target is None) == (args.loop is None):
         usage_error("give either a target (cases mode) or --loop FILE.py:STEP (loop mode)")
     if args.loop is not None and (args.cases or args.static_argnums or args.static_argnames):
@@ -451,6 +483,7 @@ def run(args: argparse.Namespace, report: Report) -> int:
 def render_text(report: Report) -> str:
     what = report.get("target") or report.get("step_function") or ""
     lines = [f"jaxlint probe recompile {what}".rstrip(), status_line(report)]
+    lines.extend(inputs_text(report.get("inputs_from")))
     entries = report.get("cases") if report.get("mode") == "cases" else report.get("steps")
     label = "case" if report.get("mode") == "cases" else "step"
     for e in entries or []:
@@ -472,6 +505,12 @@ def render_text(report: Report) -> str:
             )
         for msg in e.get("explain_cache_misses", []):
             lines.extend("  | " + line for line in msg.splitlines())
+    plot = report.get("plot")
+    if plot and plot["written"]:
+        lines.append(f"plot: {plot['file']}")
+    elif plot:
+        lines.append(f"compilations per {label}, by cause:")
+        lines.extend(text_bars(entries or [], label))
     if "total_compiles" in report:
         lines.append(f"total compilations: {report['total_compiles']}")
     if report.get("expected_compiles") is not None:

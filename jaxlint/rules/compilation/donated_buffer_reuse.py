@@ -51,7 +51,7 @@ class DonatedBufferReuse(Queries, Rule):
     name = "donated-buffer-reuse"
     message = "`{name}` {problem}; {advice}"
     fix_availability = "none"
-    probe = "jaxlint probe compile FILE.py:FUNC --donate-argnums 0"
+    probe = "jaxlint probe bench FILE.py:FUNC"
     confirmed_by = (Raises("RuntimeError", message_startswith="Array has been deleted"),)
     docs = """\
 ## What it does
@@ -118,10 +118,13 @@ it, or must copy it first) or the new one (then it should read the result) is a
 decision for the author.
 
 ## Verify at runtime
-`jaxlint probe compile FILE.py:FUNC --donate-argnums 0` compiles the function with
-its first argument donated and lists which input leaves the compiled program
-donates; reading such an argument after a real call raises `RuntimeError: Array
-has been deleted`.
+`jaxlint probe bench FILE.py:FUNC` runs the function the finding is in (compiling
+never runs the code, so it cannot show a deleted buffer being read): its first call
+fails with `RuntimeError: Array has been deleted`, exit code 3, and the probe names
+JAX405 (the finding on the failing line). A finding in module-level code has no
+command: no probe runs a module's top level.
+`jaxlint probe compile FILE.py:FUNC --donate-argnums 0` shows which input leaves a
+compiled program donates.
 """
     VALID = [
         EXAMPLES.valid(

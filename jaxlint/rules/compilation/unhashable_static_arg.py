@@ -34,7 +34,7 @@ class UnhashableStaticArg(Queries, Rule):
         'supported"); {advice}'
     )
     fix_availability = "sometimes"
-    probe = "jaxlint probe recompile FILE.py:FUNC --static-argnums 0"
+    probe = "jaxlint probe recompile FILE.py:CALLEE"
     # jit raises before tracing; it never causes a recompilation
     confirmed_by = (Raises("ValueError", message_startswith="Non-hashable static arguments"),)
     docs = """\
@@ -96,11 +96,13 @@ fix (make them hashable, e.g. a tuple of pairs, or pass them as traced
 arguments).
 
 ## Verify at runtime
-`jaxlint probe recompile FILE.py:FUNC --static-argnums 0` wraps the function once
-in `jax.jit` with that argument static and calls it on each case of the cases
-factory (`make_cases`): a case with an unhashable value stops the probe with the
-`ValueError` above (exit code 3), and hashable values that differ between cases
-are named as the reason for each recompilation ("static value").
+`jaxlint probe recompile FILE.py:CALLEE` (the `verify:` line names the jitted
+function the call calls, with the static arguments its `jax.jit` uses) calls it on
+each case of the cases factory (`make_cases`), or, without one, on the arguments of
+each call site in the file whose arguments evaluate: a case with an unhashable
+value stops the probe with the `ValueError` above (exit code 3, rule JAX404), and
+hashable values that differ between cases are named as the reason for each
+recompilation ("static value").
 """
     VALID = [
         EXAMPLES.valid("valid_fix_tuple.py", note="the fix: a tuple", runs=True),

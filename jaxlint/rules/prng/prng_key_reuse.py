@@ -18,7 +18,7 @@ class PrngKeyReuse(PrngKeyReuseChecks, Rule):
     default_enabled = False  # see "Off by default" in the docs
     message = "`{key}` {detail}"
     fix_availability = "none"
-    probe = "jaxlint probe compile FILE.py:FUNC"
+    probe = "JAX_DEBUG_KEY_REUSE=1 jaxlint probe compile FILE.py:FUNC"
     confirmed_by = (Raises("KeyReuseError"),)  # with JAX_DEBUG_KEY_REUSE=1
     docs = """\
 ## What it does
@@ -120,9 +120,11 @@ No fix: which key each use should get (a split, a fold-in, a new argument) is a
 design decision, and changing it changes the program's random numbers.
 
 ## Verify at runtime
-Run `jaxlint probe compile FILE.py:FUNC` with JAX's checker switched on by the
-environment (`JAX_DEBUG_KEY_REUSE=1`) and an input factory that passes a typed key
-(`jax.random.key(0)`): its `eval_shape` stage fails with
+`JAX_DEBUG_KEY_REUSE=1 jaxlint probe compile FILE.py:FUNC` (the `verify:` line of
+each finding, filled in) traces the function with JAX's checker switched on by the
+environment; without the variable the checker is off and the probe passes. The
+inputs come from an input factory that passes a typed key (`jax.random.key(0)`), or
+from a call site in the file when there is none: its `eval_shape` stage fails with
 `jax.errors.KeyReuseError: In jit, argument 0 is already consumed.`, which the
 probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_reuse", True)` or
 `with jax.debug_key_reuse(True):`. The checker does not track raw `PRNGKey` keys.
