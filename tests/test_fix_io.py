@@ -343,6 +343,20 @@ def test_import_jax_once_for_fixes_of_two_rules(cli, tmp_path: Path) -> None:
     compile(fixed, "f.py", "exec")
 
 
+def test_import_jax_once_when_one_fix_rewrites_an_import_statement(cli, tmp_path: Path) -> None:
+    # JAX702 replaces `from jax.numpy import NINF` by `import jax`; JAX302 needs
+    # `import jax` too and would add it after the imports: written once
+    (tmp_path / "f.py").write_text(
+        "from jax.numpy import NINF\nfrom jax.random import PRNGKey\n\nx = NINF\nk = PRNGKey(0)\n"
+    )
+    r = cli("--fix", "--unsafe-fixes", "--extend-select", "JAX302", "f.py")
+    assert r.code == 0, r.out
+    fixed = (tmp_path / "f.py").read_text()
+    assert fixed.count("import jax\n") == 1
+    assert "x = -jax.numpy.inf\nk = jax.random.key(0)\n" in fixed
+    compile(fixed, "f.py", "exec")
+
+
 @pytest.mark.parametrize(
     "header",
     ["import jax\n", "import jax.numpy\n", "import os, jax\n", "import jax as jax\n"],
