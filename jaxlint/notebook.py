@@ -397,19 +397,24 @@ def _scan(line: str, depth: int, quote: str | None) -> tuple[int, str | None, bo
     return depth, quote, continued and quote is None
 
 
-def mask_cell(text: str, first_id: int) -> tuple[str, dict[int, str]]:
-    """``text`` with its IPython lines replaced by tagged ``pass`` lines (same indentation,
-    same number of lines), and the original lines by tag."""
+def mask_cell(text: str, first_id: int) -> tuple[str, dict[int, str], dict[int, str]]:
+    """``text`` with its IPython lines replaced by tagged ``pass`` lines (same number of
+    lines); the original lines by tag; and the indentation each ``pass`` line got (a
+    magic's continuation lines get the indentation of its first line)."""
     parts = _LINE_BREAK_RE.split(text)
     breaks = _LINE_BREAK_RE.findall(text) + [""]
     masked: dict[int, str] = {}
+    indents: dict[int, str] = {}
     next_id = first_id
+    indent = ""
 
-    def mask(row: int) -> None:
-        nonlocal next_id
+    def mask(row: int, first: bool) -> None:
+        nonlocal next_id, indent
         line = parts[row]
-        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if first:
+            indent = line[: len(line) - len(line.lstrip(" \t"))]
         masked[next_id] = line
+        indents[next_id] = indent
         parts[row] = f"{indent}pass  # {MAGIC_TAG} {next_id}"
         next_id += 1
 
@@ -418,25 +423,25 @@ def mask_cell(text: str, first_id: int) -> tuple[str, dict[int, str]]:
     if _cell_magic(text) is not None:
         start = next(i for i, line in enumerate(parts) if line.strip())
         escaping = parts[start].endswith("\\")
-        mask(start)
+        mask(start, True)
         start += 1
     for row in range(start, len(parts)):
         line = parts[row]
         if escaping:  # a masked line that ended with a backslash goes on here
             escaping = line.endswith("\\")
-            mask(row)
+            mask(row, False)
             continue
         if depth == 0 and quote is None and not continued and _is_escape(line):
             escaping = line.endswith("\\")
-            mask(row)
+            mask(row, True)
             continue
         depth, quote, continued = _scan(line, depth, quote)
-    return "".join(p + b for p, b in zip(parts, breaks, strict=True)), masked
+    return "".join(p + b for p, b in zip(parts, breaks, strict=True)), masked, indents
 
 
-def unmask(text: str, masked: dict[int, str]) -> tuple[str, list[int]]:
-    """Put the original IPython lines back (at the indentation the tagged line has now);
-    also return the tags found."""
+def unmask(text: str, masked: dict[int, str], indents: dict[int, str]) -> tuple[str, list[int]]:
+    """Put the original IPython lines back (shifted if a fix re-indented their ``pass``
+    line); also return the tags found."""
     parts = _LINE_BREAK_RE.split(text)
     breaks = _LINE_BREAK_RE.findall(text) + [""]
     found: list[int] = []
@@ -445,10 +450,10 @@ def unmask(text: str, masked: dict[int, str]) -> tuple[str, list[int]]:
         if match is not None and int(match.group(2)) in masked:
             tag = int(match.group(2))
             found.append(tag)
-            original = masked[tag]
-            old_indent = original[: len(original) - len(original.lstrip(" \t"))]
-            indent = match.group(1)
-            parts[row] = original if indent == old_indent else indent + original.lstrip(" \t")
+            original, was, now = masked[tag], indents[tag], match.group(1)
+            if now != was and original.startswith(was):
+                original = now + original[len(was) :]
+            parts[row] = original
     return "".join(p + b for p, b in zip(parts, breaks, strict=True)), found
 
 
@@ -472,16 +477,20 @@ class NotebookModule:
     """The cell number of each part, in order."""
     masked: dict[int, str] = field(default_factory=dict)
     """Tag -> the IPython line that the tagged ``pass`` line stands for."""
+    indents: dict[int, str] = field(default_factory=dict)
+    """Tag -> the indentation its ``pass`` line was given."""
 
     @classmethod
     def build(cls, cells: list[Cell]) -> NotebookModule:
         pieces: list[str] = []
         masked: dict[int, str] = {}
+        indents: dict[int, str] = {}
         for cell in cells:
-            text, found = mask_cell(cell.text, len(masked) + 1)
+            text, found, found_indents = mask_cell(cell.text, len(masked) + 1)
             masked.update(found)
+            indents.update(found_indents)
             pieces.append(text + _SEP)
-        return cls("".join(pieces), [c.number for c in cells], masked)
+        return cls("".join(pieces), [c.number for c in cells], masked, indents)
 
     def cell_texts(self, text: str | None = None) -> dict[int, str] | None:
         """Cell number -> its text (IPython lines restored) in ``text`` (default: the
@@ -492,7 +501,7 @@ class NotebookModule:
         out: dict[int, str] = {}
         tags: list[int] = []
         for number, part in zip(self.numbers, parts, strict=False):
-            out[number], found = unmask(part, self.masked)
+            out[number], found = unmask(part, self.masked, self.indents)
             tags.extend(found)
         if sorted(tags) != sorted(self.masked):
             return None  # an IPython line was lost or copied: never write that
