@@ -531,3 +531,17 @@ def test_bad_notebook_is_a_clear_error_and_untouched(
 def test_pre_commit_hooks_run_on_notebooks() -> None:
     text = (REPO_ROOT / ".pre-commit-hooks.yaml").read_text()
     assert text.count("types_or: [python, pyi, jupyter]") == 2
+
+
+def test_top_level_await_and_non_python_kernels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    cells = ("import jax\nawait jax.numpy.zeros(1)", "y = jax.tree_map(abs, [1])")
+    (tmp_path / "a.ipynb").write_text(notebook(*cells))
+    r = run(capsys, "--output-format", "concise", "a.ipynb")
+    assert findings(r.out) == [("a.ipynb", 2, 1, 5, "JAX702")]
+    doc = json.loads(notebook(*cells))
+    doc["metadata"] = {"kernelspec": {"language": "R", "name": "ir"}}
+    (tmp_path / "r.ipynb").write_text(json.dumps(doc))
+    assert run(capsys, "r.ipynb").code == 0
