@@ -106,7 +106,8 @@ class Notebook:
         return [c for c in self.cells if c.python]
 
     def module(self) -> NotebookModule | None:
-        """The Python cells as one module, or None when the notebook has none."""
+        """The Python cells as one module, or None when the notebook has none
+        (:class:`NotebookError` if a cell holds the separator line itself)."""
         cells = self.python_cells
         if not cells:
             return None
@@ -486,6 +487,11 @@ class NotebookModule:
         masked: dict[int, str] = {}
         indents: dict[int, str] = {}
         for cell in cells:
+            if CELL_MARK in cell.text:
+                raise NotebookError(
+                    f"cell {cell.number} contains jaxlint's cell separator line"
+                    f" {CELL_MARK!r}; the notebook cannot be checked"
+                )
             text, found, found_indents = mask_cell(cell.text, len(masked) + 1)
             masked.update(found)
             indents.update(found_indents)

@@ -545,3 +545,15 @@ def test_top_level_await_and_non_python_kernels(
     doc["metadata"] = {"kernelspec": {"language": "R", "name": "ir"}}
     (tmp_path / "r.ipynb").write_text(json.dumps(doc))
     assert run(capsys, "r.ipynb").code == 0
+
+
+def test_a_cell_holding_the_separator_line_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = notebook("import jax\n# jaxlint: end of notebook cell\ny = jax.tree_map(abs, [1])")
+    (tmp_path / "m.ipynb").write_text(text)
+    r = run(capsys, "--fix", "m.ipynb")
+    assert r.code == 2
+    assert "error: m.ipynb: cell 1 contains jaxlint's cell separator line" in r.err
+    assert (tmp_path / "m.ipynb").read_text() == text

@@ -349,9 +349,10 @@ def _check_stdin_notebook(
         try:
             with gc_paused():
                 changed = checking.lint_notebook(book, name, path, settings, args, state, fixing)
+        except NotebookError as exc:
+            state.io_errors.append(f"{name}: {exc}")
         except Exception as exc:
             state.io_errors.append(unexpected(name, exc))
-            changed = {}
     if args.diff and book is not None and changed:
         state.diffs.append(checking.notebook_diff(book, changed, name))
     elif to_stdout:

@@ -522,7 +522,11 @@ def check_notebook(
     except nb.NotebookError as exc:
         state.io_errors.append(f"{name}: {exc}")
         return
-    changed = lint_notebook(book, name, path, settings, args, state, fixing, cache)
+    try:
+        changed = lint_notebook(book, name, path, settings, args, state, fixing, cache)
+    except nb.NotebookError as exc:
+        state.io_errors.append(f"{name}: {exc}")
+        return
     if not changed:
         return
     if args.diff:  # one entry per file (the summary counts files), a diff per cell
