@@ -9,10 +9,15 @@ comma := ,
 # Find a Python >= 3.12 that really runs (current JAX needs 3.12+); never fall back to 3.11.
 PYTHON312 := $(shell ./scripts/find_python312.sh 2>/dev/null)
 
+# The distribution was called "jaxlint" before it became "jaxlinter": a venv that still has
+# the old one would load the flake8 plugin twice (every finding reported twice).
+DROP_OLD_DIST = if $(PY) -m pip show --quiet jaxlint >/dev/null 2>&1; then $(PY) -m pip uninstall --quiet --yes jaxlint; fi
+
 $(VENV)/.installed: pyproject.toml
 	@if [ -z "$(PYTHON312)" ]; then echo "error: no working Python >= 3.12 found (tried python3.13, python3.12, pyenv versions). Install one, or set PYTHON312=/path/to/python3.12." >&2; exit 2; fi
 	@test -x $(PY) || $(PYTHON312) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	@$(DROP_OLD_DIST)
 	$(PY) -m pip install --quiet -e '.[test]'
 	@touch $@
 
@@ -22,6 +27,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed-demo: pyproject.toml
 	@if [ -z "$(PYTHON312)" ]; then echo "error: no working Python >= 3.12 found (tried python3.13, python3.12, pyenv versions). Install one, or set PYTHON312=/path/to/python3.12." >&2; exit 2; fi
 	@test -x $(PY) || $(PYTHON312) -m venv $(VENV)
+	@$(DROP_OLD_DIST)
 	$(PY) -m pip install --quiet -e .
 	@touch $@
 

@@ -335,8 +335,10 @@ RUFF_KEY_HINTS = {
     "line-length": "jaxlint has no line length setting",
     "indent-width": "jaxlint has no indent width setting",
     "src": "jaxlint has no 'src'; it resolves imports by name",
-    "include": "jaxlint checks *.py and *.pyi; name other files on the command line",
-    "extend-include": "jaxlint checks *.py and *.pyi; name other files on the command line",
+    "include": "jaxlint checks *.py, *.pyi and *.ipynb; name other files on the command line",
+    "extend-include": (
+        "jaxlint checks *.py, *.pyi and *.ipynb; name other files on the command line"
+    ),
     "force-exclude": "use the --force-exclude option",
     "fix": "use the --fix option",
     "unsafe-fix": "did you mean 'unsafe-fixes'?",

@@ -11,7 +11,9 @@ from pathlib import Path
 
 from jaxlint.config import ConfigResolver
 
-PYTHON_SUFFIXES = (".py", ".pyi")
+PYTHON_SUFFIXES = (".py", ".pyi", ".ipynb")
+"""What a folder walk checks: Python files, stubs and Jupyter notebooks (as ruff does;
+``extend-exclude = ["*.ipynb"]`` leaves notebooks out)."""
 
 
 @dataclass
@@ -23,7 +25,7 @@ class Discovery:
 def discover(
     paths: Iterable[str], resolver: ConfigResolver, *, force_exclude: bool = False
 ) -> Discovery:
-    """Expand ``paths`` into the Python files to check, sorted and without duplicates.
+    """Expand ``paths`` into the Python files (and notebooks) to check, sorted and without duplicates.
 
     Files named on the command line are checked whatever their suffix (as ruff
     does) unless ``force_exclude`` applies the excludes to them too (pre-commit

@@ -122,7 +122,7 @@ def test_manifest_declares_both_hooks() -> None:
     assert "entry: jaxlint check --force-exclude\n" in text
     assert "- id: jaxlint-fix\n" in text
     assert "entry: jaxlint check --fix --force-exclude --exit-non-zero-on-fix\n" in text
-    assert text.count("types_or: [python, pyi]") == 2
+    assert text.count("types_or: [python, pyi, jupyter]") == 2
 
 
 def test_jaxlint_hook_fails_on_a_finding(

@@ -414,7 +414,7 @@ def test_plot_without_matplotlib_is_a_text_histogram_and_exit_2(tmp_path, monkey
     argv = [spec(BENCH, "update"), "--jit", "--repeat", "6", "--plot", str(svg), "--format", "text"]
     assert bench.main(argv) == 2
     out = capsys.readouterr().out
-    assert "ok: NO" in out and "PlotUnavailable" in out and "jaxlint[plot]" in out
+    assert "ok: NO" in out and "PlotUnavailable" in out and "jaxlinter[plot]" in out
     assert "histogram of the 6 timed calls" in out
     counts = [int(line.rsplit(" ", 1)[1]) for line in out.splitlines() if " | " in line]
     assert sum(counts) == 6

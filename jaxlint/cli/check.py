@@ -30,9 +30,10 @@ from jaxlint.cli.common import UsageError, jobs_count, per_file_ignores, selecto
 from jaxlint.cli.noqa_add import add_noqa
 from jaxlint.cli.progress import Progress
 from jaxlint.cli.report import finish
-from jaxlint.config import ConfigResolver, check_selector, inline_config
+from jaxlint.config import ConfigResolver, Settings, check_selector, inline_config
 from jaxlint.discovery import discover
 from jaxlint.gc_pause import gc_paused
+from jaxlint.notebook import NotebookError, is_notebook, parse_notebook
 from jaxlint.output import FORMATS, STATISTICS_FORMATS
 from jaxlint.parallel import available_cores, should_parallelize
 from jaxlint.source import DecodeError, decode_source, encode_source
@@ -298,6 +299,8 @@ def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunS
     settings = resolver.for_path(path)
     data = sys.stdin.buffer.read()
     fixing = args.fix or args.diff
+    if is_notebook(name):
+        return _check_stdin_notebook(args, data, name, path, settings, state)
     try:
         text, encoding = decode_source(data)
     except DecodeError as exc:
@@ -322,3 +325,38 @@ def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunS
         sys.stdout.buffer.write(encode_source(new_text if new_text is not None else text, encoding))
         sys.stdout.flush()
     return finish(args, state, fixing, stdout_is_code=args.fix and not args.diff)
+
+
+def _check_stdin_notebook(
+    args: argparse.Namespace,
+    data: bytes,
+    name: str,
+    path: Path | None,
+    settings: Settings,
+    state: RunState,
+) -> int:
+    """A notebook on stdin (``--stdin-filename nb.ipynb``); with ``--fix`` the notebook
+    goes to stdout (unchanged when it cannot be read)."""
+    fixing = args.fix or args.diff
+    to_stdout = args.fix and not args.diff
+    changed: dict[int, str] = {}
+    try:
+        book = parse_notebook(data)
+    except NotebookError as exc:
+        state.io_errors.append(f"{name}: {exc}")
+        book = None
+    if book is not None:
+        try:
+            with gc_paused():
+                changed = checking.lint_notebook(book, name, path, settings, args, state, fixing)
+        except NotebookError as exc:
+            state.io_errors.append(f"{name}: {exc}")
+        except Exception as exc:
+            state.io_errors.append(unexpected(name, exc))
+    if args.diff and book is not None and changed:
+        state.diffs.append(checking.notebook_diff(book, changed, name))
+    elif to_stdout:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(book.with_sources(changed) if book is not None else data)
+        sys.stdout.flush()
+    return finish(args, state, fixing, stdout_is_code=to_stdout)

@@ -19,8 +19,9 @@ from jaxlint.cache import Cache, CachedResult, default_cache_dir, entry_key, set
 from jaxlint.cli import common
 from jaxlint.cli.common import one_line
 from jaxlint.config import ConfigResolver, Settings
-from jaxlint.diagnostics import Diagnostic
+from jaxlint.diagnostics import Diagnostic, Position
 from jaxlint.gc_pause import gc_paused
+from jaxlint.notebook import is_notebook
 from jaxlint.parallel import run_parallel
 from jaxlint.prefilter import mentions_jax
 from jaxlint.source import (
@@ -36,6 +37,7 @@ from jaxlint.timings import Timings
 if TYPE_CHECKING:
     from jaxlint.cli.progress import Progress
     from jaxlint.engine import FileResult, InternalError
+    from jaxlint.notebook import Notebook
     from jaxlint.rules.base import Rule
 
 
@@ -173,6 +175,9 @@ def take_from_cache(
             todo.append(paths)
             continue
         path = paths[0]
+        if is_notebook(path):  # the cache is asked about the notebook's cells, later
+            todo.append(paths)
+            continue
         try:
             with timed(state, "read files"):
                 source = read_source(path)
@@ -324,6 +329,9 @@ def _check_file(
     cache: Cache | None = None,
     lookup: bool = True,
 ) -> None:
+    if is_notebook(path):
+        check_notebook(path, settings, args, state, fixing, cache)
+        return
     name = str(path)
     try:
         with timed(state, "read files"):
@@ -382,10 +390,15 @@ def process_text(
     state: RunState,
     fixing: bool,
     store: StoreFn | None = None,
+    keep_fix: Callable[[str, Diagnostic], bool] | None = None,
+    where: Callable[[int, int], str] | None = None,
 ) -> str | None:
     """Lint (and fix) one text; record diagnostics; return the fixed text if fixing.
 
     ``store`` gets the final text's lint result for the cache (not if a rule crashed).
+    ``keep_fix(text, diagnostic)`` says whether the fix loop may apply a diagnostic's fix
+    (a notebook's fixes must stay inside one cell); ``where(row, column)`` names a
+    position in the notes (default ``name:row:column``).
     """
     want_fixes = args.output_format in ("json", "sarif")
     unsafe = settings.unsafe_fixes
@@ -402,6 +415,10 @@ def process_text(
         def lint_for_fix(t: str) -> list[Diagnostic]:
             result = _lint(t, name, settings, path, True, state)
             errors.extend(result.internal_errors)
+            if keep_fix is not None:
+                for diag in result.diagnostics:
+                    if diag.fix is not None and not keep_fix(t, diag):
+                        diag.fix = None
             last[:] = [(t, result)]
             return result.diagnostics
 
@@ -412,10 +429,12 @@ def process_text(
             state.fixed_total += outcome.total_applied
             state.fixed_by_file[name] = outcome.applied
         for dropped in outcome.dropped:
-            state.notes.append(
-                f"{name}:{dropped.row}:{dropped.column}: fix for {dropped.code} not applied:"
-                f" {dropped.reason}"
+            at = (
+                where(dropped.row, dropped.column)
+                if where
+                else f"{name}:{dropped.row}:{dropped.column}"
             )
+            state.notes.append(f"{at}: fix for {dropped.code} not applied: {dropped.reason}")
         if not outcome.converged:
             state.notes.append(f"{name}: fixes did not converge after {outcome.iterations} passes")
         _add_internal(state, errors)
@@ -474,3 +493,162 @@ def unified_diff(old: str, new: str, name: str) -> str:
             line += "\n\\ No newline at end of file\n"
         out.append(line)
     return "".join(out)
+
+
+# -- notebooks -----------------------------------------------------------------------------
+
+
+def check_notebook(
+    path: Path,
+    settings: Settings,
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    cache: Cache | None = None,
+) -> None:
+    """Lint (and fix) a notebook's Python cells as one module; findings in cell coordinates.
+
+    A notebook jaxlint cannot read (invalid JSON, nbformat 3, a cell without ``source``)
+    is an error (exit 2) and is never written."""
+    from jaxlint import notebook as nb
+
+    name = str(path)
+    try:
+        with timed(state, "read files"):
+            book = nb.read_notebook(path)
+    except SourceError as exc:
+        state.io_errors.append(str(exc))
+        return
+    except nb.NotebookError as exc:
+        state.io_errors.append(f"{name}: {exc}")
+        return
+    try:
+        changed = lint_notebook(book, name, path, settings, args, state, fixing, cache)
+    except nb.NotebookError as exc:
+        state.io_errors.append(f"{name}: {exc}")
+        return
+    if not changed:
+        return
+    if args.diff:  # one entry per file (the summary counts files), a diff per cell
+        state.diffs.append(notebook_diff(book, changed, name))
+        return
+    with timed(state, "write fixed files"):
+        try:
+            write_atomic(Path(os.path.realpath(path)), book.with_sources(changed), None)
+        except OSError as exc:
+            state.io_errors.append(f"{path}: cannot write fixes: {exc.strerror or exc}")
+            return
+        state.changed_files += 1
+
+
+def notebook_diff(book: Notebook, changed: dict[int, str], name: str) -> str:
+    """A unified diff per changed cell, headed ``a/nb.ipynb:cell 3`` (as ruff shows it)."""
+    from jaxlint.notebook import cell_key
+
+    old = {cell.number: cell.text for cell in book.cells}
+    return "".join(
+        unified_diff(old[number], changed[number], cell_key(name, number))
+        for number in sorted(changed)
+    )
+
+
+def lint_notebook(
+    book: Notebook,
+    name: str,
+    path: Path | None,
+    settings: Settings,
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    cache: Cache | None = None,
+) -> dict[int, str]:
+    """Lint (and fix) ``book``; record its findings in cell coordinates; return the new
+    text of each cell the fixes changed (cell number -> text)."""
+    from jaxlint import notebook as nb
+
+    module = book.module()
+    if module is None:
+        return {}  # no Python cells (a markdown-only or non-Python notebook)
+    sub = state.for_worker()
+    sub.rules_cache = state.rules_cache
+    sub.fingerprints = state.fingerprints
+    text = module.text
+    store: StoreFn | None = None
+    hit_diagnostics: list[Diagnostic] | None = None
+    if cache is not None and path is not None and mentions_jax(text, settings.prefilter_words):
+        with timed(state, "cache"):
+            key = _cache_key(text, path, settings, args, state)
+            hit = cache.get(key, name)  # (take_from_cache leaves notebooks to this)
+        if hit is not None and not (fixing and hit.diagnostics):
+            state.cache_hits += 1
+            if state.timings is not None:
+                state.timings.files_from_cache += 1
+            hit_diagnostics = hit.diagnostics
+        else:
+            state.cache_misses += 1
+
+            def store(final: str, result: FileResult) -> None:
+                with timed(state, "cache"):
+                    cache.put(
+                        _cache_key(final, path, settings, args, state),
+                        CachedResult(result.diagnostics),
+                    )
+
+    final_text = text
+    if hit_diagnostics is not None:
+        if settings.unsafe_fixes:
+            sub.unsafe_files.add(name)
+        sub.diagnostics.extend(hit_diagnostics)
+    else:
+        if state.timings is not None:
+            state.timings.files_linted += 1
+
+        def keep(t: str, diag: Diagnostic) -> bool:
+            return nb.keep_fix(module.index(t), diag.fix)
+
+        def where(row: int, column: int) -> str:
+            index = module.index(text)
+            if index is None:
+                return name
+            at = index.locate(Position(row, column))
+            return f"{nb.cell_key(name, at.cell)}:{at.row}:{at.column}"
+
+        with gc_paused():
+            new_text = process_text(
+                text,
+                name,
+                settings,
+                path,
+                args,
+                sub,
+                fixing,
+                store=store,
+                keep_fix=keep,
+                where=where,
+            )
+        if new_text is not None:
+            final_text = new_text
+    index = module.index(final_text)
+    cells = module.cell_texts(final_text)
+    if index is None or cells is None:
+        state.io_errors.append(
+            f"{name}: internal error: the fixes changed the notebook's cell boundaries or"
+            " IPython lines; the notebook was not written"
+        )
+        return {}
+    diagnostics = []
+    for diag in sub.diagnostics:
+        if diag.fix is not None and not nb.keep_fix(index, diag.fix):
+            diag.fix = None
+        diagnostics.append(nb.to_cells(diag, index))
+    sub.diagnostics = diagnostics
+    # sources[name] keeps the joined module (--add-noqa checks that the file is unchanged)
+    if diagnostics:
+        for number, cell_text in cells.items():
+            sub.sources[nb.cell_key(name, number)] = cell_text
+    state.merge(sub)
+    if not fixing or final_text == text:
+        return {}
+    old_cells = module.cell_texts()
+    assert old_cells is not None
+    return {n: t for n, t in cells.items() if t != old_cells[n]}

@@ -22,6 +22,7 @@ from jaxlint.cli.checking import RunState
 from jaxlint.cli.common import EXIT_ERROR, EXIT_OK
 from jaxlint.diagnostics import INTERNAL_ERROR_CODE, PARSE_ERROR_CODE
 from jaxlint.noqa import NOQA_INLINE
+from jaxlint.notebook import NotebookError, cell_of, is_notebook, read_notebook
 from jaxlint.source import DecodeError, SourceError, encode_source, read_source, write_atomic
 
 _LINE_END = re.compile(r"(\r\n|\r|\n)")
@@ -35,16 +36,26 @@ def add_noqa(args: argparse.Namespace, state: RunState) -> int:
     for internal in state.internal_errors:
         if not silent:
             print(f"error: {internal.describe()}", file=sys.stderr)
-    wanted: dict[str, dict[int, set[str]]] = {}
+    wanted: dict[str, dict[tuple[int, int], set[str]]] = {}
     for d in state.diagnostics:
         if d.code in (PARSE_ERROR_CODE, INTERNAL_ERROR_CODE):
             continue
-        wanted.setdefault(d.filename, {}).setdefault(d.start.row, set()).add(d.code)
+        place = (cell_of(d) or 0, d.start.row)  # (notebook cell, row); cell 0: a Python file
+        wanted.setdefault(d.filename, {}).setdefault(place, set()).add(d.code)
     added = 0
     code = EXIT_ERROR if state.io_errors or state.internal_errors else EXIT_OK
     warnings: list[str] = []
     for name in sorted(wanted):
         path = Path(name)
+        if is_notebook(name):
+            result = _add_noqa_notebook(path, name, wanted[name], state)
+            if isinstance(result, str):
+                print(f"error: {result}", file=sys.stderr)
+                code = EXIT_ERROR
+            else:
+                added += result[0]
+                warnings.extend(result[1])
+            continue
         try:
             source = read_source(path)
         except (SourceError, DecodeError) as exc:
@@ -55,7 +66,8 @@ def add_noqa(args: argparse.Namespace, state: RunState) -> int:
             warnings.append(f"{name}: changed while it was checked; no noqa added")
             continue
         try:
-            new_text, count, skipped = add_noqa_to_text(source.text, wanted[name])
+            rows = {row: codes for (_, row), codes in wanted[name].items()}
+            new_text, count, skipped = add_noqa_to_text(source.text, rows)
         except (tokenize.TokenError, SyntaxError) as exc:
             warnings.append(f"{name}: cannot be tokenized ({exc}); no noqa added")
             continue
@@ -80,6 +92,43 @@ def add_noqa(args: argparse.Namespace, state: RunState) -> int:
             print(f"warning: {warning}", file=sys.stderr)
         print(f"Added {added} noqa directive(s).")
     return code
+
+
+def _add_noqa_notebook(
+    path: Path, name: str, wanted: dict[tuple[int, int], set[str]], state: RunState
+) -> tuple[int, list[str]] | str:
+    """Add the comments to a notebook's cells: (count, warnings), or an error message."""
+    try:
+        book = read_notebook(path)
+    except (SourceError, NotebookError) as exc:
+        return str(exc) if isinstance(exc, SourceError) else f"{name}: {exc}"
+    module = book.module()
+    index = module.index() if module is not None else None
+    if module is None or index is None or module.text != state.sources.get(name):
+        return 0, [f"{name}: changed while it was checked; no noqa added"]
+    rows: dict[int, set[str]] = {}
+    for (cell, row), codes in wanted.items():
+        rows[index.module_row(cell, row)] = codes
+    try:
+        new_text, count, skipped = add_noqa_to_text(module.text, rows)
+    except (tokenize.TokenError, SyntaxError) as exc:
+        return 0, [f"{name}: cannot be tokenized ({exc}); no noqa added"]
+    warnings = [
+        f"{index.locate_name(name, row)}: no noqa added: the line ends inside a string or"
+        " continues with a backslash"
+        for row in skipped
+    ]
+    cells = module.cell_texts(new_text)
+    old_cells = module.cell_texts()
+    if cells is None or old_cells is None:
+        return f"{name}: internal error: cannot add noqa comments to this notebook"
+    changed = {n: t for n, t in cells.items() if t != old_cells[n]}
+    if changed:
+        try:
+            write_atomic(Path(os.path.realpath(path)), book.with_sources(changed))
+        except OSError as exc:
+            return f"{name}: cannot write: {exc.strerror or exc}"
+    return count, warnings
 
 
 def add_noqa_to_text(text: str, rows: dict[int, set[str]]) -> tuple[str, int, list[int]]:

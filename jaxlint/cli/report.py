@@ -12,7 +12,7 @@ from jaxlint.cli import common
 from jaxlint.cli.checking import RunState
 from jaxlint.cli.common import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 from jaxlint.diagnostics import Applicability, Diagnostic
-from jaxlint.output import RenderOptions, fix_marker, render, render_statistics
+from jaxlint.output import RenderOptions, fix_marker, render, render_statistics, sort_key
 from jaxlint.output.style import Style, use_color
 
 
@@ -24,7 +24,7 @@ def finish(
     wall: float | None = None,
 ) -> int:
     out = sys.stderr if stdout_is_code else sys.stdout
-    diags = sorted(state.diagnostics, key=Diagnostic.sort_key)
+    diags = sorted(state.diagnostics, key=sort_key)
     if args.silent:
         return _exit_code(args, state, diags)
     opts = RenderOptions(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from jaxlint import __version__
 from jaxlint.diagnostics import Applicability, Diagnostic
+from jaxlint.notebook import cell_of, display_name
 from jaxlint.output.style import PLAIN, Style
 from jaxlint.output.urls import repository_url, rule_url
 
@@ -48,6 +49,11 @@ def fix_marker(d: Diagnostic, unsafe: bool) -> str:
     return ""
 
 
+def sort_key(d: Diagnostic) -> tuple[str, int, int, int, str]:
+    """File, notebook cell (0 for a Python file), row, column, code."""
+    return (d.filename, cell_of(d) or 0, d.start.row, d.start.column, d.code)
+
+
 def render(fmt: str, diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
     if fmt == "json":
         return render_json(diags)
@@ -64,12 +70,13 @@ def _head(d: Diagnostic, opts: RenderOptions) -> str:
     """``file:row:col: CODE [*] message``, coloured as ruff colours it when asked for."""
     st = opts.style
     marker = fix_marker(d, opts.unsafe_for(d.filename))
+    shown = display_name(d)  # nb.ipynb:cell 3 for a notebook
     if not st.enabled:
-        return f"{d.filename}:{d.start.row}:{d.start.column}: {d.code} {marker}{d.message}"
+        return f"{shown}:{d.start.row}:{d.start.column}: {d.code} {marker}{d.message}"
     colon = st.paint(":", "cyan")
     marker = f"{st.paint(marker.rstrip(), 'bold', 'cyan')} " if marker else ""
     return (
-        f"{st.paint(d.filename, 'bold')}{colon}{d.start.row}{colon}{d.start.column}{colon}"
+        f"{st.paint(shown, 'bold')}{colon}{d.start.row}{colon}{d.start.column}{colon}"
         f" {st.paint(d.code, 'bold', 'red')} {marker}{d.message}"
     )
 
@@ -82,9 +89,10 @@ def render_text(diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
     st = opts.style
     for d in diags:
         out.append(_head(d, opts))
-        text = (opts.sources or {}).get(d.filename)
+        shown = display_name(d)
+        text = (opts.sources or {}).get(shown)
         if text is not None:
-            lines = line_cache.setdefault(d.filename, split_lines(text))
+            lines = line_cache.setdefault(shown, split_lines(text))
             if 0 < d.start.row <= len(lines):
                 line = lines[d.start.row - 1].expandtabs(1)
                 num = str(d.start.row)
@@ -125,7 +133,7 @@ def _json_item(d: Diagnostic) -> dict[str, object]:
     """One diagnostic in ruff's ``--output-format json`` shape (same keys, same order), plus
     ``probe``: the finding's filled-in verify command (readers of ruff's schema ignore it)."""
     return {
-        "cell": None,
+        "cell": cell_of(d),
         "code": d.code,
         "end_location": {"column": d.end.column, "row": d.end.row},
         "filename": os.path.abspath(d.filename) if d.filename != "-" else "-",
@@ -222,8 +230,14 @@ def _sarif_result(d: Diagnostic, index: dict[str, int]) -> dict[str, object]:
     }
     if d.code in index:
         result["ruleIndex"] = index[d.code]
+    properties: dict[str, object] = {}
     if d.probe:
-        result["properties"] = {"probe": d.probe}  # the filled-in verify command
+        properties["probe"] = d.probe  # the filled-in verify command
+    cell = cell_of(d)
+    if cell is not None:  # rows count from the top of that notebook cell
+        properties["cell"] = cell
+    if properties:
+        result["properties"] = properties
     if d.fix is not None and d.fix.edits:
         result["fixes"] = [
             {
@@ -293,7 +307,7 @@ def render_github(diags: Sequence[Diagnostic]) -> str:
             f"line={d.start.row},col={d.start.column},"
             f"endLine={d.end.row},endColumn={d.end.column}"
         )
-        msg = f"{d.filename}:{d.start.row}:{d.start.column}: {d.code} {d.message}"
+        msg = f"{display_name(d)}:{d.start.row}:{d.start.column}: {d.code} {d.message}"
         if d.fix_message and d.fix_applicability is not None:
             msg += f"\n  help: {d.fix_message}"
         level = "error" if d.severity == "error" else "warning"

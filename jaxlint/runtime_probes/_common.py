@@ -34,7 +34,7 @@ TRUST_WARNING = (
 
 INSTALL_HINT = (
     "JAX is not importable in this Python environment ({python}). The runtime probes need it;"
-    " the linter does not. Install it with `pip install 'jaxlint[probes]'` (CPU) or follow"
+    " the linter does not. Install it with `pip install 'jaxlinter[probes]'` (CPU) or follow"
     " https://docs.jax.dev/en/latest/installation.html for GPU/TPU wheels."
 )
 

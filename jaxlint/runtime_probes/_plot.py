@@ -13,7 +13,7 @@ from typing import Any
 
 from jaxlint.runtime_probes._common import fmt_seconds
 
-PLOT_HINT = "pip install 'jaxlint[plot]' (matplotlib) to write the SVG"
+PLOT_HINT = "pip install 'jaxlinter[plot]' (matplotlib) to write the SVG"
 
 
 def _matplotlib() -> Any:
