@@ -1,0 +1,443 @@
+"""The pygls wiring: documents, diagnostics, code actions, hover, settings.
+
+Everything runs on the server's one event-loop thread (the engine is single-threaded):
+an edit gets the fast pass (``incremental.py``) at once and the full lint once the
+document has not changed for ``exact_delay`` seconds; both are published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from jaxlint import __version__
+from jaxlint.diagnostics import INTERNAL_ERROR_CODE, PARSE_ERROR_CODE, Diagnostic, Position
+from jaxlint.server import actions
+from jaxlint.server.hover import hover_markdown
+from jaxlint.server.incremental import Span, fast_relint, statement_spans
+from jaxlint.server.linting import DocumentLinter, LintResult
+from jaxlint.server.options import parse_options
+
+FIX_ALL_KIND = "source.fixAll.jaxlint"
+FIX_ALL_TITLE = "Fix all safe jaxlint findings"
+FIX_ALL_UNSAFE_TITLE = "Fix all jaxlint findings (safe and unsafe)"
+DEFAULT_EXACT_DELAY = 0.3
+"""Seconds without an edit before the full lint follows the fast pass."""
+_DEPRECATED_CODES = ("JAX701", "JAX702")
+
+
+@functools.cache
+def rule_url(code: str) -> str | None:
+    """The rule's page: ``$JAXLINT_DOCS_URL/JAXnnn.md`` if set, else ``docs/rules/JAXnnn.md``
+    of the checkout jaxlint runs from (a ``file://`` URI), else none."""
+    base = os.environ.get("JAXLINT_DOCS_URL")
+    if base:
+        return f"{base.rstrip('/')}/{code}.md"
+    page = Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{code}.md"
+    return page.as_uri() if page.is_file() else None
+
+
+@dataclass
+class DocState:
+    uri: str
+    path: Path | None
+    name: str
+    text: str
+    version: int | None
+    result: LintResult
+    spans: list[Span] | None
+    timer: asyncio.TimerHandle | None = None
+    published: list[Diagnostic] = field(default_factory=list)
+
+
+class JaxlintServer(LanguageServer):
+    def __init__(self, exact_delay: float = DEFAULT_EXACT_DELAY) -> None:
+        super().__init__(
+            "jaxlint",
+            __version__,
+            text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+        )
+        self.linter = DocumentLinter()
+        self.docs: dict[str, DocState] = {}
+        self.exact_delay = exact_delay
+        self.pending_messages: list[str] = []
+
+    # -- helpers ------------------------------------------------------------------------
+
+    @property
+    def encoding(self) -> str:
+        found = getattr(self.server_capabilities, "position_encoding", None)
+        return str(getattr(found, "value", found) or "utf-16")
+
+    def units(self, text: str) -> actions.Units:
+        return actions.Units(text, self.encoding)
+
+    def lsp_range(self, units: actions.Units, start: Position, end: Position) -> lsp.Range:
+        (sl, sc), (el, ec) = units.to_lsp(start), units.to_lsp(end)
+        return lsp.Range(lsp.Position(sl, sc), lsp.Position(el, ec))
+
+    def to_lsp(self, diag: Diagnostic, units: actions.Units) -> lsp.Diagnostic:
+        if diag.code in (PARSE_ERROR_CODE, INTERNAL_ERROR_CODE):
+            severity = lsp.DiagnosticSeverity.Error
+        else:
+            severity = lsp.DiagnosticSeverity.Warning
+        url = (
+            rule_url(diag.code)
+            if diag.code not in (PARSE_ERROR_CODE, INTERNAL_ERROR_CODE)
+            else None
+        )
+        return lsp.Diagnostic(
+            range=self.lsp_range(units, diag.start, diag.end),
+            message=diag.message,
+            severity=severity,
+            code=diag.code,
+            code_description=lsp.CodeDescription(href=url) if url else None,
+            source="jaxlint",
+            tags=[lsp.DiagnosticTag.Deprecated] if diag.code in _DEPRECATED_CODES else None,
+            data={"name": diag.name, "fix": diag.fix.applicability.value if diag.fix else None},
+        )
+
+    def publish(self, state: DocState) -> None:
+        units = self.units(state.text)
+        state.published = list(state.result.diagnostics)
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(
+                uri=state.uri,
+                version=state.version,
+                diagnostics=[self.to_lsp(d, units) for d in state.published],
+            )
+        )
+
+    def show(self, message: str, kind: lsp.MessageType = lsp.MessageType.Warning) -> None:
+        self.window_show_message(lsp.ShowMessageParams(type=kind, message=message))
+
+    # -- linting ------------------------------------------------------------------------
+
+    def open_state(self, uri: str, text: str, version: int | None) -> DocState:
+        path = _path_of(uri)
+        name = str(path) if path is not None else uri
+        result = self.linter.lint(text, path, name, persist=True)
+        spans = statement_spans(text)
+        state = DocState(
+            uri,
+            path,
+            name,
+            text,
+            version,
+            result,
+            None if isinstance(spans, SyntaxError) else spans,
+        )
+        self.docs[uri] = state
+        return state
+
+    def relint(self, uri: str) -> None:
+        """A full lint of the document as it is now, published."""
+        doc = self.workspace.get_text_document(uri)
+        old = self.docs.get(uri)
+        if old is not None:
+            self.cancel_exact(old)
+        state = self.open_state(uri, doc.source, doc.version)
+        self.publish(state)
+
+    def changed(self, uri: str) -> None:
+        doc = self.workspace.get_text_document(uri)
+        state = self.docs.get(uri)
+        if state is None:
+            self.relint(uri)
+            return
+        new_text = doc.source
+        self.cancel_exact(state)
+        settings = state.result.settings
+        fast = None
+        if settings is not None and state.result.diagnostics is not None:
+
+            def lint(text: str) -> list[Diagnostic]:
+                return self.linter.lint_with(text, state.path, state.name, settings).diagnostics
+
+            fast = fast_relint(
+                state.text, state.spans, state.result.diagnostics, new_text, state.name, lint
+            )
+        if fast is None:
+            result = self.linter.lint(new_text, state.path, state.name)
+            spans = statement_spans(new_text)
+            state.spans = None if isinstance(spans, SyntaxError) else spans
+        else:
+            result = LintResult(fast.diagnostics, settings, exact=False)
+            state.spans = fast.spans
+        state.text, state.version, state.result = new_text, doc.version, result
+        self.publish(state)
+        if not result.exact:
+            self.schedule_exact(state)
+
+    def cancel_exact(self, state: DocState) -> None:
+        if state.timer is not None:
+            state.timer.cancel()
+            state.timer = None
+
+    def schedule_exact(self, state: DocState) -> None:
+        loop = asyncio.get_event_loop()
+        state.timer = loop.call_later(self.exact_delay, self.exact, state.uri, state.version)
+
+    def exact(self, uri: str, version: int | None) -> None:
+        state = self.docs.get(uri)
+        if state is None or state.version != version:
+            return
+        state.timer = None
+        state.result = self.linter.lint(state.text, state.path, state.name)
+        self.publish(state)
+
+    def current(self, uri: str) -> DocState:
+        """The document's state, linted afresh if the stored one is not of its text."""
+        doc = self.workspace.get_text_document(uri)
+        state = self.docs.get(uri)
+        if state is None or state.text != doc.source:
+            state = self.open_state(uri, doc.source, doc.version)
+        return state
+
+    # -- code actions -------------------------------------------------------------------
+
+    def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        uri = params.text_document.uri
+        state = self.current(uri)
+        units = self.units(state.text)
+        start = units.from_lsp(params.range.start.line, params.range.start.character)
+        end = units.from_lsp(params.range.end.line, params.range.end.character)
+        only = params.context.only
+        out: list[lsp.CodeAction] = []
+        if _wanted(lsp.CodeActionKind.QuickFix, only):
+            for diag in state.result.diagnostics:
+                if diag.code in (PARSE_ERROR_CODE, INTERNAL_ERROR_CODE):
+                    continue
+                if not (diag.start.row <= end.row and start.row <= diag.end.row):
+                    continue
+                out += self.diagnostic_actions(state, diag, units)
+        # Fix-all runs the fix loop (a full lint per pass): asked for by kind it is
+        # computed at once; in a plain request (made on every cursor move) it is
+        # offered only to clients that resolve its edit when it is chosen.
+        lazy = only is None
+        if _wanted(FIX_ALL_KIND, only) and not (lazy and not self.resolves_edits()):
+            action = self.fix_all_action(state, lazy=lazy)
+            if action is not None:
+                out.append(action)
+        return out
+
+    def diagnostic_actions(
+        self, state: DocState, diag: Diagnostic, units: actions.Units
+    ) -> list[lsp.CodeAction]:
+        out = []
+        lsp_diag = [self.to_lsp(diag, units)]
+        title = actions.fix_title(diag)
+        if title is not None:
+            edits = actions.fix_edits(diag, units)
+            out.append(
+                lsp.CodeAction(
+                    title=title,
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=lsp_diag,
+                    is_preferred=diag.fix is not None and diag.fix.applicability.value == "safe",
+                    edit=self.workspace_edit(state, edits),
+                )
+            )
+        noqa = actions.noqa_edit(state.text, diag, units)
+        if noqa is not None:
+            out.append(
+                lsp.CodeAction(
+                    title=f"Disable {diag.code} for this line",
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=lsp_diag,
+                    edit=self.workspace_edit(state, [noqa]),
+                )
+            )
+        return out
+
+    def workspace_edit(self, state: DocState, edits: list[actions.TextEdit]) -> lsp.WorkspaceEdit:
+        text_edits: list[lsp.TextEdit | lsp.AnnotatedTextEdit | lsp.SnippetTextEdit] = [
+            lsp.TextEdit(
+                range=lsp.Range(lsp.Position(*e.start), lsp.Position(*e.end)), new_text=e.new_text
+            )
+            for e in edits
+        ]
+        return lsp.WorkspaceEdit(
+            document_changes=[
+                lsp.TextDocumentEdit(
+                    text_document=lsp.OptionalVersionedTextDocumentIdentifier(
+                        uri=state.uri, version=state.version
+                    ),
+                    edits=text_edits,
+                )
+            ]
+        )
+
+    def resolves_edits(self) -> bool:
+        caps = self.client_capabilities.text_document
+        action = caps.code_action if caps is not None else None
+        support = action.resolve_support if action is not None else None
+        return support is not None and "edit" in support.properties
+
+    def fix_all_action(self, state: DocState, lazy: bool) -> lsp.CodeAction | None:
+        settings = state.result.settings
+        if settings is None:
+            return None
+        unsafe = settings.unsafe_fixes
+        applicable = [
+            d
+            for d in state.result.diagnostics
+            if d.fix is not None
+            and (
+                d.fix.applicability.value == "safe"
+                or (unsafe and d.fix.applicability.value == "unsafe")
+            )
+        ]
+        if not applicable:
+            return None
+        title = FIX_ALL_UNSAFE_TITLE if unsafe else FIX_ALL_TITLE
+        action = lsp.CodeAction(
+            title=title,
+            kind=FIX_ALL_KIND,
+            data={"uri": state.uri, "version": state.version},
+        )
+        return action if lazy else self.resolve_fix_all(action)
+
+    def resolve_fix_all(self, action: lsp.CodeAction) -> lsp.CodeAction:
+        data = action.data if isinstance(action.data, dict) else {}
+        uri = data.get("uri")
+        if not isinstance(uri, str) or uri not in self.docs:
+            return action
+        state = self.current(uri)
+        settings = state.result.settings
+        if settings is None:
+            return action
+
+        def lint(text: str) -> list[Diagnostic]:
+            return self.linter.lint_with(text, state.path, state.name, settings).diagnostics
+
+        fixed = actions.fix_all(state.text, lint, unsafe=settings.unsafe_fixes)
+        if fixed is not None:
+            edit = actions.whole_text_edit(state.text, fixed[0], self.units(state.text))
+            action.edit = self.workspace_edit(state, [edit])
+        return action
+
+    # -- settings -----------------------------------------------------------------------
+
+    def apply_settings(self, raw: Any) -> None:
+        overrides, problems = parse_options(raw)
+        self.linter.reset(overrides)
+        for message in problems:
+            self.pending_messages.append(message)
+
+
+def _wanted(kind: str, only: list[str] | None) -> bool:
+    if only is None:
+        return True
+    return any(kind == k or kind.startswith(f"{k}.") for k in only)
+
+
+def _path_of(uri: str) -> Path | None:
+    if not uri.startswith("file:"):
+        return None
+    path = to_fs_path(uri)
+    return Path(path) if path else None
+
+
+def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
+    server = JaxlintServer(exact_delay)
+
+    @server.feature(lsp.INITIALIZE)
+    def initialize(ls: JaxlintServer, params: lsp.InitializeParams) -> None:
+        ls.apply_settings(params.initialization_options)
+
+    @server.feature(lsp.INITIALIZED)
+    def initialized(ls: JaxlintServer, params: lsp.InitializedParams) -> None:
+        for message in ls.pending_messages:
+            ls.show(message)
+        ls.pending_messages.clear()
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def did_change_configuration(ls: JaxlintServer, params: lsp.DidChangeConfigurationParams):
+        if params.settings is None:
+            return
+        ls.apply_settings(params.settings)
+        for message in ls.pending_messages:
+            ls.show(message)
+        ls.pending_messages.clear()
+        for uri in list(ls.docs):
+            ls.relint(uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: JaxlintServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        ls.relint(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: JaxlintServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        ls.changed(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: JaxlintServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        # a config file may have changed since: read the configs again
+        ls.linter.reset()
+        ls.relint(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: JaxlintServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        state = ls.docs.pop(params.text_document.uri, None)
+        if state is not None:
+            ls.cancel_exact(state)
+        ls.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
+        )
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION,
+        lsp.CodeActionOptions(
+            code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL_KIND],
+            resolve_provider=True,
+        ),
+    )
+    def code_action(ls: JaxlintServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        return ls.code_actions(params)
+
+    @server.feature(lsp.CODE_ACTION_RESOLVE)
+    def code_action_resolve(ls: JaxlintServer, action: lsp.CodeAction) -> lsp.CodeAction:
+        if action.kind == FIX_ALL_KIND:
+            return ls.resolve_fix_all(action)
+        return action
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def hover(ls: JaxlintServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        state = ls.current(params.text_document.uri)
+        units = ls.units(state.text)
+        pos = units.from_lsp(params.position.line, params.position.character)
+        under = [
+            d
+            for d in state.result.diagnostics
+            if d.code not in (INTERNAL_ERROR_CODE,) and _covers(d, pos)
+        ]
+        text = hover_markdown(under, state.text, state.path, rule_url)
+        if text is None:
+            return None
+        first = under[0]
+        return lsp.Hover(
+            contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text),
+            range=ls.lsp_range(units, first.start, first.end),
+        )
+
+    return server
+
+
+def _covers(diag: Diagnostic, pos: Position) -> bool:
+    if diag.start == diag.end:
+        return diag.start.row == pos.row
+    return diag.start <= pos <= diag.end
+
+
+def serve(exact_delay: float = DEFAULT_EXACT_DELAY) -> int:
+    build_server(exact_delay).start_io()
+    return 0
