@@ -19,7 +19,9 @@ Two modes:
   Reports both latencies, and how often the fast pass's diagnostics were already
   the same as the full lint's (``agree``).
 - **typing**: edits every ``--interval`` ms (shorter than the exact delay, so the full
-  lint never runs in between), each timed to its first publish.
+  lint never runs in between), each timed to its first publish; with the CPU time
+  the server process and this client spent per edit (from ``/proc``, Linux only),
+  which a loaded machine does not inflate the way it inflates wall time.
 
 Latencies are wall-clock milliseconds measured by the client, process start and the
 initial open excluded.
@@ -83,6 +85,22 @@ def edit_sites(text: str) -> list[int]:
     return sites
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of process ``pid`` (Linux ``/proc``), or None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_average() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
@@ -103,6 +121,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     from lsprotocol import types as lsp
     from pygls.lsp.client import LanguageClient
 
+    started_load = load_average()
     text = generate(args.lines)
     folder = Path(tempfile.mkdtemp(prefix="jaxlint-lsp-bench-"))
     path = folder / "big_model.py"
@@ -196,6 +215,9 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         pause_exact.append((both[1][0] - sent) * 1000)
         agree += _key(both[0][2]) == _key(both[1][2])
     typing_first: list[float] = []
+    server_pid = client._server.pid if client._server is not None else None
+    cpu_before = cpu_seconds(server_pid) if server_pid else None
+    own_before = time.process_time()
     for _ in range(args.edits):
         v, sent = send_edit()
         got = await publishes(v, 1, 60)
@@ -203,9 +225,14 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             raise SystemExit(f"error: no diagnostics for version {v}")
         typing_first.append((got[0][0] - sent) * 1000)
         await asyncio.sleep(max(0.0, args.interval / 1000 - (time.perf_counter() - sent)))
+    cpu_after = cpu_seconds(server_pid) if server_pid else None
+    own_cpu = time.process_time() - own_before
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
+    server_cpu = None
+    if cpu_before is not None and cpu_after is not None:
+        server_cpu = round((cpu_after - cpu_before) * 1000 / args.edits, 1)
     return {
         "file_lines": len(text.splitlines()),
         "edits_per_mode": args.edits,
@@ -217,6 +244,10 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         "pause_edits_linted_in_full_at_once": fallback,
         "typing_interval_ms": args.interval,
         "typing_first_publish": summary(typing_first),
+        "typing_server_cpu_ms_per_edit": server_cpu,
+        "typing_client_cpu_ms_per_edit": round(own_cpu * 1000 / args.edits, 1),
+        "load_average_at_start": started_load,
+        "load_average_at_end": load_average(),
         "target_p95_ms": 100,
     }
 

@@ -576,3 +576,46 @@ def test_fast_pass_declines_module_level_edits_and_reports_syntax_errors():
     fast = fast_relint(SOURCE, spans, old, broken, "m.py", lint)
     assert [d.code for d in fast.diagnostics] == ["JAX000"]
     assert fast.spans is None  # the next edit is linted in full
+
+
+def test_opening_a_document_uses_the_results_cache(tmp_path):
+    """An entry the CLI's cache holds for this text, path and settings is what the server
+    publishes (planted here with a message no rule writes)."""
+    from jaxlint.cache import Cache, CachedResult, entry_key, settings_fingerprint
+    from jaxlint.config import ConfigResolver
+    from jaxlint.diagnostics import Diagnostic, Position
+
+    (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\n")
+    path = tmp_path / "model.py"
+    path.write_text(SOURCE)
+    settings = ConfigResolver().for_path(path)
+    key = entry_key(SOURCE, path, settings_fingerprint(settings, path, True))
+    planted = Diagnostic(
+        "JAX602",
+        "empty-not-zeros",
+        "planted in the cache",
+        str(path),
+        Position(2, 1),
+        Position(2, 4),
+    )
+    Cache.open(tmp_path / "c").put(key, CachedResult([planted]))
+
+    async def scenario():
+        async with Session(tmp_path) as s:
+            uri = s.open("model.py", SOURCE)
+            (diag,) = await s.diagnostics(uri, 1)
+            assert diag.message == "planted in the cache"
+            # an edit is linted (the fast pass keeps the other rows' entries until the
+            # full lint follows, which replaces the planted one)
+            version = s.change(
+                uri, [lsp.TextEdit(lsp.Range(lsp.Position(6, 0), lsp.Position(6, 0)), "    pass\n")]
+            )
+            expected = [("JAX602", 6), ("JAX702", 13)]
+
+            def linted():
+                found = [p for p in s.published if p.uri == uri and p.version == version]
+                return found and codes(found[-1].diagnostics) == expected
+
+            await s.wait_for(linted, "the full lint of the edited text")
+
+    run(scenario())

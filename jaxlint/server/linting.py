@@ -9,12 +9,20 @@ plugin): the server never stops for it.
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jaxlint.cache import Cache, CachedResult, default_cache_dir, entry_key, settings_fingerprint
+from jaxlint.cache import (
+    CACHE_ENV,
+    Cache,
+    CachedResult,
+    default_cache_dir,
+    entry_key,
+    settings_fingerprint,
+)
 from jaxlint.config import ConfigError, ConfigResolver, Settings
 from jaxlint.diagnostics import INTERNAL_ERROR_CODE, Diagnostic, Position
 
@@ -139,9 +147,12 @@ class DocumentLinter:
     # -- the on-disk results cache (the one ``jaxlint check`` uses) -------------------------
 
     def _cache_for(self, settings: Settings) -> Cache | None:
+        """The project's cache (a document outside any project has none, unless
+        ``JAXLINT_CACHE_DIR`` names one): no ``.jaxlint_cache`` wherever the editor runs."""
         root = default_cache_dir(settings.root)
         if root not in self._caches:
-            self._caches[root] = Cache.open(root) if settings.root is not None else None
+            wanted = settings.root is not None or bool(os.environ.get(CACHE_ENV))
+            self._caches[root] = Cache.open(root) if wanted else None
         return self._caches[root]
 
     def _disk_key(self, text: str, path: Path, settings: Settings) -> str:
