@@ -11,13 +11,15 @@ pygls's client, as an editor would, with incremental changes. Each edit changes 
 line inside a function body (append a comment, insert a statement with a finding,
 turn ``jnp.zeros`` into ``jnp.empty``), at a seeded random place.
 
-Two modes:
+Three modes:
 
 - **pause**: after each edit, wait for the first publish (the fast pass, or the full
   lint when the fast pass does not apply) and for the full lint's publish that follows
   once the document is idle for the server's ``--exact-delay``; then the next edit.
   Reports both latencies, and how often the fast pass's diagnostics were already
   the same as the full lint's (``agree``).
+- **typed during the full lint**: an edit, a pause of the exact delay plus 0.1 s
+  (the full lint of that edit is running), then the edit that is timed.
 - **typing**: edits every ``--interval`` ms (shorter than the exact delay, so the full
   lint never runs in between), each timed to its first publish; with the CPU time
   the server process and this client spent per edit (from ``/proc``, Linux only),
@@ -214,6 +216,19 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             continue
         pause_exact.append((both[1][0] - sent) * 1000)
         agree += _key(both[0][2]) == _key(both[1][2])
+    interrupted: list[float] = []
+    for _ in range(args.edits):
+        v, sent = send_edit()
+        if not await publishes(v, 1, 60):
+            raise SystemExit(f"error: no diagnostics for version {v}")
+        # pause long enough for the full lint to start, then type again while it runs
+        await asyncio.sleep(args.exact_delay + 0.1)
+        v, sent = send_edit()
+        got = await publishes(v, 1, 60)
+        if not got:
+            raise SystemExit(f"error: no diagnostics for version {v}")
+        interrupted.append((got[0][0] - sent) * 1000)
+        await publishes(v, 2, args.exact_delay + 10)
     typing_first: list[float] = []
     server_pid = client._server.pid if client._server is not None else None
     cpu_before = cpu_seconds(server_pid) if server_pid else None
@@ -242,6 +257,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         "pause_full_lint_publish": summary(pause_exact),
         "pause_fast_pass_equal_to_full": f"{agree}/{args.edits}",
         "pause_edits_linted_in_full_at_once": fallback,
+        "typed_during_full_lint_first_publish": summary(interrupted),
         "typing_interval_ms": args.interval,
         "typing_first_publish": summary(typing_first),
         "typing_server_cpu_ms_per_edit": server_cpu,
@@ -282,9 +298,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for key, value in result.items():
         print(f"{key:36} {value}")
-    p95 = result["typing_first_publish"]["p95_ms"]  # type: ignore[index]
-    pause = result["pause_first_publish"]["p95_ms"]  # type: ignore[index]
-    verdict = "met" if max(p95, pause) < 100 else "NOT met"
+    worst = max(
+        result[key]["p95_ms"]  # type: ignore[index]
+        for key in (
+            "pause_first_publish",
+            "typed_during_full_lint_first_publish",
+            "typing_first_publish",
+        )
+    )
+    verdict = "met" if worst < 100 else "NOT met"
     print(f"{'target: p95 < 100 ms after one edit':36} {verdict}")
     return 0
 

@@ -441,7 +441,7 @@ def test_bad_config_and_rule_crash_become_one_diagnostic(tmp_path):
 
         EmptyNotZeros.visit_Call = boom
         from jaxlint.cli import main
-        sys.exit(main(["server", "--exact-delay", "0.05"]))
+        sys.exit(main(["server", "--exact-delay", "60"]))  # the full lint: not in a worker
         """
     )
 

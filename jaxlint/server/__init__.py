@@ -8,6 +8,7 @@ imports them, and ``cli.py`` turns their absence into one clear error line.
   becomes one diagnostic);
 - ``incremental.py``: the fast pass after an edit inside one top-level function
   or class (only that definition and the module's other statements are linted);
+- ``worker.py``: the full lint after an edit, in a second process;
 - ``actions.py``: quick fixes, fix-all and "disable for this line" as text edits;
 - ``hover.py``: the rule's short docs, the message and the filled-in verify command;
 - ``options.py``: client initialization options;

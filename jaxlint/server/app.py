@@ -1,8 +1,10 @@
 """The pygls wiring: documents, diagnostics, code actions, hover, settings.
 
-Everything runs on the server's one event-loop thread (the engine is single-threaded):
-an edit gets the fast pass (``incremental.py``) at once and the full lint once the
-document has not changed for ``exact_delay`` seconds; both are published.
+The handlers run on the server's one event-loop thread (the engine is single-threaded):
+an edit gets the fast pass (``incremental.py``) at once and, once the document has not
+changed for ``exact_delay`` seconds, the full lint in a worker process (``worker.py``),
+so that edits made meanwhile still get their fast pass; both results are published.
+Opening, saving and edits the fast pass declines are linted in full on the loop.
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from jaxlint import __version__
+from jaxlint.config import ConfigError
 from jaxlint.diagnostics import INTERNAL_ERROR_CODE, PARSE_ERROR_CODE, Diagnostic, Position
 from jaxlint.server import actions
 from jaxlint.server.hover import hover_markdown
 from jaxlint.server.incremental import Span, fast_relint, statement_spans
 from jaxlint.server.linting import DocumentLinter, LintResult
 from jaxlint.server.options import parse_options
+from jaxlint.server.worker import Worker
 
 FIX_ALL_KIND = "source.fixAll.jaxlint"
 FIX_ALL_TITLE = "Fix all safe jaxlint findings"
@@ -55,6 +59,8 @@ class DocState:
     result: LintResult
     spans: list[Span] | None
     timer: asyncio.TimerHandle | None = None
+    running: Any = None
+    """The worker's future for this document's full lint, while it runs."""
     published: list[Diagnostic] = field(default_factory=list)
 
 
@@ -69,6 +75,9 @@ class JaxlintServer(LanguageServer):
         self.docs: dict[str, DocState] = {}
         self.exact_delay = exact_delay
         self.pending_messages: list[str] = []
+        self.worker = Worker()
+        self.generation = 0
+        """Bumped whenever configs are to be read again (the worker's linter follows)."""
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -187,11 +196,51 @@ class JaxlintServer(LanguageServer):
         state.timer = loop.call_later(self.exact_delay, self.exact, state.uri, state.version)
 
     def exact(self, uri: str, version: int | None) -> None:
+        """The full lint after the fast pass, in the worker process when there is one."""
         state = self.docs.get(uri)
         if state is None or state.version != version:
             return
         state.timer = None
+        if state.running is not None:
+            state.running.cancel()  # a full lint of an older text that has not started yet
+        future = self.worker.submit(
+            state.text, state.path, state.name, self.linter.overrides, self.generation
+        )
+        if future is None:
+            self.exact_here(state)
+            return
+        state.running = future
+        asyncio.wrap_future(future).add_done_callback(
+            functools.partial(self.exact_done, uri, version, state.text, future)
+        )
+
+    def exact_here(self, state: DocState) -> None:
         state.result = self.linter.lint(state.text, state.path, state.name)
+        self.publish(state)
+
+    def exact_done(self, uri: str, version: int | None, text: str, future, _wrapped) -> None:
+        state = self.docs.get(uri)
+        if state is not None and state.running is future:
+            state.running = None
+        if future.cancelled():
+            return
+        current = state is not None and state.version == version and state.text == text
+        error = future.exception()
+        if error is not None:  # the worker died or failed: lint here from now on
+            self.worker.discard()
+            self.worker.failed = True
+            if current:
+                assert state is not None
+                self.exact_here(state)
+            return
+        if not current:
+            return  # the document changed meanwhile: its own full lint follows
+        assert state is not None
+        try:
+            settings = self.linter.settings_for(state.path)
+        except ConfigError:
+            settings = None
+        state.result = LintResult(future.result(), settings)
         self.publish(state)
 
     def current(self, uri: str) -> DocState:
@@ -330,6 +379,7 @@ class JaxlintServer(LanguageServer):
     def apply_settings(self, raw: Any) -> None:
         overrides, problems = parse_options(raw)
         self.linter.reset(overrides)
+        self.generation += 1
         for message in problems:
             self.pending_messages.append(message)
 
@@ -371,6 +421,10 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         for uri in list(ls.docs):
             ls.relint(uri)
 
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: JaxlintServer, params: None) -> None:
+        ls.worker.close()
+
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: JaxlintServer, params: lsp.DidOpenTextDocumentParams) -> None:
         ls.relint(params.text_document.uri)
@@ -383,6 +437,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
     def did_save(ls: JaxlintServer, params: lsp.DidSaveTextDocumentParams) -> None:
         # a config file may have changed since: read the configs again
         ls.linter.reset()
+        ls.generation += 1
         ls.relint(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
