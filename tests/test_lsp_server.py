@@ -22,8 +22,6 @@ lsp = pytest.importorskip("lsprotocol.types")
 
 from pygls.lsp.client import LanguageClient  # noqa: E402
 
-from jaxlint.server.actions import Units  # noqa: E402
-
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 60.0
 
@@ -199,16 +197,25 @@ class Session:
 
 
 def apply_edits(text: str, edits: list[lsp.TextEdit]) -> str:
-    """Apply LSP edits (UTF-16 positions) to ``text``, last first."""
-    units = Units(text)
+    """Apply LSP edits to ``text`` as an editor does: lines end at \\n, \\r\\n or \\r
+    only, characters are UTF-16 code units; the last edit first."""
+    import re
+
+    pieces = re.split(r"(\r\n|\r|\n)", text)
+    starts = [0]
+    for index in range(0, len(pieces) - 1, 2):
+        starts.append(starts[-1] + len(pieces[index]) + len(pieces[index + 1]))
 
     def offset(pos: lsp.Position) -> int:
-        p = units.from_lsp(pos.line, pos.character)
-        lines = text.splitlines(keepends=True)
-        return sum(len(line) for line in lines[: p.row - 1]) + p.column - 1
+        if pos.line >= len(starts):
+            return len(text)
+        line, units, column = pieces[2 * pos.line], 0, 0
+        while column < len(line) and units < pos.character:
+            units += 2 if ord(line[column]) > 0xFFFF else 1
+            column += 1
+        return starts[pos.line] + column
 
-    ordered = sorted(edits, key=lambda e: offset(e.range.start), reverse=True)
-    for e in ordered:
+    for e in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
         text = text[: offset(e.range.start)] + e.new_text + text[offset(e.range.end) :]
     return text
 
@@ -617,5 +624,36 @@ def test_opening_a_document_uses_the_results_cache(tmp_path):
                 return found and codes(found[-1].diagnostics) == expected
 
             await s.wait_for(linted, "the full lint of the edited text")
+
+    run(scenario())
+
+
+def test_form_feeds_and_wide_characters_keep_positions_right(tmp_path):
+    """A form feed and U+2028 in comments are not line breaks for LSP (nor for Python),
+    and an emoji is two UTF-16 units: edits and fixes after them land where they should."""
+    text = SOURCE.replace("import jax\n", "import jax  # \x0c page \u2028 break\n", 1).replace(
+        "    buf = jnp.empty((n,))", "    s = '\U0001f600'; buf = jnp.empty((n,))"
+    )
+
+    async def scenario():
+        async with Session(tmp_path) as s:
+            uri = s.open("model.py", text)
+            diags = await s.diagnostics(uri, 1)
+            d602 = next(d for d in diags if d.code == "JAX602")
+            assert (d602.range.start.line, d602.range.start.character) == (5, 20)
+            # an edit after the form feed, then the quick fix
+            version = s.change(
+                uri, [lsp.TextEdit(lsp.Range(lsp.Position(4, 0), lsp.Position(4, 0)), "\n")]
+            )
+            diags = await s.diagnostics(uri, version)
+            d602 = next(d for d in diags if d.code == "JAX602")
+            assert d602.range.start.line == 6
+            fix = next(a for a in await s.actions(uri, d602) if a.title.startswith("Fix JAX602"))
+            await s.apply(uri, fix)
+            assert "    s = '\U0001f600'; buf = jnp.zeros((n,))\n" in s.texts[uri]
+            hover = await s.client.text_document_hover_async(
+                lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(12, 13))
+            )
+            assert hover is not None and "JAX702" in hover.contents.value
 
     run(scenario())

@@ -63,6 +63,37 @@ class Units:
         return Position(row + 1, len(text) + 1)
 
 
+def apply_change(
+    text: str,
+    start: LspPosition | None,
+    end: LspPosition | None,
+    new: str,
+    encoding: str = "utf-16",
+) -> str:
+    """``text`` after one ``didChange`` content change (``start`` None: the whole text).
+
+    Lines are split where LSP splits them (``\\n``, ``\\r\\n``, ``\\r``), not where
+    ``str.splitlines`` does: a form feed or U+2028 in a comment is not a line break.
+    """
+    if start is None or end is None:
+        return new
+    from jaxlint.fixers.edits import LineIndex
+
+    units = Units(text, encoding)
+    index = LineIndex(text)
+    first = _offset(units, index, text, start)
+    last = _offset(units, index, text, end)
+    if last < first:
+        first, last = last, first
+    return text[:first] + new + text[last:]
+
+
+def _offset(units: Units, index, text: str, pos: LspPosition) -> int:
+    if pos[0] >= len(units.lines):
+        return len(text)
+    return index.offset(units.from_lsp(*pos))
+
+
 def fix_title(diag: Diagnostic) -> str | None:
     """``Fix JAX602: Replace with `jnp.zeros` (safe fix)``, or None without an applicable fix."""
     if diag.fix is None or not diag.fix.edits:

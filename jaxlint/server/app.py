@@ -18,6 +18,8 @@ from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
 from jaxlint import __version__
@@ -64,12 +66,29 @@ class DocState:
     published: list[Diagnostic] = field(default_factory=list)
 
 
+class _Protocol(LanguageServerProtocol):
+    """pygls's protocol, but it leaves edits to the server (``JaxlintServer.changed``).
+
+    pygls applies incremental changes to its own copy of the document with lines split
+    by ``str.splitlines`` (which breaks at form feeds, U+2028 and other characters that
+    are not line breaks for LSP or Python), and it rewrites a position past the end of
+    such a line in the request itself, so the server could not even apply the changes
+    correctly after it. The server keeps its own copy of each open document.
+    """
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams):
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+
 class JaxlintServer(LanguageServer):
     def __init__(self, exact_delay: float = DEFAULT_EXACT_DELAY) -> None:
         super().__init__(
             "jaxlint",
             __version__,
             text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+            protocol_cls=_Protocol,
         )
         self.linter = DocumentLinter()
         self.docs: dict[str, DocState] = {}
@@ -147,22 +166,40 @@ class JaxlintServer(LanguageServer):
         self.docs[uri] = state
         return state
 
-    def relint(self, uri: str) -> None:
-        """A full lint of the document as it is now, published."""
-        doc = self.workspace.get_text_document(uri)
+    def relint(self, uri: str, text: str | None = None, version: int | None = None) -> None:
+        """A full lint of the document (as it is now, or as given), published."""
         old = self.docs.get(uri)
+        if text is None:
+            if old is not None:
+                text, version = old.text, old.version
+            else:
+                doc = self.workspace.get_text_document(uri)
+                text, version = doc.source, doc.version
         if old is not None:
             self.cancel_exact(old)
-        state = self.open_state(uri, doc.source, doc.version)
+        state = self.open_state(uri, text, version)
         self.publish(state)
 
-    def changed(self, uri: str) -> None:
-        doc = self.workspace.get_text_document(uri)
+    def changed(self, params: lsp.DidChangeTextDocumentParams) -> None:
+        """Apply the edits to the document's text (this server's own copy: pygls splits
+        lines with ``str.splitlines``, which breaks at form feeds), then lint."""
+        uri = params.text_document.uri
         state = self.docs.get(uri)
-        if state is None:
-            self.relint(uri)
+        if state is None:  # a change to a document never opened: nothing to apply it to
             return
-        new_text = doc.source
+        new_text = state.text
+        for change in params.content_changes:
+            if isinstance(change, lsp.TextDocumentContentChangePartial):
+                rng = change.range
+                new_text = actions.apply_change(
+                    new_text,
+                    (rng.start.line, rng.start.character),
+                    (rng.end.line, rng.end.character),
+                    change.text,
+                    self.encoding,
+                )
+            else:
+                new_text = change.text
         self.cancel_exact(state)
         settings = state.result.settings
         fast = None
@@ -181,7 +218,7 @@ class JaxlintServer(LanguageServer):
         else:
             result = LintResult(fast.diagnostics, settings, exact=False)
             state.spans = fast.spans
-        state.text, state.version, state.result = new_text, doc.version, result
+        state.text, state.version, state.result = new_text, params.text_document.version, result
         self.publish(state)
         if not result.exact:
             self.schedule_exact(state)
@@ -244,10 +281,10 @@ class JaxlintServer(LanguageServer):
         self.publish(state)
 
     def current(self, uri: str) -> DocState:
-        """The document's state, linted afresh if the stored one is not of its text."""
-        doc = self.workspace.get_text_document(uri)
+        """The document's state (linted now if it was never opened)."""
         state = self.docs.get(uri)
-        if state is None or state.text != doc.source:
+        if state is None:
+            doc = self.workspace.get_text_document(uri)
             state = self.open_state(uri, doc.source, doc.version)
         return state
 
@@ -427,11 +464,12 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: JaxlintServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        ls.relint(params.text_document.uri)
+        item = params.text_document
+        ls.relint(item.uri, item.text, item.version)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: JaxlintServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        ls.changed(params.text_document.uri)
+        ls.changed(params)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: JaxlintServer, params: lsp.DidSaveTextDocumentParams) -> None:
