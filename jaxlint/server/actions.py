@@ -8,6 +8,7 @@ position goes through :class:`Units`.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import warnings
 from collections.abc import Callable
@@ -28,11 +29,18 @@ class TextEdit:
     new_text: str
 
 
+@functools.lru_cache(maxsize=4)
+def lines_of(text: str) -> list[str]:
+    """``split_lines(text)``, remembered for the last few texts (the document's text is
+    split by the fast pass, the position conversions and the edits alike). Read only."""
+    return split_lines(text)
+
+
 class Units:
     """Converts between jaxlint positions and LSP positions for one text."""
 
     def __init__(self, text: str, encoding: str = "utf-16") -> None:
-        self.lines = split_lines(text)
+        self.lines = lines_of(text)
         self.encoding = encoding
 
     def _width(self, chars: str) -> int:
@@ -77,21 +85,22 @@ def apply_change(
     """
     if start is None or end is None:
         return new
-    from jaxlint.fixers.edits import LineIndex
-
     units = Units(text, encoding)
-    index = LineIndex(text)
-    first = _offset(units, index, text, start)
-    last = _offset(units, index, text, end)
+    starts = [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
+    first = _offset(units, starts, text, start)
+    last = _offset(units, starts, text, end)
     if last < first:
         first, last = last, first
     return text[:first] + new + text[last:]
 
 
-def _offset(units: Units, index, text: str, pos: LspPosition) -> int:
-    if pos[0] >= len(units.lines):
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _offset(units: Units, starts: list[int], text: str, pos: LspPosition) -> int:
+    if pos[0] >= len(starts):
         return len(text)
-    return index.offset(units.from_lsp(*pos))
+    return starts[pos[0]] + units.from_lsp(*pos).column - 1
 
 
 def fix_title(diag: Diagnostic) -> str | None:

@@ -63,7 +63,8 @@ class DocState:
     timer: asyncio.TimerHandle | None = None
     running: Any = None
     """The worker's future for this document's full lint, while it runs."""
-    published: list[Diagnostic] = field(default_factory=list)
+    lsp_forms: dict[int, tuple[Diagnostic, lsp.Diagnostic]] = field(default_factory=dict)
+    """id(diagnostic) -> (it, its LSP form) as last published (the pair keeps the id valid)."""
 
 
 class _Protocol(LanguageServerProtocol):
@@ -134,14 +135,20 @@ class JaxlintServer(LanguageServer):
         )
 
     def publish(self, state: DocState) -> None:
+        """Send the document's diagnostics. A diagnostic object the fast pass kept as it
+        was (same rows, same text) reuses its LSP form from the last publish."""
         units = self.units(state.text)
-        state.published = list(state.result.diagnostics)
+        before = state.lsp_forms
+        forms: dict[int, tuple[Diagnostic, lsp.Diagnostic]] = {}
+        out = []
+        for diag in state.result.diagnostics:
+            known = before.get(id(diag))
+            form = known[1] if known is not None and known[0] is diag else self.to_lsp(diag, units)
+            forms[id(diag)] = (diag, form)
+            out.append(form)
+        state.lsp_forms = forms
         self.text_document_publish_diagnostics(
-            lsp.PublishDiagnosticsParams(
-                uri=state.uri,
-                version=state.version,
-                diagnostics=[self.to_lsp(d, units) for d in state.published],
-            )
+            lsp.PublishDiagnosticsParams(uri=state.uri, version=state.version, diagnostics=out)
         )
 
     def show(self, message: str, kind: lsp.MessageType = lsp.MessageType.Warning) -> None:

@@ -25,10 +25,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from jaxlint.diagnostics import INTERNAL_ERROR_CODE, Diagnostic, Edit, Fix, Position
-from jaxlint.engine import parse_error_diagnostic, split_lines
+from jaxlint.engine import parse_error_diagnostic
 from jaxlint.gc_pause import gc_paused
 from jaxlint.noqa import file_noqa_codes
 from jaxlint.prefilter import mentions_jax
+from jaxlint.server.actions import lines_of
 
 _BREAK = re.compile(r"(\r\n|\r|\n)")
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -107,7 +108,7 @@ def fast_relint(
         return None
     if not mentions_jax(new_text) or file_noqa_codes(new_text) != file_noqa_codes(old_text):
         return None
-    old_lines, new_lines = split_lines(old_text), split_lines(new_text)
+    old_lines, new_lines = lines_of(old_text), lines_of(new_text)
     first, old_last, new_last = changed_rows(old_lines, new_lines)
     delta = len(new_lines) - len(old_lines)
     # One row of margin each side: a deleted last line still marks its definition changed.
@@ -297,15 +298,18 @@ def _shifted(
 
 
 def _move_fix(diag: Diagnostic, change: tuple[int, int, int]) -> Diagnostic:
-    """Move the fix's edits that lie after the changed rows; drop a fix that reaches into them."""
+    """Move the fix's edits that lie after the changed rows; drop a fix that reaches into
+    them. ``diag`` itself when nothing moves (the server reuses its LSP form then)."""
     first, old_last, delta = change
     if diag.fix is None:
         return diag
     edits = []
+    moved = False
     for edit in diag.fix.edits:
         if edit.end.row < first or (edit.end.row == first and edit.end.column == 1):
             edits.append(edit)
         elif edit.start.row > old_last:
+            moved = moved or delta != 0
             edits.append(
                 Edit(
                     Position(edit.start.row + delta, edit.start.column),
@@ -315,4 +319,6 @@ def _move_fix(diag: Diagnostic, change: tuple[int, int, int]) -> Diagnostic:
             )
         else:
             return replace(diag, fix=None)
+    if not moved:
+        return diag
     return replace(diag, fix=Fix(diag.fix.applicability, diag.fix.message, tuple(edits)))
