@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,6 +97,7 @@ class JaxlintServer(LanguageServer):
         self.exact_delay = exact_delay
         self.pending_messages: list[str] = []
         self.worker = Worker()
+        self.frozen = False
         self.generation = 0
         """Bumped whenever configs are to be read again (the worker's linter follows)."""
 
@@ -186,6 +188,12 @@ class JaxlintServer(LanguageServer):
             self.cancel_exact(old)
         state = self.open_state(uri, text, version)
         self.publish(state)
+        if not self.frozen:
+            # Everything loaded so far (libcst, the rules) lives as long as the server:
+            # keep the cyclic GC from walking it again and again (65 ms pauses, measured
+            # on a 2,000-line file, every few edits).
+            gc.freeze()
+            self.frozen = True
 
     def changed(self, params: lsp.DidChangeTextDocumentParams) -> None:
         """Apply the edits to the document's text (this server's own copy: pygls splits

@@ -194,20 +194,21 @@ def _partial_text(
     Rows outside every statement (blank lines and comments between statements) go too,
     but for a ``# jaxlint: noqa`` line."""
     pieces = _BREAK.split(text)  # line, break, line, break, ..., line
-    keep = set()
+    keep: set[int] = set()
     for s in spans:
         if not s.definition or s in touched:
             keep.update(range(s.start, s.end + 1))
+    if "jaxlint" in text:
+        for index in range(0, len(pieces), 2):
+            if file_noqa_codes(pieces[index]) is not None:
+                keep.add(index // 2 + 1)
+    rows = sorted(r for r in keep if 2 * (r - 1) < len(pieces))
     out: list[str] = []
-    rows: list[int] = []
-    for index in range(0, len(pieces), 2):
-        row = index // 2 + 1
-        if row not in keep and file_noqa_codes(pieces[index]) is None:
-            continue
+    for row in rows:
+        index = 2 * (row - 1)
         out.append(pieces[index])
         if index + 1 < len(pieces):
             out.append(pieces[index + 1])
-        rows.append(row)
     return "".join(out), rows
 
 
@@ -281,7 +282,7 @@ def _shifted(
             continue
         if delta:
             diag = _renumber(diag, row_map)
-        if row < low:
+        if row < low or not delta:
             out.append(_move_fix(diag, change))
             continue
         out.append(
