@@ -657,3 +657,26 @@ def test_form_feeds_and_wide_characters_keep_positions_right(tmp_path):
             assert hover is not None and "JAX702" in hover.contents.value
 
     run(scenario())
+
+
+def test_settings_change_and_a_saved_config_are_picked_up(tmp_path):
+    async def scenario():
+        async with Session(tmp_path) as s:
+            uri = s.open("model.py", SOURCE)
+            assert codes(await s.diagnostics(uri, 1)) == [("JAX602", 6), ("JAX702", 12)]
+            count = len(s.published)
+            s.client.workspace_did_change_configuration(
+                lsp.DidChangeConfigurationParams(settings={"jaxlint": {"ignore": ["JAX6"]}})
+            )
+            await s.wait_for(lambda: len(s.published) > count, "diagnostics after the change")
+            assert codes(s.published[-1].diagnostics) == [("JAX702", 12)]
+            # a config written meanwhile is read when a document is saved
+            (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\nignore = ["JAX7"]\n')
+            count = len(s.published)
+            s.client.text_document_did_save(
+                lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri))
+            )
+            await s.wait_for(lambda: len(s.published) > count, "diagnostics after the save")
+            assert codes(s.published[-1].diagnostics) == []
+
+    run(scenario())

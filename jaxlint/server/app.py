@@ -98,6 +98,7 @@ class JaxlintServer(LanguageServer):
         self.pending_messages: list[str] = []
         self.worker = Worker()
         self.frozen = False
+        self.shown_bug = False
         self.generation = 0
         """Bumped whenever configs are to be read again (the worker's linter follows)."""
 
@@ -155,6 +156,13 @@ class JaxlintServer(LanguageServer):
 
     def show(self, message: str, kind: lsp.MessageType = lsp.MessageType.Warning) -> None:
         self.window_show_message(lsp.ShowMessageParams(type=kind, message=message))
+
+    def show_once(self, message: str) -> None:
+        """A problem worth a bug report, logged always, shown once per server."""
+        self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error, message=message))
+        if not self.shown_bug:
+            self.shown_bug = True
+            self.show(f"{message}; please report this bug", lsp.MessageType.Error)
 
     # -- linting ------------------------------------------------------------------------
 
@@ -223,9 +231,13 @@ class JaxlintServer(LanguageServer):
             def lint(text: str) -> list[Diagnostic]:
                 return self.linter.lint_with(text, state.path, state.name, settings).diagnostics
 
-            fast = fast_relint(
-                state.text, state.spans, state.result.diagnostics, new_text, state.name, lint
-            )
+            try:
+                fast = fast_relint(
+                    state.text, state.spans, state.result.diagnostics, new_text, state.name, lint
+                )
+            except Exception as exc:  # a bug in the fast pass: the full lint is always right
+                self.show_once(f"jaxlint: fast pass failed ({type(exc).__name__}: {exc})")
+                fast = None
         if fast is None:
             result = self.linter.lint(new_text, state.path, state.name)
             spans = statement_spans(new_text)

@@ -38,6 +38,14 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    old = _old_pygls()
+    if old is not None:
+        print(
+            f"error: `jaxlint server` needs pygls >= 2, found pygls {old}; install it with:"
+            f" {INSTALL_HINT}",
+            file=sys.stderr,
+        )
+        return 2
     from jaxlint.server.app import DEFAULT_EXACT_DELAY, serve
 
     delay = args.exact_delay if args.exact_delay is not None else DEFAULT_EXACT_DELAY
@@ -45,3 +53,15 @@ def run(args: argparse.Namespace) -> int:
         print("error: --exact-delay must be 0 or more seconds", file=sys.stderr)
         return 2
     return serve(delay)
+
+
+def _old_pygls() -> str | None:
+    """pygls's version if it is older than 2 (its API differs), else None."""
+    from importlib import metadata
+
+    try:
+        version = metadata.version("pygls")
+    except metadata.PackageNotFoundError:  # importable without metadata: trust the import
+        return None
+    major = version.split(".", 1)[0]
+    return version if major.isdigit() and int(major) < 2 else None
