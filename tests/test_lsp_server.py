@@ -565,7 +565,7 @@ def test_fast_pass_matches_the_full_lint_edit_after_edit():
         text, spans, old = new, fast.spans, full
 
 
-def test_fast_pass_declines_module_level_edits_and_reports_syntax_errors():
+def test_fast_pass_on_module_level_statements_syntax_errors_and_file_noqa():
     from jaxlint.server.incremental import fast_relint, statement_spans
     from jaxlint.server.linting import DocumentLinter
 
@@ -575,14 +575,25 @@ def test_fast_pass_declines_module_level_edits_and_reports_syntax_errors():
     def lint(t):
         return linter.lint_with(t, None, "m.py", settings).diagnostics
 
-    spans = statement_spans(SOURCE)
-    old = lint(SOURCE)
-    import_edit = SOURCE.replace("import jax.numpy as jnp", "import numpy as jnp")
-    assert fast_relint(SOURCE, spans, old, import_edit, "m.py", lint) is None
-    broken = SOURCE.replace("buf = jnp.empty((n,))", "buf = jnp.empty((n,)")
-    fast = fast_relint(SOURCE, spans, old, broken, "m.py", lint)
+    def key(diags):
+        return sorted((d.code, d.start, d.end, d.message) for d in diags)
+
+    text = SOURCE + "\n\ntable = jnp.ones(3)\n"
+    spans, old = statement_spans(text), lint(text)
+    # a module-level statement edited: its findings come from the fast pass
+    edited = text.replace("table = jnp.ones(3)", "table = jnp.empty(3)\nother = 1")
+    fast = fast_relint(text, spans, old, edited, "m.py", lint)
+    assert fast is not None and key(fast.diagnostics) == key(lint(edited))
+    assert ("JAX602", 15) in [(d.code, d.start.row) for d in fast.diagnostics]
+    # a syntax error: one JAX000, and the next edit is linted in full
+    broken = text.replace("buf = jnp.empty((n,))", "buf = jnp.empty((n,)")
+    fast = fast_relint(text, spans, old, broken, "m.py", lint)
     assert [d.code for d in fast.diagnostics] == ["JAX000"]
-    assert fast.spans is None  # the next edit is linted in full
+    assert fast.spans is None
+    assert fast_relint(broken, None, fast.diagnostics, text, "m.py", lint) is None
+    # a file-level noqa added: linted in full
+    silenced = "# jaxlint: noqa: JAX602\n" + text
+    assert fast_relint(text, spans, old, silenced, "m.py", lint) is None
 
 
 def test_opening_a_document_uses_the_results_cache(tmp_path):

@@ -64,6 +64,9 @@ class DocState:
     timer: asyncio.TimerHandle | None = None
     running: Any = None
     """The worker's future for this document's full lint, while it runs."""
+    good: tuple[str, list[Span], list[Diagnostic]] | None = None
+    """The last text that parsed, its statements and diagnostics: where the fast pass
+    starts from while the document has a syntax error."""
     lsp_forms: dict[int, tuple[Diagnostic, lsp.Diagnostic]] = field(default_factory=dict)
     """id(diagnostic) -> (it, its LSP form) as last published (the pair keeps the id valid)."""
 
@@ -180,6 +183,8 @@ class JaxlintServer(LanguageServer):
             result,
             None if isinstance(spans, SyntaxError) else spans,
         )
+        if state.spans is not None:
+            state.good = (text, state.spans, result.diagnostics)
         self.docs[uri] = state
         return state
 
@@ -231,10 +236,12 @@ class JaxlintServer(LanguageServer):
             def lint(text: str) -> list[Diagnostic]:
                 return self.linter.lint_with(text, state.path, state.name, settings).diagnostics
 
+            if state.spans is not None or state.good is None:
+                base = (state.text, state.spans, state.result.diagnostics)
+            else:
+                base = state.good
             try:
-                fast = fast_relint(
-                    state.text, state.spans, state.result.diagnostics, new_text, state.name, lint
-                )
+                fast = fast_relint(*base, new_text, state.name, lint)
             except Exception as exc:  # a bug in the fast pass: the full lint is always right
                 self.show_once(f"jaxlint: fast pass failed ({type(exc).__name__}: {exc})")
                 fast = None
@@ -246,6 +253,8 @@ class JaxlintServer(LanguageServer):
             result = LintResult(fast.diagnostics, settings, exact=False)
             state.spans = fast.spans
         state.text, state.version, state.result = new_text, params.text_document.version, result
+        if state.spans is not None:
+            state.good = (state.text, state.spans, result.diagnostics)
         self.publish(state)
         if not result.exact:
             self.schedule_exact(state)
@@ -280,6 +289,8 @@ class JaxlintServer(LanguageServer):
 
     def exact_here(self, state: DocState) -> None:
         state.result = self.linter.lint(state.text, state.path, state.name)
+        if state.spans is not None:
+            state.good = (state.text, state.spans, state.result.diagnostics)
         self.publish(state)
 
     def exact_done(self, uri: str, version: int | None, text: str, future, _wrapped) -> None:
@@ -305,6 +316,8 @@ class JaxlintServer(LanguageServer):
         except ConfigError:
             settings = None
         state.result = LintResult(future.result(), settings)
+        if state.spans is not None:
+            state.good = (state.text, state.spans, state.result.diagnostics)
         self.publish(state)
 
     def current(self, uri: str) -> DocState:

@@ -1,19 +1,21 @@
-"""The fast pass after an edit: lint only the top-level definitions the edit touched.
+"""The fast pass after an edit: lint only the top-level statements the edit touched.
 
 A full lint of a 2,000-line file takes 200-700 ms on this project's machine (libcst's
-parse alone is half of it: docs/performance.md), too slow to follow typing. When
-every changed line lies inside top-level ``def``/``class`` statements, the fast pass
-lints a smaller text: the module without its *other* top-level definitions (imports,
-assignments and every other module-level statement stay, so names resolve as in the
-whole file), maps the findings back to the document's rows, keeps the findings of
-the changed definitions from it, and moves the previous findings of the rest of the
-document by the number of lines added or removed.
+parse alone is half of it: docs/performance.md), too slow to follow typing. The fast
+pass lints a smaller text: the module without the top-level ``def``/``class``
+statements the edit did not touch (imports, assignments and every other module-level
+statement stay, so names resolve as in the whole file), maps the findings back to the
+document's rows, takes the touched statements' findings from it, and moves the
+previous findings of the rest of the document by the number of lines added or removed.
 
-What it cannot see: facts that cross definitions, such as a helper traced because a
-jitted function elsewhere calls it. So the server follows it with the full lint once
-typing pauses (``app.py``) and publishes that exact result too. Anything else (an
-edit of an import or another module-level statement, a file-level ``# jaxlint:
-noqa``, a lone ``\\r`` line break) makes :func:`fast_relint` answer ``None``: lint in full.
+What it cannot see: facts that cross statements, such as a helper traced because a
+jitted function elsewhere calls it, or what a changed import or module-level wrapper
+means for the untouched definitions (their previous findings stay). So the server
+follows it with the full lint once typing pauses (``app.py``) and publishes that exact
+result too. :func:`fast_relint` answers ``None`` (lint in full) when it has no parse
+of the old text to start from, for a changed file-level ``# jaxlint: noqa`` and for a
+lone ``\\r`` line break. (The server starts from the last text that parsed, so
+typing through a syntax error does not lose the fast pass.)
 """
 
 from __future__ import annotations
@@ -104,25 +106,26 @@ def fast_relint(
 
     ``lint`` lints a text with the document's settings and returns its diagnostics.
     """
-    if old_spans is None or ("\r" in new_text and "\r" in new_text.replace("\r\n", "")):
+    if "\r" in new_text and "\r" in new_text.replace("\r\n", ""):
         return None
     if not mentions_jax(new_text) or file_noqa_codes(new_text) != file_noqa_codes(old_text):
+        return None
+    if old_spans is None:  # no parse to start from: only a syntax error is quick to report
+        spans = statement_spans(new_text)
+        if isinstance(spans, SyntaxError):
+            return FastResult([_syntax_diagnostic(filename, spans)], None)
         return None
     old_lines, new_lines = lines_of(old_text), lines_of(new_text)
     first, old_last, new_last = changed_rows(old_lines, new_lines)
     delta = len(new_lines) - len(old_lines)
     # One row of margin each side: a deleted last line still marks its definition changed.
     old_touched = _touching(old_spans, first - 1, old_last + 1)
-    if not all(s.definition for s in old_touched):
-        return None
     spans = _respan(old_spans, old_touched, new_lines, first, old_last, new_last, delta)
     if spans is None:  # the region alone does not parse: ask about the whole text
         spans = statement_spans(new_text)
     if isinstance(spans, SyntaxError):
         return FastResult([_syntax_diagnostic(filename, spans)], None)
     new_touched = _touching(spans, first - 1, new_last + 1)
-    if not all(s.definition for s in new_touched):
-        return None
     # The window of rows whose old findings are replaced, in old and in new rows.
     low = min([first - 1, *(s.start for s in old_touched), *(s.start for s in new_touched)])
     high_new = max([new_last + 1, *(s.end for s in new_touched)])
