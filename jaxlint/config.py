@@ -82,6 +82,9 @@ class Settings:
     """Qualified names of a project's own decorators that trace (``mylib.my_jit``)."""
     traced_wrappers: tuple[str, ...] = ()
     """Qualified names of a project's own wrappers that trace (``step = mylib.compile(f)``)."""
+    cli_per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """``--per-file-ignores``: globs relative to ``cli_root`` (the current folder)."""
+    cli_root: Path | None = None
     cli_selection: Selection | None = None
     """``--select``/``--extend-select``/``--ignore``: a second layer on top of the config's.
 
@@ -108,14 +111,28 @@ class Settings:
         return [r for r in rules if self.is_enabled(r)]
 
     def file_ignores(self, path: Path | None) -> tuple[str, ...]:
-        if path is None or not self.per_file_ignores:
+        if path is None or not (self.per_file_ignores or self.cli_per_file_ignores):
             return ()
-        rel, inside = _relative(path, self.root)
         out: list[str] = []
-        for pattern, codes in self.per_file_ignores:
-            if _glob_match(rel, inside, pattern, folders=True):
-                out.extend(codes)
+        for table, root in (
+            (self.per_file_ignores, self.root),
+            (self.cli_per_file_ignores, self.cli_root),
+        ):
+            if not table:
+                continue
+            rel, inside = _relative(path, root)
+            for pattern, codes in table:
+                if _glob_match(rel, inside, pattern, folders=True):
+                    out.extend(codes)
         return tuple(out)
+
+    @property
+    def prefilter_words(self) -> tuple[str, ...]:
+        """Words besides JAX's names that make a file worth parsing: the last part of
+        each configured traced decorator or wrapper (``my_jit`` for ``mylib.my_jit``),
+        which any use of it spells."""
+        names = (*self.traced_decorators, *self.traced_wrappers)
+        return tuple(sorted({name.rsplit(".", 1)[-1] for name in names}))
 
     def is_excluded(self, path: Path, *, parents: bool = False) -> bool:
         """Whether ``exclude``/``extend-exclude`` match ``path`` itself.
@@ -304,8 +321,45 @@ CONFIG_KEYS = (
 )
 
 
+# ruff's key names that users carry over, and what jaxlint calls them (or why it has none).
+RUFF_KEY_HINTS = {
+    "target-version": "did you mean 'target-jax'? jaxlint checks against a JAX version,"
+    ' e.g. target-jax = "0.4.30"',
+    "extend-ignore": "did you mean 'ignore'? jaxlint's 'ignore' already adds to the defaults",
+    "extend-per-file-ignores": "did you mean 'per-file-ignores'?",
+    "lint": "jaxlint's keys sit directly in [tool.jaxlint]: write select = [...], not lint.select",
+    "fixable": "jaxlint has no 'fixable'; use --fix with --select, or # noqa",
+    "unfixable": "jaxlint has no 'unfixable'; a finding silenced with # noqa is never fixed",
+    "extend-fixable": "jaxlint has no 'extend-fixable'",
+    "extend-unfixable": "jaxlint has no 'extend-unfixable'",
+    "line-length": "jaxlint has no line length setting",
+    "indent-width": "jaxlint has no indent width setting",
+    "src": "jaxlint has no 'src'; it resolves imports by name",
+    "include": "jaxlint checks *.py and *.pyi; name other files on the command line",
+    "extend-include": "jaxlint checks *.py and *.pyi; name other files on the command line",
+    "force-exclude": "use the --force-exclude option",
+    "fix": "use the --fix option",
+    "unsafe-fix": "did you mean 'unsafe-fixes'?",
+    "show-fixes": "use the --show-fixes option",
+    "output-format": "use the --output-format option",
+    "cache-dir": "use the --cache-dir option or $JAXLINT_CACHE_DIR",
+    "preview": "jaxlint has no preview mode",
+    "extend": "jaxlint does not merge config files; the nearest one applies",
+    "required-version": "jaxlint has no 'required-version'",
+    "builtins": "jaxlint has no 'builtins'",
+    "namespace-packages": "jaxlint has no 'namespace-packages'",
+}
+
+
 def settings_from_table(table: Mapping[str, Any], source: Path | None, where: str) -> Settings:
     """Validate one ``[tool.jaxlint]`` table (or a whole ``jaxlint.toml``)."""
+    kwargs = table_settings(table, where)
+    root = source.parent if source is not None else None
+    return Settings(root=root, source=source, **kwargs)
+
+
+def table_settings(table: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The :class:`Settings` fields one validated table sets (``where`` names it in errors)."""
     if not isinstance(table, Mapping):
         raise ConfigError(f"{where}: expected a table, got {table!r}")
     kwargs: dict[str, Any] = {}
@@ -348,11 +402,35 @@ def settings_from_table(table: Mapping[str, Any], source: Path | None, where: st
         elif key == "rules":
             kwargs["rule_options"] = _rule_options(value, where)
         else:
-            close = difflib.get_close_matches(str(key), CONFIG_KEYS, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            if key in RUFF_KEY_HINTS:
+                hint = f" ({RUFF_KEY_HINTS[key]})"
+            else:
+                close = difflib.get_close_matches(str(key), CONFIG_KEYS, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
             raise ConfigError(f"{where}: unknown key '{key}'{hint}")
-    root = source.parent if source is not None else None
-    return Settings(root=root, source=source, **kwargs)
+    return kwargs
+
+
+def inline_config(text: str) -> dict[str, Any]:
+    """``--config 'KEY = VALUE'`` (a TOML pair, as ruff takes it): the settings it sets."""
+    where = f"--config {text!r}"
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(
+            f"{where}: neither an existing file nor a TOML 'KEY = VALUE' pair ({exc})"
+        ) from None
+    return table_settings(table, where)
+
+
+def _merge_rule_options(
+    base: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...],
+    extra: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...],
+) -> tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]:
+    merged: dict[str, dict[str, Any]] = {code: dict(values) for code, values in base}
+    for code, values in extra:
+        merged.setdefault(code, {}).update(values)
+    return tuple((code, tuple(values.items())) for code, values in merged.items())
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -398,8 +476,16 @@ def _config_in(directory: Path) -> Settings | None:
 class ConfigResolver:
     """Finds the nearest config above each file, with CLI overrides on top."""
 
-    def __init__(self, explicit: Path | None = None, overrides: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        explicit: Path | None = None,
+        overrides: dict[str, Any] | None = None,
+        inline: Iterable[dict[str, Any]] = (),
+    ):
+        """``inline``: the settings of ``--config KEY=VALUE`` pairs, applied over every
+        config file in order; ``overrides``: the other command-line options, on top."""
         self.overrides = overrides or {}
+        self.inline = list(inline)
         self._explicit = load_config_file(explicit) if explicit is not None else None
         self._by_dir: dict[Path, Settings] = {}
         self._default = Settings()
@@ -444,6 +530,11 @@ class ConfigResolver:
             return cached[1]
         o = self.overrides
         changes: dict[str, Any] = {}
+        for values in self.inline:
+            for key, value in values.items():
+                if key == "rule_options":
+                    value = _merge_rule_options(changes.get(key, settings.rule_options), value)
+                changes[key] = value
         select = o.get("select")
         extend_select = tuple(o.get("extend_select") or ())
         ignore = tuple(o.get("ignore") or ())
@@ -457,8 +548,14 @@ class ConfigResolver:
             changes["target_jax"] = o["target_jax"]
         if o.get("unsafe_fixes") is not None:
             changes["unsafe_fixes"] = bool(o["unsafe_fixes"])
+        if o.get("exclude") is not None:
+            changes["exclude"] = tuple(o["exclude"])
         if o.get("extend_exclude"):
-            changes["extend_exclude"] = settings.extend_exclude + tuple(o["extend_exclude"])
+            extend_exclude = changes.get("extend_exclude", settings.extend_exclude)
+            changes["extend_exclude"] = extend_exclude + tuple(o["extend_exclude"])
+        if o.get("per_file_ignores"):
+            changes["cli_per_file_ignores"] = tuple(o["per_file_ignores"])
+            changes["cli_root"] = Path.cwd()
         applied = replace(settings, **changes) if changes else settings
         self._applied[id(settings)] = (settings, applied)
         return applied

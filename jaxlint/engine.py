@@ -34,6 +34,7 @@ from jaxlint.prefilter import PREFILTER_WORDS as PREFILTER_WORDS
 from jaxlint.prefilter import mentions_jax
 from jaxlint.rules.base import ReplaceNode, RequireImport, Rule, Violation
 from jaxlint.timings import RULE_PREFIX, Timings
+from jaxlint.verify import commands as verify_commands
 
 _LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 
@@ -414,10 +415,10 @@ def lint_text(
     result = FileResult()
     if timings is not None:
         with timings.measure("prefilter"):
-            skip = not rules or not mentions_jax(text)
+            skip = not rules or not mentions_jax(text, settings.prefilter_words)
         if skip:
             return result
-    elif not rules or not mentions_jax(text):
+    elif not rules or not mentions_jax(text, settings.prefilter_words):
         return result
     file_codes = file_noqa_codes(text) if apply_noqa else None
     if file_codes is not None and "*" in file_codes:
@@ -544,7 +545,8 @@ def _report(
     lines = split_lines(text)
     ignored_here = settings.file_ignores(path)
     importer = _ImportPlacer(module, ctx.model, positions, text)
-    for v in violations:
+    probes = verify_commands(ctx, violations)  # each finding's filled-in verify command
+    for v, probe in zip(violations, probes, strict=True):
         code_range: CodeRange = positions[v.node]
         start = Position(code_range.start.line, code_range.start.column + 1)
         end = Position(code_range.end.line, code_range.end.column + 1)
@@ -563,7 +565,7 @@ def _report(
             end=end,
             fix_applicability=v.applicability if v.fix_factory is not None else None,
             fix_message=v.fix_message,
-            probe=v.rule.probe,
+            probe=probe,
         )
         if want_fixes and v.fix_factory is not None and v.applicability is not None:
             try:

@@ -103,15 +103,16 @@ class JaxlintChecker:
 
     def _check(self) -> list[Report]:
         text = "".join(self.lines)
-        if not mentions_jax(text):
-            return []
-        file_codes = file_noqa_codes(text)
-        if file_codes is not None and ALL in file_codes:
-            return []
+        jax_named = mentions_jax(text)
         try:
             settings, rules = self.settings_for(self.filename)
         except ConfigError as exc:
-            return [self._internal(f"jaxlint config error: {exc}")]
+            return [self._internal(f"jaxlint config error: {exc}")] if jax_named else []
+        if not jax_named and not mentions_jax(text, settings.prefilter_words):
+            return []  # the prefilter: never parsed
+        file_codes = file_noqa_codes(text)
+        if file_codes is not None and ALL in file_codes:
+            return []
         with gc_paused():
             result = lint_text(text, self.filename, settings, rules, apply_noqa=False)
         reports: list[Report] = []

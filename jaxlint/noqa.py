@@ -9,6 +9,7 @@ _NOQA_INLINE = re.compile(
     r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?",
     re.IGNORECASE,
 )
+NOQA_INLINE = _NOQA_INLINE
 _CODE_SPLIT = re.compile(r"[,\s]+")
 _NOQA_FILE = re.compile(
     r"^\s*#\s*jaxlint\s*:\s*noqa(?::\s?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?\s*$",
@@ -28,7 +29,9 @@ def noqa_codes(line: str) -> tuple[str, ...] | None:
     codes = match.group("codes")
     if not codes:
         return (ALL,)
-    return tuple(c.upper() for c in _CODE_SPLIT.split(codes.strip()) if c)
+    # Codes are compared as written, as flake8 does: a noqa comment naming `jax602`
+    # names no code jaxlint reports, so (as in flake8) it silences nothing.
+    return tuple(c for c in _CODE_SPLIT.split(codes.strip()) if c)
 
 
 def file_noqa_codes(text: str) -> tuple[str, ...] | None:
@@ -40,7 +43,7 @@ def file_noqa_codes(text: str) -> tuple[str, ...] | None:
         codes = match.group("codes")
         if not codes:
             return (ALL,)
-        out.extend(c.upper() for c in _CODE_SPLIT.split(codes.strip()) if c)
+        out.extend(c for c in _CODE_SPLIT.split(codes.strip()) if c)
     return tuple(out) if out else None
 
 

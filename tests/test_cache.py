@@ -23,8 +23,8 @@ from jaxlint.cache import (
 from jaxlint.cli import main
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position
 
-EMPTY = "import jax.numpy as jnp\nx = jnp.empty(3)\n"
-FIXED = "import jax.numpy as jnp\nx = jnp.zeros(3)\n"
+SAMPLE = "import jax.numpy as jnp\nx = jnp.round_(3)\n"  # JAX702 at 2:5, a safe fix
+FIXED = "import jax.numpy as jnp\nx = jnp.round(3)\n"
 CLEAN = "import jax.numpy as jnp\ny = jnp.ones(2)\n"
 LEGACY = "import jax\nk = jax.random.PRNGKey(0)\n"
 
@@ -77,7 +77,7 @@ def entries(root: Path) -> list[Path]:
 
 
 def test_second_run_is_answered_by_the_cache(cli, tmp_path: Path) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     (tmp_path / "b.py").write_text(CLEAN)
     first = cli("a.py", "b.py")
     assert first.linted == ["a.py", "b.py"]
@@ -88,7 +88,7 @@ def test_second_run_is_answered_by_the_cache(cli, tmp_path: Path) -> None:
 
 
 def test_cache_folder_is_ignored_by_git_and_tagged(cli, tmp_path: Path) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     cli("a.py")
     folder = tmp_path / CACHE_DIR_NAME
     assert (folder / ".gitignore").read_text().splitlines()[-1] == "*"
@@ -101,7 +101,7 @@ def test_cache_sits_at_the_project_root(cli, tmp_path: Path, monkeypatch) -> Non
     (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\n")
     sub = tmp_path / "src" / "pkg"
     sub.mkdir(parents=True)
-    (sub / "a.py").write_text(EMPTY)
+    (sub / "a.py").write_text(SAMPLE)
     monkeypatch.chdir(sub)
     from jaxlint.cli import main as run_main
 
@@ -111,7 +111,7 @@ def test_cache_sits_at_the_project_root(cli, tmp_path: Path, monkeypatch) -> Non
 
 
 def test_environment_and_option_choose_the_folder(cli, tmp_path: Path, monkeypatch) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     cli("--cache-dir", "elsewhere", "a.py")
     assert (tmp_path / "elsewhere" / ".gitignore").exists()
     monkeypatch.setenv("JAXLINT_CACHE_DIR", str(tmp_path / "from-env"))
@@ -121,11 +121,11 @@ def test_environment_and_option_choose_the_folder(cli, tmp_path: Path, monkeypat
 
 
 def test_no_cache_reads_and_writes_nothing(cli, tmp_path: Path) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     cli("a.py")
     assert cli("--no-cache", "a.py").linted == ["a.py"]
     before = entries(tmp_path)
-    (tmp_path / "b.py").write_text(EMPTY)
+    (tmp_path / "b.py").write_text(SAMPLE)
     cli("--no-cache", "b.py")
     assert entries(tmp_path) == before
 
@@ -133,18 +133,20 @@ def test_no_cache_reads_and_writes_nothing(cli, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "change",
     [
-        pytest.param(lambda p: (p / "a.py").write_text(EMPTY + "y = jnp.empty(4)\n"), id="content"),
         pytest.param(
-            lambda p: (p / "pyproject.toml").write_text('[tool.jaxlint]\ntarget-jax = "0.10.0"\n'),
+            lambda p: (p / "a.py").write_text(SAMPLE + "y = jnp.round_(4)\n"), id="content"
+        ),
+        pytest.param(
+            lambda p: (p / "pyproject.toml").write_text('[tool.jaxlint]\ntarget-jax = "0.4.30"\n'),
             id="target-jax",
         ),
         pytest.param(
-            lambda p: (p / "pyproject.toml").write_text('[tool.jaxlint]\nignore = ["JAX602"]\n'),
+            lambda p: (p / "pyproject.toml").write_text('[tool.jaxlint]\nignore = ["JAX702"]\n'),
             id="rule-selection",
         ),
         pytest.param(
             lambda p: (p / "pyproject.toml").write_text(
-                '[tool.jaxlint]\nper-file-ignores = {"a.py" = ["JAX6"]}\n'
+                '[tool.jaxlint]\nper-file-ignores = {"a.py" = ["JAX7"]}\n'
             ),
             id="per-file-ignores",
         ),
@@ -158,7 +160,7 @@ def test_no_cache_reads_and_writes_nothing(cli, tmp_path: Path) -> None:
 )
 def test_what_invalidates_an_entry(cli, tmp_path: Path, change) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\n")
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     cli("a.py")
     assert cli("a.py").linted == []
     change(tmp_path)
@@ -187,7 +189,7 @@ def test_a_rule_option_is_part_of_the_key() -> None:
 
 
 def test_a_new_jaxlint_is_a_new_cache(cli, tmp_path: Path, monkeypatch) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     cli("a.py")
     monkeypatch.setattr(jaxlint.cache, "engine_fingerprint", lambda: "0" * 64)
     assert cli("a.py").linted == ["a.py"]
@@ -200,7 +202,7 @@ def test_engine_fingerprint_covers_the_rule_sources() -> None:
 
 
 def test_json_output_from_the_cache_keeps_the_fix_edits(cli, tmp_path: Path) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     (tmp_path / "b.py").write_text(LEGACY)
     args = ("--output-format", "json", "--extend-select", "JAX302", "a.py", "b.py")
     cold = cli(*args)
@@ -218,14 +220,14 @@ def test_files_that_never_mention_jax_need_no_entry(cli, tmp_path: Path) -> None
 
 
 def test_a_crashing_rule_is_never_cached(cli, tmp_path: Path, monkeypatch) -> None:
-    from jaxlint.rules.array_semantics import EmptyNotZeros
+    from jaxlint.rules.api_drift import RemovedApi
 
     def boom(self, node) -> None:
         raise RuntimeError("boom")
 
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     with monkeypatch.context() as m:
-        m.setattr(EmptyNotZeros, "visit_Call", boom)
+        m.setattr(RemovedApi, "visit_Attribute", boom)
         assert cli("a.py").code == 2
     assert entries(tmp_path) == []
     assert cli("a.py").linted == ["a.py"]
@@ -235,16 +237,16 @@ def test_a_crashing_rule_is_never_cached(cli, tmp_path: Path, monkeypatch) -> No
 
 
 def _diag(row: int = 2) -> Diagnostic:
-    fix = Fix(Applicability.SAFE, "Use zeros", (Edit(Position(row, 5), Position(row, 14), "x"),))
+    fix = Fix(Applicability.SAFE, "Use round", (Edit(Position(row, 5), Position(row, 15), "x"),))
     return Diagnostic(
-        "JAX602",
-        "empty-not-zeros",
+        "JAX702",
+        "removed-api",
         "msg",
         "ignored.py",
         Position(row, 5),
-        Position(row, 14),
+        Position(row, 15),
         Applicability.SAFE,
-        "Use zeros",
+        "Use round",
         fix,
         "jaxlint probe x",
     )
@@ -291,8 +293,8 @@ def test_well_formed_payload_with_wrong_types_is_ignored() -> None:
 
 @pytest.mark.parametrize("how", ["truncate", "garbage", "foreign"])
 def test_corrupt_entry_on_disk_is_relinted_and_rewritten(cli, tmp_path: Path, how: str) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
-    (tmp_path / "b.py").write_text(EMPTY.replace("(3)", "(4)"))
+    (tmp_path / "a.py").write_text(SAMPLE)
+    (tmp_path / "b.py").write_text(SAMPLE.replace("(3)", "(4)"))
     good = cli("a.py", "b.py")
     by_name = {}
     for entry in entries(tmp_path):
@@ -313,7 +315,7 @@ def test_corrupt_entry_on_disk_is_relinted_and_rewritten(cli, tmp_path: Path, ho
 
 def test_poisoned_entry_with_findings_is_never_used_to_fix(cli, tmp_path: Path) -> None:
     """A stale or forged entry with a fix must not be applied: fix runs lint such files."""
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     cli("--output-format", "json", "a.py")
     [entry] = entries(tmp_path)
     key = entry.name
@@ -326,7 +328,7 @@ def test_poisoned_entry_with_findings_is_never_used_to_fix(cli, tmp_path: Path) 
 
 
 def test_fix_runs_use_entries_without_findings_and_fill_the_cache(cli, tmp_path: Path) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     (tmp_path / "b.py").write_text(CLEAN)
     cli("a.py", "b.py")
     fixed = cli("--fix", "a.py", "b.py")
@@ -337,19 +339,19 @@ def test_fix_runs_use_entries_without_findings_and_fill_the_cache(cli, tmp_path:
 
 
 def test_diff_mode_never_writes_and_still_uses_clean_entries(cli, tmp_path: Path) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     (tmp_path / "b.py").write_text(CLEAN)
     cli("a.py", "b.py")
     r = cli("--diff", "a.py", "b.py")
-    assert r.linted == ["a.py"] and "+x = jnp.zeros(3)" in r.out
-    assert (tmp_path / "a.py").read_text() == EMPTY
+    assert r.linted == ["a.py"] and "+x = jnp.round(3)" in r.out
+    assert (tmp_path / "a.py").read_text() == SAMPLE
 
 
 # -- writing ----------------------------------------------------------------------------------
 
 
 def test_failed_entry_write_leaves_no_partial_entry(cli, tmp_path: Path, monkeypatch) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     cli("--no-cache", "a.py")  # nothing cached yet
     real_replace = os.replace
 
@@ -361,16 +363,16 @@ def test_failed_entry_write_leaves_no_partial_entry(cli, tmp_path: Path, monkeyp
     monkeypatch.setattr(os, "replace", failing)
     r = cli("a.py")
     monkeypatch.setattr(os, "replace", real_replace)
-    assert r.code == 1 and "JAX602" in r.out  # the run itself is unaffected
+    assert r.code == 1 and "JAX702" in r.out  # the run itself is unaffected
     leftovers = [p for p in (tmp_path / CACHE_DIR_NAME).rglob("*") if p.is_file()]
     assert sorted(p.name for p in leftovers) == [".gitignore", "CACHEDIR.TAG"]
 
 
 def test_unusable_cache_folder_is_a_warning_not_an_error(cli, tmp_path: Path) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     (tmp_path / "blocker").write_text("a file where the cache folder should go")
     r = cli("--cache-dir", "blocker", "a.py")
-    assert r.code == 1 and "JAX602" in r.out
+    assert r.code == 1 and "JAX702" in r.out
     assert "warning: blocker: cannot create the cache folder; running without a cache" in r.err
 
 
@@ -381,9 +383,9 @@ def test_clean_removes_caches_and_only_caches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
     (tmp_path / "sub").mkdir()
-    (tmp_path / "sub" / "b.py").write_text(EMPTY)
+    (tmp_path / "sub" / "b.py").write_text(SAMPLE)
     assert main(["check", "a.py"]) == 1
     assert main(["check", "--cache-dir", "sub/.jaxlint_cache", "sub/b.py"]) == 1
     impostor = tmp_path / "other" / CACHE_DIR_NAME

@@ -4,6 +4,8 @@ and the probes read it from there: no second table in ``jaxlint.runtime_probes``
 from __future__ import annotations
 
 import builtins
+import json
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -87,3 +89,106 @@ def test_a_new_declaration_reaches_the_probes(monkeypatch: pytest.MonkeyPatch) -
     rules = (*all_rules(), _MadeUpRule)
     monkeypatch.setattr(jaxlint.rules, "all_rules", lambda: rules)
     assert _errors.predicted_rule(made_up) == "JAX999"
+
+
+# -- real failures, each named by its rule (issue 16) ------------------------------------------
+
+RULES_AT_RUNTIME = Path(__file__).parent / "fixtures" / "probes" / "rules_at_runtime.py"
+
+
+def _probe(module, argv: list[str], tmp_path: Path) -> tuple[int, dict]:
+    out = tmp_path / "report.json"
+    code = module.main([*argv, "--output", str(out)])
+    return code, json.loads(out.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("func", "factory", "error_class", "class_alone"),
+    [
+        ("power", "make_power", "jax.errors.TracerIntegerConversionError", "JAX101"),
+        ("halve_until_small", "make_scalar", "jax.errors.TracerBoolConversionError", "JAX201"),
+    ],
+)
+def test_a_python_loop_over_a_tracer_is_named_by_the_finding_at_its_line(
+    tmp_path, func, factory, error_class, class_alone
+):
+    from jaxlint.runtime_probes import compile as compile_probe
+
+    argv = [f"{RULES_AT_RUNTIME}:{func}", "--factory", factory]
+    code, report = _probe(compile_probe, argv, tmp_path)
+    assert code == 3
+    error = report["error"]
+    assert error["class"] == error_class
+    # the exception class alone would name another rule; the finding at the line decides
+    assert error["rule"] == "JAX202" and class_alone != "JAX202"
+    assert error["static_findings_at_line"] == ["JAX202"]
+    assert error["rule_source"] == "static finding at the failing line, and its confirmed_by"
+
+
+def _run_bench(func: str, factory: str, tmp_path: Path, *flags: str) -> dict:
+    from jaxlint.runtime_probes import bench
+
+    argv = [f"{RULES_AT_RUNTIME}:{func}", "--factory", factory, "--repeat", "1", *flags]
+    code, report = _probe(bench, argv, tmp_path)
+    assert code == 3, report
+    return report["error"]
+
+
+def test_a_non_hashable_static_argument_is_jax404(tmp_path):
+    error = _run_bench("scale", "make_list_static", tmp_path, "--jit", "--static-argnums", "1")
+    assert error["class"] == "ValueError" and error["rule"] == "JAX404"
+    assert error["message"].startswith("Non-hashable static arguments are not supported")
+
+
+def test_a_deleted_donated_array_is_jax405(tmp_path):
+    error = _run_bench("reuse_donated", "make_vector", tmp_path)
+    assert error["class"] == "RuntimeError" and error["rule"] == "JAX405"
+    assert error["code"] == "return x + y  # x was donated: JAX405"
+    assert error["static_findings_at_line"] == ["JAX405"]
+
+
+def test_an_in_place_update_is_jax601(tmp_path):
+    error = _run_bench("set_first", "make_vector", tmp_path)
+    assert error["class"] == "TypeError" and error["rule"] == "JAX601"
+    assert error["rule_source"] == "confirmed_by declaration"
+
+
+def test_an_unexpected_tracer_is_jax104(tmp_path):
+    error = _run_bench("use_leaked", "make_vector", tmp_path)
+    assert error["class"] == "jax.errors.UnexpectedTracerError" and error["rule"] == "JAX104"
+
+
+def test_the_float64_truncation_warning_is_jax603(tmp_path):
+    from jaxlint.runtime_probes import compile as compile_probe
+
+    argv = [f"{RULES_AT_RUNTIME}:add_float64", "--factory", "make_vector"]
+    code, report = _probe(compile_probe, argv, tmp_path)
+    assert code == 0, report.get("error")
+    (named,) = report["stages"]["eval_shape"]["warning_rules"]
+    assert named["rule"] == "JAX603" and named["category"] == "UserWarning"
+    assert "truncated to dtype float32" in named["warning"]
+    # turned into an error (-W error), the same declaration names it
+    warning = UserWarning("Explicitly requested dtype float64 requested in array is not")
+    assert _errors.predicted_rule(warning) is None
+    truncated = UserWarning("... is not available, and will be truncated to dtype float32.")
+    assert _errors.predicted_rule(truncated) == "JAX603"
+
+
+def test_a_static_finding_without_a_matching_declaration(monkeypatch):
+    monkeypatch.setattr(_errors, "static_rules_at", lambda f, line: ["JAX501"])
+    # a declaration matches: it wins over an unrelated finding at the line
+    exc = _jax_error("TracerBoolConversionError")("Attempted boolean conversion")
+    assert _errors.choose_rule(exc, "f.py", 3)[:2] == ("JAX201", "confirmed_by declaration")
+    # nothing declared: the finding at the failing line is named
+    assert _errors.choose_rule(ValueError("mine"), "f.py", 3)[:2] == (
+        "JAX501",
+        "static finding at the failing line",
+    )
+    monkeypatch.setattr(_errors, "static_rules_at", lambda f, line: [])
+    assert _errors.choose_rule(ValueError("mine"), "f.py", 3) == (None, None, [])
+
+
+def test_jax404_raises_and_never_recompiles() -> None:
+    assert "JAX404" not in recompile.loop_rules()
+    (declared,) = next(r for r in all_rules() if r.code == "JAX404").confirmed_by
+    assert isinstance(declared, Raises) and declared.exception == "ValueError"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jaxlint.docs_gen import expected_pages
+from jaxlint.docs_gen import README_BEGIN, expected_pages, readme_rules_table
 from jaxlint.rules import all_rules
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -25,3 +25,22 @@ def test_every_rule_code_is_documented() -> None:
     for rule in all_rules():
         assert rule.code in index
         assert "jaxlint probe" in (DOCS / "rules" / f"{rule.code}.md").read_text()
+
+
+def test_readme_rules_table_is_up_to_date() -> None:
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    assert readme.count(README_BEGIN) == 1
+    assert readme_rules_table() in readme, (
+        "README.md's rules table is stale; run `python -m jaxlint.docs_gen --readme README.md`"
+    )
+    for rule in all_rules():
+        assert f"[{rule.code}](docs/rules/{rule.code}.md)" in readme
+
+
+def test_readme_links_exist() -> None:
+    import re
+
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme):
+        if not target.startswith(("http://", "https://")):
+            assert (DOCS.parent / target).exists(), target

@@ -29,8 +29,8 @@ from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position
 from jaxlint.fixers.fixpoint import MAX_ITERATIONS, fix_text
 from jaxlint.source import write_atomic
 
-EMPTY = "import jax.numpy as jnp\nx = jnp.empty(3)\n"
-FIXED = "import jax.numpy as jnp\nx = jnp.zeros(3)\n"
+SAMPLE = "import jax.numpy as jnp\nx = jnp.round_(3)\n"  # JAX702 at 2:5, a safe fix
+FIXED = "import jax.numpy as jnp\nx = jnp.round(3)\n"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CONCISE = ("--output-format", "concise", "--no-cache")
 
@@ -66,39 +66,39 @@ def leftovers(directory: Path) -> list[str]:
     ("before", "after"),
     [
         pytest.param(
-            b'# -*- coding: latin-1 -*-\nimport jax.numpy as jnp\ns = "caf\xe9"\nx = jnp.empty(3)\n',
-            b'# -*- coding: latin-1 -*-\nimport jax.numpy as jnp\ns = "caf\xe9"\nx = jnp.zeros(3)\n',
+            b'# -*- coding: latin-1 -*-\nimport jax.numpy as jnp\ns = "caf\xe9"\nx = jnp.round_(3)\n',
+            b'# -*- coding: latin-1 -*-\nimport jax.numpy as jnp\ns = "caf\xe9"\nx = jnp.round(3)\n',
             id="pep263-latin-1",
         ),
         pytest.param(
-            b"\xef\xbb\xbf" + EMPTY.encode() + b"s = '\xc3\xa9'\n",
+            b"\xef\xbb\xbf" + SAMPLE.encode() + b"s = '\xc3\xa9'\n",
             b"\xef\xbb\xbf" + FIXED.encode() + b"s = '\xc3\xa9'\n",
             id="utf-8-bom",
         ),
         pytest.param(
-            EMPTY.replace("\n", "\r\n").encode(),
+            SAMPLE.replace("\n", "\r\n").encode(),
             FIXED.replace("\n", "\r\n").encode(),
             id="crlf",
         ),
         pytest.param(
-            EMPTY.replace("\n", "\r").encode(), FIXED.replace("\n", "\r").encode(), id="cr"
+            SAMPLE.replace("\n", "\r").encode(), FIXED.replace("\n", "\r").encode(), id="cr"
         ),
         pytest.param(
-            b"import jax.numpy as jnp\r\nx = jnp.empty(3)\ny = 1\r\n",
-            b"import jax.numpy as jnp\r\nx = jnp.zeros(3)\ny = 1\r\n",
+            b"import jax.numpy as jnp\r\nx = jnp.round_(3)\ny = 1\r\n",
+            b"import jax.numpy as jnp\r\nx = jnp.round(3)\ny = 1\r\n",
             id="mixed-line-endings",
         ),
         pytest.param(
-            b"import jax.numpy as jnp\nif True:\n\tx = jnp.empty(3)\n\tif x:\n\t\ty = jnp.empty_like(x)\n",
-            b"import jax.numpy as jnp\nif True:\n\tx = jnp.zeros(3)\n\tif x:\n\t\ty = jnp.zeros_like(x)\n",
+            b"import jax.numpy as jnp\nif True:\n\tx = jnp.round_(3)\n\tif x:\n\t\ty = jnp.product(x)\n",
+            b"import jax.numpy as jnp\nif True:\n\tx = jnp.round(3)\n\tif x:\n\t\ty = jnp.prod(x)\n",
             id="tabs",
         ),
         pytest.param(
-            EMPTY.rstrip("\n").encode(), FIXED.rstrip("\n").encode(), id="no-final-newline"
+            SAMPLE.rstrip("\n").encode(), FIXED.rstrip("\n").encode(), id="no-final-newline"
         ),
         pytest.param(
-            b"# -*- coding: cp1252 -*-\r\nimport jax.numpy as jnp\r\ns = '\x80'\r\nx = jnp.empty(3)\r\n",
-            b"# -*- coding: cp1252 -*-\r\nimport jax.numpy as jnp\r\ns = '\x80'\r\nx = jnp.zeros(3)\r\n",
+            b"# -*- coding: cp1252 -*-\r\nimport jax.numpy as jnp\r\ns = '\x80'\r\nx = jnp.round_(3)\r\n",
+            b"# -*- coding: cp1252 -*-\r\nimport jax.numpy as jnp\r\ns = '\x80'\r\nx = jnp.round(3)\r\n",
             id="cp1252-crlf",
         ),
     ],
@@ -113,9 +113,14 @@ def test_fix_keeps_the_bytes_around_the_edit(
     assert leftovers(tmp_path) == []
 
 
+# The import tests use JAX602 (off by default, selected here): its fix spells
+# `jax.numpy.zeros` in full and adds `import jax` next to the `from` import it keeps.
+JAX602_ON = ("--extend-select", "JAX602")
+
+
 def test_added_import_uses_the_files_line_endings(cli, tmp_path: Path) -> None:
     (tmp_path / "f.py").write_bytes(b"from jax.numpy import empty\r\nx = empty(3)\r\n")
-    r = cli("--fix", "f.py")
+    r = cli("--fix", *JAX602_ON, "f.py")
     assert r.code == 0
     assert (tmp_path / "f.py").read_bytes() == (
         b"from jax.numpy import empty\r\nimport jax\r\nx = jax.numpy.zeros(3)\r\n"
@@ -128,7 +133,7 @@ def test_added_import_uses_the_files_line_endings(cli, tmp_path: Path) -> None:
 @pytest.mark.parametrize("mode", [0o755, 0o600, 0o640, 0o444])
 def test_fix_keeps_the_file_mode(cli, tmp_path: Path, mode: int) -> None:
     path = tmp_path / "f.py"
-    path.write_text(EMPTY)
+    path.write_text(SAMPLE)
     path.chmod(mode)
     r = cli("--fix", "f.py")
     if mode == 0o444 and not os.access(path, os.W_OK):
@@ -141,7 +146,7 @@ def test_fix_keeps_the_file_mode(cli, tmp_path: Path, mode: int) -> None:
 def test_fix_through_a_symlink_changes_the_target_and_keeps_the_link(cli, tmp_path: Path) -> None:
     real = tmp_path / "real"
     real.mkdir()
-    (real / "target.py").write_text(EMPTY)
+    (real / "target.py").write_text(SAMPLE)
     (tmp_path / "link.py").symlink_to(real / "target.py")
     r = cli("--fix", "link.py")
     assert r.code == 0
@@ -154,7 +159,7 @@ def test_fix_through_a_symlink_changes_the_target_and_keeps_the_link(cli, tmp_pa
 def test_fix_of_a_symlink_in_a_walked_folder(cli, tmp_path: Path) -> None:
     pkg = tmp_path / "pkg"
     pkg.mkdir()
-    (tmp_path / "elsewhere.py").write_text(EMPTY)
+    (tmp_path / "elsewhere.py").write_text(SAMPLE)
     (pkg / "link.py").symlink_to("../elsewhere.py")
     r = cli("--fix", "pkg")
     assert r.code == 0
@@ -208,7 +213,7 @@ def test_write_atomic_failure_keeps_the_original(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, exc: BaseException
 ) -> None:
     path = tmp_path / "f.py"
-    original = EMPTY.encode() * 100
+    original = SAMPLE.encode() * 100
     path.write_bytes(original)
 
     def fail(*args: object, **kwargs: object) -> None:
@@ -226,8 +231,8 @@ def test_write_atomic_failure_keeps_the_original(
 def test_cli_write_failure_is_an_error_and_other_files_are_still_fixed(
     cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
-    (tmp_path / "b.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
+    (tmp_path / "b.py").write_text(SAMPLE)
     real_replace = os.replace
 
     def replace(src, dst, *args, **kwargs):
@@ -241,13 +246,13 @@ def test_cli_write_failure_is_an_error_and_other_files_are_still_fixed(
     assert [e for e in r.err.splitlines() if e.startswith("error:")] == [
         "error: a.py: cannot write fixes: No space left on device"
     ]
-    assert (tmp_path / "a.py").read_text() == EMPTY
+    assert (tmp_path / "a.py").read_text() == SAMPLE
     assert (tmp_path / "b.py").read_text() == FIXED
     assert leftovers(tmp_path) == []
 
 
 def test_cli_unwritable_folder(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
 
     def no_temp_files(*args: object, **kwargs: object):
         raise PermissionError(13, "Permission denied")  # chmod does not stop root
@@ -256,14 +261,14 @@ def test_cli_unwritable_folder(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     r = cli("--fix", "a.py")
     assert r.code == 2
     assert "error: a.py: cannot write fixes: Permission denied" in r.err.splitlines()
-    assert (tmp_path / "a.py").read_text() == EMPTY
+    assert (tmp_path / "a.py").read_text() == SAMPLE
 
 
 @pytest.mark.parametrize("where", ["fsync", "replace"])
 def test_interrupted_fix_run_keeps_the_original(
     cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
-    (tmp_path / "a.py").write_text(EMPTY)
+    (tmp_path / "a.py").write_text(SAMPLE)
 
     def interrupt(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
@@ -273,7 +278,7 @@ def test_interrupted_fix_run_keeps_the_original(
     monkeypatch.undo()
     assert r.code == 130
     assert "error: interrupted" in r.err
-    assert (tmp_path / "a.py").read_text() == EMPTY
+    assert (tmp_path / "a.py").read_text() == SAMPLE
     assert leftovers(tmp_path) == []
 
 
@@ -292,7 +297,7 @@ sys.exit(jaxlint.cli.main(["check", "--fix", "--no-cache", "a.py"]))
 @pytest.mark.parametrize("where", ["fsync", "replace"])
 def test_killed_fix_run_never_leaves_a_half_written_file(tmp_path: Path, where: str) -> None:
     """SIGKILL between writing the temporary file and the rename: nothing can clean up."""
-    big = EMPTY + "".join(f"y{i} = jnp.ones({i})\n" for i in range(5000))
+    big = SAMPLE + "".join(f"y{i} = jnp.ones({i})\n" for i in range(5000))
     (tmp_path / "a.py").write_text(big)
     proc = subprocess.run(
         [sys.executable, "-c", KILL_SCRIPT, where],
@@ -315,7 +320,7 @@ def test_import_jax_is_added_once_for_two_fixes(cli, tmp_path: Path) -> None:
     (tmp_path / "f.py").write_text(
         "from jax.numpy import empty\n\nx = empty(1)\ny = empty(2)\n\n\ndef f():\n    return empty(3)\n"
     )
-    r = cli("--fix", "f.py")
+    r = cli("--fix", *JAX602_ON, "f.py")
     assert r.code == 0
     fixed = (tmp_path / "f.py").read_text()
     assert fixed == (
@@ -330,11 +335,25 @@ def test_import_jax_once_for_fixes_of_two_rules(cli, tmp_path: Path) -> None:
         "from jax.numpy import empty\nfrom jax.random import PRNGKey\n\n"
         "x = empty(1)\nk = PRNGKey(0)\n"
     )
-    r = cli("--fix", "--unsafe-fixes", "--extend-select", "JAX302", "f.py")
+    r = cli("--fix", "--unsafe-fixes", "--extend-select", "JAX302,JAX602", "f.py")
     assert r.code == 0, r.out
     fixed = (tmp_path / "f.py").read_text()
     assert fixed.count("import jax\n") == 1
     assert "x = jax.numpy.zeros(1)\nk = jax.random.key(0)\n" in fixed
+    compile(fixed, "f.py", "exec")
+
+
+def test_import_jax_once_when_one_fix_rewrites_an_import_statement(cli, tmp_path: Path) -> None:
+    # JAX702 replaces `from jax.numpy import NINF` by `import jax`; JAX302 needs
+    # `import jax` too and would add it after the imports: written once
+    (tmp_path / "f.py").write_text(
+        "from jax.numpy import NINF\nfrom jax.random import PRNGKey\n\nx = NINF\nk = PRNGKey(0)\n"
+    )
+    r = cli("--fix", "--unsafe-fixes", "--extend-select", "JAX302", "f.py")
+    assert r.code == 0, r.out
+    fixed = (tmp_path / "f.py").read_text()
+    assert fixed.count("import jax\n") == 1
+    assert "x = -jax.numpy.inf\nk = jax.random.key(0)\n" in fixed
     compile(fixed, "f.py", "exec")
 
 
@@ -345,7 +364,7 @@ def test_import_jax_once_for_fixes_of_two_rules(cli, tmp_path: Path) -> None:
 def test_no_import_added_when_jax_is_imported(cli, tmp_path: Path, header: str) -> None:
     source = header + "from jax.numpy import empty\n\nx = empty(1)\ny = empty(2)\n"
     (tmp_path / "f.py").write_text(source)
-    r = cli("--fix", "f.py")
+    r = cli("--fix", *JAX602_ON, "f.py")
     assert r.code == 0
     fixed = (tmp_path / "f.py").read_text()
     assert fixed == source.replace("empty(", "jax.numpy.zeros(")
@@ -356,7 +375,7 @@ def test_import_goes_after_docstring_and_future_imports(cli, tmp_path: Path) -> 
     (tmp_path / "f.py").write_text(
         '"""Doc."""\nfrom __future__ import annotations\n\nfrom jax.numpy import empty\n\nx = empty(1)\n'
     )
-    assert cli("--fix", "f.py").code == 0
+    assert cli("--fix", *JAX602_ON, "f.py").code == 0
     assert (tmp_path / "f.py").read_text() == (
         '"""Doc."""\nfrom __future__ import annotations\n\nfrom jax.numpy import empty\n'
         "import jax\n\nx = jax.numpy.zeros(1)\n"
@@ -462,16 +481,16 @@ def test_fix_loop_with_a_no_op_fix_stops() -> None:
 
 
 def test_cli_reports_a_dropped_fix(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import jaxlint.rules.array_semantics.empty_not_zeros as arrays
+    import jaxlint.rules.api_drift.helpers as drift
 
-    monkeypatch.setattr(arrays, "spell", lambda model, qualname, at: ("jnp.zeros((", []))
-    (tmp_path / "a.py").write_text(EMPTY)
+    monkeypatch.setattr(drift, "spell", lambda model, qualname, at: ("jnp.round((", []))
+    (tmp_path / "a.py").write_text(SAMPLE)
     r = cli("--fix", "a.py")
     assert r.code == 1  # the finding remains
-    assert "warning: a.py:2:5: fix for JAX602 not applied: the fixed code would not parse" in (
+    assert "warning: a.py:2:5: fix for JAX702 not applied: the fixed code would not parse" in (
         r.err.splitlines()
     )
-    assert (tmp_path / "a.py").read_text() == EMPTY
+    assert (tmp_path / "a.py").read_text() == SAMPLE
 
 
 # -- idempotence, --diff, stdin ----------------------------------------------------------------------
@@ -498,19 +517,19 @@ def test_fixing_twice_equals_fixing_once(cli, tmp_path: Path, options: tuple[str
 
 def test_diff_writes_nothing_and_exits_1(cli, tmp_path: Path) -> None:
     path = tmp_path / "a.py"
-    path.write_text(EMPTY)
+    path.write_text(SAMPLE)
     before = path.stat()
     r = cli("--diff", "a.py")
     assert r.code == 1
-    assert "--- a/a.py" in r.out and "-x = jnp.empty(3)" in r.out and "+x = jnp.zeros(3)" in r.out
-    assert path.read_text() == EMPTY
+    assert "--- a/a.py" in r.out and "-x = jnp.round_(3)" in r.out and "+x = jnp.round(3)" in r.out
+    assert path.read_text() == SAMPLE
     after = path.stat()
     assert (after.st_mtime_ns, after.st_ino) == (before.st_mtime_ns, before.st_ino)
     assert leftovers(tmp_path) == []
 
 
 def test_stdin_fix_prints_the_fixed_code(tmp_path: Path) -> None:
-    data = b"# -*- coding: latin-1 -*-\r\nimport jax.numpy as jnp\r\ns = '\xe9'\r\nx = jnp.empty(3)\r\n"
+    data = b"# -*- coding: latin-1 -*-\r\nimport jax.numpy as jnp\r\ns = '\xe9'\r\nx = jnp.round_(3)\r\n"
     proc = subprocess.run(
         [sys.executable, "-m", "jaxlint", "check", "--fix", "-"],
         cwd=tmp_path,
@@ -521,7 +540,7 @@ def test_stdin_fix_prints_the_fixed_code(tmp_path: Path) -> None:
     )
     assert b"Traceback" not in proc.stderr
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == data.replace(b"jnp.empty", b"jnp.zeros")  # same bytes otherwise
+    assert proc.stdout == data.replace(b"jnp.round_", b"jnp.round")  # same bytes otherwise
     assert list(tmp_path.iterdir()) == []
 
 
@@ -531,7 +550,7 @@ def test_stdin_fix_in_process(
     import io
 
     class Stdin:
-        buffer = io.BytesIO(EMPTY.encode())
+        buffer = io.BytesIO(SAMPLE.encode())
 
     monkeypatch.setattr(sys, "stdin", Stdin)
     code = main(["check", "--fix", "--stdin-filename", "a.py", "-"])
@@ -543,7 +562,7 @@ def test_stdin_fix_in_process(
 
 def test_fix_of_many_files_with_one_bad_file(cli, tmp_path: Path) -> None:
     for i in range(5):
-        (tmp_path / f"m{i}.py").write_text(EMPTY)
+        (tmp_path / f"m{i}.py").write_text(SAMPLE)
     (tmp_path / "m2.py").write_bytes(b"import jax\nx = '\xff'\n")
     (tmp_path / "m3.py").write_text("import jax\nx = (\n")
     r = cli("--fix", ".")
@@ -586,7 +605,7 @@ sys.exit(jaxlint.cli.main(["check", "--fix", "--no-cache", "a.py"]))
 
 def test_killed_in_the_middle_of_writing_the_new_text(tmp_path: Path) -> None:
     """SIGKILL with half of the fixed text written: the half lives in the temporary file."""
-    big = EMPTY + "".join(f"y{i} = jnp.empty({i})\n" for i in range(2000))
+    big = SAMPLE + "".join(f"y{i} = jnp.round_({i})\n" for i in range(2000))
     (tmp_path / "a.py").write_text(big)
     proc = subprocess.run(
         [sys.executable, "-c", KILL_MID_WRITE_SCRIPT],
@@ -607,7 +626,7 @@ def _many_files(root: Path, count: int) -> dict[str, str]:
     for i in range(count):
         text = (
             "import jax.numpy as jnp\r\n"
-            + "".join(f"v{j} = jnp.empty({j})\r\n" for j in range(300))
+            + "".join(f"v{j} = jnp.round_({j})\r\n" for j in range(300))
             + f"last = {i}\r\n"
         )
         name = f"m{i:02d}.py"
@@ -622,7 +641,7 @@ def test_fix_run_killed_from_outside_leaves_every_file_whole(tmp_path: Path, job
     """The whole process group is SIGKILLed while the run writes fixes: every file is then
     either untouched or completely fixed (bytes, CRLF and mode), never partly written."""
     original = _many_files(tmp_path, 24)
-    fixed = {name: text.replace("jnp.empty(", "jnp.zeros(") for name, text in original.items()}
+    fixed = {name: text.replace("jnp.round_(", "jnp.round(") for name, text in original.items()}
     cmd = [sys.executable, "-m", "jaxlint", "check", "--fix", "--no-cache", "-j", jobs, "."]
     proc = subprocess.Popen(
         cmd,

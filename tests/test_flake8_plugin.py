@@ -20,7 +20,7 @@ import jaxlint
 import jaxlint.flake8_plugin as plugin_module
 from jaxlint.flake8_plugin import JaxlintChecker, default_off_codes
 from jaxlint.rules import all_rules
-from jaxlint.rules.array_semantics import EmptyNotZeros
+from jaxlint.rules.array_semantics import InPlaceUpdate
 
 FIXTURES = Path(__file__).parent / "fixtures" / "flake8"
 
@@ -154,33 +154,34 @@ def test_the_fixtures_exercise_everything(project: Path) -> None:
     assert flake8_findings(project) == everything  # `flake8 --select JAX`: every rule
 
     # The fixture set is meant to exercise all of this; make sure it still does.
-    assert {code for *_, code in everything} == {"JAX302", "JAX602", "JAX702"}
+    assert {code for *_, code in everything} == {"JAX302", "JAX601", "JAX702"}
     files = {path for path, *_ in everything}
     assert "no_jax.py" not in files
     assert "silenced.py" not in files  # file-level `# jaxlint: noqa`
-    assert ("arrays.py", 10, 22, "JAX602") in everything  # columns count characters
+    assert ("arrays.py", 13, 18, "JAX601") in everything  # columns count characters
     assert ("prng_spellings.py", 8, 8, "JAX302") in everything
-    # lines silenced inline: by code (JAX602), by prefix (JAX3), and by a bare noqa
+    # lines silenced inline: by code (JAX601), by prefix (JAX3), and by a bare noqa
     for path, row in [
-        ("arrays.py", 8),
-        ("mixed.py", 8),
-        ("mixed.py", 13),
+        ("arrays.py", 11),
+        ("mixed.py", 9),
+        ("mixed.py", 15),
         ("prng_spellings.py", 12),
         ("api_drift.py", 11),
     ]:
         assert not any(f[:2] == (path, row) for f in everything), (path, row)
-    # a noqa comment naming JAX601 or JAX302 does not silence other codes
-    assert ("arrays.py", 9, 5, "JAX602") in everything
-    assert ("mixed.py", 14, 29, "JAX702") in everything
-    # `# jaxlint: noqa: JAX602` silences only JAX602
+    # a noqa comment naming JAX602 or JAX302 does not silence other codes
+    assert ("arrays.py", 12, 1, "JAX601") in everything
+    assert ("mixed.py", 16, 29, "JAX702") in everything
+    # `# jaxlint: noqa: JAX601` silences only JAX601
     assert {code for path, *_, code in everything if path == "partly_silenced.py"} == {
         "JAX302",
         "JAX702",
     }
-    # target-jax = "0.10.0" in legacy_jax/pyproject.toml
-    assert {code for path, *_, code in everything if path == "legacy_jax/old_code.py"} == {
-        "JAX302",
-        "JAX702",
+    # target-jax = "0.4.20" in legacy_jax/pyproject.toml: jnp.round_ (line 4) is not
+    # deprecated yet there, jnp.product (line 6) was already removed
+    assert {f for f in everything if f[0] == "legacy_jax/old_code.py"} == {
+        ("legacy_jax/old_code.py", 5, 7, "JAX302"),
+        ("legacy_jax/old_code.py", 6, 7, "JAX702"),
     }
 
 
@@ -218,9 +219,9 @@ def test_concise_output_has_the_same_positions(project: Path, argv: list[str]) -
 def test_message_text(project: Path) -> None:
     _, rows = run_flake8(project, "arrays.py")
     texts = {finding: text for finding, text in rows}
-    assert texts[("arrays.py", 5, 5, "JAX602")] == (
-        "`jnp.empty` returns uninitialized memory since JAX 0.11 (zeros only on CPU);"
-        " use `jnp.zeros`"
+    assert texts[("arrays.py", 6, 1, "JAX601")] == (
+        "`a` is a JAX array (made by `jnp.zeros` at line 5): item assignment raises"
+        " TypeError because JAX arrays are immutable; use `a = a.at[0].set(1.0)`"
     )
 
 
@@ -253,9 +254,9 @@ def test_flake8_select_and_ignore_govern(project: Path, args: list[str], dropped
         (["--ignore", "E501"], set()),
         # selecting it, or a prefix of it, explicitly turns it on
         (["--extend-select", "JAX302"], set()),
-        (["--extend-select", "JAX302", "--extend-ignore", "JAX6"], {"JAX602"}),
-        (["--select", "JAX302"], {"JAX602", "JAX702"}),
-        (["--select", "JAX3"], {"JAX602", "JAX702"}),
+        (["--extend-select", "JAX302", "--extend-ignore", "JAX6"], {"JAX601"}),
+        (["--select", "JAX302"], {"JAX601", "JAX702"}),
+        (["--select", "JAX3"], {"JAX601", "JAX702"}),
         (["--select", "JAX"], set()),
         (["--select", "JAX", "--extend-ignore", "JAX302"], {"JAX302"}),
         (["--select", "JAX6,JAX7"], {"JAX302"}),
@@ -272,10 +273,10 @@ def test_default_off_rules_are_on_flake8s_default_ignore_list(
 
 def test_jax302_opt_in_from_flake8_config(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text(
-        "import jax\nimport jax.numpy as jnp\nk = jax.random.PRNGKey(0)\nx = jnp.empty(3)\n"
+        "import jax\nimport jax.numpy as jnp\nk = jax.random.PRNGKey(0)\nx = jnp.round_(3)\n"
     )
-    default = {("m.py", 4, 5, "JAX602")}
-    opted_in = {("m.py", 3, 5, "JAX302"), ("m.py", 4, 5, "JAX602")}
+    default = {("m.py", 4, 5, "JAX702")}
+    opted_in = {("m.py", 3, 5, "JAX302"), ("m.py", 4, 5, "JAX702")}
     assert flake8_findings(tmp_path, select_jax=False, isolated=False) == default
     assert jaxlint_findings(tmp_path) == default
     (tmp_path / ".flake8").write_text("[flake8]\nextend-select = JAX302\n")
@@ -287,24 +288,24 @@ def test_jax302_opt_in_from_flake8_config(tmp_path: Path) -> None:
 
 def test_jaxlint_select_and_ignore_do_not_apply(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.jaxlint]\nselect = ["JAX6"]\nignore = ["JAX602"]\n'
+        '[tool.jaxlint]\nselect = ["JAX6"]\nignore = ["JAX601"]\n'
         'per-file-ignores = { "*.py" = ["JAX3"] }\n'
     )
     shutil.copy(FIXTURES / "mixed.py", tmp_path / "mixed.py")
     assert jaxlint_findings(tmp_path) == set()
     codes = {code for *_, code in flake8_findings(tmp_path)}
-    assert codes == {"JAX302", "JAX602", "JAX702"}
+    assert codes == {"JAX302", "JAX601", "JAX702"}
     codes = {code for *_, code in flake8_findings(tmp_path, select_jax=False)}
-    assert codes == {"JAX602", "JAX702"}  # flake8's defaults, not jaxlint's select
+    assert codes == {"JAX601", "JAX702"}  # flake8's defaults, not jaxlint's select
 
 
 def test_jaxlint_extend_select_does_not_opt_in_under_flake8(tmp_path: Path) -> None:
     """Under flake8, only flake8's selection turns JAX302 on (docs/integrations.md)."""
     (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\nextend-select = ["JAX302"]\n')
     shutil.copy(FIXTURES / "mixed.py", tmp_path / "mixed.py")
-    assert {code for *_, code in jaxlint_findings(tmp_path)} == {"JAX302", "JAX602", "JAX702"}
+    assert {code for *_, code in jaxlint_findings(tmp_path)} == {"JAX302", "JAX601", "JAX702"}
     codes = {code for *_, code in flake8_findings(tmp_path, select_jax=False)}
-    assert codes == {"JAX602", "JAX702"}
+    assert codes == {"JAX601", "JAX702"}
     got = flake8_findings(tmp_path, "--extend-select", "JAX302", select_jax=False)
     assert got == jaxlint_findings(tmp_path)
 
@@ -315,11 +316,11 @@ def test_noqa_is_handled_by_flake8(tmp_path: Path) -> None:
             """\
             import jax.numpy as jnp
 
-            a = jnp.empty(1)  # noqa: JAX602
-            b = jnp.empty(1)  # noqa:JAX6
-            c = jnp.empty(1)  # noqa
-            d = jnp.empty(1)  # noqa: E501
-            e = jnp.empty(1)
+            a = jnp.round_(1)  # noqa: JAX702
+            b = jnp.round_(1)  # noqa:JAX7
+            c = jnp.round_(1)  # noqa
+            d = jnp.round_(1)  # noqa: E501
+            e = jnp.round_(1)
             """
         )
     )
@@ -328,23 +329,47 @@ def test_noqa_is_handled_by_flake8(tmp_path: Path) -> None:
     assert {f[1] for f in jaxlint_findings(tmp_path)} == {6, 7}
 
 
+def test_lower_case_noqa_codes_behave_as_in_flake8(tmp_path: Path) -> None:
+    """flake8 compares noqa codes as written: `# NOQA:jax602` silences nothing (while a
+    `# noqa :` without a code list is a bare noqa); jaxlint does the same."""
+    (tmp_path / "n.py").write_text(
+        textwrap.dedent(
+            """\
+            import jax.numpy as jnp
+
+            a = jnp.empty(1)  # NOQA:jax602
+            b = jnp.empty(1)  # noqa: jax6
+            c = jnp.empty(1)  # NOQA:JAX602
+            d = jnp.empty(1)  # noqa : jax602
+            e = jnp.empty(1)
+            """
+        )
+    )
+    flake8_rows = {f[1] for f in flake8_findings(tmp_path)}
+    assert flake8_rows == {3, 4, 7}
+    # flake8's --select JAX selects the default-off JAX602 too
+    assert {f[1] for f in jaxlint_findings(tmp_path, "--extend-select", "JAX602")} == flake8_rows
+
+
 def test_target_jax_from_pyproject_next_to_the_file(tmp_path: Path) -> None:
-    source = "import jax.numpy as jnp\nx = jnp.empty(3)\n"
+    source = "import jax.numpy as jnp\nx = jnp.round_(3)\n"  # deprecated 0.4.32, removed 0.4.38
     (tmp_path / "old").mkdir()
     (tmp_path / "new").mkdir()
-    (tmp_path / "old" / "pyproject.toml").write_text('[tool.jaxlint]\ntarget-jax = "0.10.0"\n')
-    (tmp_path / "new" / "pyproject.toml").write_text('[tool.jaxlint]\ntarget-jax = "0.11.0"\n')
+    (tmp_path / "old" / "pyproject.toml").write_text('[tool.jaxlint]\ntarget-jax = "0.4.30"\n')
+    (tmp_path / "new" / "pyproject.toml").write_text('[tool.jaxlint]\ntarget-jax = "0.4.38"\n')
     (tmp_path / "old" / "m.py").write_text(source)
     (tmp_path / "new" / "m.py").write_text(source)
     (tmp_path / "top.py").write_text(source)
-    expected = {("new/m.py", 2, 5, "JAX602"), ("top.py", 2, 5, "JAX602")}
+    expected = {("new/m.py", 2, 5, "JAX702"), ("top.py", 2, 5, "JAX702")}
     assert flake8_findings(tmp_path) == expected
     assert jaxlint_findings(tmp_path) == expected
 
 
 def test_jaxlint_toml_is_read_too(tmp_path: Path) -> None:
     (tmp_path / "jaxlint.toml").write_text('target-jax = "0.4.20"\n')
-    (tmp_path / "m.py").write_text("import jax\nout = jax.tree_map(f, t)\nx = jax.numpy.empty(1)\n")
+    (tmp_path / "m.py").write_text(
+        "import jax\nout = jax.tree_map(f, t)\nx = jax.numpy.round_(1)\n"
+    )
     assert flake8_findings(tmp_path) == set()
     assert jaxlint_findings(tmp_path) == set()
 
@@ -356,8 +381,8 @@ def test_stdin_uses_the_display_name_for_config(project: Path) -> None:
         ("legacy_jax/old_code.py", 5, 7, "JAX302"),
         ("legacy_jax/old_code.py", 6, 7, "JAX702"),
     }
-    _, rows = run_flake8(project, "-", stdin=text)
-    assert {f[3] for f, _ in rows} == {"JAX302", "JAX602", "JAX702"}
+    _, rows = run_flake8(project, "-", stdin=text)  # no config: jnp.round_ is reported
+    assert {f[1:] for f, _ in rows} == {(4, 5, "JAX702"), (5, 7, "JAX302"), (6, 7, "JAX702")}
     _, rows = run_flake8(
         project,
         "--stdin-display-name",
@@ -371,14 +396,14 @@ def test_stdin_uses_the_display_name_for_config(project: Path) -> None:
 
 def test_crlf_file(tmp_path: Path) -> None:
     (tmp_path / "w.py").write_bytes(
-        b"import jax\r\nimport jax.numpy as jnp\r\n\r\nx = jnp.empty(\r\n    3)\r\n"
+        b"import jax\r\nimport jax.numpy as jnp\r\n\r\nx = jnp.round_(\r\n    3)\r\n"
         b"k = jax.random.PRNGKey(0)\r\n"
     )
-    expected = {("w.py", 4, 5, "JAX602"), ("w.py", 6, 5, "JAX302")}
+    expected = {("w.py", 4, 5, "JAX702"), ("w.py", 6, 5, "JAX302")}
     assert jaxlint_findings(tmp_path, "--extend-select", "JAX302") == expected
     assert flake8_findings(tmp_path) == expected
-    assert jaxlint_findings(tmp_path) == {("w.py", 4, 5, "JAX602")}
-    assert flake8_findings(tmp_path, select_jax=False) == {("w.py", 4, 5, "JAX602")}
+    assert jaxlint_findings(tmp_path) == {("w.py", 4, 5, "JAX702")}
+    assert flake8_findings(tmp_path, select_jax=False) == {("w.py", 4, 5, "JAX702")}
 
 
 # -- errors become JAX900 findings, never an aborted flake8 run ------------------------
@@ -388,14 +413,14 @@ def test_config_error_is_one_finding_per_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "pyproject.toml").write_text('[tool.jaxlint]\ntarget-jax = "banana"\n')
-    (bad / "a.py").write_text("import jax.numpy as jnp\nx = jnp.empty(3)\n")
+    (bad / "a.py").write_text("import jax.numpy as jnp\nx = jnp.round_(3)\n")
     (bad / "plain.py").write_text("x = 1\n")
-    (tmp_path / "good.py").write_text("import jax.numpy as jnp\nx = jnp.empty(3)\n")
+    (tmp_path / "good.py").write_text("import jax.numpy as jnp\nx = jnp.round_(3)\n")
     proc, rows = run_flake8(tmp_path)
     assert proc.returncode == 1
     assert [f for f, _ in rows] == [
         ("bad/a.py", 1, 1, "JAX900"),
-        ("good.py", 2, 5, "JAX602"),
+        ("good.py", 2, 5, "JAX702"),
     ]
     text = rows[0][1]
     assert text.startswith("jaxlint config error: ")
@@ -407,25 +432,25 @@ def _lines(text: str) -> list[str]:
 
 
 def test_rule_crash_becomes_one_jax900(monkeypatch: pytest.MonkeyPatch) -> None:
-    def boom(self: EmptyNotZeros, node: object) -> None:
+    def boom(self: InPlaceUpdate, node: object) -> None:
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(EmptyNotZeros, "visit_Call", boom)
+    monkeypatch.setattr(InPlaceUpdate, "visit_Assign", boom)
     text = (FIXTURES / "mixed.py").read_text()
     reports = list(JaxlintChecker(None, str(FIXTURES / "mixed.py"), _lines(text)).run())
     internal = [r for r in reports if r[2].startswith("JAX900")]
     assert len(internal) == 1
     row, col, message, kind = internal[0]
     assert (row, col, kind) == (1, 0, JaxlintChecker)
-    assert "JAX602" in message and "empty-not-zeros" in message and "kaboom" in message
-    # the other rules still report (inline noqa is flake8's job, so line 13 is here;
+    assert "JAX601" in message and "in-place-update" in message and "kaboom" in message
+    # the other rules still report (inline noqa is flake8's job, so line 15 is here;
     # the plugin runs every rule, and flake8's selection hides JAX302 by default)
     others = {(r[0], r[1], r[2].split()[0]) for r in reports if r not in internal}
     assert others == {
         (7, 10, "JAX302"),
-        (10, 13, "JAX702"),
-        (13, 9, "JAX302"),
-        (14, 28, "JAX702"),
+        (12, 13, "JAX702"),
+        (15, 9, "JAX302"),
+        (16, 28, "JAX702"),
     }
 
 
@@ -433,12 +458,12 @@ def test_rule_crash_does_not_abort_a_real_flake8_run(project: Path) -> None:
     script = textwrap.dedent(
         """\
         import sys
-        from jaxlint.rules.array_semantics import EmptyNotZeros
+        from jaxlint.rules.array_semantics import InPlaceUpdate
 
         def boom(self, node):
             raise RuntimeError("kaboom")
 
-        EmptyNotZeros.visit_Call = boom
+        InPlaceUpdate.visit_Assign = boom
         from flake8.main.cli import main
         sys.exit(main(sys.argv[1:]))
         """
@@ -466,7 +491,7 @@ def test_rule_crash_does_not_abort_a_real_flake8_run(project: Path) -> None:
     codes = {f[3] for f in found}
     assert codes == {"JAX302", "JAX702", "JAX900"}
     crashed = {f[0].removeprefix("./") for f in found if f[3] == "JAX900"}
-    # every file that reaches JAX602's visitor reports the crash once, at 1:1
+    # every file that reaches JAX601's visitor reports the crash once, at 1:1
     assert crashed == {
         "api_drift.py",
         "arrays.py",
@@ -499,7 +524,8 @@ def test_files_without_jax_are_not_parsed(monkeypatch: pytest.MonkeyPatch) -> No
         raise AssertionError("parsed a file that cannot involve JAX")
 
     monkeypatch.setattr(plugin_module, "lint_text", must_not_run)
-    monkeypatch.setattr(JaxlintChecker, "settings_for", must_not_run)
+    # the file's settings are looked up (their traced-decorators may name the file's
+    # own decorators), but the file is not parsed
     text = (FIXTURES / "no_jax.py").read_text()
     assert list(JaxlintChecker(None, "no_jax.py", _lines(text)).run()) == []
     text = (FIXTURES / "silenced.py").read_text()
@@ -534,6 +560,8 @@ def test_add_options_extends_the_default_ignore_list() -> None:
             "JAX301",
             "JAX302",
             "JAX401",
+            "JAX402",
+            "JAX602",
         ]
     )
     assert default_off_codes() == [r.code for r in all_rules() if not r.default_enabled]
@@ -544,7 +572,15 @@ def test_add_options_with_flake8s_option_manager() -> None:
 
     manager = OptionManager(version="0", plugin_versions="", parents=[], formatter_names=[])
     JaxlintChecker.add_options(manager)
-    assert manager.extended_default_ignore == ["JAX102", "JAX105", "JAX301", "JAX302", "JAX401"]
+    assert manager.extended_default_ignore == [
+        "JAX102",
+        "JAX105",
+        "JAX301",
+        "JAX302",
+        "JAX401",
+        "JAX402",
+        "JAX602",
+    ]
 
 
 def test_the_plugin_runs_default_off_rules(tmp_path: Path) -> None:
@@ -606,3 +642,17 @@ def test_flake8_and_jaxlint_agree_on_every_rule(every_rule_project: Path, argv: 
     # both tools were compared on every rule that the selection enables
     wanted = {r.code for r in all_rules() if r.default_enabled or argv}
     assert {code for *_, code in expected} == wanted
+
+
+def test_configured_traced_decorator_file_is_checked(tmp_path: Path) -> None:
+    """A file that uses only a decorator named in `traced-decorators` (no `jax` in it)
+    passes the prefilter under flake8 too."""
+    (tmp_path / "m.py").write_text(
+        "import numpy as np\nfrom mylib import my_jit\n\n\n@my_jit\ndef f(x):\n"
+        "    return np.asarray(x)\n"
+    )
+    assert flake8_findings(tmp_path) == set()
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxlint]\ntraced-decorators = ["mylib.my_jit"]\n'
+    )
+    assert {(f[0], f[1], f[-1]) for f in flake8_findings(tmp_path)} == {("m.py", 7, "JAX101")}

@@ -3,6 +3,7 @@ no jaxlint run."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 from collections import Counter
@@ -41,6 +42,28 @@ def test_held_out_projects_are_not_the_tuning_corpus():
         assert version and domain
 
 
+def test_the_original_set_is_the_default():
+    assert heldout.SETS[heldout.DEFAULT_SET].projects is heldout.HELDOUT
+    assert heldout.SETS[heldout.DEFAULT_SET].docs == heldout.DOCS
+    assert heldout.SEED == heldout.SETS[heldout.DEFAULT_SET].seed
+
+
+@pytest.mark.parametrize("name", sorted(heldout.SETS))
+def test_every_set_is_disjoint_from_the_tuning_corpus_and_from_what_was_read_before(name):
+    held = heldout.SETS[name]
+    assert 8 <= len(held.projects) <= 12
+    assert not set(held.projects) & set(PINNED)
+    assert not set(held.projects) & set(heldout.READ_ONCE)
+    for other_name, other in heldout.SETS.items():
+        if other_name != name:
+            assert not set(held.projects) & set(other.projects)
+            assert held.seed != other.seed
+            assert held.docs != other.docs
+            assert held.results != other.results
+    for version, domain in held.projects.values():
+        assert version and domain
+
+
 @pytest.mark.parametrize(
     ("data", "lines"),
     [(b"", 0), (b"x = 1\n", 1), (b"x = 1", 1), (b"a\nb\n", 2), (b"a\nb", 2), (b"\n\n", 2)],
@@ -73,6 +96,20 @@ def test_project_of():
     assert heldout.project_of("jax-md-0.2.29/jax_md-0.2.29/jax_md/space.py") == "jax-md"
     assert heldout.project_of("ott-jax-0.6.0/src/ott/x.py") == "ott-jax"
     assert heldout.project_of("levanter-1.2.dev1644/src/x.py") == "levanter"
+    # a project of another set, whose name has a dash like its version
+    nt = f"neural-tangents-{heldout.FRESH_2026_12['neural-tangents'][0]}/neural_tangents/x.py"
+    assert heldout.project_of(nt) == "neural-tangents"
+
+
+def test_project_of_names_with_dashes_in_the_second_fresh_set():
+    for name, (version, _) in heldout.FRESH_2026_12B.items():
+        assert heldout.project_of(f"{name}-{version}/{name}-{version}/pkg/x.py") == name
+
+
+def test_no_set_holds_a_project_seen_while_choosing_the_first_fresh_set():
+    # mujoco-mjx was downloaded (and looked at) while the first held-out set was chosen
+    for held in heldout.SETS.values():
+        assert "mujoco-mjx" not in held.projects
 
 
 def test_allocate_takes_all_when_few():
@@ -179,6 +216,10 @@ def test_tables():
     assert projects[2].startswith("| gymnax | 1.0.1 | ")
     assert projects[2].endswith("| 10 | 1000 | 2 | 1 | 2.000 | JAX301 2 |")
     assert projects[-1] == "| all | | | 30 | 3000 | 3 | 1 | 1.000 | |"
+    other = heldout.projects_table(
+        [], {"trax": 10}, {"trax": 1}, ["trax"], {"trax": ("9.9", "deep learning")}
+    ).splitlines()
+    assert other[2] == "| trax | 9.9 | deep learning | 1 | 10 | 0 | 0 | 0.000 |  |"
     known = {"JAX301": ("prng-key-reuse", True), "JAX302": ("legacy", False), "JAX105": ("t", True)}
     codes = heldout.codes_table(findings, 3000, known, Counter({"JAX301": 2})).splitlines()
     assert "| JAX302 |" not in "\n".join(codes)  # off by default and silent: not listed
@@ -206,8 +247,10 @@ def test_replace_section():
     )
 
 
-def test_docs_page_has_the_markers():
-    text = heldout.DOCS.read_text()
+@pytest.mark.parametrize("name", sorted(heldout.SETS))
+def test_docs_page_has_the_markers(name):
+    held = heldout.SETS[name]
+    text = held.docs.read_text()
     for marker in (
         heldout.NUMBERS_START,
         heldout.NUMBERS_END,
@@ -215,5 +258,31 @@ def test_docs_page_has_the_markers():
         heldout.VERDICTS_END,
     ):
         assert text.count(marker) == 1
-    for name, (version, _) in heldout.HELDOUT.items():
-        assert f"| {name} | {version} |" in text
+    for project, (version, _) in held.projects.items():
+        assert f"| {project} | {version} |" in text
+
+
+def test_a_project_outside_the_chosen_set_is_an_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        heldout.main(["--set", "fresh-2026-12", "--projects", "gymnax"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "unknown project(s) in set fresh-2026-12: gymnax" in err
+    assert "trax" in err  # names the set's projects
+
+
+def test_verdicts_go_to_the_chosen_sets_page(tmp_path, monkeypatch):
+    page = tmp_path / "fresh.md"
+    page.write_text(f"# Fresh\n\n{heldout.VERDICTS_START}\nold\n{heldout.VERDICTS_END}\ntail\n")
+    fresh = heldout.SETS["fresh-2026-12"]
+    monkeypatch.setitem(heldout.SETS, "fresh-2026-12", dataclasses.replace(fresh, docs=page))
+    original = heldout.DOCS.read_text()
+    rows = heldout.sample_table([finding("JAX702", 1, "trax")]).splitlines()
+    rows[2] = rows[2].replace("| | |", "| true | removed API |")
+    filled = tmp_path / "sample.md"
+    filled.write_text("\n".join(rows) + "\n")
+    assert heldout.main(["--set", "fresh-2026-12", "--verdicts", str(filled)]) == 0
+    text = page.read_text()
+    assert "| JAX702 | 1 | 1 | 0 | 0 | 100% | 0% |" in text
+    assert "old" not in text and text.endswith("tail\n")
+    assert heldout.DOCS.read_text() == original

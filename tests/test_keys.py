@@ -582,10 +582,11 @@ def test_unknown_calls_are_possible_consumptions() -> None:
     assert found == [("again", CALL, CALL, False), ("again", CALL, RANDOM, True)]
 
 
-def test_init_of_another_package_is_weak() -> None:
-    # `model.init(key, x)` of a module this file imports: it may split the key (Haiku,
-    # blackjax) or only fold it in (Flax); recorded, never the first use of a reuse, and
-    # a reuse it is part of is not definite.
+def test_init_of_another_package_is_weak_when_a_draw_flows_in() -> None:
+    # `y = normal(key, ...); model.init(key, y)` of a module this file imports: it may
+    # split the key (Haiku, blackjax) or only fold it in (Flax), and the draw is its
+    # example input: recorded, never the first use of a reuse, and a reuse it is part
+    # of is not definite. Given only the key (`foreign`), it is a use like any call.
     p = Probe(
         """
         import jax
@@ -611,7 +612,12 @@ def test_init_of_another_package_is_weak() -> None:
         """
     )
     found = [(r.first.kind, r.second.kind, r.definite) for r in p.keys.reuses]
-    assert found == [(RANDOM, RANDOM, True), (RANDOM, CALL, False), (CALL, RANDOM, True)]
+    assert found == [
+        (CALL, RANDOM, True),
+        (RANDOM, RANDOM, True),
+        (RANDOM, CALL, False),
+        (CALL, RANDOM, True),
+    ]
 
 
 def test_local_summary_kind() -> None:

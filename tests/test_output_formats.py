@@ -26,6 +26,8 @@ import pytest
 
 import jaxlint.versions
 from jaxlint.cli import main
+from jaxlint.output import urls
+from jaxlint.output.urls import rule_url
 from jaxlint.rules import all_rules
 
 SCHEMA_PATH = Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json"
@@ -35,13 +37,18 @@ import jax
 import jax.numpy as jnp
 
 key = jax.random.PRNGKey(0)
-buf = jnp.empty((3,))
+buf = jnp.zeros((3,))
+buf[0] = 1.0
 out = jax.tree_map(lambda x: x, buf)
 """
+"""JAX302 at 4:7 (unsafe fix), JAX601 at 6:1 (safe), JAX702 at 7:7 (safe)."""
 JAX302_ON = ("--extend-select", "JAX302")
 """JAX302 (in ALL_THREE, with the only unsafe fix) is off by default."""
-EMPTY = "import jax.numpy as jnp\nx = jnp.empty(3)\n"
-CLEAN = "import jax.numpy as jnp\nx = jnp.zeros(3)\n"
+SAMPLE = "import jax.numpy as jnp\nx = jnp.round_(3)\n"
+"""One default-on finding with a safe fix: JAX702 (removed-api) at 2:5."""
+CLEAN = "import jax.numpy as jnp\nx = jnp.round(3)\n"
+IMPORTS = 'from jax import core\n\np = core.Primitive("p")\n'
+"""JAX702 whose fix adds ``import jax.extend`` and respells the use: two edits."""
 
 
 @dataclass
@@ -151,24 +158,25 @@ def test_json_keys_match_the_installed_ruff(project: Path, jaxlint_run: Run) -> 
     ours = r.json()
     with_fix = [item for item in ours if item["fix"] is not None]
     assert len(with_fix) == 3
-    assert key_paths(with_fix) == key_paths(ruff_items)
+    assert key_paths(with_fix) - {"$[].probe"} == key_paths(ruff_items)
     # and item by item, including ``fix: null`` ones
     for item in ours:
         assert list(item) == sorted(item)
-        assert set(item) == set(ruff_items[0])
+        assert set(item) == set(ruff_items[0]) | {"probe"}  # jaxlint adds its verify command
 
 
 def test_json_values(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
     items = jaxlint_run("check", "--output-format", "json", *JAX302_ON, "a.py").json()
-    assert [i["code"] for i in items] == ["JAX302", "JAX602", "JAX702"]
-    prng, empty, tree = items
+    assert [i["code"] for i in items] == ["JAX302", "JAX601", "JAX702"]
+    prng, update, tree = items
     assert prng["filename"] == str(project / "a.py")
     assert prng["location"] == {"column": 7, "row": 4}
     assert prng["end_location"] == {"column": 25, "row": 4}
     assert prng["noqa_row"] == 4
     assert prng["cell"] is None
-    assert prng["url"] is None
+    assert prng["url"] == rule_url("JAX302")
+    assert prng["url"].endswith("/docs/rules/JAX302.md")
     assert prng["name"] == "legacy-prng-key"
     assert prng["severity"] == "error"
     assert prng["message"].startswith("`jax.random.PRNGKey` makes a legacy raw uint32 key")
@@ -183,7 +191,7 @@ def test_json_values(project: Path, jaxlint_run: Run) -> None:
             }
         ],
     }
-    assert empty["fix"]["applicability"] == "safe"
+    assert update["fix"]["applicability"] == "safe"
     assert tree["fix"]["applicability"] == "safe"
 
 
@@ -203,10 +211,10 @@ def test_json_fix_is_null_without_a_fix(project: Path, jaxlint_run: Run) -> None
 
 
 def test_json_stdin(project: Path, jaxlint_run: Run) -> None:
-    r = jaxlint_run("check", "--output-format", "json", "-", stdin=EMPTY.encode())
+    r = jaxlint_run("check", "--output-format", "json", "-", stdin=SAMPLE.encode())
     assert r.json()[0]["filename"] == "-"
     r = jaxlint_run(
-        "check", "--output-format", "json", "--stdin-filename", "sub/x.py", stdin=EMPTY.encode()
+        "check", "--output-format", "json", "--stdin-filename", "sub/x.py", stdin=SAMPLE.encode()
     )
     assert r.json()[0]["filename"] == str(project / "sub" / "x.py")
 
@@ -214,16 +222,18 @@ def test_json_stdin(project: Path, jaxlint_run: Run) -> None:
 @pytest.mark.parametrize(
     ("src", "argv"),
     [
-        (EMPTY, ["--fix"]),
-        # the fix also adds ``import jax``: two edits
-        ("from jax.numpy import empty\n\nx = empty(5)\n", ["--fix"]),
+        (SAMPLE, ["--fix"]),
+        # the fix also adds ``import jax.extend``: two edits
+        (IMPORTS, ["--fix"]),
+        # the fix rewrites the import (to ``import jax``) and the use: two edits
+        ("from jax.numpy import NINF\n\nx = NINF\n", ["--fix"]),
         # no newline at the end of the file
-        ("import jax.numpy as jnp\nx = jnp.empty(3)", ["--fix"]),
-        ("from jax.numpy import empty\nx = empty(5)", ["--fix"]),
-        ("import jax.numpy as jnp\r\nx = jnp.empty(\r\n    (3,),\r\n)\r\n", ["--fix"]),
+        ("import jax.numpy as jnp\nx = jnp.round_(3)", ["--fix"]),
+        ('from jax import core\np = core.Primitive("p")', ["--fix"]),
+        ("import jax.numpy as jnp\r\nx = jnp.round_(\r\n    (3,),\r\n)\r\n", ["--fix"]),
         ("from jax import tree_map\nout = tree_map(f, t)\n", ["--fix"]),
         ("import jax\n\nkey = jax.random.PRNGKey(0)  # é\n", ["--fix", "--unsafe-fixes"]),
-        ("import jax.numpy as jnp\nx = [jnp.empty(3) for _ in 'éé']; y = 'ü'\n", ["--fix"]),
+        ("import jax.numpy as jnp\nx = [jnp.round_(3) for _ in 'éé']; y = 'ü'\n", ["--fix"]),
     ],
 )
 def test_json_edits_give_the_same_text_as_fix(
@@ -331,19 +341,18 @@ def _uris(doc: dict[str, Any]) -> list[str]:
 
 
 def test_sarif_is_valid(project: Path, jaxlint_run: Run, sarif_validator: Any) -> None:
-    write(
-        project, {"pkg/a.py": ALL_THREE, "pkg/b.py": "from jax.numpy import empty\nx = empty(3)\n"}
-    )
+    write(project, {"pkg/a.py": ALL_THREE, "pkg/b.py": IMPORTS})
     r = jaxlint_run("check", "--output-format", "sarif", *JAX302_ON, "pkg")
     assert r.code == 1
     doc = json.loads(r.out)
     assert_valid_sarif(sarif_validator, doc)
     assert_github_requirements(doc)
     results = doc["runs"][0]["results"]
-    assert [res["ruleId"] for res in results] == ["JAX302", "JAX602", "JAX702", "JAX602"]
+    assert [res["ruleId"] for res in results] == ["JAX302", "JAX601", "JAX702", "JAX702"]
     rules = {rule["id"]: rule for rule in doc["runs"][0]["tool"]["driver"]["rules"]}
     assert rules["JAX302"]["defaultConfiguration"]["enabled"] is False
-    assert rules["JAX602"]["defaultConfiguration"]["enabled"] is True
+    assert rules["JAX601"]["defaultConfiguration"]["enabled"] is True
+    assert rules["JAX602"]["defaultConfiguration"]["enabled"] is False
     assert set(_uris(doc)) == {"pkg/a.py", "pkg/b.py"}
     first = results[0]
     assert first["locations"][0]["physicalLocation"]["region"] == {
@@ -382,7 +391,7 @@ def test_sarif_parse_error_is_valid(project: Path, jaxlint_run: Run, sarif_valid
 def test_sarif_uris_are_percent_encoded(
     project: Path, jaxlint_run: Run, sarif_validator: Any
 ) -> None:
-    write(project, {"my dir/a#b%c.py": EMPTY, "ü.py": EMPTY})
+    write(project, {"my dir/a#b%c.py": SAMPLE, "ü.py": SAMPLE})
     doc = json.loads(jaxlint_run("check", "--output-format", "sarif", ".").out)
     assert_valid_sarif(sarif_validator, doc)
     assert_github_requirements(doc)
@@ -393,7 +402,7 @@ def test_sarif_uris_are_percent_encoded(
 def test_sarif_uri_outside_the_current_folder_is_absolute(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jaxlint_run: Run, sarif_validator: Any
 ) -> None:
-    write(tmp_path, {"elsewhere/a.py": EMPTY})
+    write(tmp_path, {"elsewhere/a.py": SAMPLE})
     (tmp_path / "here").mkdir()
     monkeypatch.chdir(tmp_path / "here")
     doc = json.loads(jaxlint_run("check", "--output-format", "sarif", "../elsewhere").out)
@@ -403,7 +412,7 @@ def test_sarif_uri_outside_the_current_folder_is_absolute(
 
 def test_sarif_stdin(project: Path, jaxlint_run: Run, sarif_validator: Any) -> None:
     r = jaxlint_run(
-        "check", "--output-format", "sarif", "--stdin-filename", "src/m.py", stdin=EMPTY.encode()
+        "check", "--output-format", "sarif", "--stdin-filename", "src/m.py", stdin=SAMPLE.encode()
     )
     doc = json.loads(r.out)
     assert_valid_sarif(sarif_validator, doc)
@@ -438,7 +447,7 @@ def test_github_format(project: Path, jaxlint_run: Run) -> None:
 
 
 def test_github_escapes_properties_and_message(project: Path, jaxlint_run: Run) -> None:
-    write(project, {"a,b:c.py": EMPTY})
+    write(project, {"a,b:c.py": SAMPLE})
     r = jaxlint_run("check", "--output-format", "github", "a,b:c.py")
     line = r.out.strip()
     assert "file=a%2Cb%3Ac.py," in line
@@ -459,19 +468,21 @@ def test_text_format(project: Path, jaxlint_run: Run) -> None:
     write(project, {"a.py": ALL_THREE})
     r = jaxlint_run("check", *JAX302_ON, "a.py")
     assert r.code == 1
-    expected_602 = (
-        "a.py:5:7: JAX602 [*] `jnp.empty` returns uninitialized memory since JAX 0.11"
-        " (zeros only on CPU); use `jnp.zeros`\n"
+    expected_601 = (
+        "a.py:6:1: JAX601 [*] `buf` is a JAX array (made by `jnp.zeros` at line 5): item"
+        " assignment raises TypeError because JAX arrays are immutable;"
+        " use `buf = buf.at[0].set(1.0)`\n"
         "  |\n"
-        "5 | buf = jnp.empty((3,))\n"
-        "  |       ^^^^^^^^^ JAX602\n"
+        "6 | buf[0] = 1.0\n"
+        "  | ^^^^^^ JAX601\n"
         "  |\n"
-        "  = help: Replace with `jnp.zeros` (safe fix)\n"
-        "  = verify: jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt\n"
+        "  = help: Replace with `buf = buf.at[...].set(...)` (safe fix)\n"
+        "\n"  # module-level code: no probe runs it, so no verify line (jaxlint/verify.py)
     )
-    assert expected_602 in r.out
+    assert expected_601 in r.out
     assert "  = help: Replace with `jax.random.key` (typed key) (unsafe fix: needs" in r.out
-    assert "  = verify: jaxlint probe compile FILE.py:FUNC\n" in r.out
+    assert "  = verify: jaxlint probe env\n" in r.out  # JAX702: a command without placeholder
+    assert "FILE.py" not in r.out
     assert r.out.endswith(
         "Found 3 error(s).\n"
         "[*] 2 fixable with the `--fix` option"
@@ -480,11 +491,11 @@ def test_text_format(project: Path, jaxlint_run: Run) -> None:
 
 
 def test_text_caret_under_tabs_and_wide_line_numbers(project: Path, jaxlint_run: Run) -> None:
-    src = "import jax.numpy as jnp\n" + "\n" * 9 + "if True:\n\tx = jnp.empty(3)\n"
+    src = "import jax.numpy as jnp\n" + "\n" * 9 + "if True:\n\tx = jnp.round_(3)\n"
     write(project, {"a.py": src})
     r = jaxlint_run("check", "a.py")
-    assert "a.py:12:6: JAX602" in r.out
-    assert "   |\n12 |  x = jnp.empty(3)\n   |      ^^^^^^^^^ JAX602\n   |\n" in r.out
+    assert "a.py:12:6: JAX702" in r.out
+    assert "   |\n12 |  x = jnp.round_(3)\n   |      ^^^^^^^^^^ JAX702\n   |\n" in r.out
 
 
 def test_text_unsafe_fixes_enabled(project: Path, jaxlint_run: Run) -> None:
@@ -503,18 +514,19 @@ def test_text_all_checks_passed(project: Path, jaxlint_run: Run) -> None:
 
 
 def test_concise_format(project: Path, jaxlint_run: Run) -> None:
-    write(project, {"a.py": ALL_THREE, "b.py": EMPTY})
+    write(project, {"a.py": ALL_THREE, "b.py": SAMPLE})
     r = jaxlint_run("check", "--output-format", "concise", *JAX302_ON, "b.py", "a.py")
     lines = r.out.splitlines()
     assert lines[:4] == [
         "a.py:4:7: JAX302 `jax.random.PRNGKey` makes a legacy raw uint32 key;"
         " use typed keys from `jax.random.key`",
-        "a.py:5:7: JAX602 [*] `jnp.empty` returns uninitialized memory since JAX 0.11"
-        " (zeros only on CPU); use `jnp.zeros`",
-        "a.py:6:7: JAX702 [*] `jax.tree_map` was removed in JAX 0.6.0 (deprecated since"
+        "a.py:6:1: JAX601 [*] `buf` is a JAX array (made by `jnp.zeros` at line 5): item"
+        " assignment raises TypeError because JAX arrays are immutable;"
+        " use `buf = buf.at[0].set(1.0)`",
+        "a.py:7:7: JAX702 [*] `jax.tree_map` was removed in JAX 0.6.0 (deprecated since"
         " 0.4.26); use `jax.tree.map` (the same function)",
-        "b.py:2:5: JAX602 [*] `jnp.empty` returns uninitialized memory since JAX 0.11"
-        " (zeros only on CPU); use `jnp.zeros`",
+        "b.py:2:5: JAX702 [*] `jnp.round_` was removed in JAX 0.4.38 (deprecated since"
+        " 0.4.32); use `jnp.round` (the same function (NumPy 2.0 removed `round_`))",
     ]
     assert lines[4:] == [
         "Found 4 error(s).",
@@ -532,13 +544,13 @@ def test_machine_formats_print_no_summary(project: Path, jaxlint_run: Run) -> No
 
 
 def test_statistics_json(project: Path, jaxlint_run: Run) -> None:
-    write(project, {"a.py": ALL_THREE, "b.py": EMPTY})
+    write(project, {"a.py": ALL_THREE, "b.py": SAMPLE})
     r = jaxlint_run("check", "--statistics", "--output-format", "json", *JAX302_ON, "a.py", "b.py")
     assert r.code == 1
     assert r.json() == [
         {
-            "code": "JAX602",
-            "name": "empty-not-zeros",
+            "code": "JAX702",
+            "name": "removed-api",
             "count": 2,
             "fixable": True,
             "fixable_count": 2,
@@ -551,8 +563,8 @@ def test_statistics_json(project: Path, jaxlint_run: Run) -> None:
             "fixable_count": 0,
         },
         {
-            "code": "JAX702",
-            "name": "removed-api",
+            "code": "JAX601",
+            "name": "in-place-update",
             "count": 1,
             "fixable": True,
             "fixable_count": 1,
@@ -561,7 +573,7 @@ def test_statistics_json(project: Path, jaxlint_run: Run) -> None:
 
 
 def test_statistics_json_keys_match_ruff(project: Path, jaxlint_run: Run) -> None:
-    write(project, {"u.py": "import os\n", "a.py": EMPTY})
+    write(project, {"u.py": "import os\n", "a.py": SAMPLE})
     proc = subprocess.run(
         [_ruff(), "check", "--no-cache", "--isolated", "--select", "F401", "--statistics"]
         + ["--output-format", "json", "u.py"],
@@ -572,3 +584,47 @@ def test_statistics_json_keys_match_ruff(project: Path, jaxlint_run: Run) -> Non
     ruff_stats = json.loads(proc.stdout)
     ours = jaxlint_run("check", "--statistics", "--output-format", "json", "a.py").json()
     assert key_paths(ours) == key_paths(ruff_stats)
+
+
+# -- rule documentation URLs --------------------------------------------------------------------
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_rule_url_names_its_docs_page() -> None:
+    for rule in all_rules():
+        url = rule_url(rule.code)
+        assert url is not None and url.startswith(urls.repository_url() + "/")
+        page = url.split("/blob/main/", 1)[1]
+        assert page == f"docs/rules/{rule.code}.md"
+        assert (REPO_ROOT / page).is_file()
+    assert rule_url("JAX000") is None and rule_url("JAX900") is None
+
+
+def test_sarif_rules_have_help_uri(project: Path) -> None:
+    (project / "a.py").write_text("import jax.numpy as jnp\nx = jnp.empty(3)\n")
+    out = io.StringIO()
+    sys_stdout, sys.stdout = sys.stdout, out
+    try:
+        main(["check", "--no-cache", "--output-format", "sarif", "a.py"])
+    finally:
+        sys.stdout = sys_stdout
+    driver = json.loads(out.getvalue())["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == urls.repository_url()
+    assert "pypi.org" not in driver["informationUri"]
+    for rule in driver["rules"]:
+        assert rule["helpUri"] == rule_url(rule["id"])
+
+
+def test_repository_url_comes_from_project_urls() -> None:
+    """One constant, unless the checkout's pyproject.toml names the repository; and if it
+    does, the constant (what an installed copy uses) must agree with it."""
+    project = {"urls": {"Homepage": "https://example.org/x", "Repository": "https://h/o/r/"}}
+    assert urls.repository_url_from(project) == "https://h/o/r"
+    assert urls.repository_url_from({"urls": {"Docs": "https://d"}}) == urls.REPOSITORY_URL
+    assert urls.repository_url_from({}) == urls.REPOSITORY_URL
+    ours = urls._checkout_project(REPO_ROOT / "pyproject.toml")
+    assert ours, "pyproject.toml is jaxlint's (project.scripts.jaxlint)"
+    assert urls.repository_url_from(ours) == urls.REPOSITORY_URL, (
+        "REPOSITORY_URL in jaxlint/output/urls.py must match [project.urls]"
+    )

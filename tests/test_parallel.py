@@ -29,14 +29,15 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:os.fork\\(\\) was called:RuntimeWarning"),
 ]
 
-EMPTY = "import jax.numpy as jnp\nx = jnp.empty({n})\n"
-FIXED = "import jax.numpy as jnp\nx = jnp.zeros({n})\n"
+SAMPLE = "import jax.numpy as jnp\nx = jnp.round_({n})\n"  # JAX702, a safe fix
+FIXED = "import jax.numpy as jnp\nx = jnp.round({n})\n"
 MIXED = """\
 import jax
 import jax.numpy as jnp
 
 key = jax.random.PRNGKey({n})
-buf = jnp.empty(({n},))
+buf = jnp.zeros(({n},))
+buf[0] = 1.0
 out = jax.tree_map(lambda x: x, buf)
 
 
@@ -130,7 +131,7 @@ def test_parallel_fix_equals_serial_fix(cli, tmp_path: Path) -> None:
 def test_mode_and_line_endings_survive_a_parallel_fix(cli, tmp_path: Path) -> None:
     for i in range(6):
         path = tmp_path / f"f{i}.py"
-        path.write_bytes(EMPTY.format(n=i).replace("\n", "\r\n").encode())
+        path.write_bytes(SAMPLE.format(n=i).replace("\n", "\r\n").encode())
         path.chmod(0o751 if i % 2 else 0o640)
     r = cli("-j", "2", "--fix", ".")
     assert r.code == 0, r.err
@@ -141,7 +142,7 @@ def test_mode_and_line_endings_survive_a_parallel_fix(cli, tmp_path: Path) -> No
 
 
 def test_a_symlink_and_its_target_are_fixed_by_one_worker(cli, tmp_path: Path) -> None:
-    write_files(tmp_path, 6, EMPTY)
+    write_files(tmp_path, 6, SAMPLE)
     (tmp_path / "link.py").symlink_to("pkg0/m0.py")
     r = cli("-j", "2", "--fix", "--show-fixes", "pkg0/m0.py", "link.py", "pkg1", "pkg2")
     assert r.code == 0, r.err
@@ -149,7 +150,7 @@ def test_a_symlink_and_its_target_are_fixed_by_one_worker(cli, tmp_path: Path) -
     assert (tmp_path / "link.py").is_symlink()
     # five distinct files, each fixed once: the link (first in order) fixed the target,
     # and the target, checked after it in the same task, was already clean
-    assert r.out.count("JAX602") == 5
+    assert r.out.count("JAX702") == 5
     assert "- link.py:" in r.out and "- pkg0/m0.py:" not in r.out
 
 
@@ -204,7 +205,7 @@ def test_killed_worker_during_a_fix_leaves_its_file_intact(
 ) -> None:
     """SIGKILL between writing the temporary file and the rename, in a worker."""
     for i in range(6):
-        (tmp_path / f"f{i}.py").write_text(EMPTY.format(n=i))
+        (tmp_path / f"f{i}.py").write_text(SAMPLE.format(n=i))
     real_replace = os.replace
 
     def replace(src, dst, *args, **kwargs):
@@ -217,7 +218,7 @@ def test_killed_worker_during_a_fix_leaves_its_file_intact(
     monkeypatch.setattr(os, "replace", real_replace)
     assert r.code == 2
     assert "error: f2.py: internal error: the worker process was killed by SIGKILL" in r.err
-    assert (tmp_path / "f2.py").read_text() == EMPTY.format(n=2)
+    assert (tmp_path / "f2.py").read_text() == SAMPLE.format(n=2)
     for i in (0, 1, 3, 4, 5):
         assert (tmp_path / f"f{i}.py").read_text() == FIXED.format(n=i)
     # at most the dead worker's hidden temporary file is left, which no run lints

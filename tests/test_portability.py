@@ -69,5 +69,5 @@ def test_runs_on_python_310(tmp_path: Path) -> None:
         timeout=120,
     )
     assert proc.returncode == 1, proc.stderr
-    assert "JAX602" in proc.stdout and "JAX702" in proc.stdout
+    assert "JAX101" in proc.stdout and "JAX702" in proc.stdout
     assert "Traceback" not in proc.stderr

@@ -34,8 +34,8 @@ _GIT_IDENTITY = (
     "commit.gpgsign=false",
 )
 
-BAD = "import jax.numpy as jnp\n\nx = jnp.empty((3, 4))\n"
-FIXED = "import jax.numpy as jnp\n\nx = jnp.zeros((3, 4))\n"
+BAD = "import jax.numpy as jnp\n\nx = jnp.round_(3.5)\n"
+FIXED = "import jax.numpy as jnp\n\nx = jnp.round(3.5)\n"
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -133,7 +133,7 @@ def test_jaxlint_hook_fails_on_a_finding(
         {
             "model.py": BAD,
             "clean.py": "import jax.numpy as jnp\n\nx = jnp.zeros(3)\n",
-            "stub.pyi": "import jax.numpy as jnp\n\ny: jnp.ndarray = jnp.empty(2)\n",
+            "stub.pyi": "import jax.numpy as jnp\n\ny: jnp.ndarray = jnp.round_(2)\n",
             # excluded by jaxlint's default `exclude`, honoured thanks to --force-exclude
             "build/generated.py": BAD,
         },
@@ -142,8 +142,8 @@ def test_jaxlint_hook_fails_on_a_finding(
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
     assert "Failed" in out
-    assert "model.py:3:5: JAX602" in out
-    assert "stub.pyi:3:18: JAX602" in out
+    assert "model.py:3:5: JAX702" in out
+    assert "stub.pyi:3:18: JAX702" in out
     assert "build/generated.py" not in out
     assert "clean.py" not in out
     assert (project / "model.py").read_text() == BAD  # the check hook never writes
@@ -172,7 +172,7 @@ def test_jaxlint_fix_hook_fixes_and_fails(
 def test_no_python_files_is_skipped(
     tmp_path: Path, hook_repo: Path, precommit_env: dict[str, str]
 ) -> None:
-    project = make_project(tmp_path / "proj", {"README.md": "jnp.empty is not code here\n"})
+    project = make_project(tmp_path / "proj", {"README.md": "jnp.round_ is not code here\n"})
     proc = try_repo(project, hook_repo, "jaxlint", precommit_env)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out

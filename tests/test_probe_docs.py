@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import subprocess
 import sys
 
@@ -19,6 +18,7 @@ from probe_support import FIXTURES, probe_env
 
 from jaxlint.docs_gen import rule_markdown
 from jaxlint.rules import all_rules
+from jaxlint.verify import parse_declaration
 
 pytest.importorskip("jax")
 
@@ -26,25 +26,26 @@ EXAMPLE = FIXTURES / "docs_example.py"
 PLACEHOLDER = re.compile(r"\bFILE\.py:[A-Z_]+\b")
 
 
-def _argv(command: str) -> list[str]:
-    words = shlex.split(PLACEHOLDER.sub(f"{EXAMPLE}:example", command))
-    assert words[:2] == ["jaxlint", "probe"], command
-    return [sys.executable, "-m", "jaxlint", *words[1:]]
+def _argv(command: str) -> tuple[list[str], dict[str, str]]:
+    """The command line and the environment variables in front of it (``NAME=1 jaxlint ...``)."""
+    decl = parse_declaration(PLACEHOLDER.sub(f"{EXAMPLE}:example", command))
+    assert decl.words[:2] == ("jaxlint", "probe"), command
+    return [sys.executable, "-m", "jaxlint", *decl.words[1:]], dict(decl.env)
 
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)
 def test_docs_show_the_probe_command(rule):
-    assert rule.probe.startswith("jaxlint probe ")
+    assert parse_declaration(rule.probe).words[:2] == ("jaxlint", "probe")
     assert f"`{rule.probe}`" in rule_markdown(rule)
 
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)
 def test_probe_command_runs_without_usage_error(rule, tmp_path):
-    argv = _argv(rule.probe)
+    argv, env = _argv(rule.probe)
     if "--format" not in argv:
         argv += ["--format", "json"]
     proc = subprocess.run(
-        argv, capture_output=True, text=True, cwd=tmp_path, env=probe_env(), timeout=300
+        argv, capture_output=True, text=True, cwd=tmp_path, env=probe_env(**env), timeout=300
     )
     assert proc.returncode != 2, f"{rule.code}: {rule.probe}\n{proc.stdout}\n{proc.stderr}"
     report = json.loads(proc.stdout)
@@ -57,3 +58,33 @@ def test_probe_command_runs_without_usage_error(rule, tmp_path):
         assert [o["aval"] for o in outputs] == ["float32[3]", "uint32[2]"]
     if rule.code == "JAX701":  # "prints the installed JAX version"
         assert report["versions"]["jax"]
+
+
+PROBES_DOC = FIXTURES.parent.parent.parent / "docs" / "probes.md"
+PROBES_SRC = FIXTURES.parent.parent.parent / "jaxlint" / "runtime_probes"
+
+
+def test_every_error_class_a_probe_makes_is_documented():
+    made = set()
+    for path in PROBES_SRC.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        made |= set(re.findall(r'fail\(\s*EXIT_\w+,\s*"(\w+)"', text))
+        made |= set(re.findall(r'"class": "(\w+)"', text))
+    assert {"UsageError", "InvalidMeasurement", "UnsynchronisableOutput"} <= made
+    doc = PROBES_DOC.read_text(encoding="utf-8")
+    (row,) = [line for line in doc.splitlines() if line.startswith("| `class` |")]
+    assert sorted(name for name in made if f"`{name}`" not in row) == []
+
+
+def test_exit_codes_are_documented():
+    from jaxlint.runtime_probes import _common
+
+    doc = PROBES_DOC.read_text(encoding="utf-8")
+    for code in (
+        _common.EXIT_OK,
+        _common.EXIT_EXPECTATION,
+        _common.EXIT_ERROR,
+        _common.EXIT_USER_CODE,
+    ):
+        assert re.search(rf"^  \| {code} \| \S", doc, re.MULTILINE), code
+    assert "exit code 0 only with `ok: true`" in doc

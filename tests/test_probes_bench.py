@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import time
 
@@ -44,13 +45,15 @@ def test_donation_never_reuses_an_input(tmp_path, monkeypatch):
     assert result["donation"] == {
         "calls_that_consumed_donated_inputs": calls,
         "calls_that_did_not": 0,
+        "calls_not_checked": 0,
     }
     assert result["calls_reusing_input_objects"] == 0
     assert result["timed_calls"] == 5 and len(result["samples"]) == 5
     assert result["first_call"]["label"] == FIRST_CALL_LABEL
     assert FIRST_CALL_LABEL == "first call (includes tracing/compilation; may hit caches)"
     st = result["stats"]
-    assert st["min"] <= st["median"] <= st["p90"] and st["stdev"] is not None
+    assert st["min"] <= st["p10"] <= st["median"] == st["p50"] <= st["p90"] <= st["p99"]
+    assert st["p99"] <= st["max"] and st["stdev"] is not None
 
 
 def test_a_factory_that_reuses_a_donated_array_is_refused(tmp_path):
@@ -74,12 +77,12 @@ def test_outputs_are_synchronised_inside_each_call(tmp_path, monkeypatch):
     real = bench.synchronise
     seen = []
 
-    def spy(jax, out):
+    def spy(jax, out, *rest):
         arrays = jax.tree_util.tree_leaves(out)
         before = [a.is_ready() for a in arrays]
-        n = real(jax, out)
+        n, how = real(jax, out, *rest)
         seen.append((before, [a.is_ready() for a in arrays], n))
-        return n
+        return n, how
 
     monkeypatch.setattr(bench, "synchronise", spy)
     argv = [spec(BENCH, "two_outputs"), "--factory", "make_matrix", "--jit", "--repeat", "5"]
@@ -89,6 +92,7 @@ def test_outputs_are_synchronised_inside_each_call(tmp_path, monkeypatch):
     assert len(seen) == result["calls"] == 1 + 2 + 5
     assert all(n == 2 and all(after) for _, after, n in seen)
     assert result["output_arrays_synchronised_per_call"] == 2
+    assert result["synchronisation"] == {"output arrays and unconsumed input arrays": 8}
     # CPU dispatch is asynchronous: outputs were still being computed when the call
     # returned, so a timer stopped there would have measured dispatch only
     assert any(not all(before) for before, _, _ in seen)
@@ -148,6 +152,26 @@ def test_compare_alternates_and_reports_median_ratio(tmp_path):
     ratio = report["ratio"]["compare_median_over_target_median"]
     assert ratio == pytest.approx(b["stats"]["median"] / a["stats"]["median"])
     assert report["ratio"]["median_of_pair_ratios"] > 0
+    interval = report["ratio"]["interval"]
+    assert interval["pairs"] == 4 and interval["confidence"] == 0.95
+    assert interval["low"] <= interval["high"]
+    assert interval["estimate"] == pytest.approx(ratio)
+    excludes_one = interval["high"] < 1 or interval["low"] > 1
+    assert (interval["verdict"] is not None) is excludes_one
+
+
+def test_ratio_interval_gives_a_verdict_only_when_it_excludes_one():
+    a = [1.0, 1.1, 0.9, 1.05, 0.95, 1.0, 1.02, 0.98]
+    slower = bench.ratio_interval(a, [2 * x for x in reversed(a)])
+    assert slower["low"] > 1 and slower["verdict"] == "compare is slower than target"
+    faster = bench.ratio_interval(a, [x / 2 for x in a])
+    assert faster["high"] < 1 and faster["verdict"] == "compare is faster than target"
+    same = bench.ratio_interval(a, list(reversed(a)))
+    assert same["low"] <= 1 <= same["high"] and same["verdict"] is None
+    assert "includes 1" in same["reason"]
+    # the same data and seed give the same interval
+    assert bench.ratio_interval(a, list(reversed(a))) == same
+    assert bench.ratio_interval([1.0], [2.0])["verdict"] is None
 
 
 def test_environment_comes_from_env_probe(tmp_path):
@@ -209,17 +233,128 @@ def test_help(capsys):
         assert flag in text
 
 
-def test_compiles_during_timed_calls_are_flagged(tmp_path):
+def test_compiles_during_timed_calls_make_the_run_invalid(tmp_path):
     argv = [spec(BENCH, "update"), "--factory", "make_growing", "--jit", "--repeat", "3"]
     code, report = run_main(bench.main, argv, tmp_path)
+    assert code == 1 and report["ok"] is False
+    assert report["error"]["class"] == "InvalidMeasurement"
+    assert "results" not in report  # no numbers: they would include compilation
+    counts = report["invalid"]["target"]
+    assert counts["compiles_during_first_call"] == 1
+    assert counts["compiles_during_warmup"] == 2
+    assert counts["compiles_during_timed_calls"] == 3
+    assert counts["timed_calls_that_compiled"] == [1, 2, 3]
+
+    # asked for: the times are reported, flagged first in warnings
+    code, report = run_main(bench.main, [*argv, "--allow-recompiles"], tmp_path)
     assert code == 0, report.get("error")
     result = report["results"]["target"]
-    assert result["compiles_during_first_call"] == 1
     assert result["compiles_during_timed_calls"] == 3
     assert "include compilation" in result["warnings"][0]
 
     code, report = run_main(bench.main, [spec(BENCH, "update"), "--jit", "--repeat", "3"], tmp_path)
-    assert report["results"]["target"]["compiles_during_timed_calls"] == 0
+    assert code == 0 and report["results"]["target"]["compiles_during_timed_calls"] == 0
+
+
+@pytest.mark.parametrize(
+    ("factory", "shapes"), [("make_three_shapes", 3), ("make_seven_shapes", 7)]
+)
+def test_a_shape_cycling_factory_is_refused(tmp_path, factory, shapes):
+    # three shapes: the warm-up calls compile the other two, the timed calls none, but the
+    # calls time different workloads; seven shapes: the timed calls compile as well
+    argv = [spec(BENCH, "update"), "--factory", factory, "--jit", "--repeat", "6"]
+    code, report = run_main(bench.main, argv, tmp_path)
+    assert code == 1 and report["ok"] is False
+    assert report["error"]["class"] == "InvalidMeasurement"
+    assert "not equivalent" in report["error"]["message"]
+    assert "results" not in report
+    counts = report["invalid"]["target"]
+    assert counts["compiles_during_first_call"] + counts["compiles_during_warmup"] == 3
+    assert (counts["compiles_during_timed_calls"] > 0) is (shapes > 3)
+    first = counts["inputs_not_equivalent"][0]
+    assert first["call"] == 1 and first["changed"][0]["kind"] == "shape"
+
+
+def test_a_function_returning_none_is_refused_not_timed(tmp_path):
+    # two 1024x1024 matmuls whose results are dropped: timing the call would time dispatch
+    argv = [spec(BENCH, "two_matmuls_returns_none"), "--factory", "make_pair", "--repeat", "3"]
+    code, report = run_main(bench.main, argv, tmp_path)
+    assert code == 3 and report["ok"] is False
+    error = report["error"]
+    assert error["class"] == "UnsynchronisableOutput"
+    assert "returned no array" in error["message"] and "dispatch only" in error["message"]
+    assert error["phase"] == "target: first call"
+    assert "results" not in report
+
+
+def test_a_function_returning_none_is_synchronised_through_the_arrays_it_keeps(tmp_path):
+    argv = [spec(BENCH, "two_matmuls_stores_state"), "--factory", "make_pair", "--repeat", "3"]
+    code, report = run_main(bench.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    result = report["results"]["target"]
+    method = "arrays created during the call (jax.live_arrays) and effects barrier"
+    assert result["synchronisation"] == {method: 1 + 2 + 3}
+
+
+def test_arrays_a_function_keeps_besides_its_outputs_are_waited_on(tmp_path):
+    argv = [spec(BENCH, "loss_and_kept_state"), "--factory", "make_pair", "--repeat", "3"]
+    code, report = run_main(bench.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    # seen (untimed) after the first call; from then on waited on inside the timer
+    assert report["results"]["target"]["synchronisation"] == {
+        "output arrays and unconsumed input arrays": 1,
+        "output arrays, unconsumed input arrays and arrays created during the call"
+        " (jax.live_arrays)": 2 + 3,
+    }
+
+
+def test_a_host_value_is_already_synchronised(tmp_path):
+    code, report = run_main(bench.main, [spec(BENCH, "host_value"), "--repeat", "2"], tmp_path)
+    assert code == 0, report.get("error")
+    assert report["results"]["target"]["synchronisation"] == {
+        "host values (already on the host) and effects barrier": 1 + 2 + 2
+    }
+
+
+def test_a_jitted_function_returning_none_times_what_xla_runs(tmp_path):
+    # under jit the dropped matmuls are dead code: the compiled program computes nothing
+    argv = [spec(BENCH, "two_matmuls_returns_none"), "--factory", "make_pair", "--jit"]
+    code, report = run_main(bench.main, [*argv, "--repeat", "3"], tmp_path)
+    assert code == 0, report.get("error")
+    assert report["results"]["target"]["synchronisation"] == {
+        "effects barrier (jitted, no output arrays)": 1 + 2 + 3
+    }
+
+
+def test_numpy_inputs_are_put_on_the_device_before_the_clock(tmp_path, monkeypatch):
+    real = bench.synchronise
+    arg_types = []
+
+    def spy(jax, out, inputs, *rest):
+        arg_types.append(sorted({type(a).__name__ for a in inputs}))
+        return real(jax, out, inputs, *rest)
+
+    monkeypatch.setattr(bench, "synchronise", spy)
+    argv = [spec(BENCH, "update"), "--factory", "make_numpy", "--jit", "--donate-argnums", "0"]
+    code, report = run_main(bench.main, [*argv, "--repeat", "3"], tmp_path)
+    assert code == 0, report.get("error")
+    result = report["results"]["target"]
+    assert result["numpy_input_leaves"] == {
+        "device_put_before_the_clock": 6,
+        "passed_as_they_are": 0,
+    }
+    assert arg_types == [["ArrayImpl"]] * 6  # the call got device arrays, not np.ndarray
+    # donation was checked on the device arrays: every call consumed its input
+    assert result["donation"]["calls_that_consumed_donated_inputs"] == 6
+
+    # unjitted: passed as they are, and said so
+    code, report = run_main(
+        bench.main, [spec(BENCH, "update"), "--factory", "make_numpy", "--repeat", "2"], tmp_path
+    )
+    assert code == 0, report.get("error")
+    result = report["results"]["target"]
+    assert result["numpy_input_leaves"]["passed_as_they_are"] == 1 + 2 + 2
+    assert any("NumPy input leaves were passed as they are" in w for w in result["warnings"])
 
 
 def test_reused_input_objects_are_counted(tmp_path):
@@ -228,3 +363,59 @@ def test_reused_input_objects_are_counted(tmp_path):
     assert code == 0, report.get("error")
     result = report["results"]["target"]
     assert result["calls_reusing_input_objects"] == result["calls"] - 1
+
+
+def test_profile_writes_a_trace_with_one_annotation_per_timed_call(tmp_path):
+    import gzip
+
+    folder = tmp_path / "prof"
+    argv = [spec(BENCH, "update"), "--jit", "--repeat", "3", "--profile", str(folder)]
+    code, report = run_main(bench.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    profile = report["profile"]
+    assert profile["trace_files"] and all(os.path.isfile(f) for f in profile["trace_files"])
+    assert any(f.endswith(".xplane.pb") for f in profile["trace_files"])
+    perfetto = profile["perfetto_trace"]
+    assert perfetto in profile["trace_files"]
+    text = gzip.open(perfetto, "rt").read()
+    for i in (1, 2, 3):
+        assert text.count(f"jaxlint bench target timed call {i}") >= 1
+    assert "jaxlint bench target timed call 4" not in text
+    assert profile["annotations"]["count"] == 3
+    assert os.path.isfile(profile["memory_profile"])
+    (peak,) = profile["peak_memory"].values()
+    # CPU reports no memory statistics: said so, never a number
+    assert peak["peak_bytes_in_use"] is None and "unavailable" in peak
+
+
+def test_plot_writes_an_svg_of_both_sides(tmp_path):
+    pytest.importorskip("matplotlib")
+    svg = tmp_path / "times.svg"
+    argv = [
+        spec(BENCH, "update"),
+        "--jit",
+        "--repeat",
+        "5",
+        "--compare",
+        spec(BENCH, "update_fused"),
+    ]
+    code, report = run_main(bench.main, [*argv, "--plot", str(svg)], tmp_path)
+    assert code == 0, report.get("error")
+    assert report["plot"] == {"file": str(svg), "written": True}
+    text = svg.read_text(encoding="utf-8")
+    assert "<svg" in text and "update_fused" in text
+
+
+def test_plot_without_matplotlib_is_a_text_histogram_and_exit_2(tmp_path, monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # `import matplotlib` fails
+    svg = tmp_path / "times.svg"
+    argv = [spec(BENCH, "update"), "--jit", "--repeat", "6", "--plot", str(svg), "--format", "text"]
+    assert bench.main(argv) == 2
+    out = capsys.readouterr().out
+    assert "ok: NO" in out and "PlotUnavailable" in out and "jaxlint[plot]" in out
+    assert "histogram of the 6 timed calls" in out
+    counts = [int(line.rsplit(" ", 1)[1]) for line in out.splitlines() if " | " in line]
+    assert sum(counts) == 6
+    assert not svg.exists()

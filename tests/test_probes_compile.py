@@ -117,6 +117,37 @@ def test_donate_argnums_pass_through(tmp_path):
     )
 
 
+def test_an_already_jitted_function_shows_its_own_settings(tmp_path):
+    argv = [spec(SAMPLE, "donating_update"), "--factory", "make_update"]
+    code, report = run_main(compile_probe.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    jit = report["jit"]
+    assert jit["wrapped_here"] is False
+    assert jit["donate_argnums"] == [0] and jit["static_argnums"] == [2]
+    assert report["stages"]["lowering"]["donated_leaves"] == 1
+    # the static argument is shown as static, with its value, not as a traced int32[]
+    assert report["arguments"][-1] == {"argument": "n", "path": "n", "static": True, "value": "3"}
+
+
+def test_jit_settings_say_unknown_rather_than_guess(monkeypatch):
+    import jax
+
+    from jaxlint.runtime_probes import _targets
+
+    class Opaque:  # jitted-looking, with no settings to read
+        def __init__(self, fn):
+            self._fn = jax.jit(fn)
+            self.trace, self.lower = self._fn.trace, self._fn.lower
+
+        def __call__(self, *a):
+            return self._fn(*a)
+
+    _, info = _targets.effective_jit(
+        jax, Opaque(lambda x: x), static_argnums=[], static_argnames=[], donate_argnums=[]
+    )
+    assert info["donate_argnums"] == "unknown" and info["static_argnums"] == "unknown"
+
+
 def test_real_exception_classes_map_to_rules():
     import jax
     import jax.numpy as jnp
@@ -192,6 +223,57 @@ def test_sharded_inputs_on_eight_devices():
     assert "NamedSharding" in report["arguments"][0]["sharding"]
     assert report["stages"]["compilation"]["cost_analysis"]["available"] is True
     assert report["stages"]["lowering"]["ops"]
+    compilation = report["stages"]["compilation"]
+    # the sum over a sharded axis: one all-reduce in the optimised HLO
+    counts = compilation["hlo_counts"]
+    assert counts["collectives"]["all-reduce"] == 1 and counts["collectives_total"] == 1
+    assert counts["fusions"] == sum(counts["fusion_kinds"].values()) >= 1
+    (sharding_in,) = compilation["shardings"]["input"]
+    assert "NamedSharding" in sharding_in and "P('x'" in sharding_in
+    # memory per device: 64 float32 over 8 devices is 8 per device
+    memory = compilation["memory_analysis"]
+    assert memory["scope"] == "per device" and memory["argument_bytes"] == 64 * 4 // 8
+
+
+def test_hlo_counts_of_async_collectives_and_tuple_shapes():
+    hlo = """HloModule m
+ENTRY %main {
+  %p = f32[8]{0} parameter(0)
+  %f = f32[8]{0} fusion(%p), kind=kLoop, calls=%fused
+  %ars = (f32[8]{0}, f32[]) all-reduce-start(%f, %p), channel_id=1
+  %ard = f32[8]{0} all-reduce-done(%ars)
+  %ag = f32[64]{0} all-gather(%ard), dimensions={0}
+  %cp = f32[64]{0} collective-permute(%ag), source_target_pairs={{0,1}}
+  ROOT %g = f32[64]{0} fusion(%cp), kind=kOutput, calls=%fused.1
+}
+"""
+    counts = compile_probe.hlo_counts(hlo)
+    assert counts["collectives"] == {
+        "all-reduce": 1,
+        "all-gather": 1,
+        "reduce-scatter": 0,
+        "all-to-all": 0,
+        "collective-permute": 1,
+    }
+    assert counts["fusions"] == 2 and counts["fusion_kinds"] == {"kLoop": 1, "kOutput": 1}
+
+
+def test_time_split_shows_persistent_cache_hits_as_hits(tmp_path):
+    env = probe_env(
+        JAX_COMPILATION_CACHE_DIR=str(tmp_path / "cache"),
+        JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
+    )
+    splits = []
+    for _ in range(2):
+        proc = run_module("compile", [spec(SAMPLE, "matmul_sin")], env=env)
+        assert proc.returncode == 0, proc.stderr
+        splits.append(json.loads(proc.stdout)["time_split"])
+    cold, warm = splits
+    assert cold["persistent_cache_hits"] == 0 and cold["compiled_or_loaded"] == "compiled by XLA"
+    assert warm["persistent_cache_hits"] == 1
+    assert warm["compiled_or_loaded"] == "loaded from the persistent compilation cache"
+    for split in splits:
+        assert {"trace_seconds", "lower_seconds", "compile_seconds"} <= set(split)
 
 
 def test_help(capsys):

@@ -100,6 +100,9 @@ def test_env_without_jax_gives_install_hint_and_exit_2():
     assert report["ok"] is False and report["error"]["class"] == "JaxNotInstalled"
     assert "pip install" in report["error"]["message"]
     assert "pip install" in proc.stderr
+    # one error schema: the full text is under `details`, as docs/probes.md says
+    assert "import of jax halted" in report["error"]["details"]
+    assert "detail" not in report["error"]
 
 
 def test_help_explains_flags(capsys):
@@ -118,3 +121,42 @@ def test_backend_init_failure_exits_2_with_partial_report():
     report = json.loads(proc.stdout)
     assert report["ok"] is False and report["error"]["class"] == "BackendInitError"
     assert report["versions"]["jax"] and "backend" not in report
+    assert "detail" not in report["error"] and report["error"]["details"]
+
+
+def test_jaxlint_probe_help_lists_the_probes(capsys):
+    from jaxlint.cli import main
+
+    for flag in ("--help", "-h"):
+        assert main(["probe", flag]) == 0
+        out = capsys.readouterr().out
+        for name in ("env", "compile", "recompile", "bench"):
+            assert f"  {name} " in out
+        assert "trusted code only" in out
+    assert main(["probe"]) == 2  # no probe named: usage on stderr, exit 2
+    assert "name a probe" in capsys.readouterr().err
+    assert main(["probe", "env", "--help"]) == 0
+    assert "--smoke" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("probe", ["env", "compile", "recompile", "bench"])
+def test_argument_errors_are_json_unless_text_is_asked_for(probe, tmp_path, capsys):
+    import importlib
+
+    module = importlib.import_module(f"jaxlint.runtime_probes.{probe}")
+    bad = ["--no-such-flag"] if probe == "env" else ["x.py:f", "--no-such-flag"]
+    assert module.main(bad) == 2
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["ok"] is False and report["probe"] == probe and report["version"] == 1
+    assert report["error"]["class"] == "UsageError"
+    assert "--no-such-flag" in report["error"]["message"]
+    assert "usage:" in captured.err
+    # with --output the report goes to the file; with --format text only stderr
+    out = tmp_path / "r.json"
+    assert module.main([*bad, "--output", str(out)]) == 2
+    assert json.loads(out.read_text())["error"]["class"] == "UsageError"
+    capsys.readouterr()
+    assert module.main([*bad, "--format", "text"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "unrecognized arguments" in captured.err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import pytest
@@ -87,8 +88,24 @@ def test_loop_mode_counts_compiles_per_step(tmp_path):
     assert [s["compiles"] for s in report["steps"]] == [1, 1, 1]
     assert report["compiles_after_first_step"] == 2
     assert report["steps_that_compiled_after_the_first"] == [1, 2]
-    assert report["rules"] == ["JAX401", "JAX402", "JAX404"]
-    assert report["steps"][1]["changed"] == []  # same inputs: the jit itself is new each step
+    # a new jax.jit each step: the rules that describe it, never JAX404 (which raises)
+    assert report["rules"] == ["JAX401", "JAX402"]
+    assert report["causes_after_first_step"] == ["new function object"]
+    step = report["steps"][1]
+    assert step["changed"] == []  # same inputs: the jit itself is new each step
+    (cause,) = step["causes"]
+    assert cause["from"] == "jax explanation" and cause["rules"] == ["JAX401", "JAX402"]
+    assert cause["cause"] == "new function object" and step["reason"].startswith("a new function")
+
+
+def test_a_function_traced_for_the_first_time_later_is_not_blamed_on_a_rule(tmp_path):
+    argv = ["--loop", spec(SAMPLE, "step_with_eval"), "--factory", "make_batch", "--steps", "4"]
+    code, report = run_main(recompile.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    assert [s["compiles"] for s in report["steps"]] == [1, 0, 1, 0]
+    (cause,) = report["steps"][2]["causes"]
+    assert cause["cause"] == "function traced for the first time" and cause["rules"] == []
+    assert report["rules"] == []
 
     argv = ["--loop", spec(SAMPLE, "stable_step"), "--factory", "make_batch", "--steps", "3"]
     code, report = run_main(recompile.main, [*argv, "--expect-compiles", "1"], tmp_path)
@@ -177,3 +194,84 @@ def test_persistent_cache_hits_are_not_counted_as_compiles(tmp_path):
         (1, 1)
     ] * 3
     assert warm["total_compiles"] == 0
+
+
+def test_keyword_instead_of_position_is_a_pytree_change(tmp_path):
+    argv = [spec(SAMPLE, "matmul"), "--cases", "keyword_cases"]
+    code, report = run_main(recompile.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    first, second = report["cases"]
+    assert [first["compiles"], second["compiles"]] == [1, 1]
+    assert second["changed"] == [
+        {
+            "argument": "b",
+            "path": "b",
+            "kind": "pytree structure",
+            "before": "passed by position",
+            "now": "passed by keyword",
+        }
+    ]
+    kinds = [(c["cause"], c["from"]) for c in second["causes"]]
+    assert kinds == [("pytree structure", "arguments"), ("pytree structure", "jax explanation")]
+    assert all(c["rules"] == [] for c in second["causes"])
+    assert "function itself" not in second.get("reason", "")
+
+
+def test_a_precision_context_change_is_named_with_no_rule(tmp_path):
+    argv = ["--loop", spec(SAMPLE, "precision_step"), "--factory", "make_square", "--steps", "4"]
+    code, report = run_main(recompile.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    assert [s["compiles"] for s in report["steps"]] == [1, 1, 0, 0]
+    step = report["steps"][1]
+    assert step["changed"] == []
+    (cause,) = step["causes"]
+    assert cause["cause"] == "config context" and cause["rules"] == []
+    assert cause["option"] == "jax_default_matmul_precision"
+    assert (cause["before"], cause["now"]) == ("default", "highest")
+    assert "jax_default_matmul_precision default -> highest" in step["reason"]
+    assert report["rules"] == []  # JAX401/402/404 describe none of this
+    assert report["causes_after_first_step"] == ["config context"]
+
+
+def test_static_argument_of_an_already_jitted_function_without_flags(tmp_path):
+    argv = [spec(SAMPLE, "scale_static"), "--cases", "static_cases"]
+    code, report = run_main(recompile.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    assert report["jit"]["wrapped_here"] is False and report["jit"]["static_argnums"] == [1]
+    cases = report["cases"]
+    assert [c["compiles"] for c in cases] == [1, 0, 1]
+    # the static value is shown as such, not as a traced int32[]{weak}
+    assert cases[0]["arguments"] == {"x": "float32[3]", "factor": "static 2"}
+    (change,) = cases[2]["changed"]
+    assert (change["kind"], change["before"], change["now"]) == ("static value", "2", "3")
+    assert [c["cause"] for c in cases[2]["causes"]] == ["static value"]
+
+
+def test_a_ragged_last_batch_is_shape_drift_with_no_rule(tmp_path):
+    argv = ["--loop", spec(SAMPLE, "stable_step"), "--factory", "make_ragged_batch"]
+    code, report = run_main(recompile.main, [*argv, "--steps", "4"], tmp_path)
+    assert code == 0, report.get("error")
+    assert [s["compiles"] for s in report["steps"]] == [1, 0, 0, 1]
+    last = report["steps"][3]
+    (change,) = last["changed"]
+    assert change["kind"] == "shape" and (change["before"], change["now"]) == ([32, 8], [20, 8])
+    assert [c["cause"] for c in last["causes"]] == ["shape"]
+    assert report["rules"] == [] and report["causes_after_first_step"] == ["shape"]
+
+
+def test_plot_compilations_per_case(tmp_path, monkeypatch, capsys):
+    import sys
+
+    svg = tmp_path / "compiles.svg"
+    argv = [spec(SAMPLE, "scale"), "--plot", str(svg)]
+    if importlib.util.find_spec("matplotlib") is not None:
+        code, report = run_main(recompile.main, argv, tmp_path)
+        assert code == 0 and report["plot"]["written"] is True
+        assert "<svg" in svg.read_text(encoding="utf-8")
+        svg.unlink()
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert recompile.main([*argv, "--format", "text"]) == 2
+    out = capsys.readouterr().out
+    assert "PlotUnavailable" in out
+    assert "case   0 | " in out and "(first call)" in out and "1 (shape)" in out
+    assert not svg.exists()

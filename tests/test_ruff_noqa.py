@@ -4,10 +4,10 @@ These run the real ruff and pin the behaviour that docs/integrations.md describe
 (checked against ruff 0.17):
 
 * RUF100 (unused-noqa) on its own ignores codes that ruff does not know, so a lone
-  ``# noqa: JAX602`` survives it even without ``external``;
+  ``# noqa: JAX702`` survives it even without ``external``;
 * RUF102 (invalid-rule-code, part of ``RUF``) reports such codes and its fix deletes
-  them, and RUF100's fix for ``# noqa: E501, JAX602`` (E501 unused) deletes the whole
-  comment, JAX602 included;
+  them, and RUF100's fix for ``# noqa: E501, JAX702`` (E501 unused) deletes the whole
+  comment, JAX702 included;
 * with ``external = ["JAX"]`` neither happens.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-SOURCE = "import jax.numpy as jnp\n\nx = jnp.empty(3)  # noqa: JAX602\n"
+SOURCE = "import jax.numpy as jnp\n\nx = jnp.round_(3)  # noqa: JAX702\n"
 
 
 def ruff_command() -> list[str]:
@@ -77,14 +77,14 @@ def test_without_external_ruf102_removes_the_comment(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text(SOURCE)
     proc = ruff(tmp_path, "--output-format", "concise", "m.py")
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "m.py:3:19: RUF102" in proc.stdout
-    assert "JAX602" in proc.stdout
+    assert "m.py:3:20: RUF102" in proc.stdout
+    assert "JAX702" in proc.stdout
 
     proc = ruff(tmp_path, "--fix", "m.py")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert (tmp_path / "m.py").read_text() == "import jax.numpy as jnp\n\nx = jnp.empty(3)\n"
+    assert (tmp_path / "m.py").read_text() == "import jax.numpy as jnp\n\nx = jnp.round_(3)\n"
     # the suppression is gone: jaxlint reports the finding again
-    assert jaxlint_codes(tmp_path, "m.py") == ["JAX602"]
+    assert jaxlint_codes(tmp_path, "m.py") == ["JAX702"]
 
 
 def test_ruf100_alone_ignores_unknown_codes(tmp_path: Path) -> None:
@@ -100,33 +100,33 @@ def test_ruf100_alone_ignores_unknown_codes(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("external", "kept"),
     [
-        (None, "x = jnp.empty(3)\n"),
-        (["JAX"], "x = jnp.empty(3)  # noqa: JAX602\n"),
+        (None, "x = jnp.round_(3)\n"),
+        (["JAX"], "x = jnp.round_(3)  # noqa: JAX702\n"),
     ],
 )
 def test_ruf100_on_a_mixed_comment(tmp_path: Path, external: list[str] | None, kept: str) -> None:
     # E501 is not enabled, so RUF100 reports the directive; its fix keeps only the codes
-    # it considers in use, and without `external` that drops JAX602 too.
+    # it considers in use, and without `external` that drops JAX702 too.
     write_config(tmp_path, ["RUF100"], external=external)
     (tmp_path / "m.py").write_text(
-        "import jax.numpy as jnp\n\nx = jnp.empty(3)  # noqa: E501, JAX602\n"
+        "import jax.numpy as jnp\n\nx = jnp.round_(3)  # noqa: E501, JAX702\n"
     )
     proc = ruff(tmp_path, "--output-format", "concise", "m.py")
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "m.py:3:19: RUF100" in proc.stdout
+    assert "m.py:3:20: RUF100" in proc.stdout
     assert "E501" in proc.stdout
 
     proc = ruff(tmp_path, "--fix", "m.py")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (tmp_path / "m.py").read_text() == "import jax.numpy as jnp\n\n" + kept
-    expected = ["JAX602"] if external is None else []
+    expected = ["JAX702"] if external is None else []
     assert jaxlint_codes(tmp_path, "m.py") == expected
 
 
 def test_bare_noqa_is_removed_even_with_external(tmp_path: Path) -> None:
     # This is why the docs recommend explicit codes over a bare noqa on jaxlint findings.
     write_config(tmp_path, ["RUF100"], external=["JAX"])
-    (tmp_path / "m.py").write_text("import jax.numpy as jnp\n\nx = jnp.empty(3)  # noqa\n")
+    (tmp_path / "m.py").write_text("import jax.numpy as jnp\n\nx = jnp.round_(3)  # noqa\n")
     proc = ruff(tmp_path, "--fix", "m.py")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert (tmp_path / "m.py").read_text() == "import jax.numpy as jnp\n\nx = jnp.empty(3)\n"
+    assert (tmp_path / "m.py").read_text() == "import jax.numpy as jnp\n\nx = jnp.round_(3)\n"

@@ -14,6 +14,7 @@ from jaxlint.engine import lint_text
 from jaxlint.fixers import fix_text
 from jaxlint.rules import all_rules
 from jaxlint.rules.base import Invalid, Rule, Valid, fixed_name
+from jaxlint.verify import parse_declaration
 from jaxlint.versions import NEWEST_KNOWN_JAX, parse_version
 
 
@@ -70,7 +71,19 @@ def test_invalid_example_fires(rule: type[Rule], example: Invalid) -> None:
         assert example.message_contains in first.message
     for d in diags:
         assert d.name == rule.name
-        assert d.probe == rule.probe
+        # the verify command, filled in for the finding (jaxlint/verify.py): the same probe
+        # and environment, no placeholder left; none only where the rule's needs one
+        declared = parse_declaration(rule.probe)
+        if d.probe is None:
+            assert declared.placeholder is not None
+        else:
+            filled = parse_declaration(d.probe)
+            assert (filled.env, filled.probe) == (declared.env, declared.probe)
+            assert (
+                filled.placeholder is None
+                and f"{example.filename}:" in d.probe
+                or (declared.placeholder is None and d.probe == rule.probe)
+            )
 
 
 @pytest.mark.parametrize(("rule", "example"), list(_cases("INVALID")))

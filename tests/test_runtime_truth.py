@@ -109,7 +109,10 @@ def test_jax602_empty_is_its_own_primitive_and_fix_gives_zeros(tmp_path: Path) -
     before = _run(path)
     assert before.returncode == 0, before.stderr
     assert "empty[" in before.stdout
-    assert _fix(path) == 0
+    text = path.read_text()
+    assert _fix(path) == 0  # JAX602 is off by default: nothing is fixed ...
+    assert path.read_text() == text
+    assert _fix(path, "--extend-select", "JAX602") == 0  # ... unless it is selected
     after = _run(path)
     assert after.returncode == 0, after.stderr
     assert "empty[" not in after.stdout

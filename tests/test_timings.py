@@ -14,7 +14,7 @@ from jaxlint.cli import main
 from jaxlint.config import Settings
 from jaxlint.engine import lint_text
 from jaxlint.rules import all_rules
-from jaxlint.rules.array_semantics import EmptyNotZeros
+from jaxlint.rules.api_drift import RemovedApi
 from jaxlint.timings import Timings
 
 CODE = """\
@@ -24,7 +24,7 @@ import jax.numpy as jnp
 
 @jax.jit
 def f(x, key):
-    y = jnp.empty(3)
+    y = jnp.round_(3)
     if x > 0:
         return y
     return jax.random.normal(key, (3,))
@@ -56,7 +56,7 @@ def test_timings_table_on_stderr_and_stdout_unchanged(
         "phase: semantic model (one walk)",
         "phase: positions",
     } <= labels
-    assert "rule: JAX602 empty-not-zeros" in labels
+    assert "rule: JAX702 removed-api" in labels
     assert lines[-1].startswith("2 file(s) linted, 0 from the cache; wall time of the run")
     shares = [float(line.split()[-2].rstrip("%")) for line in lines[1:-2]]
     assert abs(sum(shares) - 100.0) < 1.0
@@ -115,13 +115,13 @@ def test_a_crashing_rule_under_timings(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(self, node) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(EmptyNotZeros, "visit_Call", boom)
+    monkeypatch.setattr(RemovedApi, "visit_Attribute", boom)
     settings = Settings()
     rules = settings.enabled_rules(all_rules())
     for timings in (None, Timings()):
         result = lint_text(CODE, "a.py", settings, rules, timings=timings)
-        assert [e.rule_code for e in result.internal_errors] == ["JAX602"]
-        assert "JAX602" not in {d.code for d in result.diagnostics}
+        assert [e.rule_code for e in result.internal_errors] == ["JAX702"]
+        assert "JAX702" not in {d.code for d in result.diagnostics}
         assert result.diagnostics  # the other rules still report (the jitted `if`)
 
 

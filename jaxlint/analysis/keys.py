@@ -1892,19 +1892,61 @@ class _Walker:
                 return None
         if self._stores(call):
             return None
-        weak = self._foreign_init(call)
+        weak = self._foreign_init(call, args)
         for arg, v, inside in args:
             self._consume_arg(call, arg.value, v, inside, CALL, weak=weak)
         return None
 
-    def _foreign_init(self, call: cst.Call) -> bool:
-        """``model.init(key, x)`` (``init_with_output``, ``lazy_init``, ``mclmc.init(x,
-        fn, key)``) where ``model`` is not a class or an instance of a class of this
-        file: a module of another package, which may split the key or only fold it in."""
+    def _foreign_init(
+        self,
+        call: cst.Call,
+        args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]],
+    ) -> bool:
+        """``x = normal(key, ...); model.init(key, x)`` (``init_with_output``,
+        ``lazy_init``, ``mclmc.init(x, fn, key)``) where ``model`` is not a class or an
+        instance of a class of this file (a module of another package, which may split
+        the key or only fold it in) and a draw from the same key flows into the call as
+        its example input: the usual way to initialise a model, not two independent
+        uses. A foreign ``init`` given only the key consumes it like any call."""
         func = call.func
         if type(func) is not cst.Attribute or func.attr.value not in _INIT_METHODS:
             return False
-        return not self._local_receiver(func.value)
+        if self._local_receiver(func.value):
+            return False
+        keys = {self.a.code(arg.value) for arg, v, _ in args if v is not None}
+        return any(
+            self._draws_from(value, keys)
+            for arg, v, _ in args
+            if v is None
+            for value in (arg.value, *self._bound_values(arg.value))
+        )
+
+    def _bound_values(self, expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """The values assigned to the name ``expr`` in its scope (none for other nodes)."""
+        if type(expr) is not cst.Name:
+            return []
+        found = self.model.lookup(expr.value, self.model.scope_for(expr))
+        if found is None:
+            return []
+        values = (self.a.assigned_value(b.node) for b in found[1] if b.kind == "assign")
+        return [v for v in values if v is not None]
+
+    def _draws_from(self, expr: cst.BaseExpression, keys: set[str]) -> bool:
+        """``expr`` contains a ``jax.random`` call given one of ``keys``."""
+        stack: list[cst.CSTNode] = [expr]
+        while stack:
+            node = stack.pop()
+            stack.extend(children(node))
+            if type(node) is not cst.Call:
+                continue
+            qn = self.model.call_name(node)
+            if (
+                qn is not None
+                and qn.startswith("jax.random.")
+                and any(self.a.code(a.value) in keys for a in node.args)
+            ):
+                return True
+        return False
 
     def _local_receiver(self, expr: cst.BaseExpression) -> bool:
         """``expr`` is a class of this file, or a name bound to an instance of one."""

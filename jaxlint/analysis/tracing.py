@@ -54,6 +54,7 @@ from jaxlint.analysis.transforms import (
     SWITCH,
     TRANSFORMS,
     Transform,
+    metadata_call,
 )
 from jaxlint.analysis.walk import children
 
@@ -409,6 +410,9 @@ class TraceAnalysis:
         self._wrapped_attrs: dict[tuple[int, str], Transform] = {}
         """``self.step = jax.jit(self._step)`` in a method: (class node, attr) -> transform."""
         self._calls: list[cst.Call] = []
+        self._eager_calls: set[int] = set()
+        """Calls inside ``with jax.disable_jit():``: transforms and loop primitives there
+        run their functions eagerly, so they trace nothing."""
         """Every call of the module, in event order."""
         self._attr_wraps: list[tuple[cst.ClassDef, str, _Wrap, cst.Call]] = []
         """``self.step = jax.jit(self._step)``: (class, method name, transform, call)."""
@@ -516,6 +520,7 @@ class TraceAnalysis:
         stack: list[cst.CSTNode] = []  # enclosing functions and classes
         classes: list[cst.ClassDef | None] = []  # the class of each enclosing function
         calls = self._calls
+        eager: list[cst.With] = []  # enclosing ``with jax.disable_jit():`` blocks
         for node, entering in self.model.events:
             # ``type(node) is``/``in``: concrete libcst classes have no subclasses, and
             # isinstance on libcst classes goes through ABCMeta (slow)
@@ -523,6 +528,18 @@ class TraceAnalysis:
             if kind is cst.Call:
                 if entering:
                     calls.append(node)
+                    if eager:
+                        self._eager_calls.add(id(node))
+            elif kind is cst.With:
+                if not entering:
+                    if eager and eager[-1] is node:
+                        eager.pop()
+                elif any(
+                    type(item.item) is cst.Call
+                    and self.model.call_name(item.item) == "jax.disable_jit"
+                    for item in node.items  # type: ignore[attr-defined]
+                ):
+                    eager.append(node)  # type: ignore[arg-type]
             elif kind is cst.Assign:
                 if entering:
                     self._collect_wrapped(node, classes)
@@ -776,6 +793,8 @@ class TraceAnalysis:
             self._seed_from_call(call)
 
     def _seed_from_call(self, call: cst.Call) -> None:
+        if id(call) in self._eager_calls:
+            return
         wrap = self._transform_of(call.func)
         positional = [a for a in call.args if a.keyword is None and not a.star]
         kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
@@ -1482,6 +1501,8 @@ class _FunctionWalker:
             if qn in CONSTANT_COLLECTIVES and args and args[0][1].level is Level.STATIC:
                 return STATIC  # ``lax.psum(1, "i")``: the axis size, a Python int
             if qn.startswith(ARRAY_MODULES):
+                if metadata_call(qn):
+                    return joined  # ``lax.ConvDimensionNumbers(*spec)``: Python values
                 if staging and info is not None:
                     if joined.traced:
                         return Val(joined.level, joined.origin, False, True, True)

@@ -159,6 +159,30 @@ STATIC_CALLS = frozenset(
     }
 )
 
+# Functions of the array modules below that compute static metadata (Python ints,
+# tuples, named tuples) from their arguments: traced only if an argument is. Checked on
+# jax 0.12.0.1. Classes of those modules (``lax.ConvDimensionNumbers``,
+# ``lax.Precision``...) count too, except in ``jax.random`` (``PRNGKey`` makes an array).
+METADATA_CALLS = frozenset(
+    {
+        "jax.lax.conv_dimension_numbers",
+        "jax.lax.conv_general_permutations",
+        "jax.lax.conv_general_shape_tuple",
+        "jax.lax.conv_shape_tuple",
+        "jax.lax.conv_transpose_shape_tuple",
+        "jax.lax.padtype_to_pads",
+    }
+)
+
+
+def metadata_call(qualname: str) -> bool:
+    """``qualname`` (in one of ``ARRAY_MODULES``) builds static metadata, not an array."""
+    if qualname in METADATA_CALLS:
+        return True
+    short = qualname.rsplit(".", 1)[-1]
+    return short[:1].isupper() and not qualname.startswith("jax.random.")
+
+
 # Modules whose functions produce traced arrays when called inside traced code
 # (omnistaging: even ``jnp.zeros(3)`` is a tracer under ``jit``).
 ARRAY_MODULES = (

@@ -10,6 +10,8 @@ Exit codes: 0 nothing found (or everything fixed), 1 findings remain (or, with
 from __future__ import annotations
 
 import argparse
+import difflib
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -38,12 +40,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _normalize_argv(argv: Sequence[str]) -> list[str]:
+    """``check`` is the default command: ``jaxlint src/`` means ``jaxlint check src/``.
+
+    A first word that is neither a subcommand nor an existing path, and does not look
+    like a path (no ``/``, ``.`` or ``\\``), is a mistyped subcommand: a usage error
+    (with ruff's "did you mean"), never a lint of the current folder.
+    """
     argv = list(argv)
     if not argv:
         return ["check"]
-    if argv[0] in SUBCOMMANDS or argv[0] in ("-h", "--help", "--version"):
+    first = argv[0]
+    if first in SUBCOMMANDS or first in ("-h", "--help", "--version"):
         return argv
+    if not first.startswith("-") and not _looks_like_path(first):
+        close = difflib.get_close_matches(first, list(SUBCOMMANDS), n=1, cutoff=0.6)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise UsageError(
+            f"unrecognized subcommand '{first}'{hint} (subcommands: {', '.join(_HELP_ORDER)};"
+            f" to check a path of that name, write 'jaxlint check {first}')"
+        )
     return ["check", *argv]
+
+
+def _looks_like_path(word: str) -> bool:
+    return os.path.lexists(word) or any(c in word for c in "/.\\") or word == "-"
 
 
 def _tolerant_output() -> None:
@@ -60,9 +80,9 @@ def _tolerant_output() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _tolerant_output()
-    argv = _normalize_argv(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
+        argv = _normalize_argv(sys.argv[1:] if argv is None else argv)
         args = parser.parse_args(argv)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)

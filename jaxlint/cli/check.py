@@ -8,6 +8,7 @@ The work per file (cache, pool, lint, fix loop, write back) is in
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -25,9 +26,11 @@ from jaxlint.cli.checking import (
     unexpected,
     unified_diff,
 )
-from jaxlint.cli.common import UsageError, jobs_count, selector_list
+from jaxlint.cli.common import UsageError, jobs_count, per_file_ignores, selector_list
+from jaxlint.cli.noqa_add import add_noqa
+from jaxlint.cli.progress import Progress
 from jaxlint.cli.report import finish
-from jaxlint.config import ConfigResolver, check_selector
+from jaxlint.config import ConfigResolver, check_selector, inline_config
 from jaxlint.discovery import discover
 from jaxlint.gc_pause import gc_paused
 from jaxlint.output import FORMATS, STATISTICS_FORMATS
@@ -79,14 +82,56 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     check.add_argument(
         "--ignore", type=selector_list, default=[], action="extend", help="code prefixes to skip"
     )
-    check.add_argument("--extend-exclude", type=selector_list, default=[], action="extend")
+    check.add_argument(
+        "--extend-ignore",
+        dest="ignore",
+        type=selector_list,
+        action="extend",
+        help="the same as --ignore (both add to the config's ignore)",
+    )
+    check.add_argument(
+        "--per-file-ignores",
+        type=per_file_ignores,
+        default=[],
+        action="extend",
+        metavar="GLOB:CODES",
+        help="codes to skip in matching files, e.g. 'tests/*:JAX302,JAX6' (globs relative to"
+        " the current folder; added to the config's per-file-ignores)",
+    )
+    check.add_argument(
+        "--exclude",
+        type=selector_list,
+        action="extend",
+        metavar="GLOBS",
+        help="comma-separated globs to skip (replaces the config's exclude and the defaults)",
+    )
+    check.add_argument(
+        "--extend-exclude",
+        type=selector_list,
+        default=[],
+        action="extend",
+        metavar="GLOBS",
+        help="comma-separated globs to skip in addition",
+    )
     check.add_argument(
         "--force-exclude",
         action="store_true",
         help="apply excludes to files named on the command line too (pre-commit)",
     )
     check.add_argument("--statistics", action="store_true", help="count findings per code")
-    check.add_argument("--config", type=Path, help="a jaxlint.toml or pyproject.toml to use")
+    check.add_argument(
+        "--add-noqa",
+        action="store_true",
+        help="add `# noqa: CODE` to every line with a finding (keeps existing noqa codes)",
+    )
+    check.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        metavar="FILE | KEY=VALUE",
+        help="a jaxlint.toml or pyproject.toml to use, or a TOML 'KEY = VALUE' pair that"
+        " overrides a setting of every config (repeatable)",
+    )
     check.add_argument("--target-jax", help="the JAX version to check against, e.g. 0.4.26")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     check.add_argument(
@@ -109,6 +154,28 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     check.add_argument("--stdin-filename", help="the file name to report for stdin")
     check.add_argument("--output-format", choices=FORMATS, default="text")
+    check.add_argument(
+        "-q", "--quiet", action="store_true", help="print findings and errors, nothing else"
+    )
+    check.add_argument(
+        "-s",
+        "--silent",
+        action="store_true",
+        help="print nothing (the exit code still says whether there are findings)",
+    )
+    check.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the text output (auto: on a terminal, unless NO_COLOR is set;"
+        " FORCE_COLOR forces it)",
+    )
+    check.add_argument(
+        "-w", "--watch", action="store_true", help="check again whenever a file changes"
+    )
+    check.add_argument(
+        "--watch-interval", type=float, default=0.5, help=argparse.SUPPRESS
+    )  # seconds between polls when watchfiles is not installed
     check.add_argument("--show-internal-tracebacks", action="store_true", help=argparse.SUPPRESS)
 
 
@@ -117,6 +184,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, object]:
         ("--select", args.select or []),
         ("--extend-select", args.extend_select),
         ("--ignore", args.ignore),
+        *((f"--per-file-ignores {glob!r}", codes) for glob, codes in args.per_file_ignores),
     ):
         for sel in sels:
             check_selector(sel, option)
@@ -132,8 +200,27 @@ def _overrides(args: argparse.Namespace) -> dict[str, object]:
         "ignore": args.ignore,
         "target_jax": target,
         "unsafe_fixes": args.unsafe_fixes,
+        "exclude": args.exclude,
         "extend_exclude": args.extend_exclude,
+        "per_file_ignores": args.per_file_ignores,
     }
+
+
+def config_sources(values: list[str]) -> tuple[Path | None, list[dict[str, object]]]:
+    """``--config`` values: at most one file, and any number of ``KEY = VALUE`` pairs
+    (a value that names an existing file, or has no ``=``, is a file)."""
+    files: list[Path] = []
+    inline: list[dict[str, object]] = []
+    for value in values:
+        if os.path.exists(value) or "=" not in value:
+            files.append(Path(value))
+        else:
+            inline.append(inline_config(value))
+    if len(files) > 1:
+        raise UsageError(
+            f"--config: one config file at most, got {', '.join(str(f) for f in files)}"
+        )
+    return (files[0] if files else None), inline
 
 
 def run(args: argparse.Namespace) -> int:
@@ -142,18 +229,35 @@ def run(args: argparse.Namespace) -> int:
             f"--statistics cannot be combined with --output-format {args.output_format}"
             f" (use {', '.join(STATISTICS_FORMATS)})"
         )
-    started = time.perf_counter()
-    resolver = ConfigResolver(args.config, _overrides(args))
-    fixing = args.fix or args.diff
-    state = RunState(timings=Timings() if args.timings else None)
+    if args.add_noqa and (args.fix or args.diff):
+        raise UsageError("--add-noqa cannot be combined with --fix or --diff")
     paths = args.paths or (["-"] if args.stdin_filename else ["."])
     if "-" in paths:
         if len(paths) > 1:
             raise UsageError("'-' (stdin) cannot be combined with other paths")
+        if args.add_noqa or args.watch:
+            raise UsageError("--add-noqa and --watch need files, not stdin")
+    if args.watch:
+        from jaxlint.cli.watch import watch
+
+        return watch(args, paths, check_once)
+    return check_once(args, paths)
+
+
+def check_once(args: argparse.Namespace, paths: list[str]) -> int:
+    """One ``jaxlint check`` run over ``paths`` (``["-"]``: stdin)."""
+    started = time.perf_counter()
+    explicit, inline = config_sources(args.config)
+    resolver = ConfigResolver(explicit, _overrides(args), inline)
+    fixing = args.fix or args.diff
+    state = RunState(timings=Timings() if args.timings else None)
+    if "-" in paths:
         return _check_stdin(args, resolver, state)
     with timed(state, "discover files"):
         found = discover(paths, resolver, force_exclude=args.force_exclude)
     state.io_errors.extend(found.errors)
+    if not found.files and not found.errors:
+        state.notes.append("No Python files found under the given path(s)")
     for path in found.files:
         resolver.for_path(path)  # configuration errors stop the run here, before any work
     cache = None if args.no_cache else open_cache(args, resolver, state)
@@ -162,12 +266,30 @@ def run(args: argparse.Namespace) -> int:
         tasks = take_from_cache(tasks, resolver, args, state, fixing, cache)
     jobs = args.jobs or available_cores()
     sizes = [task_size(paths) for paths in tasks]
-    if should_parallelize(jobs, sizes):
-        check_in_pool(tasks, sizes, resolver, args, state, fixing, cache, jobs)
-    else:
-        for paths in tasks:
-            check_task(paths, resolver, args, state, fixing, cache, lookup=False)
+    quiet = args.quiet or args.silent
+    # on stderr, and only when stdout is a terminal too: `jaxlint check | less` shows none
+    shown = not quiet and _isatty(sys.stdout)
+    progress = Progress(len(tasks), sys.stderr if shown else None)
+    try:
+        if should_parallelize(jobs, sizes):
+            check_in_pool(tasks, sizes, resolver, args, state, fixing, cache, jobs, progress)
+        else:
+            for paths in tasks:
+                check_task(paths, resolver, args, state, fixing, cache, lookup=False)
+                progress.advance()
+    finally:
+        progress.close()
+    if args.add_noqa:
+        return add_noqa(args, state)
     return finish(args, state, fixing, wall=time.perf_counter() - started)
+
+
+def _isatty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty is not None and isatty())
+    except (OSError, ValueError):
+        return False
 
 
 def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunState) -> int:

@@ -34,6 +34,7 @@ from jaxlint.source import (
 from jaxlint.timings import Timings
 
 if TYPE_CHECKING:
+    from jaxlint.cli.progress import Progress
     from jaxlint.engine import FileResult, InternalError
     from jaxlint.rules.base import Rule
 
@@ -178,14 +179,14 @@ def take_from_cache(
         except Exception:  # reported when the file is checked
             todo.append(paths)
             continue
-        if not mentions_jax(source.text):
+        settings = resolver.for_path(path)
+        if not mentions_jax(source.text, settings.prefilter_words):
             # the prefilter: never parsed, no findings, nothing to fix (and no entry needed)
             if state.timings is not None:
                 state.timings.files_prefiltered += 1
-            if resolver.for_path(path).unsafe_fixes:
+            if settings.unsafe_fixes:
                 state.unsafe_files.add(str(path))
             continue
-        settings = resolver.for_path(path)
         with timed(state, "cache"):
             key = _cache_key(source.text, path, settings, args, state)
             hit = cache.get(key, str(path))
@@ -235,18 +236,23 @@ def check_in_pool(
     fixing: bool,
     cache: Cache | None,
     jobs: int,
+    progress: Progress | None = None,
 ) -> None:
     """Check ``tasks`` in ``jobs`` processes; merge the results in task order."""
     results: dict[int, RunState] = {}
 
     def on_result(index: int, result: RunState) -> None:
         results[index] = result
+        if progress is not None:
+            progress.advance()
 
     def on_crash(index: int, why: str) -> None:
         failed = state.for_worker()
         for path in tasks[index]:
             failed.io_errors.append(f"{path}: internal error: {why} while checking this file")
         results[index] = failed
+        if progress is not None:
+            progress.advance()
 
     def on_error(index: int, message: str, detail: str) -> None:
         if args.show_internal_tracebacks:
@@ -255,6 +261,8 @@ def check_in_pool(
         for path in tasks[index]:
             failed.io_errors.append(f"{path}: internal error: {one_line(message)}")
         results[index] = failed
+        if progress is not None:
+            progress.advance()
 
     context = _WorkerContext(
         args, resolver, cache.root if cache is not None else None, fixing, args.timings
@@ -332,7 +340,7 @@ def _check_file(
         state.io_errors.append(f"{name}: file too large to read")
         return
     store: StoreFn | None = None
-    if cache is not None and mentions_jax(source.text):
+    if cache is not None and mentions_jax(source.text, settings.prefilter_words):
         if lookup:
             with timed(state, "cache"):
                 hit = cache.get(_cache_key(source.text, path, settings, args, state), name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -25,6 +26,31 @@ class Parser(argparse.ArgumentParser):
 
 def selector_list(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
+
+
+def per_file_ignores(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """``--per-file-ignores``: ``GLOB:CODES`` pairs, in ruff's spelling
+    (``'tests/*:JAX302,*_test.py:JAX6'``) or flake8's (``'tests/*:JAX302,JAX6 other.py:JAX7'``):
+    an item with a colon starts a glob, an item without one adds a code to it."""
+    pairs: list[tuple[str, list[str]]] = []
+    for item in re.split(r"[,\s]+", text):
+        if not item:
+            continue
+        if ":" in item:
+            glob, _, code = item.rpartition(":")
+            if not glob:
+                raise argparse.ArgumentTypeError(f"{item!r}: no glob before ':'")
+            pairs.append((glob, [code] if code else []))
+        elif pairs:
+            pairs[-1][1].append(item)
+        else:
+            raise argparse.ArgumentTypeError(
+                f"expected GLOB:CODES pairs such as 'tests/*:JAX302', got {text!r}"
+            )
+    for glob, codes in pairs:
+        if not codes:
+            raise argparse.ArgumentTypeError(f"{glob!r}: no codes after ':'")
+    return [(glob, tuple(codes)) for glob, codes in pairs]
 
 
 def jobs_count(text: str) -> int:

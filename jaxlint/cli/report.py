@@ -13,6 +13,7 @@ from jaxlint.cli.checking import RunState
 from jaxlint.cli.common import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 from jaxlint.diagnostics import Applicability, Diagnostic
 from jaxlint.output import RenderOptions, fix_marker, render, render_statistics
+from jaxlint.output.style import Style, use_color
 
 
 def finish(
@@ -24,19 +25,24 @@ def finish(
 ) -> int:
     out = sys.stderr if stdout_is_code else sys.stdout
     diags = sorted(state.diagnostics, key=Diagnostic.sort_key)
+    if args.silent:
+        return _exit_code(args, state, diags)
     opts = RenderOptions(
         unsafe_fixes=bool(args.unsafe_fixes),
         sources=state.sources,
         unsafe_files=frozenset(state.unsafe_files),
+        style=Style(use_color(args.color, out)),
     )
+    quiet = args.quiet
     for err in state.io_errors:
         print(f"error: {err}", file=sys.stderr)
     for err in state.internal_errors:
         print(f"error: {err.describe()}", file=sys.stderr)
         if args.show_internal_tracebacks:
             print(err.traceback, file=sys.stderr)
-    for note in state.notes:
-        print(f"warning: {note}", file=sys.stderr)
+    if not quiet:
+        for note in state.notes:
+            print(f"warning: {note}", file=sys.stderr)
 
     human = args.output_format in ("text", "concise")
     if args.diff:
@@ -44,7 +50,9 @@ def finish(
             out.write(diff)
         out.flush()
         hidden = _count_hidden(diags, opts)
-        if state.diffs:
+        if quiet:
+            pass
+        elif state.diffs:
             print(
                 f"Would fix {state.fixed_total} error(s) in {len(state.diffs)} file(s).",
                 file=sys.stderr,
@@ -66,13 +74,16 @@ def finish(
             # After the findings and before the summary, as ruff prints it; on stderr when
             # stdout carries JSON/SARIF or workflow commands.
             _show_fixes(state, out if human else sys.stderr)
-        if human:
+        if human and not quiet:
             _summary(state, diags, opts, out)
     out.flush()
     if state.timings is not None:
         sys.stderr.write(state.timings.render(wall, state.processes))
         sys.stderr.flush()
+    return _exit_code(args, state, diags)
 
+
+def _exit_code(args: argparse.Namespace, state: RunState, diags: Sequence[Diagnostic]) -> int:
     if state.io_errors or state.internal_errors:
         return EXIT_ERROR
     if args.exit_zero:
@@ -110,11 +121,18 @@ def _summary(
     state: RunState, diags: Sequence[Diagnostic], opts: RenderOptions, out: TextIO
 ) -> None:
     fixed = state.fixed_total
+    st = opts.style
+    failed = _failed_count(state)
+    could_not = (
+        f"Could not check {failed} file(s) or path(s); see the error(s) above." if failed else ""
+    )
     if not diags:
         if fixed:
             print(f"Found {fixed} error(s) ({fixed} fixed, 0 remaining).", file=out)
-        else:
-            print("All checks passed!", file=out)
+        elif not failed:
+            print(st.paint("All checks passed!", "bold", "green"), file=out)
+        if could_not:
+            print(could_not, file=out)
         return
     if fixed:
         total = len(diags) + fixed
@@ -124,9 +142,19 @@ def _summary(
     fixable = sum(1 for d in diags if fix_marker(d, opts.unsafe_for(d.filename)))
     hidden = _count_hidden(diags, opts)
     hidden_text = f"{hidden} hidden fix(es) can be enabled with the `--unsafe-fixes` option"
+    marker = st.paint("[*]", "bold", "cyan")
     if fixable and hidden:
-        print(f"[*] {fixable} fixable with the `--fix` option ({hidden_text}).", file=out)
+        print(f"{marker} {fixable} fixable with the `--fix` option ({hidden_text}).", file=out)
     elif fixable:
-        print(f"[*] {fixable} fixable with the `--fix` option.", file=out)
+        print(f"{marker} {fixable} fixable with the `--fix` option.", file=out)
     elif hidden:
         print(f"No fixes available ({hidden_text}).", file=out)
+    if could_not:
+        print(could_not, file=out)
+
+
+def _failed_count(state: RunState) -> int:
+    """Files (or command-line paths) that were not checked, or not by every rule: one
+    per IO/internal error line, and one per file where a rule crashed."""
+    crashed = {e.filename for e in state.internal_errors}
+    return len(state.io_errors) + len(crashed)

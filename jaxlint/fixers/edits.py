@@ -62,13 +62,21 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, list[Fix]]:
     ordered = sorted((f for f in fixes if f.edits), key=lambda f: min(e.start for e in f.edits))
     chosen: list[Fix] = []
     taken: list[_Span] = []
+    imported: set[str] = set()  # ``import x`` lines the chosen edits write
     for fix in ordered:
         spans = _spans(index, fix)
         if any(_overlaps(s, t) for s in spans for t in taken):
             continue
         if any(_overlaps(a, b) for i, a in enumerate(spans) for b in spans[i + 1 :]):
             continue
+        adds = {line for s in spans if s not in taken for line in _import_lines(s.content)}
+        if adds & imported:
+            # another fix writes the same import elsewhere (one rewrites an import
+            # statement, the other adds one after the imports): the next pass re-lints
+            # and sees it there
+            continue
         chosen.append(fix)
+        imported |= adds
         for s in spans:
             if s not in taken:
                 taken.append(s)
@@ -76,6 +84,15 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, list[Fix]]:
     for span in sorted(taken, key=lambda s: (s.start, s.end), reverse=True):
         out = out[: span.start] + span.content + out[span.end :]
     return out, chosen
+
+
+def _import_lines(content: str) -> set[str]:
+    """The ``import x`` statements that ``content`` writes, one per line."""
+    return {
+        line.strip()
+        for line in content.splitlines()
+        if line.strip().startswith("import ") and "," not in line
+    }
 
 
 def edit_text(text: str, edits: Sequence[Edit]) -> str:

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from jaxlint import __version__
 from jaxlint.diagnostics import Applicability, Diagnostic
+from jaxlint.output.style import PLAIN, Style
+from jaxlint.output.urls import repository_url, rule_url
 
 if TYPE_CHECKING:
     from jaxlint.rules.base import Rule
@@ -30,6 +32,8 @@ class RenderOptions:
     """filename -> text, for showing the offending line."""
     unsafe_files: frozenset[str] = frozenset()
     """Files whose config enables unsafe fixes (``unsafe-fixes = true``)."""
+    style: Style = PLAIN
+    """Colours for ``text`` and ``concise`` (off unless on a terminal or asked for)."""
 
     def unsafe_for(self, filename: str) -> bool:
         return self.unsafe_fixes or filename in self.unsafe_files
@@ -52,12 +56,22 @@ def render(fmt: str, diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
     if fmt == "github":
         return render_github(diags)
     if fmt == "concise":
-        return "".join(
-            f"{d.filename}:{d.start.row}:{d.start.column}: {d.code} "
-            f"{fix_marker(d, opts.unsafe_for(d.filename))}{d.message}\n"
-            for d in diags
-        )
+        return "".join(f"{_head(d, opts)}\n" for d in diags)
     return render_text(diags, opts)
+
+
+def _head(d: Diagnostic, opts: RenderOptions) -> str:
+    """``file:row:col: CODE [*] message``, coloured as ruff colours it when asked for."""
+    st = opts.style
+    marker = fix_marker(d, opts.unsafe_for(d.filename))
+    if not st.enabled:
+        return f"{d.filename}:{d.start.row}:{d.start.column}: {d.code} {marker}{d.message}"
+    colon = st.paint(":", "cyan")
+    marker = f"{st.paint(marker.rstrip(), 'bold', 'cyan')} " if marker else ""
+    return (
+        f"{st.paint(d.filename, 'bold')}{colon}{d.start.row}{colon}{d.start.column}{colon}"
+        f" {st.paint(d.code, 'bold', 'red')} {marker}{d.message}"
+    )
 
 
 def render_text(diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
@@ -65,11 +79,9 @@ def render_text(diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
 
     out: list[str] = []
     line_cache: dict[str, list[str]] = {}
+    st = opts.style
     for d in diags:
-        out.append(
-            f"{d.filename}:{d.start.row}:{d.start.column}: {d.code} "
-            f"{fix_marker(d, opts.unsafe_for(d.filename))}{d.message}"
-        )
+        out.append(_head(d, opts))
         text = (opts.sources or {}).get(d.filename)
         if text is not None:
             lines = line_cache.setdefault(d.filename, split_lines(text))
@@ -79,10 +91,12 @@ def render_text(diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
                 pad = " " * len(num)
                 end_col = d.end.column if d.end.row == d.start.row else len(line) + 1
                 width = max(1, end_col - d.start.column)
-                out.append(f"{pad} |")
-                out.append(f"{num} | {line}")
-                out.append(f"{pad} | {' ' * (d.start.column - 1)}{'^' * width} {d.code}")
-                out.append(f"{pad} |")
+                bar = st.paint(f"{pad} |", "bold", "blue")
+                out.append(bar)
+                out.append(f"{st.paint(f'{num} |', 'bold', 'blue')} {line}")
+                carets = st.paint(f"{'^' * width} {d.code}", "bold", "red")
+                out.append(f"{bar} {' ' * (d.start.column - 1)}{carets}")
+                out.append(bar)
         if d.fix_message and d.fix_applicability is not None:
             kind = {
                 Applicability.SAFE: "safe fix",
@@ -91,9 +105,9 @@ def render_text(diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
                 else "unsafe fix: needs --unsafe-fixes",
                 Applicability.DISPLAY_ONLY: "suggestion, not applied automatically",
             }[d.fix_applicability]
-            out.append(f"  = help: {d.fix_message} ({kind})")
+            out.append(f"  {st.paint('= help', 'bold', 'cyan')}: {d.fix_message} ({kind})")
         if d.probe:
-            out.append(f"  = verify: {d.probe}")
+            out.append(f"  {st.paint('= verify', 'bold', 'cyan')}: {d.probe}")
         out.append("")
     return "\n".join(out) + ("\n" if out else "")
 
@@ -108,7 +122,8 @@ def _json_fix(d: Diagnostic) -> dict[str, object] | None:
 
 
 def _json_item(d: Diagnostic) -> dict[str, object]:
-    """One diagnostic in ruff's ``--output-format json`` shape (same keys, same order)."""
+    """One diagnostic in ruff's ``--output-format json`` shape (same keys, same order), plus
+    ``probe``: the finding's filled-in verify command (readers of ruff's schema ignore it)."""
     return {
         "cell": None,
         "code": d.code,
@@ -119,8 +134,9 @@ def _json_item(d: Diagnostic) -> dict[str, object]:
         "message": d.message,
         "name": d.name,
         "noqa_row": d.start.row,
+        "probe": d.probe,  # jaxlint's addition: the filled-in verify command (or null)
         "severity": d.severity,
-        "url": None,
+        "url": rule_url(d.code),
     }
 
 
@@ -166,6 +182,7 @@ def _sarif_rule(rule: type[Rule]) -> dict[str, object]:
         "name": rule.name,
         "shortDescription": {"text": _first_sentence(what) if what else rule.name},
         "fullDescription": {"text": full},
+        "helpUri": rule_url(rule.code),
         "help": {"text": rule.docs.strip(), "markdown": rule.docs.strip()},
         "defaultConfiguration": {"enabled": rule.default_enabled, "level": "error"},
         "properties": {
@@ -205,6 +222,8 @@ def _sarif_result(d: Diagnostic, index: dict[str, int]) -> dict[str, object]:
     }
     if d.code in index:
         result["ruleIndex"] = index[d.code]
+    if d.probe:
+        result["properties"] = {"probe": d.probe}  # the filled-in verify command
     if d.fix is not None and d.fix.edits:
         result["fixes"] = [
             {
@@ -242,7 +261,7 @@ def render_sarif(diags: Sequence[Diagnostic]) -> str:
                     "driver": {
                         "name": "jaxlint",
                         "version": __version__,
-                        "informationUri": "https://pypi.org/project/jaxlint/",
+                        "informationUri": repository_url(),
                         "rules": [_sarif_rule(r) for r in rules],
                     }
                 },

@@ -79,14 +79,14 @@ def import_jax() -> ModuleType:
             EXIT_ERROR,
             "JaxNotInstalled",
             INSTALL_HINT.format(python=sys.executable),
-            detail=f"{type(exc).__name__}: {exc}",
+            details=f"{type(exc).__name__}: {exc}",
         )
     except Exception as exc:  # e.g. ValueError for JAX_ENABLE_X64=maybe, raised at import
         fail(
             EXIT_ERROR,
             "JaxImportFailed",
             f"importing jax raised {type(exc).__name__}: {first_line(str(exc))}",
-            detail=str(exc)[:4000],
+            details=str(exc)[:4000],
         )
     return jax
 
@@ -100,7 +100,7 @@ def init_backend(jax: ModuleType) -> list[Any]:
             EXIT_ERROR,
             "BackendInitError",
             f"{type(exc).__name__}: {first_line(str(exc))}",
-            detail=str(exc)[:4000],
+            details=str(exc)[:4000],
         )
 
 
@@ -112,11 +112,20 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
         super().__init__(prog, max_help_position=30, width=100)
 
 
+class ArgumentsError(Exception):
+    """A command-line error; ``run_probe`` reports it in the chosen format (exit 2)."""
+
+
+class ProbeParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise ArgumentsError(message)
+
+
 def make_parser(
     name: str, summary: str, details: str, examples: str, trust: str = TRUST_WARNING
 ) -> argparse.ArgumentParser:
     """A parser with the common flags; ``--help`` names the trust warning and exit codes."""
-    parser = argparse.ArgumentParser(
+    parser = ProbeParser(
         prog=f"jaxlint probe {name}",
         description=f"{summary}\n\n{details.rstrip()}\n\n{trust}",
         epilog=(
@@ -258,8 +267,10 @@ def run_probe(
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         args = parser.parse_args(args_list)
-    except SystemExit as exc:  # --help (0) or a usage error (2, message already printed)
+    except SystemExit as exc:  # --help (0)
         return int(exc.code) if isinstance(exc.code, int) else EXIT_ERROR
+    except ArgumentsError as exc:
+        return _arguments_error(name, parser, args_list, str(exc))
     report = new_report(name)
     try:
         code = run(args, report)
@@ -293,6 +304,41 @@ def run_probe(
         print(f"jaxlint probe {name}: error: {failure.error['message']}", file=sys.stderr)
         return EXIT_ERROR
     return code
+
+
+def _raw_option(argv: Sequence[str], flag: str) -> str | None:
+    """The value of ``--flag VALUE`` / ``--flag=VALUE`` in ``argv`` (the last one wins)."""
+    value = None
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == flag and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif word.startswith(flag + "="):
+            value = word.split("=", 1)[1]
+    return value
+
+
+def _arguments_error(
+    name: str, parser: argparse.ArgumentParser, argv: Sequence[str], message: str
+) -> int:
+    """A bad command line: the usage and the error on standard error, and, unless
+    ``--format text`` was asked for, the JSON report with a ``UsageError`` (exit 2)."""
+    sys.stderr.write(parser.format_usage())
+    print(f"jaxlint probe {name}: error: {message}", file=sys.stderr)
+    if _raw_option(argv, "--format") == "text":
+        return EXIT_ERROR
+    report = new_report(name)
+    report["error"] = {
+        "class": "UsageError",
+        "message": message,
+        "hint": f"`jaxlint probe {name} --help` lists the flags",
+    }
+    try:
+        write_output(to_json(report), _raw_option(argv, "--output"))
+    except ProbeFailure as failure:
+        print(f"jaxlint probe {name}: error: {failure.error['message']}", file=sys.stderr)
+    return EXIT_ERROR
 
 
 # -- small text helpers ----------------------------------------------------------------------

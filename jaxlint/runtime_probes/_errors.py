@@ -1,9 +1,11 @@
 """Describe an exception from the user's code: class, message, user line, predicting rule.
 
 Which rule predicts an exception comes from the rules themselves: each declares the
-exceptions that confirm it (``Rule.confirmed_by``: JAX's public error classes such as
-``jax.errors.TracerBoolConversionError``, verified on jax 0.12.0.1). They are matched
-by name and module, so this module never imports JAX.
+exceptions (and warnings) that confirm it (``Rule.confirmed_by``: JAX's public error
+classes such as ``jax.errors.TracerBoolConversionError``, builtin classes with their
+message, verified on jax 0.12.0.1), and from jaxlint's own findings on the line that
+failed (``static_rules_at`` lints the user's file). Classes are matched by name and
+module, so this module never imports JAX.
 """
 
 from __future__ import annotations
@@ -55,34 +57,136 @@ def _matches(sign: Raises, exc: BaseException, message: str, detail: str) -> boo
     return not sign.raised_in_jax or _raised_in_jax(exc)
 
 
-def predicted_rule(exc: BaseException) -> str | None:
-    """The jaxlint rule that predicts this exception, or None.
+def matching_rules(exc: BaseException) -> list[str]:
+    """The rules whose declarations match this exception (or warning), in code order.
 
-    The first JAX class in the exception's MRO that a rule declares decides: the
-    first of its declarations whose conditions hold names the rule, else none. Then
-    the declarations of builtin classes (``TypeError`` with a given message, ...).
+    The first JAX class in the exception's MRO that a rule declares decides: the rules
+    whose declarations of that class hold; else the declarations of builtin classes
+    (``TypeError`` with a given message, a ``UserWarning`` with a given text, ...).
     """
     message = str(exc)
     detail = "\n".join(message.splitlines()[1:])
     declared = _declarations()
+    found: list[str] = []
     for cls in type(exc).__mro__:
         if not _is_jax_class(cls):
             continue
         candidates = [(code, sign) for code, sign in declared if sign.exception == cls.__name__]
         if candidates:
             for code, sign in candidates:
-                if _matches(sign, exc, message, detail):
-                    return code
-            return None
+                if _matches(sign, exc, message, detail) and code not in found:
+                    found.append(code)
+            return found
     for code, sign in declared:
         builtin = getattr(builtins, sign.exception, None)
         if (
             isinstance(builtin, type)
             and isinstance(exc, builtin)
             and _matches(sign, exc, message, detail)
+            and code not in found
         ):
-            return code
-    return None
+            found.append(code)
+    return found
+
+
+def predicted_rule(exc: BaseException) -> str | None:
+    """The jaxlint rule that predicts this exception from the declarations alone, or None."""
+    found = matching_rules(exc)
+    return found[0] if found else None
+
+
+_STATIC_CACHE: dict[tuple[str, float], dict[int, list[str]]] = {}
+
+
+def static_rules_at(filename: str, line: int) -> list[str]:
+    """The codes of jaxlint's findings (every rule, noqa ignored) on ``line`` of ``filename``.
+
+    The file is linted with the settings of its project (the nearest config); a file that
+    cannot be read or linted gives no findings.
+    """
+    try:
+        stamp = os.path.getmtime(filename)
+    except OSError:
+        return []
+    key = (os.path.abspath(filename), stamp)
+    by_line = _STATIC_CACHE.get(key)
+    if by_line is None:
+        by_line = {}
+        try:
+            from pathlib import Path
+
+            from jaxlint.config import ConfigResolver
+            from jaxlint.engine import lint_text
+            from jaxlint.rules import all_rules
+
+            with open(filename, encoding="utf-8") as fh:
+                text = fh.read()
+            path = Path(filename)
+            settings = ConfigResolver().for_path(path)
+            result = lint_text(text, filename, settings, all_rules(), path=path, apply_noqa=False)
+            for d in result.diagnostics:
+                for row in range(d.start.row, max(d.start.row, d.end.row) + 1):
+                    codes = by_line.setdefault(row, [])
+                    if d.code not in codes:
+                        codes.append(d.code)
+        except Exception:  # the probe reports the runtime error whatever the linter says
+            by_line = {}
+        _STATIC_CACHE[key] = by_line
+    return sorted(by_line.get(line, []))
+
+
+def choose_rule(
+    exc: BaseException, filename: str | None, line: int | None
+) -> tuple[str | None, str | None, list[str]]:
+    """(rule, why, static findings at the line) for an exception raised at filename:line.
+
+    A static finding at the failing line whose rule also declares this exception wins;
+    else the first rule whose declaration matches; else a static finding at the line
+    (the linter pointed at the line that failed); else none.
+    """
+    declared = matching_rules(exc)
+    static = static_rules_at(filename, line) if _user_file(filename) and line else []
+    both = [code for code in static if code in declared]
+    if both:
+        return both[0], "static finding at the failing line, and its confirmed_by", static
+    if declared:
+        return declared[0], "confirmed_by declaration", static
+    if static:
+        return static[0], "static finding at the failing line", static
+    return None, None, static
+
+
+def _user_file(filename: str | None) -> bool:
+    """A file of the user's (not JAX's, NumPy's, jaxlint's or the standard library's)."""
+    if not filename:
+        return False
+    stdlib = os.path.abspath(sysconfig.get_paths().get("stdlib", "")) + os.sep
+    return not _is_library_frame(filename, _package_dirs(), stdlib)
+
+
+def warning_rules(caught: list[Any]) -> list[dict[str, Any]]:
+    """For warnings caught with ``warnings.catch_warnings(record=True)``: the ones that a
+    rule declares (``Raises("UserWarning", ...)``), with that rule."""
+    out: list[dict[str, Any]] = []
+    for w in caught:
+        message = w.message if isinstance(w.message, Warning) else w.category(str(w.message))
+        if not matching_rules(message):
+            continue  # only a declared warning names a rule
+        filename = getattr(w, "filename", None)
+        lineno = getattr(w, "lineno", None)
+        rule, _, _ = choose_rule(message, filename, lineno)
+        if rule is None:
+            continue
+        entry = {
+            "warning": str(message).splitlines()[0] if str(message).strip() else "",
+            "category": class_name(message),
+            "rule": rule,
+        }
+        if filename:
+            entry.update(file=filename, line=lineno)
+        if entry not in out:
+            out.append(entry)
+    return out
 
 
 def _package_dirs() -> tuple[str, ...]:
@@ -167,5 +271,10 @@ def describe_exception(exc: BaseException, phase: str | None = None) -> dict[str
     traced = _traced_function(message)
     if traced is not None:
         error["traced_function"] = traced
-    error["rule"] = predicted_rule(exc)
+    rule, why, static = choose_rule(exc, error.get("file"), error.get("line"))
+    error["rule"] = rule
+    if why is not None:
+        error["rule_source"] = why
+    if static:
+        error["static_findings_at_line"] = static
     return error

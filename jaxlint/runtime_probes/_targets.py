@@ -273,3 +273,71 @@ def static_keys(
         if params is not None and name in params:
             keys.add(params.index(name))
     return keys
+
+
+def jit_settings(fn: Any) -> dict[str, list[Any]] | None:
+    """The static and donated arguments of an already-jitted function, or None if unknown.
+
+    Read from ``PjitFunction._jit_info`` (private; checked on jax 0.12.0.1, where it
+    holds ``static_argnums``, ``static_argnames``, ``donate_argnums`` and
+    ``donate_argnames``, names and positions already mapped both ways). On a JAX
+    without it the answer is "unknown", never a guessed ``[]``.
+    """
+    info = getattr(fn, "_jit_info", None)
+    fields = ("static_argnums", "static_argnames", "donate_argnums", "donate_argnames")
+    if info is None or not all(hasattr(info, f) for f in fields):
+        return None
+    try:
+        return {f: list(getattr(info, f)) for f in fields}
+    except TypeError:
+        return None
+
+
+def effective_jit(
+    jax: Any,
+    fn: Callable[..., Any],
+    *,
+    static_argnums: list[int],
+    static_argnames: list[str],
+    donate_argnums: list[int],
+) -> tuple[Callable[..., Any], dict[str, Any]]:
+    """``jit_target``, plus what the returned callable really uses: the flags when it was
+    wrapped here, the jitted function's own settings when it is used as it is (or
+    ``"unknown"`` for each when JAX does not say)."""
+    jitted, wrapped = jit_target(
+        jax,
+        fn,
+        static_argnums=static_argnums,
+        static_argnames=static_argnames,
+        donate_argnums=donate_argnums,
+    )
+    info: dict[str, Any] = {"wrapped_here": wrapped}
+    if wrapped:
+        info.update(
+            static_argnums=list(static_argnums),
+            static_argnames=list(static_argnames),
+            donate_argnums=list(donate_argnums),
+        )
+        return jitted, info
+    own = jit_settings(fn)
+    if own is None:
+        info.update(
+            static_argnums="unknown",
+            static_argnames="unknown",
+            donate_argnums="unknown",
+            settings_source="unknown: this JAX does not expose the jitted function's settings",
+        )
+    else:
+        info.update(
+            static_argnums=own["static_argnums"],
+            static_argnames=own["static_argnames"],
+            donate_argnums=own["donate_argnums"],
+            donate_argnames=own["donate_argnames"],
+            settings_source="the jitted function's own jax.jit settings",
+        )
+    return jitted, info
+
+
+def known_list(value: Any) -> list[Any]:
+    """A settings value from ``effective_jit``: the list, or ``[]`` for ``"unknown"``."""
+    return list(value) if isinstance(value, list) else []

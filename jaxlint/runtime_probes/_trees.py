@@ -98,6 +98,7 @@ def describe_args(
 @dataclass
 class ArgSignature:
     static: bool
+    passed: str = "position"  # or "keyword": part of the pytree JAX caches on
     value: Any = None
     value_repr: str = ""
     structure: str = ""
@@ -119,12 +120,16 @@ def signature(
 ) -> Signature:
     sig: Signature = {}
     for name, key, value in arg_names(args, kwargs, params):
+        passed = "keyword" if isinstance(key, str) else "position"
         if key in static:
-            sig[name] = ArgSignature(static=True, value=value, value_repr=_short_repr(value))
+            sig[name] = ArgSignature(
+                static=True, passed=passed, value=value, value_repr=_short_repr(value)
+            )
             continue
         leaves, treedef = jax.tree_util.tree_flatten_with_path(value)
         sig[name] = ArgSignature(
             static=False,
+            passed=passed,
             structure=str(treedef),
             leaves={
                 name + jax.tree_util.keystr(path): leaf_info(jax, leaf) for path, leaf in leaves
@@ -156,6 +161,16 @@ def diff_signatures(before: Signature, now: Signature) -> list[dict[str, Any]]:
             )
             continue
         b, n = before[name], now[name]
+        if b.passed != n.passed:  # f(x, y) then f(x, y=y): another pytree of (args, kwargs)
+            changes.append(
+                {
+                    "argument": name,
+                    "path": name,
+                    "kind": "pytree structure",
+                    "before": f"passed by {b.passed}",
+                    "now": f"passed by {n.passed}",
+                }
+            )
         if b.static or n.static:
             if b.static != n.static or not _static_equal(b.value, n.value):
                 changes.append(

@@ -1,13 +1,21 @@
-"""``jaxlint probe bench``: honest timing of a function on fresh inputs.
+"""``jaxlint probe bench``: honest timing of a function on fresh, equivalent inputs.
 
 The rules it keeps:
 
 * the factory builds fresh inputs for EVERY call (first, warm-up and timed), so a
   donated argument is never reused; an input array that an earlier call consumed
   is refused;
-* preparing the inputs, and synchronising them, happens outside the timer;
-* synchronising the outputs (``jax.block_until_ready`` on every output array) happens
-  inside it; an output leaf that cannot be synchronised is an error, not a number;
+* preparing the inputs (NumPy leaves ``device_put`` for a jitted function), and
+  synchronising them, happens outside the timer;
+* synchronising what the call produced happens inside it: every output array and
+  every input array it did not consume; when the output has no arrays, the arrays
+  the call created that are still alive (``jax.live_arrays()``) and
+  ``jax.effects_barrier()``; when even that sees nothing for an unjitted function,
+  the probe refuses (the time would be dispatch only);
+* every call's inputs must be equivalent to the first call's (same pytree, avals,
+  shardings and static values), and no XLA compilation may happen during the timed
+  calls: otherwise the measurement is invalid (``ok: false``, exit 1) unless
+  ``--allow-recompiles``;
 * the first call is reported on its own, labelled "first call (includes
   tracing/compilation; may hit caches)", never as compile time;
 * if anything fails, the report has ``"ok": false`` and no timing numbers.
@@ -16,7 +24,10 @@ The rules it keeps:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import os
+import random
 import statistics
 import sys
 import time
@@ -29,6 +40,7 @@ from typing import Any
 
 from jaxlint.runtime_probes._common import (
     EXIT_ERROR,
+    EXIT_EXPECTATION,
     EXIT_OK,
     EXIT_USER_CODE,
     FIRST_CALL_LABEL,
@@ -45,25 +57,49 @@ from jaxlint.runtime_probes._common import (
     status_line,
     usage_error,
 )
-from jaxlint.runtime_probes._errors import describe_exception
+from jaxlint.runtime_probes._errors import describe_exception, warning_rules
+from jaxlint.runtime_probes._inputs import add_args_flag, input_factory, inputs_text
 from jaxlint.runtime_probes._monitor import CompileMonitor
-from jaxlint.runtime_probes._targets import Inputs, Loader, Target, call_factory, jit_target
+from jaxlint.runtime_probes._plot import bench_figure, text_histogram, write_plot
+from jaxlint.runtime_probes._targets import (
+    Inputs,
+    Loader,
+    Target,
+    call_factory,
+    effective_jit,
+    is_jitted,
+    known_list,
+    parameter_names,
+    static_keys,
+)
+from jaxlint.runtime_probes._trees import Signature, diff_signatures, signature
 from jaxlint.runtime_probes.env import backend_summary, versions_report
 
 SUMMARY = "Time a function honestly: fresh inputs per call, synchronised outputs."
 DETAILS = """\
 Every call (the first, each warm-up and each timed call) gets fresh inputs from the
-factory, which returns (args, kwargs). Preparing the inputs and waiting for them
-(jax.block_until_ready) is outside the timer; the call and jax.block_until_ready on every
-array in its output are inside it (time.perf_counter). Outputs may also hold NumPy
-arrays and Python numbers (already on the host); any other leaf is an error, because
-the probe cannot prove the work behind it finished.
+factory, which returns (args, kwargs). Preparing the inputs (NumPy leaves are
+jax.device_put when the function is jitted) and waiting for them is outside the timer;
+the call and the synchronisation of what it produced are inside it (time.perf_counter):
+jax.block_until_ready on every array in its output and on every input array it did not
+consume. When the output holds no array, the probe waits on the arrays the call created
+that are still alive (jax.live_arrays()) and on jax.effects_barrier(); if an unjitted
+function returns nothing the probe can wait on, it refuses (exit 3): the time would be
+dispatch only. Outputs may also hold NumPy arrays and Python numbers (already on the
+host); any other leaf is an error.
+
+Every call's inputs must be equivalent to the first call's (pytree, shapes, dtypes,
+weak types, shardings, static values), and no XLA compilation may happen during the
+timed calls: otherwise the run is invalid ("ok": false, exit 1) unless you pass
+--allow-recompiles. Compilations during the first call and the warm-up are reported.
 
 The first call is reported on its own as "first call (includes tracing/compilation; may
 hit caches)": it is not compile time. Then --warmup untimed calls, then --repeat timed
-calls, summarised as min, median, mean, stdev (sample) and p90 (linear interpolation).
-With --compare, the second function is timed in alternation (A B A B ...) on inputs
-from its own factory (default: the same one) and the ratio of medians is reported.
+calls, summarised as min, mean, stdev (sample) and the percentiles p10, p50 (the
+median), p90 and p99 (linear interpolation). With --compare, the second function is
+timed in alternation (A B A B ...) on inputs from its own factory (default: the same
+one); the report gives the ratio of medians with a bootstrap confidence interval over
+the interleaved pairs, and a verdict only when the interval excludes 1.
 
 With --donate-argnums, an input array that an earlier call consumed is refused (the
 factory must build new arrays each call), and the report says whether each call really
@@ -77,6 +113,11 @@ EXAMPLES = """\
   jaxlint probe bench ops.py:attention --jit --compare ops.py:attention_fused
   jaxlint probe bench ops.py:loss --jit --static-argnums 2 --warmup 5 --output bench.json
   python -m jaxlint.runtime_probes.bench step.py:update --jit --repeat 20"""
+
+#: Bootstrap of the A/B ratio: resamples, confidence level and the seed (reproducible).
+BOOTSTRAP_RESAMPLES = 2000
+CONFIDENCE = 0.95
+BOOTSTRAP_SEED = 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -96,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="wrap the function(s) in jax.jit (needed for --static-argnums, --static-argnames"
         " and --donate-argnums); without it the function is called as it is",
     )
+    add_args_flag(parser)
     add_jit_flags(parser)
     parser.add_argument(
         "--warmup",
@@ -117,6 +159,27 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME|FILE.py:FUNC",
         help="input factory for --compare (default: the target's factory)",
     )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.svg",
+        help="draw the distribution of the timed calls (both sides of an A/B) to FILE.svg;"
+        " needs matplotlib (the plot extra); without it --format text shows a text histogram"
+        " and the probe exits 2",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="write a jax.profiler trace of the timed calls to DIR (one TraceAnnotation per"
+        " call; open it in Perfetto or TensorBoard), the device memory profile"
+        " (memory.prof) and the peak memory where the backend reports it",
+    )
+    parser.add_argument(
+        "--allow-recompiles",
+        action="store_true",
+        help="report the times even when the timed calls compiled or the factory's inputs"
+        " were not equivalent (they are then flagged in warnings); default: the run is"
+        " invalid (exit 1)",
+    )
     return parser
 
 
@@ -127,16 +190,20 @@ class Unsynchronisable(Exception):
     pass
 
 
-def array_leaves(jax: ModuleType, tree: Any, what: str) -> list[Any]:
-    """The jax.Array leaves of ``tree``; raise for a leaf that cannot be waited on."""
+def _host_leaf(leaf: Any) -> bool:
     import numpy as np
 
+    return isinstance(leaf, (np.ndarray, np.generic, bool, int, float, complex))
+
+
+def array_leaves(jax: ModuleType, tree: Any, what: str) -> list[Any]:
+    """The jax.Array leaves of ``tree``; raise for a leaf that cannot be waited on."""
     arrays = []
     leaves, _ = jax.tree_util.tree_flatten_with_path(tree)
     for path, leaf in leaves:
         if isinstance(leaf, jax.Array):
             arrays.append(leaf)
-        elif not isinstance(leaf, (np.ndarray, np.generic, bool, int, float, complex)):
+        elif not _host_leaf(leaf):
             where = what + jax.tree_util.keystr(path)
             raise Unsynchronisable(
                 f"{where} is a {type(leaf).__module__}.{type(leaf).__qualname__}, which"
@@ -145,11 +212,58 @@ def array_leaves(jax: ModuleType, tree: Any, what: str) -> list[Any]:
     return arrays
 
 
-def synchronise(jax: ModuleType, out: Any) -> int:
-    """Block on every output array; return how many were waited on."""
-    arrays = array_leaves(jax, out, "output")
-    jax.block_until_ready(arrays)
-    return len(arrays)
+NO_ARRAYS = (
+    "{what} returned no array the probe can wait on ({got}), created no array that is still"
+    " alive, and is not jitted: its device work is dispatched asynchronously and may still"
+    " run after it returns, so a time would measure dispatch only. Return the arrays it"
+    " computes (or the state it updates)"
+)
+
+
+def _created(jax: ModuleType, before_ids: set[int]) -> list[Any]:
+    return [a for a in jax.live_arrays() if id(a) not in before_ids and not a.is_deleted()]
+
+
+def synchronise(
+    jax: ModuleType,
+    out: Any,
+    inputs: list[Any],
+    before_ids: set[int],
+    jitted: bool,
+    what: str,
+    kept: bool = False,
+) -> tuple[int, str]:
+    """Wait (inside the timer) for what the call produced or touched.
+
+    ``kept``: the function also keeps arrays it creates (in a dict, on an object), so the
+    arrays created during the call that are alive are waited on too.
+    Returns the number of output arrays waited on, and how the call was synchronised.
+    """
+    outputs = array_leaves(jax, out, "output")
+    if outputs:
+        if kept:
+            jax.block_until_ready(outputs + _live(inputs) + _created(jax, before_ids))
+            return len(outputs), (
+                "output arrays, unconsumed input arrays and arrays created during the call"
+                " (jax.live_arrays)"
+            )
+        jax.block_until_ready(outputs + _live(inputs))
+        return len(outputs), "output arrays and unconsumed input arrays"
+    created = _created(jax, before_ids)
+    jax.block_until_ready(created)
+    jax.effects_barrier()
+    if created:
+        return 0, "arrays created during the call (jax.live_arrays) and effects barrier"
+    if jitted:
+        return 0, "effects barrier (jitted, no output arrays)"
+    if jax.tree_util.tree_leaves(out):
+        return 0, "host values (already on the host) and effects barrier"
+    got = "None" if out is None else f"an empty {type(out).__name__}"
+    raise Unsynchronisable(NO_ARRAYS.format(what=what, got=got))
+
+
+def _live(arrays: list[Any]) -> list[Any]:
+    return [a for a in arrays if not a.is_deleted()]
 
 
 # -- one function under test -----------------------------------------------------------------
@@ -161,21 +275,68 @@ class Subject:
     spec: str
     factory: Target
     fn: Callable[..., Any]
+    jitted: bool
     donate_argnums: list[int]
+    params: list[str] | None
+    static_argnums: list[int]
+    static_argnames: list[str]
     first_call: float | None = None
     samples: list[float] = field(default_factory=list)
     factory_calls: int = 0
     calls: int = 0
     donated_consumed: int = 0
     donated_not_consumed: int = 0
+    donation_not_checked: int = 0
     reused_input_objects: int = 0
+    numpy_leaves_put: int = 0
+    numpy_leaves_passed: int = 0
     output_arrays: int = 0
+    sync: dict[str, int] = field(default_factory=dict)
     compiles_first_call: int = 0
+    compiles_warmup: int = 0
     compiles_timed: int = 0
+    timed_calls_that_compiled: list[int] = field(default_factory=list)
+    not_equivalent: list[dict[str, Any]] = field(default_factory=list)
+    first_signature: Signature | None = None
     warnings: list[str] = field(default_factory=list)
+    warning_rules: list[dict[str, Any]] = field(default_factory=list)
+    keeps_arrays: bool = False
+    timed_calls_with_kept_arrays_unsynchronised: list[int] = field(default_factory=list)
     _previous: dict[int, weakref.ref[Any]] = field(default_factory=dict)
 
-    def prepare(self, jax: ModuleType, phase: str) -> Inputs:
+    def _static(self, n_args: int) -> set[int | str]:
+        return static_keys(n_args, self.params, self.static_argnums, self.static_argnames)
+
+    def _put_numpy(self, jax: ModuleType, inputs: Inputs) -> Inputs:
+        """NumPy leaves of traced arguments go to the device now, outside the timer: a
+        jitted function would transfer them inside it. An unjitted function gets them as
+        they are (it may use NumPy semantics); they are counted."""
+        import numpy as np
+
+        args, kwargs = inputs
+        static = self._static(len(args))
+        count = 0
+
+        def put(leaf: Any) -> Any:
+            nonlocal count
+            if isinstance(leaf, (np.ndarray, np.generic)):
+                count += 1
+                return jax.device_put(leaf) if self.jitted else leaf
+            return leaf
+
+        new_args = tuple(
+            a if i in static else jax.tree_util.tree_map(put, a) for i, a in enumerate(args)
+        )
+        new_kwargs = {
+            k: v if k in static else jax.tree_util.tree_map(put, v) for k, v in kwargs.items()
+        }
+        if self.jitted:
+            self.numpy_leaves_put += count
+        else:
+            self.numpy_leaves_passed += count
+        return new_args, new_kwargs
+
+    def prepare(self, jax: ModuleType, phase: str, call_index: int) -> Inputs:
         inputs = call_factory(self.factory)
         self.factory_calls += 1
         leaves = array_leaves_safe(jax, inputs)
@@ -192,8 +353,20 @@ class Subject:
             self.reused_input_objects += 1
         # weak references: the previous inputs are not kept alive (they may be large)
         self._previous = {id(leaf): weakref.ref(leaf) for leaf in leaves}
+        inputs = self._put_numpy(jax, inputs)
+        self._check_equivalent(jax, inputs, phase, call_index)
         jax.block_until_ready(inputs)  # transfers finish outside the timer
         return inputs
+
+    def _check_equivalent(self, jax: ModuleType, inputs: Inputs, phase: str, index: int) -> None:
+        args, kwargs = inputs
+        sig = signature(jax, args, kwargs, self.params, self._static(len(args)))
+        if self.first_signature is None:
+            self.first_signature = sig
+            return
+        changes = diff_signatures(self.first_signature, sig)
+        if changes:
+            self.not_equivalent.append({"call": index, "phase": phase, "changed": changes})
 
     def donated(self, jax: ModuleType, inputs: Inputs) -> list[Any]:
         args = inputs[0]
@@ -210,22 +383,45 @@ def array_leaves_safe(jax: ModuleType, tree: Any) -> list[Any]:
 
 
 def call_once(
-    jax: ModuleType, subject: Subject, phase: str, monitor: CompileMonitor
+    jax: ModuleType,
+    subject: Subject,
+    phase: str,
+    monitor: CompileMonitor,
+    call_index: int,
+    annotate: bool = False,
 ) -> tuple[float, int]:
-    """Prepare fresh inputs (untimed), then time the call plus output synchronisation.
+    """Prepare fresh inputs (untimed), then time the call plus its synchronisation.
 
     Returns the seconds and the number of XLA compilations during the call.
     """
-    inputs = subject.prepare(jax, phase)
+    inputs = subject.prepare(jax, phase, call_index)
     args, kwargs = inputs
     donated = subject.donated(jax, inputs)
+    input_arrays = array_leaves_safe(jax, inputs)
+    # the arrays alive before the call (kept referenced, so their ids stay theirs)
+    before = jax.live_arrays()
+    before_ids = {id(a) for a in before}
     mark = monitor.mark()
-    with warnings.catch_warnings(record=True) as caught:
+    # --profile: one TraceAnnotation per timed call, entered and left outside the timer
+    annotation = (
+        jax.profiler.TraceAnnotation(f"jaxlint bench {subject.label} {phase}")
+        if annotate
+        else contextlib.nullcontext()
+    )
+    with warnings.catch_warnings(record=True) as caught, annotation:
         warnings.simplefilter("always")
         start = time.perf_counter()
         try:
             out = subject.fn(*args, **kwargs)
-            n_arrays = synchronise(jax, out)
+            n_arrays, how = synchronise(
+                jax,
+                out,
+                input_arrays,
+                before_ids,
+                subject.jitted,
+                subject.spec,
+                subject.keeps_arrays,
+            )
         except Unsynchronisable as exc:
             raise ProbeFailure(
                 EXIT_USER_CODE,
@@ -240,20 +436,116 @@ def call_once(
                 EXIT_USER_CODE, describe_exception(exc, phase=f"{subject.label}: {phase}")
             ) from exc
         elapsed = time.perf_counter() - start
+    # untimed: did the call keep arrays it created besides its outputs (a dict, an
+    # object)? From then on they are waited on inside the timer too.
+    if not subject.keeps_arrays and n_arrays:
+        output_ids = {id(a) for a in array_leaves_safe(jax, out)}
+        if any(id(a) not in output_ids for a in _created(jax, before_ids)):
+            subject.keeps_arrays = True
+            if phase.startswith("timed"):
+                subject.timed_calls_with_kept_arrays_unsynchronised.append(call_index)
+    del before, before_ids
     compiles = monitor.since(mark).compiles
     del out
     subject.calls += 1
     subject.output_arrays = n_arrays
+    subject.sync[how] = subject.sync.get(how, 0) + 1
     for w in caught:
         text = str(w.message).splitlines()[0]
         if text not in subject.warnings:
             subject.warnings.append(text)
+            subject.warning_rules.extend(warning_rules([w]))
     if donated:
         if all(a.is_deleted() for a in donated):
             subject.donated_consumed += 1
         else:
             subject.donated_not_consumed += 1
+    elif subject.donate_argnums:
+        subject.donation_not_checked += 1
     return elapsed, compiles
+
+
+# -- --profile -------------------------------------------------------------------------------
+
+
+def start_profile(jax: ModuleType, directory: str) -> bool:
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        fail(EXIT_ERROR, "OutputError", f"cannot create {directory}: {exc.strerror or exc}")
+    try:
+        jax.profiler.start_trace(directory, create_perfetto_trace=True)
+    except Exception as exc:  # e.g. a trace already running in this process
+        fail(
+            EXIT_ERROR,
+            "ProfilerError",
+            f"jax.profiler.start_trace({directory!r}) raised {type(exc).__name__}: {exc}",
+        )
+    return True
+
+
+def _files_under(directory: str) -> list[str]:
+    found = []
+    for root, _, files in os.walk(directory):
+        found += [os.path.join(root, f) for f in files]
+    return sorted(found)
+
+
+def finish_profile(jax: ModuleType, directory: str, subjects: list[Subject]) -> dict[str, Any]:
+    """Stop the trace, save the device memory profile, read the peak memory: each part
+    says what it wrote or why it is unavailable (never a number that was not measured)."""
+    before = set(_files_under(directory))
+    out: dict[str, Any] = {"directory": os.path.abspath(directory)}
+    try:
+        jax.profiler.stop_trace()
+    except Exception as exc:
+        out["trace_error"] = f"{type(exc).__name__}: {exc}"
+    trace_files = [f for f in _files_under(directory) if f not in before]
+    out["trace_files"] = trace_files
+    out["perfetto_trace"] = next(
+        (f for f in trace_files if f.endswith("perfetto_trace.json.gz")), None
+    )
+    out["annotations"] = {
+        "name": "jaxlint bench {target|compare} timed call {N}",
+        "count": sum(len(x.samples) for x in subjects),
+    }
+    out["note"] = "the timed calls ran under the profiler: their times include its overhead"
+    out["open_with"] = (
+        "https://ui.perfetto.dev (open perfetto_trace.json.gz), or"
+        f" `tensorboard --logdir {os.path.abspath(directory)}` (Profile tab)"
+    )
+    memory = os.path.join(directory, "memory.prof")
+    try:
+        jax.profiler.save_device_memory_profile(memory)
+        out["memory_profile"] = os.path.abspath(memory)
+        out["memory_profile_viewer"] = f"pprof --web {os.path.abspath(memory)}"
+    except Exception as exc:
+        out["memory_profile"] = None
+        out["memory_profile_error"] = f"{type(exc).__name__}: {exc}"
+    peaks: dict[str, Any] = {}
+    for device in jax.local_devices():
+        try:
+            stats = device.memory_stats()
+        except Exception as exc:
+            stats, why = None, f"memory_stats() raised {type(exc).__name__}"
+        else:
+            why = "memory_stats() returned None on this backend"
+        if stats and "peak_bytes_in_use" in stats:
+            peaks[str(device)] = {"peak_bytes_in_use": stats["peak_bytes_in_use"]}
+        else:
+            peaks[str(device)] = {
+                "peak_bytes_in_use": None,
+                "unavailable": why if not stats else "memory_stats() has no peak_bytes_in_use",
+            }
+    out["peak_memory"] = peaks
+    if "trace_error" in out or not trace_files:
+        fail(
+            EXIT_ERROR,
+            "ProfilerError",
+            "the profiler wrote no trace file"
+            + (f": {out['trace_error']}" if "trace_error" in out else ""),
+        )
+    return out
 
 
 # -- statistics ------------------------------------------------------------------------------
@@ -274,8 +566,69 @@ def stats(samples: Sequence[float]) -> dict[str, Any]:
         "median": statistics.median(ordered),
         "mean": statistics.fmean(ordered),
         "stdev": statistics.stdev(ordered) if len(ordered) > 1 else None,
+        "p10": percentile(ordered, 0.1),
+        "p50": percentile(ordered, 0.5),
         "p90": percentile(ordered, 0.9),
+        "p99": percentile(ordered, 0.99),
+        "max": ordered[-1],
     }
+
+
+def ratio_interval(
+    a: Sequence[float],
+    b: Sequence[float],
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    confidence: float = CONFIDENCE,
+    seed: int = BOOTSTRAP_SEED,
+) -> dict[str, Any]:
+    """median(B) / median(A) with a percentile-bootstrap interval over the (A, B) pairs.
+
+    The pairs are the interleaved timed calls (A then B); each resample draws pairs with
+    replacement, so a slow moment of the machine hits both sides of a pair. A verdict is
+    given only when the interval excludes 1.
+    """
+    pairs = [(x, y) for x, y in zip(a, b, strict=True)]
+    out: dict[str, Any] = {
+        "ratio": "median(compare) / median(target)",
+        "pairs": len(pairs),
+        "confidence": confidence,
+        "resamples": resamples,
+        "seed": seed,
+    }
+    ma = statistics.median(a)
+    if ma <= 0 or len(pairs) < 2:
+        out.update(
+            estimate=None,
+            low=None,
+            high=None,
+            verdict=None,
+            reason="needs at least 2 pairs and a positive target median",
+        )
+        return out
+    rng = random.Random(seed)
+    n = len(pairs)
+    ratios = []
+    for _ in range(resamples):
+        drawn = [pairs[rng.randrange(n)] for _ in range(n)]
+        da = statistics.median(x for x, _ in drawn)
+        db = statistics.median(y for _, y in drawn)
+        if da > 0:
+            ratios.append(db / da)
+    ratios.sort()
+    tail = (1 - confidence) / 2
+    low, high = percentile(ratios, tail), percentile(ratios, 1 - tail)
+    estimate = statistics.median(b) / ma
+    if high < 1:
+        verdict = "compare is faster than target"
+    elif low > 1:
+        verdict = "compare is slower than target"
+    else:
+        verdict = None
+    out.update(estimate=estimate, low=low, high=high, verdict=verdict)
+    if verdict is None:
+        out["reason"] = f"the {confidence:.0%} interval includes 1: no difference shown"
+    return out
 
 
 # -- the probe -------------------------------------------------------------------------------
@@ -289,25 +642,43 @@ def _subject(
     factory_spec: str | None,
     args: argparse.Namespace,
     default_factory: Target | None = None,
-) -> Subject:
+) -> tuple[Subject, dict[str, Any], dict[str, Any]]:
     target = loader.load(spec, role=label)
     if factory_spec is None and default_factory is not None:
-        factory = default_factory
+        factory, inputs_from = default_factory, {"source": "the target's inputs"}
     else:
-        factory = loader.load_factory(factory_spec, target)
+        factory, inputs_from = input_factory(
+            loader, target, factory_spec, args.args if label == "target" else None
+        )
     fn: Callable[..., Any] = target.obj
+    jit_info: dict[str, Any] = {"wrapped_here": False}
     if args.jit:
-        fn, _ = jit_target(
+        fn, jit_info = effective_jit(
             jax,
             target.obj,
             static_argnums=args.static_argnums,
             static_argnames=args.static_argnames,
             donate_argnums=args.donate_argnums,
         )
-    return Subject(label, spec, factory, fn, list(args.donate_argnums))
+    elif is_jitted(fn):
+        _, jit_info = effective_jit(
+            jax, fn, static_argnums=[], static_argnames=[], donate_argnums=[]
+        )
+    subject = Subject(
+        label,
+        spec,
+        factory,
+        fn,
+        jitted=is_jitted(fn),
+        donate_argnums=known_list(jit_info.get("donate_argnums")),
+        params=parameter_names(target.obj),
+        static_argnums=known_list(jit_info.get("static_argnums")),
+        static_argnames=known_list(jit_info.get("static_argnames")),
+    )
+    return subject, jit_info, inputs_from
 
 
-def _subject_report(s: Subject) -> dict[str, Any]:
+def _subject_report(s: Subject, allow: bool) -> dict[str, Any]:
     out: dict[str, Any] = {
         "function": s.spec,
         "factory": s.factory.spec,
@@ -318,24 +689,75 @@ def _subject_report(s: Subject) -> dict[str, Any]:
         "calls": s.calls,
         "factory_calls": s.factory_calls,
         "output_arrays_synchronised_per_call": s.output_arrays,
+        "synchronisation": dict(s.sync),
         "calls_reusing_input_objects": s.reused_input_objects,
-        "compiles_during_first_call": s.compiles_first_call,
-        "compiles_during_timed_calls": s.compiles_timed,
-        "warnings": s.warnings,
+        "numpy_input_leaves": {
+            "device_put_before_the_clock": s.numpy_leaves_put,
+            "passed_as_they_are": s.numpy_leaves_passed,
+        },
+        **_compile_counts(s),
+        "warnings": list(s.warnings),
+        "warning_rules": s.warning_rules,
     }
-    if s.compiles_timed:
-        out["warnings"] = [
+    flagged = []
+    if s.compiles_timed and allow:
+        flagged.append(
             f"{s.compiles_timed} XLA compilation(s) happened during the timed calls: the inputs'"
             " shapes, dtypes, shardings or static values change between calls, so these times"
-            " include compilation",
-            *s.warnings,
-        ]
+            " include compilation"
+        )
+    if s.not_equivalent and allow:
+        flagged.append(
+            f"{len(s.not_equivalent)} call(s) got inputs that differ from the first call's"
+            " (see inputs_not_equivalent): these times are of different workloads"
+        )
+    if s.numpy_leaves_passed:
+        flagged.append(
+            f"{s.numpy_leaves_passed} NumPy input leaves were passed as they are (the function"
+            " is not jitted): any host-to-device transfer they cause is inside the timer"
+        )
+    out["warnings"] = flagged + out["warnings"]
     if s.donate_argnums:
         out["donation"] = {
             "calls_that_consumed_donated_inputs": s.donated_consumed,
             "calls_that_did_not": s.donated_not_consumed,
+            "calls_not_checked": s.donation_not_checked,
         }
     return out
+
+
+def _compile_counts(s: Subject) -> dict[str, Any]:
+    return {
+        "compiles_during_first_call": s.compiles_first_call,
+        "compiles_during_warmup": s.compiles_warmup,
+        "compiles_during_timed_calls": s.compiles_timed,
+        "timed_calls_that_compiled": s.timed_calls_that_compiled,
+        "inputs_not_equivalent": s.not_equivalent,
+    }
+
+
+def _invalid_reasons(subjects: list[Subject]) -> list[str]:
+    reasons = []
+    for s in subjects:
+        if s.not_equivalent:
+            first = s.not_equivalent[0]
+            change = first["changed"][0]
+            reasons.append(
+                f"{s.label}: {len(s.not_equivalent)} call(s) got inputs that are not equivalent"
+                f" to the first call's (first: {first['phase']}, {change['path']}"
+                f" {change['kind']} {change['before']} -> {change['now']})"
+            )
+        if s.timed_calls_with_kept_arrays_unsynchronised:
+            reasons.append(
+                f"{s.label}: the function kept arrays it created (besides its outputs), first"
+                " seen in a timed call, whose time did not wait for them; use --warmup 1 or more"
+            )
+        if s.compiles_timed:
+            reasons.append(
+                f"{s.label}: {s.compiles_timed} XLA compilation(s) during"
+                f" {len(s.timed_calls_that_compiled)} of {len(s.samples)} timed calls"
+            )
+    return reasons
 
 
 def run(args: argparse.Namespace, report: Report) -> int:
@@ -363,35 +785,72 @@ def run(args: argparse.Namespace, report: Report) -> int:
         "donate_argnums": args.donate_argnums,
         "warmup": args.warmup,
         "repeat": args.repeat,
+        "allow_recompiles": args.allow_recompiles,
         "timer": "time.perf_counter",
-        "inputs": "fresh from the factory for every call, prepared and synchronised untimed",
-        "synchronisation": "jax.block_until_ready on every output array, inside the timer",
+        "inputs": "fresh from the factory for every call, NumPy leaves device_put (jitted),"
+        " prepared and synchronised untimed; equivalent to the first call's",
+        "synchronisation": "inside the timer: jax.block_until_ready on every output array and"
+        " unconsumed input array; with no output array, on the arrays the call created that"
+        " are alive, and jax.effects_barrier()",
         "order": "alternating A B A B" if args.compare else "A only",
     }
     loader = Loader()
-    a = _subject(jax, loader, "target", args.target, args.factory, args)
+    a, a_jit, a_from = _subject(jax, loader, "target", args.target, args.factory, args)
     subjects = [a]
+    report["jit"] = {"target": a_jit}
+    report["inputs_from"] = {"target": a_from}
     if args.compare:
-        b = _subject(jax, loader, "compare", args.compare, args.compare_factory, args, a.factory)
+        b, b_jit, b_from = _subject(
+            jax, loader, "compare", args.compare, args.compare_factory, args, a.factory
+        )
         subjects.append(b)
+        report["jit"]["compare"] = b_jit
+        report["inputs_from"]["compare"] = b_from
     report["target"] = args.target
     report["compare"] = args.compare
     try:
         with CompileMonitor(jax) as monitor:  # JAX records nothing on a cached call
             for s in subjects:
-                s.first_call, s.compiles_first_call = call_once(jax, s, "first call", monitor)
+                s.first_call, s.compiles_first_call = call_once(jax, s, "first call", monitor, 0)
             for i in range(args.warmup):
                 for s in subjects:
-                    call_once(jax, s, f"warm-up call {i + 1}", monitor)
-            for i in range(args.repeat):
-                for s in subjects:
-                    seconds, compiles = call_once(jax, s, f"timed call {i + 1}", monitor)
-                    s.samples.append(seconds)
-                    s.compiles_timed += compiles
+                    _, compiles = call_once(jax, s, f"warm-up call {i + 1}", monitor, 1 + i)
+                    s.compiles_warmup += compiles
+            profiling = start_profile(jax, args.profile) if args.profile else False
+            try:
+                for i in range(args.repeat):
+                    for s in subjects:
+                        seconds, compiles = call_once(
+                            jax, s, f"timed call {i + 1}", monitor, 1 + args.warmup + i, profiling
+                        )
+                        s.samples.append(seconds)
+                        s.compiles_timed += compiles
+                        if compiles:
+                            s.timed_calls_that_compiled.append(i + 1)
+            except BaseException:
+                if profiling:
+                    with contextlib.suppress(Exception):
+                        jax.profiler.stop_trace()
+                raise
+            if profiling:
+                report["profile"] = finish_profile(jax, args.profile, subjects)
     except ProbeFailure:
         report["calls_before_failure"] = {s.label: s.calls for s in subjects}
         raise  # no numbers: the failure is the result
-    report["results"] = {s.label: _subject_report(s) for s in subjects}
+    reasons = _invalid_reasons(subjects)
+    if reasons and not args.allow_recompiles:
+        # no numbers: they would be times of compilations or of different workloads
+        report["invalid"] = {s.label: _compile_counts(s) for s in subjects}
+        report["error"] = {
+            "class": "InvalidMeasurement",
+            "message": reasons[0],
+            "reasons": reasons,
+            "hint": "make the factory return inputs of one shape, dtype, sharding and static"
+            " value (time each shape as its own run), or pass --allow-recompiles to see the"
+            " times anyway",
+        }
+        return EXIT_EXPECTATION
+    report["results"] = {s.label: _subject_report(s, args.allow_recompiles) for s in subjects}
     if args.compare:
         ma, mb = (
             report["results"]["target"]["stats"]["median"],
@@ -401,7 +860,22 @@ def run(args: argparse.Namespace, report: Report) -> int:
         report["ratio"] = {
             "compare_median_over_target_median": mb / ma if ma > 0 else None,
             "median_of_pair_ratios": statistics.median(pairs) if pairs else None,
+            "interval": ratio_interval(a.samples, subjects[1].samples),
         }
+    if args.plot:
+        report["plot"] = write_plot(
+            args.plot,
+            bench_figure(
+                {s.label: s.samples for s in subjects}, {s.label: s.spec for s in subjects}
+            ),
+        )
+        if not report["plot"]["written"]:
+            report["error"] = {
+                "class": "PlotUnavailable",
+                "message": f"--plot {args.plot} was not written: {report['plot']['reason']}",
+                "hint": report["plot"].get("hint", ""),
+            }
+            return EXIT_ERROR
     return EXIT_OK
 
 
@@ -421,33 +895,94 @@ def render_text(report: Report) -> str:
             f" {settings['warmup']}, timed calls {settings['repeat']}, {settings['order']};"
             " fresh inputs per call, outputs synchronised inside the timer"
         )
+    for label, info in (report.get("inputs_from") or {}).items():
+        lines.extend(f"{label} {line}" for line in inputs_text(info))
     for label, r in (report.get("results") or {}).items():
         st = r["stats"]
         lines.append(f"{label}: {r['function']}")
         lines.append(f"  {r['first_call']['label']}: {fmt_seconds(r['first_call']['seconds'])}")
         lines.append(
-            f"  timed ({st['n']}): min {fmt_seconds(st['min'])}, median {fmt_seconds(st['median'])},"
-            f" mean {fmt_seconds(st['mean'])}, stdev {fmt_seconds(st['stdev'])},"
-            f" p90 {fmt_seconds(st['p90'])}"
+            f"  timed ({st['n']}): min {fmt_seconds(st['min'])}, p10 {fmt_seconds(st['p10'])},"
+            f" median {fmt_seconds(st['median'])}, p90 {fmt_seconds(st['p90'])},"
+            f" p99 {fmt_seconds(st['p99'])}, mean {fmt_seconds(st['mean'])},"
+            f" stdev {fmt_seconds(st['stdev'])}"
         )
-        lines.append(f"  factory calls: {r['factory_calls']}")
+        lines.append(
+            f"  factory calls: {r['factory_calls']}; compilations: first call"
+            f" {r['compiles_during_first_call']}, warm-up {r['compiles_during_warmup']},"
+            f" timed {r['compiles_during_timed_calls']}"
+        )
+        lines.append(
+            "  synchronised on: " + "; ".join(f"{k} ({v})" for k, v in r["synchronisation"].items())
+        )
         if "donation" in r:
             d = r["donation"]
-            lines.append(
-                f"  donated inputs consumed in {d['calls_that_consumed_donated_inputs']} of"
-                f" {r['calls']} calls"
-            )
+            checked = d["calls_that_consumed_donated_inputs"] + d["calls_that_did_not"]
+            if checked:
+                lines.append(
+                    f"  donated inputs consumed in {d['calls_that_consumed_donated_inputs']} of"
+                    f" {checked} calls checked"
+                )
+            if d["calls_not_checked"]:
+                lines.append(
+                    f"  donation not checked in {d['calls_not_checked']} calls (no donated array)"
+                )
         for w in r["warnings"]:
             lines.append(f"  warning: {w}")
+    plot = report.get("plot")
+    if plot and plot["written"]:
+        lines.append(f"plot: {plot['file']}")
+    elif plot:
+        for label, r in (report.get("results") or {}).items():
+            lines.append(f"{label}: histogram of the {r['timed_calls']} timed calls")
+            lines.extend(text_histogram(r["samples"]))
+    profile = report.get("profile")
+    if profile:
+        lines.append(
+            f"profile: {profile['directory']} ({profile['annotations']['count']} annotated calls)"
+        )
+        lines.extend(f"  trace: {f}" for f in profile["trace_files"])
+        if profile.get("memory_profile"):
+            lines.append(f"  device memory profile: {profile['memory_profile']}")
+        for device, peak in profile["peak_memory"].items():
+            value = peak["peak_bytes_in_use"]
+            lines.append(
+                f"  peak memory {device}: "
+                + (
+                    f"{value} bytes"
+                    if value is not None
+                    else f"unavailable ({peak['unavailable']})"
+                )
+            )
+        lines.append(f"  open with: {profile['open_with']}")
     ratio = report.get("ratio")
     if ratio and ratio.get("compare_median_over_target_median") is not None:
         lines.append(
             f"compare/target: ratio of medians {ratio['compare_median_over_target_median']:.3f},"
             f" median of pair ratios {ratio['median_of_pair_ratios']:.3f}"
         )
-    if report.get("error"):
+        ci = ratio.get("interval") or {}
+        if ci.get("low") is not None:
+            lines.append(
+                f"  {ci['confidence']:.0%} bootstrap interval of the ratio ({ci['pairs']} pairs):"
+                f" [{ci['low']:.3f}, {ci['high']:.3f}]: {ci['verdict'] or ci.get('reason')}"
+            )
+    invalid = report.get("invalid")
+    if invalid:
+        lines.append("no timings: the measurement is invalid")
+        for label, counts in invalid.items():
+            lines.append(
+                f"  {label}: compilations first call {counts['compiles_during_first_call']},"
+                f" warm-up {counts['compiles_during_warmup']}, timed"
+                f" {counts['compiles_during_timed_calls']}; calls with inputs not equivalent:"
+                f" {len(counts['inputs_not_equivalent'])}"
+            )
+    elif report.get("error") and not report.get("results"):
         lines.append("no timings: the run did not complete")
+    if report.get("error"):
         lines.extend(error_text(report["error"]))
+        for reason in report["error"].get("reasons", [])[1:]:
+            lines.append(f"  also: {reason}")
     return "\n".join(lines) + "\n"
 
 

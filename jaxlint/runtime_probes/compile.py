@@ -33,12 +33,14 @@ from jaxlint.runtime_probes._common import (
     run_probe,
     status_line,
 )
-from jaxlint.runtime_probes._errors import describe_exception
+from jaxlint.runtime_probes._errors import describe_exception, warning_rules
+from jaxlint.runtime_probes._inputs import add_args_flag, input_factory, inputs_text
 from jaxlint.runtime_probes._monitor import CompileMonitor
 from jaxlint.runtime_probes._targets import (
     Loader,
     call_factory,
-    jit_target,
+    effective_jit,
+    known_list,
     parameter_names,
     static_keys,
 )
@@ -81,8 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--factory",
         metavar="NAME|FILE.py:FUNC",
         help="input factory returning (args, kwargs): a name in the target's module or a full"
-        " target spec (default: make_inputs in the target's module)",
+        " target spec (default: make_inputs in the target's module; without one, inputs come"
+        " from the parameters' annotations or a call site in the file)",
     )
+    add_args_flag(parser)
     add_jit_flags(parser)
     parser.add_argument("--dump", metavar="FILE", help="write the jaxpr text to FILE")
     parser.add_argument(
@@ -181,12 +185,69 @@ def memory_report(compiled: Any) -> dict[str, Any]:
         return {"available": False, "reason": f"{type(exc).__name__}: {exc}"}
     if stats is None:
         return {"available": False, "reason": "the backend returned no memory analysis"}
-    out: dict[str, Any] = {"available": True}
+    # the compiled program is one SPMD partition: its sizes are those of one device
+    out: dict[str, Any] = {"available": True, "scope": "per device"}
     for attr, name in _MEMORY_KEYS:
         value = getattr(stats, attr, None)
         if isinstance(value, int):
             out[name] = value
     return out
+
+
+COLLECTIVES = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute")
+# `%name = SHAPE opcode(operands), attributes`; a tuple shape has spaces, so the opcode is
+# the first lower-case word followed by "(" after a space
+_HLO_OP_RE = re.compile(r"^\s*(?:ROOT\s+)?%[\w.\-]+\s*=\s*.*?\s([a-z][a-z0-9\-]*)\(")
+_FUSION_KIND_RE = re.compile(r"\bkind=(k\w+)")
+
+
+def hlo_counts(hlo: str) -> dict[str, Any]:
+    """Collectives and fusions in the optimised HLO text (``Compiled.as_text()``).
+
+    An asynchronous collective (``all-reduce-start`` ... ``all-reduce-done``) counts
+    once, as its ``-start``. Fusions are counted as ``fusion`` instructions, by kind.
+    """
+    collectives = dict.fromkeys(COLLECTIVES, 0)
+    fusions = 0
+    kinds: Counter[str] = Counter()
+    for line in hlo.splitlines():
+        match = _HLO_OP_RE.match(line)
+        if not match:
+            continue
+        op = match.group(1)
+        base = op.removesuffix("-start")
+        if base in collectives and not op.endswith("-done"):
+            collectives[base] += 1
+        elif op == "fusion":
+            fusions += 1
+            kind = _FUSION_KIND_RE.search(line)
+            kinds[kind.group(1) if kind else "?"] += 1
+    return {
+        "collectives": collectives,
+        "collectives_total": sum(collectives.values()),
+        "fusions": fusions,
+        "fusion_kinds": dict(kinds.most_common()),
+    }
+
+
+def shardings_report(compiled: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, attr in (("input", "input_shardings"), ("output", "output_shardings")):
+        try:
+            value = getattr(compiled, attr)
+        except Exception as exc:
+            out[name] = {"available": False, "reason": f"{type(exc).__name__}: {exc}"}
+            continue
+        out[name] = [str(leaf) for leaf in _flatten(value)]
+    return out
+
+
+def _flatten(value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        return [leaf for v in value for leaf in _flatten(v)]
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in _flatten(v)]
+    return [value]
 
 
 def _write(path: str, text: str) -> str:
@@ -213,25 +274,26 @@ def run(args: argparse.Namespace, report: Report) -> int:
     report["backend"] = {"default_backend": jax.default_backend(), "device_count": len(devices)}
     loader = Loader()
     target = loader.load(args.target)
-    factory = loader.load_factory(args.factory, target)
+    factory, inputs_from = input_factory(loader, target, args.factory, args.args, abstract=True)
     report["target"] = args.target
     report["factory"] = factory.spec
+    report["inputs_from"] = inputs_from
     inputs, kwargs = call_factory(factory)
-    fn, wrapped = jit_target(
+    fn, jit_info = effective_jit(
         jax,
         target.obj,
         static_argnums=args.static_argnums,
         static_argnames=args.static_argnames,
         donate_argnums=args.donate_argnums,
     )
-    report["jit"] = {
-        "wrapped_here": wrapped,
-        "static_argnums": args.static_argnums,
-        "static_argnames": args.static_argnames,
-        "donate_argnums": args.donate_argnums,
-    }
+    report["jit"] = jit_info
     params = parameter_names(target.obj)
-    static = static_keys(len(inputs), params, args.static_argnums, args.static_argnames)
+    static = static_keys(
+        len(inputs),
+        params,
+        known_list(jit_info["static_argnums"]),
+        known_list(jit_info["static_argnames"]),
+    )
     report["arguments"] = describe_args(jax, inputs, kwargs, params, static)
     stages: dict[str, Any] = {name: {"ok": False, "skipped": True} for name in STAGES}
     report["stages"] = stages
@@ -259,6 +321,7 @@ def run(args: argparse.Namespace, report: Report) -> int:
                 "seconds": seconds,
                 "jax_events": monitor.since(mark).summary(),
                 "warnings": sorted({str(w.message).splitlines()[0] for w in caught}),
+                "warning_rules": warning_rules(caught),
             }
             if failure is not None:
                 report["error"] = describe_exception(failure, phase=name)
@@ -283,7 +346,27 @@ def run(args: argparse.Namespace, report: Report) -> int:
             _compiled_details(compiled, stages["compilation"], args)
         except _StageFailed:
             return EXIT_USER_CODE
+    report["time_split"] = time_split(stages)
     return EXIT_OK
+
+
+def time_split(stages: dict[str, Any]) -> dict[str, Any]:
+    """Trace / lower / compile: each stage's wall time and what JAX recorded for it."""
+    trace, lower, comp = stages["eval_shape"], stages["lowering"], stages["compilation"]
+    events = comp["jax_events"]
+    hits = events["persistent_cache_hits"]
+    return {
+        "trace_seconds": trace["seconds"],
+        "jax_trace_seconds": trace["jax_events"]["trace_seconds"],
+        "lower_seconds": lower["seconds"],
+        "jax_lower_seconds": lower["jax_events"]["lowering_seconds"],
+        "compile_seconds": comp["seconds"],
+        "jax_backend_compile_seconds": events["backend_compile_seconds"],
+        "persistent_cache_hits": hits,
+        "compiled_or_loaded": "loaded from the persistent compilation cache"
+        if hits
+        else "compiled by XLA",
+    }
 
 
 def _donated_leaves(jax: ModuleType, lowered: Any) -> int | None:
@@ -315,7 +398,9 @@ def _compiled_details(compiled: Any, info: dict[str, Any], args: argparse.Namesp
         info["hlo_error"] = f"{type(exc).__name__}: {exc}"
     if hlo is not None:
         info["hlo_chars"] = len(hlo)
+        info["hlo_counts"] = hlo_counts(hlo)
         info["file"] = _write(os.path.join(args.out, "compiled_hlo.txt"), hlo) if args.out else None
+    info["shardings"] = shardings_report(compiled)
     info["cost_analysis"] = cost_report(compiled)
     info["memory_analysis"] = memory_report(compiled)
 
@@ -339,6 +424,7 @@ def render_text(report: Report) -> str:
     backend = report.get("backend")
     if backend:
         lines.append(f"backend: {backend['default_backend']} ({backend['device_count']} devices)")
+    lines.extend(inputs_text(report.get("inputs_from")))
     if report.get("arguments") is not None:
         lines.append("arguments:")
         lines.extend(f"  {a['path']}: {_leaf_text(a)}" for a in report["arguments"])
@@ -358,6 +444,13 @@ def render_text(report: Report) -> str:
             continue
         lines.extend(_stage_text(name, head, info))
         lines.extend(f"  warning: {w}" for w in info.get("warnings", []))
+    split = report.get("time_split")
+    if split:
+        lines.append(
+            f"time: trace {fmt_seconds(split['trace_seconds'])}, lower"
+            f" {fmt_seconds(split['lower_seconds'])}, compile"
+            f" {fmt_seconds(split['compile_seconds'])} ({split['compiled_or_loaded']})"
+        )
     if report.get("error"):
         lines.extend(error_text(report["error"]))
     return "\n".join(lines) + "\n"
@@ -394,11 +487,17 @@ def _stage_text(name: str, head: str, info: dict[str, Any]) -> list[str]:
         out.append(f"  cost analysis: not available ({cost.get('reason')})")
     if mem.get("available"):
         fields = ", ".join(
-            f"{k.replace('_bytes', '')} {v} B" for k, v in mem.items() if k != "available"
+            f"{k.replace('_bytes', '')} {v} B"
+            for k, v in mem.items()
+            if k not in ("available", "scope")
         )
-        out.append(f"  memory analysis: {fields}")
+        out.append(f"  memory analysis (per device): {fields}")
     else:
         out.append(f"  memory analysis: not available ({mem.get('reason')})")
+    counts = info.get("hlo_counts")
+    if counts:
+        coll = ", ".join(f"{k} {v}" for k, v in counts["collectives"].items() if v) or "none"
+        out.append(f"  optimised HLO: {counts['fusions']} fusions; collectives: {coll}")
     if info.get("file"):
         out.append(f"  compiled HLO written to {info['file']}")
     return out

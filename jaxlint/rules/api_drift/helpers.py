@@ -103,6 +103,8 @@ class DriftBase:
         """Per module entry: the fix applicability of each attribute use reported in it."""
         self._compat_depth = 0
         self._compat_nodes: set[int] = set()
+        self._version_flags: set[str] = set()
+        """Module-level names bound to a version test (``JAX_GE_0_8 = jax.__version__ >= ...``)."""
         self._alone_at_top: dict[int, cst.SimpleStatementLine] = {}
         """Module-level statements alone on their line (which a fix may empty)."""
         self._pending: list[Callable[[], None]] = []
@@ -112,6 +114,15 @@ class DriftBase:
         if len(node.body) < 2:
             return
         for line in node.body:
+            if isinstance(line, cst.SimpleStatementLine):
+                for stmt in line.body:
+                    if (
+                        type(stmt) is cst.Assign
+                        and len(stmt.targets) == 1
+                        and type(stmt.targets[0].target) is cst.Name
+                        and self._is_version_test(stmt.value)
+                    ):
+                        self._version_flags.add(stmt.targets[0].target.value)  # type: ignore[attr-defined]
             if (
                 isinstance(line, cst.SimpleStatementLine)
                 and len(line.body) == 1
@@ -187,7 +198,9 @@ class DriftBase:
                     target = self.model.qualified_name(node.args[0].value) or ""
                     if target == "jax" or target.startswith("jax."):
                         return True
-            if isinstance(node, cst.Name) and "version" in node.value.lower():
+            if isinstance(node, cst.Name) and (
+                "version" in node.value.lower() or node.value in self._version_flags
+            ):
                 return True
             if isinstance(node, cst.Attribute) and "version" in node.attr.value.lower():
                 return True

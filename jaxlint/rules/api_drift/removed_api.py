@@ -115,6 +115,11 @@ removal version the flagged line raises as soon as it runs.
             note="version-compatibility branch (equinox): the old spelling never runs here",
         ),
         EXAMPLES.valid(
+            "valid_version_flag_module_constant.py",
+            note="the version test held in a module constant: the old spelling runs only"
+            " on the older JAX",
+        ),
+        EXAMPLES.valid(
             "valid_fallback_older_jax_except_attributeerror.py",
             note="fallback for older JAX in `except AttributeError`",
         ),

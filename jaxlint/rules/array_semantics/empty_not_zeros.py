@@ -21,6 +21,7 @@ _UNINITIALIZED_SINCE = (0, 11, 0)
 class EmptyNotZeros(Rule):
     code = "JAX602"
     name = "empty-not-zeros"
+    default_enabled = False  # see "Off by default" in the docs
     message = (
         "`{callee}` returns uninitialized memory since JAX 0.11 (zeros only on CPU);"
         " use `{replacement}`"
@@ -32,13 +33,13 @@ class EmptyNotZeros(Rule):
 Flags calls to `jax.numpy.empty` and `jax.numpy.empty_like` (in any import
 spelling) when the target JAX version is 0.11 or newer.
 
-
-**Known false alarms.** It does not know whether the uninitialized memory is ever
-read: both sampled findings on the held-out projects were false alarms (a zero-size
-array, and a scan-carry placeholder that is never read), as were 10 of 20 on the
-tuning corpus (docs/precision/heldout.md). The fix is safe either way (zeros cost a
-memset); silence the rule with `ignore = ["JAX602"]` where the noise is not worth
-it.
+**Off by default.** It does not know whether the uninitialized memory is ever read:
+both sampled findings on the held-out projects were false alarms (a zero-size
+padding block, and a scan-carry placeholder that the body never reads), as were 10
+of 20 on the tuning corpus (docs/precision/heldout.md); a literal 0 in the shape is
+now skipped, the placeholder case cannot be told apart statically. Turn it on with
+`extend-select = ["JAX602"]` (or `--extend-select JAX602`) when porting NumPy code
+that fills `empty` arrays; the fix is safe either way (zeros cost a memset).
 
 ## Why is this bad
 Since JAX 0.11, `jnp.empty` emits an `empty` primitive: on GPU and TPU it lowers
@@ -94,6 +95,10 @@ in the jaxpr where `jnp.empty` is used (a `broadcast_in_dim` for `jnp.zeros`).
             "valid_only_metadata_read_never_uninitialized.py",
             note="only metadata is read, never the uninitialized memory",
         ),
+        EXAMPLES.valid(
+            "valid_zero_size_nothing_to_read.py",
+            note="a literal 0 in the shape: no element, nothing uninitialized to read",
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
@@ -127,7 +132,7 @@ in the jaxpr where `jnp.empty` is used (a `broadcast_in_dim` for `jnp.zeros`).
             self._metadata_only.add(id(value))
 
     def visit_Call(self, node: cst.Call) -> None:
-        if id(node) in self._metadata_only:
+        if id(node) in self._metadata_only or _zero_size(node):
             return
         qualname = self.model.call_name(node)
         replacement = _EMPTY_TO_ZEROS.get(qualname or "")
@@ -155,3 +160,12 @@ in the jaxpr where `jnp.empty` is used (a `broadcast_in_dim` for `jnp.zeros`).
             applicability=Applicability.SAFE if spelled is not None else None,
             fix_message=f"Replace with `{shown}`",
         )
+
+
+def _zero_size(call: cst.Call) -> bool:
+    """``jnp.empty((0, d))``: a literal 0 in the shape, so no element is ever read."""
+    shape = next(
+        (a.value for a in call.args if a.keyword is None or a.keyword.value == "shape"), None
+    )
+    dims = [el.value for el in shape.elements] if type(shape) in (cst.Tuple, cst.List) else [shape]
+    return any(type(d) is cst.Integer and d.evaluated_value == 0 for d in dims)

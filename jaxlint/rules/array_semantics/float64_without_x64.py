@@ -11,7 +11,7 @@ import libcst as cst
 from jaxlint.analysis.testcode import is_test_function
 from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
 from jaxlint.rules.array_semantics.helpers import ArrayEvidence
-from jaxlint.rules.base import Examples, Option, Rule
+from jaxlint.rules.base import Examples, Option, Raises, Rule
 
 EXAMPLES = Examples(__file__)
 
@@ -147,6 +147,7 @@ class Float64WithoutX64(Rule):
     message = "{request}, {why}"
     fix_availability = "none"
     probe = "jaxlint probe compile FILE.py:FUNC"
+    confirmed_by = (Raises("UserWarning", message_contains="will be truncated to dtype"),)
     options = {
         "library-modules": Option(
             bool,

@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.array_semantics.helpers import ArrayEvidence, is_number
-from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
+from jaxlint.rules.base import Examples, FixOp, Raises, ReplaceNode, Rule
 
 EXAMPLES = Examples(__file__)
 
@@ -73,6 +73,7 @@ class InPlaceUpdate(Rule):
     )
     fix_availability = "sometimes"
     probe = "jaxlint probe compile FILE.py:FUNC"
+    confirmed_by = (Raises("TypeError", message_startswith="JAX arrays are immutable"),)
     docs = """\
 ## What it does
 Flags item assignment into a JAX array: `x[i] = v`, and the augmented forms

@@ -9,7 +9,7 @@ import libcst as cst
 
 from jaxlint.analysis.names import Binding, Scope
 from jaxlint.analysis.transforms import ARRAY_ATTRIBUTES, STATIC_ATTRIBUTES
-from jaxlint.rules.base import Examples, Rule
+from jaxlint.rules.base import Examples, Raises, Rule
 from jaxlint.rules.compilation.helpers import COMPREHENSIONS, Jitted, Queries, short
 
 EXAMPLES = Examples(__file__)
@@ -51,7 +51,8 @@ class DonatedBufferReuse(Queries, Rule):
     name = "donated-buffer-reuse"
     message = "`{name}` {problem}; {advice}"
     fix_availability = "none"
-    probe = "jaxlint probe compile FILE.py:FUNC --donate-argnums 0"
+    probe = "jaxlint probe bench FILE.py:FUNC"
+    confirmed_by = (Raises("RuntimeError", message_startswith="Array has been deleted"),)
     docs = """\
 ## What it does
 Flags a variable passed in a donated position of a jitted function
@@ -117,10 +118,13 @@ it, or must copy it first) or the new one (then it should read the result) is a
 decision for the author.
 
 ## Verify at runtime
-`jaxlint probe compile FILE.py:FUNC --donate-argnums 0` compiles the function with
-its first argument donated and lists which input leaves the compiled program
-donates; reading such an argument after a real call raises `RuntimeError: Array
-has been deleted`.
+`jaxlint probe bench FILE.py:FUNC` runs the function the finding is in (compiling
+never runs the code, so it cannot show a deleted buffer being read): its first call
+fails with `RuntimeError: Array has been deleted`, exit code 3, and the probe names
+JAX405 (the finding on the failing line). A finding in module-level code has no
+command: no probe runs a module's top level.
+`jaxlint probe compile FILE.py:FUNC --donate-argnums 0` shows which input leaves a
+compiled program donates.
 """
     VALID = [
         EXAMPLES.valid(

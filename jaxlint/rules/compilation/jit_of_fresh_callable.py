@@ -3,35 +3,23 @@ call (a lambda, a `partial`, a nested function, a bound method), so every call r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import libcst as cst
 
-from jaxlint.analysis.transforms import LAX_LOOPS, PARTIAL
 from jaxlint.rules.base import Event, Examples, Rule
-from jaxlint.rules.compilation.helpers import COMPILING, SCOPE_NODES, Queries, positional, short
+from jaxlint.rules.compilation.helpers import COMPILING, Queries, short
+from jaxlint.rules.compilation.jit_of_fresh_callable_analysis import (
+    FreshCallableChecks,
+    compiled_loop,
+    inline,
+)
 
 EXAMPLES = Examples(__file__)
 
-_HOST_CALLS = frozenset(
-    {
-        "jax.device_get",
-        "numpy.asarray",
-        "numpy.array",
-        "builtins.float",
-        "builtins.int",
-        "builtins.bool",
-        "builtins.print",
-        "jax.block_until_ready",
-    }
-)
-_SETUP_PREFIXES = ("init", "setup", "set_up", "create", "build", "make")
-"""Initialisers and builders (``initialized``, ``setup_initial_state``): run once per model."""
 
-
-class JitOfFreshCallable(Queries, Rule):
+class JitOfFreshCallable(FreshCallableChecks, Queries, Rule):
     code = "JAX402"
     name = "jit-of-fresh-callable"
+    default_enabled = False  # see "Off by default" in the docs
     message = (
         "`{wrapper}` {verb} {what}, created anew on every call of `{outer}`: {consequence}; "
         "{advice}"
@@ -66,11 +54,25 @@ with `functools.cache`/`lru_cache`, on module-level `jax.jit(lambda ...)`, on
 `jax.jit(g)` of a function defined outside the body (JAX caches it on `g`), on
 code that runs while an outer `jit` traces (the inner wrapper is inlined), on
 functions that run once (`main`, `test_*`, `setUp`, and their nested helpers), on
-initialisers and builders (names starting with `init`, `setup`, `create`,
-`build`, `make`), on wrappers built in a loop (JAX401 reports those), and on
-functions that contain a loop, such as a training driver that builds
-`step = jax.jit(partial(train_step, cfg))` and runs it: one compilation per run
-of such a function is amortised over its work.
+initialisers and builders (a name with a word starting with `init`, `setup`,
+`create`, `build`, `make`: `init_params`, `sharded_init`), on wrappers built in
+a loop (JAX401 reports those), and on functions that contain a loop, such as a
+training driver that builds `step = jax.jit(partial(train_step, cfg))` and runs
+it: one compilation per run of such a function is amortised over its work.
+
+**Off by default.** Its claim is right (each call compiles again), but on code it
+was not tuned on almost nobody would act on it: 1 of 11 findings read on the
+held-out sets was worth fixing, the other 10 were one-shot functions (an analysis
+tool, a model initialiser, a test helper) whose one compilation per call is the
+cost of the work, and in most of them the suggested hoist could not share a
+compilation because the nested function closes over per-call objects
+(docs/precision/heldout-fresh.md, heldout-fresh-b.md). Turn it on with
+`extend-select = ["JAX402"]` to find compilations in functions called per step or
+per request.
+
+**In tests.** Silent in test files (`tests/`, `test_*.py`, `*_test.py`,
+`conftest.py`): a test and its helpers run a few times per test run, so one
+compilation per call is what the test costs, not a slowdown to fix.
 
 ## Why is this bad
 `jax.jit` caches compiled code on the identity of the wrapped function. A lambda,
@@ -150,6 +152,17 @@ events): a fresh function compiles on every call, not only the first.
         EXAMPLES.valid(
             "valid_tests_their_helpers_main_run.py",
             note="tests, their helpers and main run once",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_test_file_helper_runs_per_test.py",
+            filename="tests/test_branches.py",
+            note="a helper of a test file: called once per test",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_sharded_init_runs_once_per_model.py",
+            note="`sharded_init`: a word of the name says it initialises (once per model)",
             runs=True,
         ),
         EXAMPLES.valid("valid_loop_jax401_reports.py", note="in a loop: JAX401 reports it"),
@@ -236,7 +249,7 @@ events): a fresh function compiles on every call, not only the first.
             return
         if transform.endswith("pmap") and not self._host_only(outer):
             return
-        if self.ahead_of_time(node) or _inline(node) or _compiled_loop(self, fexpr):
+        if self.ahead_of_time(node) or inline(node) or compiled_loop(self, fexpr):
             return
         what = self._fresh(fexpr, outer)
         if what is None:
@@ -301,134 +314,3 @@ events): a fresh function compiles on every call, not only the first.
             consequence=consequence,
             advice=advice,
         )
-
-    def _repeated(self, outer: cst.FunctionDef, node: cst.CSTNode) -> bool:
-        """``outer`` may run many times, each run outside an enclosing trace."""
-        if self.runs_once(outer) or self.caches_result(outer):
-            return False
-        name = outer.name.value.lstrip("_").lower()
-        if name.startswith(_SETUP_PREFIXES):
-            return False
-        cls = self.enclosing_class(outer)
-        if cls is not None and any(
-            self.ctx.model.qualified_name(b.value) != "builtins.object" for b in cls.bases
-        ):
-            return False  # a module-like class: its methods often run under a transform
-        if any(isinstance(n, (cst.For, cst.While)) for n in self._own_nodes(outer)):
-            return False  # a driver (a training loop): one compile per run is amortised
-        for _, parent in self.index.ancestors(outer):
-            if isinstance(parent, cst.FunctionDef) and self.runs_once(parent):
-                return False  # a helper of a test: runs a few times at most
-        info = self.ctx.trace.info(outer)
-        return not (info is not None and info.staging) and not self.staged(node)
-
-    def _host_only(self, fn: cst.FunctionDef) -> bool:
-        """``fn`` fetches values to the host (``jax.device_get``, ``np.asarray``, ``float``,
-        ``.item()``, ``print``, ``assert``): it cannot run under an outer trace, where a
-        nested ``pmap`` would be a meaningful inner map rather than a new compilation."""
-        for node in self._own_nodes(fn):
-            if isinstance(node, cst.Assert):
-                return True
-            if isinstance(node, cst.Call):
-                if self.ctx.model.call_name(node) in _HOST_CALLS:
-                    return True
-                func = node.func
-                if isinstance(func, cst.Attribute) and func.attr.value in (
-                    "item",
-                    "tolist",
-                    "block_until_ready",
-                ):
-                    return True
-        return False
-
-    def _own_nodes(self, fn: cst.FunctionDef) -> Iterator[cst.CSTNode]:
-        """The nodes of ``fn``'s body, nested functions and classes left out."""
-        nested = [n for n in self.index.nodes_in(fn.body) if isinstance(n, (*SCOPE_NODES,))]
-        for node in self.index.nodes_in(fn.body):
-            if not any(node is n or self.index.inside(node, n) for n in nested):
-                yield node
-
-    def _fresh(self, fexpr: cst.BaseExpression, outer: cst.FunctionDef) -> str | None:
-        """How to name the wrapped callable when it is a new object on each call of
-        ``outer``; ``None`` when it may be the same object every time."""
-        model = self.ctx.model
-        if isinstance(fexpr, cst.Lambda):
-            return "a lambda"
-        if isinstance(fexpr, cst.Call):
-            text = short(self.ctx.code(fexpr), 40)
-            if model.call_name(fexpr) in PARTIAL:
-                return f"`{text}`"
-            if self.ctx.trace.transform_of(fexpr.func) is not None and positional(fexpr):
-                return f"the `{text}` result"
-            return None
-        if isinstance(fexpr, cst.Name):
-            found = model.lookup(fexpr.value, model.scope_for(fexpr))
-            scope = model.scope_of_node.get(id(outer))
-            if found is None or found[0] is not scope:
-                return None
-            bindings = found[1]
-            if all(b.kind == "def" for b in bindings):
-                return f"the nested function `{fexpr.value}`"
-            values = [self.index.assigned.get(id(b.node)) for b in bindings]
-            if all(
-                isinstance(v, cst.Lambda)
-                or (isinstance(v, cst.Call) and model.call_name(v) in PARTIAL)
-                for v in values
-            ):
-                return f"`{fexpr.value}`"
-            return None
-        if isinstance(fexpr, cst.Attribute):
-            method = self.bound_method(fexpr, outer)
-            if method is not None:
-                return f"the bound method `{method}`"
-        return None
-
-    def _only_called(self, name: cst.Name, outer: cst.FunctionDef) -> bool:
-        """``name``, bound once in ``outer``, is only ever called there, outside loops (never
-        returned, stored, passed on or captured): the jitted function dies with the call,
-        and its compilation serves a single use."""
-        model = self.ctx.model
-        scope = model.scope_of_node.get(id(outer))
-        if scope is None:
-            return False
-        if name.value in scope.global_names or name.value in scope.nonlocal_names:
-            return False
-        if len(scope.bindings.get(name.value, ())) != 1:
-            return False
-        calls = 0
-        for node in self.index.nodes_in(outer):
-            if not isinstance(node, cst.Name) or node.value != name.value or node is name:
-                continue
-            found = model.lookup(node.value, model.scope_for(node))
-            if found is None or found[0] is not scope:
-                continue
-            parent = self.index.parent.get(id(node))
-            if isinstance(parent, cst.Call) and parent.func is node:
-                if model.scope_for(node) is not scope:
-                    return False  # called from a nested function that may outlive the call
-                if self.function_scope(node)[1]:
-                    return False  # called in a loop: one compile per call, used many times
-                calls += 1
-                continue
-            return False
-        return calls > 0
-
-
-def _inline(wrapper: cst.Call) -> bool:
-    """``jax.jit(f, inline=True)``: meant to be inlined into an enclosing trace."""
-    return any(
-        a.keyword is not None
-        and a.keyword.value == "inline"
-        and not (isinstance(a.value, cst.Name) and a.value.value in ("False", "None"))
-        for a in wrapper.args
-    )
-
-
-def _compiled_loop(rule: JitOfFreshCallable, fexpr: cst.BaseExpression) -> bool:
-    """``jax.jit(partial(lax.scan, step))``: the whole run is one compiled loop, and its
-    compilation is amortised over the steps."""
-    model = rule.ctx.model
-    if not (isinstance(fexpr, cst.Call) and model.call_name(fexpr) in PARTIAL):
-        return False
-    inner = positional(fexpr)
-    return bool(inner) and model.qualified_name(inner[0].value) in LAX_LOOPS

@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.diagnostics import Applicability
-from jaxlint.rules.base import Event, Examples, FixOp, ReplaceNode, Rule
+from jaxlint.rules.base import Examples, FixOp, Raises, ReplaceNode, Rule
 from jaxlint.rules.compilation.helpers import Queries, short
 
 EXAMPLES = Examples(__file__)
@@ -34,10 +34,9 @@ class UnhashableStaticArg(Queries, Rule):
         'supported"); {advice}'
     )
     fix_availability = "sometimes"
-    probe = "jaxlint probe recompile FILE.py:FUNC --static-argnums 0"
-    # Listed by `probe recompile --loop` as before the one-module-per-rule layout; an
-    # unhashable static argument raises rather than recompiles (the probes issue revisits).
-    confirmed_by = (Event("/jax/core/compile/backend_compile_duration"),)
+    probe = "jaxlint probe recompile FILE.py:CALLEE"
+    # jit raises before tracing; it never causes a recompilation
+    confirmed_by = (Raises("ValueError", message_startswith="Non-hashable static arguments"),)
     docs = """\
 ## What it does
 Flags a call of a jitted function (`@jax.jit`, `@partial(jax.jit, ...)`,
@@ -97,11 +96,13 @@ fix (make them hashable, e.g. a tuple of pairs, or pass them as traced
 arguments).
 
 ## Verify at runtime
-`jaxlint probe recompile FILE.py:FUNC --static-argnums 0` wraps the function once
-in `jax.jit` with that argument static and calls it on each case of the cases
-factory (`make_cases`): a case with an unhashable value stops the probe with the
-`ValueError` above (exit code 3), and hashable values that differ between cases
-are named as the reason for each recompilation ("static value").
+`jaxlint probe recompile FILE.py:CALLEE` (the `verify:` line names the jitted
+function the call calls, with the static arguments its `jax.jit` uses) calls it on
+each case of the cases factory (`make_cases`), or, without one, on the arguments of
+each call site in the file whose arguments evaluate: a case with an unhashable
+value stops the probe with the `ValueError` above (exit code 3, rule JAX404), and
+hashable values that differ between cases are named as the reason for each
+recompilation ("static value").
 """
     VALID = [
         EXAMPLES.valid("valid_fix_tuple.py", note="the fix: a tuple", runs=True),

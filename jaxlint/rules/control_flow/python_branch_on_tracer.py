@@ -160,6 +160,12 @@ JAX201.
             note="in_axes given by position (equinox/nn/_pool.py): `size` is not mapped",
             runs=True,
         ),
+        EXAMPLES.valid(
+            "valid_lax_metadata_constructor_static.py",
+            note="`lax.ConvDimensionNumbers(...)` (any class of `jax.lax`) builds static"
+            " metadata from static arguments, not a traced array",
+            runs=True,
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(

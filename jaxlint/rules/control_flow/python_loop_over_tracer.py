@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.rules.base import Examples, Rule
+from jaxlint.rules.base import Examples, Raises, Rule
 from jaxlint.rules.control_flow.helpers import (
     PROBE,
     TracerQueries,
@@ -22,6 +22,8 @@ class PythonLoopOverTracer(TracerQueries, Rule):
     name = "python-loop-over-tracer"
     message = "{what}: {why}; {advice}"
     probe = PROBE
+    # range(n) and while on a tracer; the rule is named when the failing line has its finding
+    confirmed_by = (Raises("TracerIntegerConversionError"), Raises("TracerBoolConversionError"))
     docs = """\
 ## What it does
 Flags Python loops whose trip count depends on a value that is definitely a

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.names import SemanticModel, dotted
 from jaxlint.analysis.tracing import Val
 from jaxlint.analysis.walk import children
 
@@ -171,9 +171,53 @@ def assigned_names(target: cst.BaseExpression) -> list[str] | None:
     return None
 
 
+# ``isinstance(x, T)`` with one of these types is False for every tracer, so the code
+# checks at runtime whether it holds a concrete (host) value.
+_HOST_TYPES = frozenset(
+    {
+        "int",
+        "float",
+        "complex",
+        "bool",
+        "np.ndarray",
+        "np.generic",
+        "np.number",
+        "np.integer",
+        "np.floating",
+        "numpy.ndarray",
+        "numpy.generic",
+        "numpy.number",
+        "numpy.integer",
+        "numpy.floating",
+        "onp.ndarray",
+        "onp.generic",
+        "numbers.Number",
+        "numbers.Real",
+        "numbers.Integral",
+        "Number",
+        "Real",
+        "Integral",
+    }
+)
+
+
+def _checks_host_type(call: cst.Call) -> bool:
+    """``isinstance(x, np.ndarray)`` / ``isinstance(x, (int, float))``."""
+    if not (
+        type(call.func) is cst.Name and call.func.value == "isinstance" and len(call.args) == 2
+    ):
+        return False
+    types = call.args[1].value
+    items = [el.value for el in types.elements] if type(types) in (cst.Tuple, cst.List) else [types]
+    return any(dotted(item) in _HOST_TYPES for item in items)
+
+
 def _tests_tracer(test: cst.BaseExpression) -> bool:
-    """A name or attribute in ``test`` says ``tracer`` or ``concrete``."""
+    """A name or attribute in ``test`` says ``tracer`` or ``concrete``, or ``test``
+    checks for a host type with ``isinstance``."""
     for inner in walk(test):
+        if type(inner) is cst.Call and _checks_host_type(inner):
+            return True
         name = (
             inner.value
             if type(inner) is cst.Name

@@ -124,7 +124,9 @@ an unknown function, an attribute of a pytree) are not flagged either. Under
 transforms and `vmap`; `float`, `complex`, `tolist`, `math` and NumPy raise
 under `grad` too. Code under an `if` that checks for tracers at runtime
 (`if not isinstance(x, core.Tracer):`, `if not_jax_tracer(x):`,
-`if jax.core.is_concrete(x):`) is not flagged, nor is `print` there (JAX103).
+`if jax.core.is_concrete(x):`), or for a host type (`if isinstance(x, np.ndarray):`,
+`isinstance(x, (int, float))`, which is False for every tracer) is not flagged, nor is
+`print` there (JAX103).
 
 ## Example
 ```python
@@ -216,6 +218,12 @@ your file and line and `"rule": "JAX101"`.
         EXAMPLES.valid(
             "valid_runtime_check_tracers_guards_conversion.py",
             note="a runtime check for tracers guards the conversion",
+        ),
+        EXAMPLES.valid(
+            "valid_isinstance_host_type_branch_dead.py",
+            note="`isinstance(x, np.ndarray)` / `(int, float)` is False for a tracer: the"
+            " branch never runs under jit",
+            runs=True,
         ),
     ]
     INVALID = [

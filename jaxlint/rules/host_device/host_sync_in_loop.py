@@ -29,7 +29,7 @@ class HostSyncInLoop(HostSyncInLoopChecks, Rule):
         " (accumulate it in an array) and fetch every N steps or after the loop"
     )
     fix_availability = "none"
-    probe = "jaxlint probe bench FILE.py:FUNC --jit"
+    probe = "jaxlint probe bench FILE.py:FUNC"
     docs = """\
 ## What it does
 Flags, in host code (outside any traced function), a Python `for` or `while` loop
@@ -111,9 +111,9 @@ for step, batch in enumerate(batches):
 No fix: where to fetch, and how often, is a design choice.
 
 ## Verify at runtime
-`jaxlint probe bench FILE.py:FUNC --jit` times one call of the step with its output
-synchronised; compare it with the wall time of your loop divided by the number of
-steps to see how much the per-step sync costs.
+`jaxlint probe bench FILE.py:FUNC` times the function the loop is in, as it is, with
+its output synchronised; `jaxlint probe bench STEP.py:STEP --jit` times one step.
+Compare the loop's time with the steps' to see how much the per-step sync costs.
 """
     VALID = [
         EXAMPLES.valid(

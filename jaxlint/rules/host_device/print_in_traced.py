@@ -100,6 +100,12 @@ checks this on JAX 0.12.
 """
     VALID = [
         EXAMPLES.valid(
+            "valid_scan_under_disable_jit_runs_eagerly.py",
+            note="`lax.scan` called inside `with jax.disable_jit():` runs its body eagerly:"
+            " `print` prints values",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_static_values_print_once_trace.py",
             note="static values print once at trace time, on purpose",
             runs=True,

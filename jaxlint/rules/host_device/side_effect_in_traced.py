@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxlint.analysis.names import Scope, SemanticModel
 from jaxlint.analysis.tracing import TracedFunction
-from jaxlint.rules.base import Examples, Rule
+from jaxlint.rules.base import Examples, Raises, Rule
 from jaxlint.rules.host_device.helpers import LOG_METHODS, Shared, short_code, walk
 
 EXAMPLES = Examples(__file__)
@@ -48,6 +48,7 @@ class SideEffectInTraced(Shared, Rule):
     message = "{what} runs once, when JAX traces `{fn}` ({how}), not on every call{extra}; {hint}"
     fix_availability = "none"
     probe = "jaxlint probe recompile FILE.py:FUNC"
+    confirmed_by = (Raises("UnexpectedTracerError"),)  # a leaked tracer used later
     docs = """\
 ## What it does
 Flags side effects in code traced by a `jit`-like transform (`jax.jit`, `pjit`,

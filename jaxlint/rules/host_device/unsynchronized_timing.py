@@ -58,7 +58,7 @@ class UnsynchronizedTiming(Shared, Rule):
         " clock"
     )
     fix_availability = "sometimes"
-    probe = "jaxlint probe bench FILE.py:FUNC --jit"
+    probe = "jaxlint probe bench FILE.py:FUNC"
     docs = """\
 ## What it does
 Flags, in host code, a pair of clock reads (`time.time()`, `time.perf_counter()`,
@@ -123,9 +123,9 @@ the second clock read follows another statement on its line (`a = 1; t1 = ...`),
 or when results are not bound to plain names.
 
 ## Verify at runtime
-`jaxlint probe bench FILE.py:FUNC --jit` times the function with its outputs
-synchronised inside the timer (and the first, compiling call reported apart);
-compare with your measurement.
+`jaxlint probe bench FILE.py:FUNC` times the function the finding is in, as it is,
+with its outputs synchronised inside the timer (and the first, compiling call
+reported apart); compare with your measurement.
 """
     VALID = [
         EXAMPLES.valid("valid_blocked_method.py", note="blocked with the method", runs=True),

@@ -27,6 +27,10 @@ split from one) and consumed inside a function (by a `jax.random` sampler,
 `split`, or a function of the same file that consumes it), where the function
 neither receives the key as an argument nor rebinds the global.
 
+**In tests.** Silent in test files (`tests/`, `test_*.py`, `*_test.py`,
+`conftest.py`): a module-level `KEY = jax.random.key(0)` there is fixed test data,
+and drawing the same numbers in every test is what makes the tests reproducible.
+
 ## Why is this bad
 The function hides its source of randomness in a global, and since the global
 never changes, every call draws the same numbers: two "random" initialisations
@@ -68,6 +72,12 @@ constant of the jaxpr rather than an argument.
 """
     VALID = [
         EXAMPLES.valid("valid_module_key_passed_once.py", note="the module key is passed in once"),
+        EXAMPLES.valid(
+            "valid_test_file_fixed_key.py",
+            filename="tests/test_softmax.py",
+            note="a test file: a fixed module-level key is reproducible test data",
+            runs=True,
+        ),
         EXAMPLES.valid(
             "valid_global_rebound_state_advances.py",
             note="the global is rebound: the state advances",
@@ -115,7 +125,7 @@ constant of the jaxpr rather than an argument.
 
     def visit_Module(self, node: cst.Module) -> None:
         text = self.ctx.text
-        if "random" not in text and "rng" not in text:
+        if self.ctx.is_test_file or ("random" not in text and "rng" not in text):
             return
         for use, val, fn in self.ctx.keys.global_uses:
             if use.kind == CALL:

@@ -18,7 +18,7 @@ class PrngKeyReuse(PrngKeyReuseChecks, Rule):
     default_enabled = False  # see "Off by default" in the docs
     message = "`{key}` {detail}"
     fix_availability = "none"
-    probe = "jaxlint probe compile FILE.py:FUNC"
+    probe = "JAX_DEBUG_KEY_REUSE=1 jaxlint probe compile FILE.py:FUNC"
     confirmed_by = (Raises("KeyReuseError"),)  # with JAX_DEBUG_KEY_REUSE=1
     docs = """\
 ## What it does
@@ -72,7 +72,9 @@ Not reported in tests: a key also passed to a function the file cannot see (the
 code under test; whether it draws is unknown and the correlation with the test's
 inputs rarely matters), and a loop that draws each iteration's own case from one
 key without keeping the draws across iterations (each iteration is a separate
-case, like a parametrised test with a fixed seed).
+case, like a parametrised test with a fixed seed). A `for _ in range(n)` loop whose
+consuming call never reads the loop variable is reported even there: every
+iteration repeats the same "random" case.
 
 
 **Off by default.** It is too noisy on code it was not tuned on: 11 of 49 sampled
@@ -118,9 +120,11 @@ No fix: which key each use should get (a split, a fold-in, a new argument) is a
 design decision, and changing it changes the program's random numbers.
 
 ## Verify at runtime
-Run `jaxlint probe compile FILE.py:FUNC` with JAX's checker switched on by the
-environment (`JAX_DEBUG_KEY_REUSE=1`) and an input factory that passes a typed key
-(`jax.random.key(0)`): its `eval_shape` stage fails with
+`JAX_DEBUG_KEY_REUSE=1 jaxlint probe compile FILE.py:FUNC` (the `verify:` line of
+each finding, filled in) traces the function with JAX's checker switched on by the
+environment; without the variable the checker is off and the probe passes. The
+inputs come from an input factory that passes a typed key (`jax.random.key(0)`), or
+from a call site in the file when there is none: its `eval_shape` stage fails with
 `jax.errors.KeyReuseError: In jit, argument 0 is already consumed.`, which the
 probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_reuse", True)` or
 `with jax.debug_key_reuse(True):`. The checker does not track raw `PRNGKey` keys.
@@ -238,6 +242,14 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_init_of_imported_module_given_only_the_key.py",
+            line=7,
+            column=31,
+            message_contains="(which receives it and may draw from it) at line 6",
+            note="a foreign `init` given only the key, no draw from it as example input:"
+            " a use like any other",
+        ),
+        EXAMPLES.invalid(
             "invalid_y_jax_random_uniform_key_3.py",
             line=8,
             column=28,
@@ -336,6 +348,14 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
             message_contains="the same function with the same arguments, so the two draws are identical",
             raises="KeyReuseError",
             filename="tests/test_graph.py",
+        ),
+        EXAMPLES.invalid(
+            "invalid_test_repetition_loop_same_case.py",
+            line=10,
+            message_contains="on every iteration of the loop at line 9",
+            raises="KeyReuseError",
+            note="a test's `range` loop whose draw never reads the loop variable: every"
+            " iteration checks the same deal",
         ),
         EXAMPLES.invalid(
             "invalid_test_loop_collects_same_draws.py",

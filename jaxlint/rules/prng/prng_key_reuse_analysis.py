@@ -16,6 +16,30 @@ def _program(body: str, imports: str = "") -> str:
     return f'import jax\n{imports}\njax.config.update("jax_debug_key_reuse", True)\n\n\n{body}'
 
 
+def _repeats_one_case(reuse: Reuse) -> bool:
+    """``for i in range(n): f(key, ...)`` where the call never reads ``i``: a repetition
+    loop (not a loop over cases) that gives every iteration the same key and the same
+    arguments."""
+    loop = reuse.loop
+    if type(loop) is not cst.For or type(loop.iter) is not cst.Call:
+        return False
+    func = loop.iter.func
+    if type(func) is not cst.Name or func.value != "range":
+        return False
+    targets = {n.value for n in _names(loop.target)}
+    return not any(n.value in targets for n in _names(reuse.second.call))
+
+
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    stack, out = [node], []
+    while stack:
+        cur = stack.pop()
+        if type(cur) is cst.Name:
+            out.append(cur)
+        stack.extend(cur.children)
+    return out
+
+
 def _by(use: Use) -> str:
     if use.kind == CALL:
         return f"by `{use.by}` (which receives it and may draw from it)"
@@ -34,7 +58,11 @@ class PrngKeyReuseChecks:
         """In test code: a key also given to a function the file cannot see (the code
         under test) is not reported, and neither is a loop whose iterations each draw
         their own case from one key (each iteration is a test case of its own); draws
-        that are used together as different data are."""
+        that are used together as different data are, and so is a ``for ... in
+        range(n)`` loop whose consuming call does not read the loop variable: every
+        iteration then repeats the same "random" case."""
+        if reuse.how == "loop" and _repeats_one_case(reuse):
+            return True
         if CALL in (reuse.first.kind, reuse.second.kind):
             return False
         if reuse.how == "loop":

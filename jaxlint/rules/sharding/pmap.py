@@ -42,7 +42,14 @@ class Pmap(PmapChecks, Rule):
 ## What it does
 Flags every use of `jax.pmap` when the target JAX is 0.8.0 or newer: attribute
 uses (`jax.pmap(...)`, `@jax.pmap`, `partial(jax.pmap, ...)`) at each use, and
-`from jax import pmap` once, at the import.
+`from jax import pmap` once, at the import (only when the imported name is used: an
+unused import maps nothing and has nothing to migrate).
+
+**In tests.** Silent in test files (`tests/`, `test_*.py`, `*_test.py`,
+`conftest.py`): there `pmap` is almost always the subject of the test (the
+library checks that its code still works for users who run `pmap`), which still
+works on JAX 0.12; the library's own `pmap` code is reported, and migrating it is
+what moves its tests.
 
 ## Why is this bad
 Since JAX 0.8.0 `jax.pmap` is in maintenance mode: it is implemented as
@@ -137,6 +144,16 @@ shapes, which match what `pmap` returned.
         ),
         EXAMPLES.valid("valid_only_use_tuple.py", note="the only use is in a tuple"),
         EXAMPLES.valid(
+            "valid_test_of_pmap_support.py",
+            filename="tests/test_buffer.py",
+            note="a test file: `pmap` is what the test checks",
+        ),
+        EXAMPLES.valid(
+            "valid_unused_import_nothing_to_migrate.py",
+            note="an imported `pmap` that is never used maps nothing: no use to migrate",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_chex_s_fake_pmap_copies.py", note="chex's fake_pmap copies pmap's metadata"
         ),
         EXAMPLES.valid(
@@ -212,7 +229,8 @@ shapes, which match what `pmap` returned.
 
     def __init__(self, ctx: FileContext) -> None:
         super().__init__(ctx)
-        self.enabled = ctx.target_jax >= _PMAP_MAINTENANCE_SINCE
+        # test files: a test of the code's pmap support is kept while users run pmap
+        self.enabled = ctx.target_jax >= _PMAP_MAINTENANCE_SINCE and not ctx.is_test_file
         self.rewrites: dict[int, Rewrite | str] = {}
         """id of a pmap reference -> its rewrite, or why there is none."""
         self.imported: list[tuple[cst.ImportFrom, cst.ImportAlias, str]] = []
@@ -291,8 +309,8 @@ shapes, which match what `pmap` returned.
             self._report_use(use)
         for imp, alias, local in self.imported:
             uses = self.uses_of_import(imp, local, "jax.pmap")
-            if uses and all(id(u) in self.in_collection for u in uses):
-                continue
+            if not uses or all(id(u) in self.in_collection for u in uses):
+                continue  # nothing maps: an unused import, or a list of transforms
             rewrites: list[Rewrite] = []
             reason: str | None = None
             for use in uses:

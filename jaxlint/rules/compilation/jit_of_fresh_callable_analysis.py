@@ -1,0 +1,165 @@
+"""JAX402's analysis: whether the function that builds the wrapper runs many times, and
+whether what it wraps is new on every call (a mixin of :class:`JitOfFreshCallable`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.transforms import LAX_LOOPS, PARTIAL
+from jaxlint.rules.compilation.helpers import SCOPE_NODES, Queries, positional, short
+
+if TYPE_CHECKING:
+    from jaxlint.rules.compilation.jit_of_fresh_callable import JitOfFreshCallable
+
+_HOST_CALLS = frozenset(
+    {
+        "jax.device_get",
+        "numpy.asarray",
+        "numpy.array",
+        "builtins.float",
+        "builtins.int",
+        "builtins.bool",
+        "builtins.print",
+        "jax.block_until_ready",
+    }
+)
+_SETUP_PREFIXES = ("init", "setup", "set_up", "create", "build", "make")
+"""Initialisers and builders (``initialized``, ``setup_initial_state``): run once per model."""
+
+
+class FreshCallableChecks(Queries):
+    """The analysis behind :class:`JitOfFreshCallable`."""
+
+    def _repeated(self, outer: cst.FunctionDef, node: cst.CSTNode) -> bool:
+        """``outer`` may run many times, each run outside an enclosing trace."""
+        if self.ctx.is_test_file or self.runs_once(outer) or self.caches_result(outer):
+            return False  # in a test file every helper runs a few times per test run
+        name = outer.name.value.lower()
+        if any(part.startswith(_SETUP_PREFIXES) for part in name.split("_")):
+            return False  # ``init_params``, ``sharded_init``: runs once per model
+        cls = self.enclosing_class(outer)
+        if cls is not None and any(
+            self.ctx.model.qualified_name(b.value) != "builtins.object" for b in cls.bases
+        ):
+            return False  # a module-like class: its methods often run under a transform
+        if any(isinstance(n, (cst.For, cst.While)) for n in self._own_nodes(outer)):
+            return False  # a driver (a training loop): one compile per run is amortised
+        for _, parent in self.index.ancestors(outer):
+            if isinstance(parent, cst.FunctionDef) and self.runs_once(parent):
+                return False  # a helper of a test: runs a few times at most
+        info = self.ctx.trace.info(outer)
+        return not (info is not None and info.staging) and not self.staged(node)
+
+    def _host_only(self, fn: cst.FunctionDef) -> bool:
+        """``fn`` fetches values to the host (``jax.device_get``, ``np.asarray``, ``float``,
+        ``.item()``, ``print``, ``assert``): it cannot run under an outer trace, where a
+        nested ``pmap`` would be a meaningful inner map rather than a new compilation."""
+        for node in self._own_nodes(fn):
+            if isinstance(node, cst.Assert):
+                return True
+            if isinstance(node, cst.Call):
+                if self.ctx.model.call_name(node) in _HOST_CALLS:
+                    return True
+                func = node.func
+                if isinstance(func, cst.Attribute) and func.attr.value in (
+                    "item",
+                    "tolist",
+                    "block_until_ready",
+                ):
+                    return True
+        return False
+
+    def _own_nodes(self, fn: cst.FunctionDef) -> Iterator[cst.CSTNode]:
+        """The nodes of ``fn``'s body, nested functions and classes left out."""
+        nested = [n for n in self.index.nodes_in(fn.body) if isinstance(n, (*SCOPE_NODES,))]
+        for node in self.index.nodes_in(fn.body):
+            if not any(node is n or self.index.inside(node, n) for n in nested):
+                yield node
+
+    def _fresh(self, fexpr: cst.BaseExpression, outer: cst.FunctionDef) -> str | None:
+        """How to name the wrapped callable when it is a new object on each call of
+        ``outer``; ``None`` when it may be the same object every time."""
+        model = self.ctx.model
+        if isinstance(fexpr, cst.Lambda):
+            return "a lambda"
+        if isinstance(fexpr, cst.Call):
+            text = short(self.ctx.code(fexpr), 40)
+            if model.call_name(fexpr) in PARTIAL:
+                return f"`{text}`"
+            if self.ctx.trace.transform_of(fexpr.func) is not None and positional(fexpr):
+                return f"the `{text}` result"
+            return None
+        if isinstance(fexpr, cst.Name):
+            found = model.lookup(fexpr.value, model.scope_for(fexpr))
+            scope = model.scope_of_node.get(id(outer))
+            if found is None or found[0] is not scope:
+                return None
+            bindings = found[1]
+            if all(b.kind == "def" for b in bindings):
+                return f"the nested function `{fexpr.value}`"
+            values = [self.index.assigned.get(id(b.node)) for b in bindings]
+            if all(
+                isinstance(v, cst.Lambda)
+                or (isinstance(v, cst.Call) and model.call_name(v) in PARTIAL)
+                for v in values
+            ):
+                return f"`{fexpr.value}`"
+            return None
+        if isinstance(fexpr, cst.Attribute):
+            method = self.bound_method(fexpr, outer)
+            if method is not None:
+                return f"the bound method `{method}`"
+        return None
+
+    def _only_called(self, name: cst.Name, outer: cst.FunctionDef) -> bool:
+        """``name``, bound once in ``outer``, is only ever called there, outside loops (never
+        returned, stored, passed on or captured): the jitted function dies with the call,
+        and its compilation serves a single use."""
+        model = self.ctx.model
+        scope = model.scope_of_node.get(id(outer))
+        if scope is None:
+            return False
+        if name.value in scope.global_names or name.value in scope.nonlocal_names:
+            return False
+        if len(scope.bindings.get(name.value, ())) != 1:
+            return False
+        calls = 0
+        for node in self.index.nodes_in(outer):
+            if not isinstance(node, cst.Name) or node.value != name.value or node is name:
+                continue
+            found = model.lookup(node.value, model.scope_for(node))
+            if found is None or found[0] is not scope:
+                continue
+            parent = self.index.parent.get(id(node))
+            if isinstance(parent, cst.Call) and parent.func is node:
+                if model.scope_for(node) is not scope:
+                    return False  # called from a nested function that may outlive the call
+                if self.function_scope(node)[1]:
+                    return False  # called in a loop: one compile per call, used many times
+                calls += 1
+                continue
+            return False
+        return calls > 0
+
+
+def inline(wrapper: cst.Call) -> bool:
+    """``jax.jit(f, inline=True)``: meant to be inlined into an enclosing trace."""
+    return any(
+        a.keyword is not None
+        and a.keyword.value == "inline"
+        and not (isinstance(a.value, cst.Name) and a.value.value in ("False", "None"))
+        for a in wrapper.args
+    )
+
+
+def compiled_loop(rule: JitOfFreshCallable, fexpr: cst.BaseExpression) -> bool:
+    """``jax.jit(partial(lax.scan, step))``: the whole run is one compiled loop, and its
+    compilation is amortised over the steps."""
+    model = rule.ctx.model
+    if not (isinstance(fexpr, cst.Call) and model.call_name(fexpr) in PARTIAL):
+        return False
+    inner = positional(fexpr)
+    return bool(inner) and model.qualified_name(inner[0].value) in LAX_LOOPS

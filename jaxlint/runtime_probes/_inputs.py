@@ -1,0 +1,539 @@
+"""Where a probe's inputs come from, when the user wrote no input factory.
+
+In order: ``--args 'f32[128,784], f32[128]'`` (given on the command line), the
+input factory (``--factory``, or ``make_inputs`` when the target's module has one),
+the parameters' annotations (``x: "f32[4,8]"``, jaxtyping-style ``Float[Array, "4
+8"]``, ``int``/``float``/``bool``), or a call site of the function found in its
+file whose arguments can be evaluated (a module-level call, or one in an ``if
+__name__ == "__main__":`` block or a function, after the simple assignments before
+it in its block). The report says which (``inputs_from``).
+
+Every source is a factory (``Target.obj() -> (args, kwargs)``) that builds fresh
+inputs on each call, so ``bench``'s fresh-inputs rule holds for all of them. Arrays
+built from a shape spec are deterministic: floating and complex ones standard normal
+(NumPy ``default_rng(0)``), integer ones 0, boolean ones False; ``compile`` gets
+``jax.ShapeDtypeStruct`` instead (nothing runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from jaxlint.runtime_probes._common import EXIT_ERROR, fail, usage_error
+from jaxlint.runtime_probes._targets import DEFAULT_FACTORY, Inputs, Loader, Target, _has_attr_path
+
+DTYPES = {
+    "f16": "float16",
+    "bf16": "bfloat16",
+    "f32": "float32",
+    "f64": "float64",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+    "i64": "int64",
+    "u8": "uint8",
+    "u16": "uint16",
+    "u32": "uint32",
+    "u64": "uint64",
+    "bool": "bool",
+    "pred": "bool",
+    "c64": "complex64",
+    "c128": "complex128",
+}
+DTYPES.update({name: name for name in set(DTYPES.values())})
+
+#: jaxtyping-style annotation names -> dtype (``Float[Array, "4 8"]``)
+JAXTYPING = {
+    "Float": "float32",
+    "Float16": "float16",
+    "BFloat16": "bfloat16",
+    "Float32": "float32",
+    "Float64": "float64",
+    "Int": "int32",
+    "Int8": "int8",
+    "Int16": "int16",
+    "Int32": "int32",
+    "Int64": "int64",
+    "UInt": "uint32",
+    "UInt8": "uint8",
+    "UInt32": "uint32",
+    "Bool": "bool",
+    "Complex": "complex64",
+    "Complex64": "complex64",
+}
+SCALARS: dict[str, Any] = {"int": 1, "float": 1.0, "bool": True}
+VALUES = (
+    "arrays from shape specs: floating and complex ones standard normal (NumPy default_rng(0)),"
+    " integer ones 0, boolean ones False; the same values on every call"
+)
+ABSTRACT_VALUES = "jax.ShapeDtypeStruct from the shape specs (nothing is executed)"
+ARGS_HELP = (
+    "the inputs as shape specs instead of a factory: 'f32[128,784], f32[128]' (dtype f16,"
+    " bf16, f32, f64, i8..i64, u8..u64, bool, c64, c128; f32[] is a scalar), Python"
+    " literals for static arguments (3, True, 'mean', (1, 2)), NAME=... for a keyword"
+)
+
+_SPEC = re.compile(r"^\s*([A-Za-z][A-Za-z0-9]*)\s*\[\s*([0-9,\s]*)\]\s*$")
+
+
+@dataclass(frozen=True)
+class Spec:
+    dtype: str
+    shape: tuple[int, ...]
+
+    def text(self) -> str:
+        return f"{self.dtype}[{','.join(map(str, self.shape))}]"
+
+
+Item = Spec | tuple[str, Any]  # a shape spec, or ("literal", value)
+
+
+def add_args_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--args", metavar="SPECS", help=ARGS_HELP)
+
+
+def parse_spec(text: str) -> Spec | None:
+    m = _SPEC.match(text)
+    if not m or m.group(1) not in DTYPES:
+        return None
+    dims = [d.strip() for d in m.group(2).split(",") if d.strip()]
+    return Spec(DTYPES[m.group(1)], tuple(int(d) for d in dims))
+
+
+def _split_top(text: str) -> list[str]:
+    """Split at commas outside brackets, parentheses and quotes."""
+    parts, depth, quote, current = [], 0, "", []
+    for ch in text:
+        if quote:
+            current.append(ch)
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "[({":
+            depth += 1
+        elif ch in "])}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    if "".join(current).strip():
+        parts.append("".join(current))
+    return [p.strip() for p in parts]
+
+
+def parse_args_text(text: str) -> tuple[list[Item], dict[str, Item]]:
+    """``'f32[128,784], f32[128], 3, mode="mean"'`` -> positional and keyword items."""
+    args: list[Item] = []
+    kwargs: dict[str, Item] = {}
+    for part in _split_top(text):
+        if not part:
+            usage_error(f"--args: empty item in {text!r}")
+        name = None
+        m = re.match(r"^([A-Za-z_]\w*)\s*=(?!=)\s*(.*)$", part, re.S)
+        if m and not _SPEC.match(part):
+            name, part = m.group(1), m.group(2)
+        item: Item | None = parse_spec(part)
+        if item is None:
+            try:
+                item = ("literal", ast.literal_eval(part))
+            except (ValueError, SyntaxError):
+                usage_error(
+                    f"--args: {part!r} is neither a shape spec like f32[128,784] (dtypes:"
+                    f" {', '.join(sorted(k for k in DTYPES if len(k) <= 4))}) nor a Python literal"
+                )
+        if name is None:
+            if kwargs:
+                usage_error("--args: a positional item after a keyword one")
+            args.append(item)
+        else:
+            kwargs[name] = item
+    return args, kwargs
+
+
+def _describe(item: Item) -> str:
+    return item.text() if isinstance(item, Spec) else repr(item[1])
+
+
+def _build(items: tuple[list[Item], dict[str, Item]], abstract: bool) -> Callable[[], Inputs]:
+    def make(item: Item) -> Any:
+        if not isinstance(item, Spec):
+            return item[1]
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+        dtype = jnp.dtype(item.dtype)
+        if abstract:
+            return jax.ShapeDtypeStruct(item.shape, dtype)
+        rng = np.random.default_rng(0)
+        if jnp.issubdtype(dtype, jnp.floating) or jnp.issubdtype(dtype, jnp.complexfloating):
+            return jnp.asarray(rng.standard_normal(item.shape), dtype=dtype)
+        return jnp.zeros(item.shape, dtype)
+
+    args, kwargs = items
+
+    def factory() -> Inputs:
+        return tuple(make(a) for a in args), {k: make(v) for k, v in kwargs.items()}
+
+    return factory
+
+
+# -- annotations -----------------------------------------------------------------------------
+
+
+def _function_node(tree: ast.Module, attr: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    parts = attr.split(".")
+    body: list[ast.stmt] = tree.body
+    node: ast.AST | None = None
+    for i, part in enumerate(parts):
+        node = None
+        for stmt in body:
+            last = i == len(parts) - 1
+            kinds = (ast.FunctionDef, ast.AsyncFunctionDef) if last else (ast.ClassDef,)
+            if isinstance(stmt, kinds) and stmt.name == part:
+                node = stmt
+        if node is None:
+            return None
+        body = getattr(node, "body", [])
+    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def annotation_item(annotation: ast.expr | None) -> Item | None:
+    """The input an annotation describes, or None when it has no shape and dtype."""
+    if annotation is None:
+        return None
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        spec = parse_spec(annotation.value)
+        if spec is not None:
+            return spec
+        try:  # from __future__ import annotations: the annotation is text
+            return annotation_item(ast.parse(annotation.value, mode="eval").body)
+        except SyntaxError:
+            return None
+    if isinstance(annotation, ast.Name) and annotation.id in SCALARS:
+        return ("literal", SCALARS[annotation.id])
+    if isinstance(annotation, ast.Subscript):
+        base = annotation.value
+        name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", None)
+        if name in JAXTYPING and isinstance(annotation.slice, ast.Tuple):
+            elts = annotation.slice.elts
+            if len(elts) == 2 and isinstance(elts[1], ast.Constant):
+                dims = str(elts[1].value).split()
+                if all(d.isdigit() for d in dims):
+                    return Spec(JAXTYPING[name], tuple(int(d) for d in dims))
+    return None
+
+
+def from_annotations(
+    tree: ast.Module, attr: str
+) -> tuple[tuple[list[Item], dict[str, Item]], dict[str, str]] | str:
+    """The items for the required parameters, or why the annotations cannot give them."""
+    fn = _function_node(tree, attr)
+    if fn is None:
+        return f"no `def {attr}` in the file"
+    a = fn.args
+    positional = [*a.posonlyargs, *a.args]
+    required = positional[: len(positional) - len(a.defaults)]
+    if "." in attr and required and required[0].arg in ("self", "cls"):
+        return f"{attr} is a method: its `{required[0].arg}` has no annotation to build"
+    args: list[Item] = []
+    kwargs: dict[str, Item] = {}
+    shown: dict[str, str] = {}
+    missing = []
+    for param in required:
+        item = annotation_item(param.annotation)
+        if item is None:
+            missing.append(param.arg)
+            continue
+        args.append(item)
+        shown[param.arg] = _describe(item)
+    for param, default in zip(a.kwonlyargs, a.kw_defaults, strict=True):
+        if default is None:
+            item = annotation_item(param.annotation)
+            if item is None:
+                missing.append(param.arg)
+                continue
+            kwargs[param.arg] = item
+            shown[param.arg] = _describe(item)
+    if missing:
+        return (
+            f"parameter(s) {', '.join(missing)} of {attr} have no annotation with a shape and dtype"
+        )
+    return (args, kwargs), shown
+
+
+# -- call sites ------------------------------------------------------------------------------
+
+_SIMPLE = (ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom)
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+@dataclass
+class CallSite:
+    line: int
+    text: str
+    setup: list[ast.stmt]
+    """Simple statements run before the call's arguments are evaluated (not run on import)."""
+    call: ast.Call
+
+
+def _is_main_guard(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and isinstance(node.test.left, ast.Name)
+        and node.test.left.id == "__name__"
+    )
+
+
+def _names(tree: ast.Module, attr: str) -> set[str]:
+    """The function's name and module-level names bound to a wrapper of it
+    (``g_jit = jax.jit(g, ...)``)."""
+    names = {attr}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+            first = stmt.value.args[0] if stmt.value.args else None
+            if isinstance(first, ast.Name) and first.id == attr:
+                names |= {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def call_sites(tree: ast.Module, source: str, attr: str) -> list[CallSite]:
+    if "." in attr:
+        return []
+    names = _names(tree, attr)
+    parents: dict[int, tuple[ast.AST, str]] = {}
+    for node in ast.walk(tree):
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                for child in value:
+                    if isinstance(child, ast.AST):
+                        parents[id(child)] = (node, field)
+            elif isinstance(value, ast.AST):
+                parents[id(value)] = (node, field)
+    own = _function_node(tree, attr)
+    sites = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        if node.func.id not in names:
+            continue
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(
+            k.arg is None for k in node.keywords
+        ):
+            continue
+        setup: list[ast.stmt] = []
+        child: ast.AST = node
+        inside_own = False
+        deferred = False  # the enclosing blocks do not run on import
+        chain: list[tuple[ast.AST, str, ast.AST]] = []
+        while id(child) in parents:
+            parent, field = parents[id(child)]
+            chain.append((parent, field, child))
+            if parent is own:
+                inside_own = True
+            if isinstance(parent, _FUNCS) or _is_main_guard(parent):
+                deferred = True
+            child = parent
+        if inside_own:
+            continue
+        if deferred:
+            # the simple statements before the call in each enclosing block, outermost first,
+            # from the function or __main__ block down
+            for parent, field, child in reversed(chain):
+                if isinstance(parent, _FUNCS) or _is_main_guard(parent):
+                    setup = []
+                block = getattr(parent, field, None)
+                if isinstance(block, list) and isinstance(child, ast.stmt):
+                    index = next(i for i, s in enumerate(block) if s is child)
+                    setup += [s for s in block[:index] if isinstance(s, _SIMPLE)]
+        text = ast.get_source_segment(source, node) or ast.unparse(node)
+        sites.append(CallSite(node.lineno, " ".join(text.split()), setup, node))
+    sites.sort(key=lambda s: s.line)
+    return sites
+
+
+def _site_factory(module: Any, filename: str, site: CallSite) -> Callable[[], Inputs]:
+    setup = compile(ast.Module(body=site.setup, type_ignores=[]), filename, "exec")
+    args = [compile(ast.Expression(a), filename, "eval") for a in site.call.args]
+    kwargs = [
+        (k.arg, compile(ast.Expression(k.value), filename, "eval")) for k in site.call.keywords
+    ]
+
+    def factory() -> Inputs:
+        ns = dict(vars(module))
+        exec(setup, ns)
+        return tuple(eval(a, ns) for a in args), {k: eval(v, ns) for k, v in kwargs}
+
+    return factory
+
+
+def _try_site(module: Any, filename: str, site: CallSite) -> Callable[[], Inputs] | str:
+    factory = _site_factory(module, filename, site)
+    try:
+        factory()
+    except Exception as exc:  # the site's arguments need what only a run has
+        return f"line {site.line}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    return factory
+
+
+# -- choosing --------------------------------------------------------------------------------
+
+
+def _source(target: Target) -> tuple[ast.Module, str, str] | None:
+    path = target.file
+    if not path or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        return ast.parse(text, filename=path), text, path
+    except (OSError, SyntaxError, ValueError):
+        return None
+
+
+def _factory_target(target: Target, name: str, fn: Callable[[], Any]) -> Target:
+    where = target.file or target.module.__name__
+    return Target(f"{where}:{name}", target.module, fn, name)
+
+
+def _not_found(target: Target, role: str, tried: list[str]) -> None:
+    where = target.file or target.module.__name__
+    fail(
+        EXIT_ERROR,
+        "FactoryNotFound",
+        f"no inputs for {target.spec}: no {role} {DEFAULT_FACTORY if role == 'factory' else 'make_cases'!r}"
+        f" in {where}, no --args, " + "; ".join(tried),
+        hint=f"pass --args 'f32[128,784], f32[128]' (shape specs), define `def"
+        f" {DEFAULT_FACTORY if role == 'factory' else 'make_cases'}(): return (args, kwargs)`"
+        " in the file, or pass --factory FILE.py:FUNCTION",
+    )
+
+
+def input_factory(
+    loader: Loader,
+    target: Target,
+    factory_spec: str | None,
+    args_text: str | None,
+    *,
+    abstract: bool = False,
+) -> tuple[Target, dict[str, Any]]:
+    """The factory a probe calls for one call's inputs, and ``inputs_from``."""
+    if args_text is not None:
+        if factory_spec is not None:
+            usage_error("give --args or --factory, not both")
+        items = parse_args_text(args_text)
+        shown = [*map(_describe, items[0]), *(f"{k}={_describe(v)}" for k, v in items[1].items())]
+        info = {
+            "source": "--args",
+            "arguments": shown,
+            "values": ABSTRACT_VALUES if abstract else VALUES,
+        }
+        return _factory_target(target, "<--args>", _build(items, abstract)), info
+    if factory_spec is not None or _has_attr_path(target.module, DEFAULT_FACTORY):
+        factory = loader.load_factory(factory_spec, target)
+        return factory, {"source": "factory", "factory": factory.spec}
+    found = _fallback(target, abstract, many=False)
+    return found[0], found[1]
+
+
+def cases_factory(
+    loader: Loader, target: Target, cases_spec: str | None, args_text: str | None, default: str
+) -> tuple[Target, dict[str, Any]]:
+    """The factory of a list of cases (``recompile``), and ``inputs_from``."""
+    if args_text is not None:
+        if cases_spec is not None:
+            usage_error("give --args or --cases, not both")
+        one, info = input_factory(loader, target, None, args_text)
+        return _factory_target(target, "<--args>", lambda: [one.obj()]), info
+    if cases_spec is not None or _has_attr_path(target.module, default):
+        factory = loader.load_factory(cases_spec or default, target, role="cases")
+        return factory, {"source": "cases factory", "factory": factory.spec}
+    return _fallback(target, False, many=True)
+
+
+def _fallback(target: Target, abstract: bool, *, many: bool) -> tuple[Target, dict[str, Any]]:
+    role = "cases" if many else "factory"
+    parsed = _source(target)
+    if parsed is None:
+        _not_found(target, role, ["the target's source file cannot be read"])
+        raise AssertionError  # unreachable: _not_found raises
+    tree, text, path = parsed
+    tried = []
+    got = from_annotations(tree, target.attr)
+    if isinstance(got, str):
+        tried.append(got)
+    else:
+        items, shown = got
+        build = _build(items, abstract)
+        info = {
+            "source": "annotations" if shown else "no parameters",
+            "arguments": shown,
+            "values": ABSTRACT_VALUES if abstract else VALUES,
+        }
+        if many:
+            return _factory_target(target, "<annotations>", lambda: [build()]), info
+        return _factory_target(target, "<annotations>", build), info
+    sites = call_sites(tree, text, target.attr)
+    usable: list[tuple[CallSite, Callable[[], Inputs]]] = []
+    skipped = []
+    for site in sites:
+        made = _try_site(target.module, path, site)
+        if isinstance(made, str):
+            skipped.append(made)
+        else:
+            usable.append((site, made))
+            if not many:
+                break
+    if not usable:
+        if sites:
+            tried.append(
+                "no call site of it in the file has arguments that evaluate ("
+                + "; ".join(skipped)
+                + ")"
+            )
+        else:
+            tried.append(f"no call of {target.attr} in the file")
+        _not_found(target, role, tried)
+    base = os.path.basename(path)
+    info = {
+        "source": "call sites" if many else "call site",
+        "call_sites": [{"file": path, "line": s.line, "call": s.text} for s, _ in usable],
+        "skipped": skipped,
+        "not_from_annotations": tried[0] if tried else None,
+    }
+    if many:
+        makers = [m for _, m in usable]
+        return _factory_target(
+            target, f"<call sites in {base}>", lambda: [m() for m in makers]
+        ), info
+    site, maker = usable[0]
+    return _factory_target(target, f"<call site {base}:{site.line}>", maker), info
+
+
+def inputs_text(info: dict[str, Any] | None) -> list[str]:
+    """The ``inputs from:`` lines of a text report."""
+    if not info:
+        return []
+    source = info.get("source")
+    if source in ("factory", "cases factory"):
+        return [f"inputs from: {source} {info.get('factory')}"]
+    if source in ("call site", "call sites"):
+        return [
+            f"inputs from: {source[:9]} {os.path.basename(s['file'])}:{s['line']}: {s['call']}"
+            for s in info.get("call_sites", [])
+        ]
+    arguments = info.get("arguments") or []
+    if isinstance(arguments, dict):
+        arguments = [f"{k}: {v}" for k, v in arguments.items()]
+    return [f"inputs from: {source}" + (f" ({', '.join(arguments)})" if arguments else "")]
