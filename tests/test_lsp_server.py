@@ -43,12 +43,16 @@ SOURCE = textwrap.dedent(
 )
 
 
+# JAX602 (the sample's main finding) is off by default: the sessions select it.
+WITH_JAX602 = {"extend-select": ["JAX602"]}
+
+
 class Session:
     """One server process and what it published."""
 
     def __init__(self, tmp_path: Path, init_options=None, command=None, capabilities=None):
         self.tmp_path = tmp_path
-        self.init_options = init_options
+        self.init_options = WITH_JAX602 if init_options is None else init_options
         self.command = command or [
             sys.executable,
             "-m",
@@ -273,7 +277,7 @@ def test_unsafe_fix_is_offered_but_fix_all_leaves_it(tmp_path):
     text = SOURCE.replace("def legacy(key):", "def legacy(key):  # JAX302 is selected below")
 
     async def scenario():
-        async with Session(tmp_path, init_options={"extend-select": ["JAX302"]}) as s:
+        async with Session(tmp_path, init_options={"extend-select": ["JAX302", "JAX602"]}) as s:
             uri = s.open("model.py", text)
             diags = await s.diagnostics(uri, 1)
             assert ("JAX302", 11) in codes(diags)
@@ -297,7 +301,7 @@ def test_unsafe_fix_is_offered_but_fix_all_leaves_it(tmp_path):
 
 def test_fix_all_applies_unsafe_fixes_when_the_setting_is_on(tmp_path):
     async def scenario():
-        options = {"extendSelect": ["JAX302"], "unsafeFixes": True}
+        options = {"extendSelect": ["JAX302", "JAX602"], "unsafeFixes": True}
         async with Session(tmp_path, init_options=options) as s:
             uri = s.open("model.py", SOURCE)
             await s.diagnostics(uri, 1)
@@ -405,7 +409,10 @@ def test_hover_shows_docs_message_and_filled_in_verify_command(tmp_path):
             assert value.startswith("**JAX602** `empty-not-zeros`: `jnp.empty` returns")
             assert "Flags calls to `jax.numpy.empty`" in value  # the rule's "What it does"
             assert "Fix: Replace with `jnp.zeros` (safe fix)" in value
-            assert "`jaxlint probe compile model.py:init --dump jaxpr.txt`" in value
+            assert (
+                "Verify at runtime: `jaxlint probe compile model.py:init --dump jaxpr.txt`" in value
+            )
+            assert "(https://" in value and "docs/rules/JAX602.md)" in value
             nothing = await s.client.text_document_hover_async(
                 lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(0, 2))
             )
@@ -421,9 +428,8 @@ def test_settings_from_pyproject_and_from_the_client(tmp_path):
         async with Session(tmp_path) as s:
             uri = s.open("model.py", SOURCE)
             assert codes(await s.diagnostics(uri, 1)) == [("JAX702", 12)]  # JAX602 needs 0.11
-        async with Session(
-            tmp_path, init_options={"target-jax": "0.11.0", "ignore": ["JAX7"]}
-        ) as s:
+        options = {"target-jax": "0.11.0", "ignore": ["JAX7"], "extend-select": ["JAX602"]}
+        async with Session(tmp_path, init_options=options) as s:
             uri = s.open("model.py", SOURCE)
             assert codes(await s.diagnostics(uri, 1)) == [("JAX602", 6)]
         async with Session(tmp_path, init_options={"select": ["JAX99"], "bogus": 1}) as s:
@@ -536,7 +542,7 @@ def test_fast_pass_matches_the_full_lint_edit_after_edit():
 
     bench = _benchmark_module()
     text = bench.generate(600)
-    linter = DocumentLinter(use_disk_cache=False)
+    linter = DocumentLinter({"extend_select": ["JAX602"]}, use_disk_cache=False)
     settings = linter.settings_for(None)
 
     def lint(t):
@@ -569,7 +575,7 @@ def test_fast_pass_on_module_level_statements_syntax_errors_and_file_noqa():
     from jaxlint.server.incremental import fast_relint, statement_spans
     from jaxlint.server.linting import DocumentLinter
 
-    linter = DocumentLinter(use_disk_cache=False)
+    linter = DocumentLinter({"extend_select": ["JAX602"]}, use_disk_cache=False)
     settings = linter.settings_for(None)
 
     def lint(t):
@@ -606,7 +612,7 @@ def test_opening_a_document_uses_the_results_cache(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\n")
     path = tmp_path / "model.py"
     path.write_text(SOURCE)
-    settings = ConfigResolver().for_path(path)
+    settings = ConfigResolver(overrides={"extend_select": ["JAX602"]}).for_path(path)
     key = entry_key(SOURCE, path, settings_fingerprint(settings, path, True))
     planted = Diagnostic(
         "JAX602",

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from pygls.uris import to_fs_path
 from jaxlint import __version__
 from jaxlint.config import ConfigError
 from jaxlint.diagnostics import INTERNAL_ERROR_CODE, PARSE_ERROR_CODE, Diagnostic, Position
+from jaxlint.output.urls import rule_url
 from jaxlint.server import actions
 from jaxlint.server.hover import hover_markdown
 from jaxlint.server.incremental import Span, fast_relint, statement_spans
@@ -39,17 +39,6 @@ FIX_ALL_UNSAFE_TITLE = "Fix all jaxlint findings (safe and unsafe)"
 DEFAULT_EXACT_DELAY = 0.3
 """Seconds without an edit before the full lint follows the fast pass."""
 _DEPRECATED_CODES = ("JAX701", "JAX702")
-
-
-@functools.cache
-def rule_url(code: str) -> str | None:
-    """The rule's page: ``$JAXLINT_DOCS_URL/JAXnnn.md`` if set, else ``docs/rules/JAXnnn.md``
-    of the checkout jaxlint runs from (a ``file://`` URI), else none."""
-    base = os.environ.get("JAXLINT_DOCS_URL")
-    if base:
-        return f"{base.rstrip('/')}/{code}.md"
-    page = Path(__file__).resolve().parents[2] / "docs" / "rules" / f"{code}.md"
-    return page.as_uri() if page.is_file() else None
 
 
 @dataclass
@@ -124,11 +113,7 @@ class JaxlintServer(LanguageServer):
             severity = lsp.DiagnosticSeverity.Error
         else:
             severity = lsp.DiagnosticSeverity.Warning
-        url = (
-            rule_url(diag.code)
-            if diag.code not in (PARSE_ERROR_CODE, INTERNAL_ERROR_CODE)
-            else None
-        )
+        url = rule_url(diag.code)  # the same page as JSON's `url` and SARIF's `helpUri`
         return lsp.Diagnostic(
             range=self.lsp_range(units, diag.start, diag.end),
             message=diag.message,
@@ -171,7 +156,7 @@ class JaxlintServer(LanguageServer):
 
     def open_state(self, uri: str, text: str, version: int | None) -> DocState:
         path = _path_of(uri)
-        name = str(path) if path is not None else uri
+        name = _display_name(path, uri)
         result = self.linter.lint(text, path, name, persist=True)
         spans = statement_spans(text)
         state = DocState(
@@ -467,6 +452,17 @@ def _wanted(kind: str, only: list[str] | None) -> bool:
     return any(kind == k or kind.startswith(f"{k}.") for k in only)
 
 
+def _display_name(path: Path | None, uri: str) -> str:
+    """The name findings and verify commands use: relative to the folder the editor
+    started the server in when the file is inside it (``src/model.py``), else absolute."""
+    if path is None:
+        return uri
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def _path_of(uri: str) -> Path | None:
     if not uri.startswith("file:"):
         return None
@@ -553,7 +549,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
             for d in state.result.diagnostics
             if d.code not in (INTERNAL_ERROR_CODE,) and _covers(d, pos)
         ]
-        text = hover_markdown(under, state.text, state.path, rule_url)
+        text = hover_markdown(under, rule_url)
         if text is None:
             return None
         first = under[0]

@@ -1,12 +1,7 @@
-"""Hover on a finding: the message, the rule's short docs, its fix and the verify command
-with the file and the enclosing function filled in."""
+"""Hover on a finding: the message, the rule's short docs, its fix and the filled-in
+verify command (``Diagnostic.probe``, filled by the engine: ``jaxlint/verify.py``)."""
 
 from __future__ import annotations
-
-import ast
-import os
-import warnings
-from pathlib import Path
 
 from jaxlint.diagnostics import Applicability, Diagnostic
 
@@ -24,48 +19,7 @@ def short_docs(docs: str) -> str:
     return body[: cut if cut > 0 else _SHORT_DOCS_LIMIT].rstrip() + "\n\n..."
 
 
-def enclosing_function(text: str, row: int) -> str | None:
-    """``Class.method`` or ``function``: the outermost function around ``row`` that a
-    probe can load (a function nested in a function is not reachable by name)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    names: list[str] = []
-    body = tree.body
-    while True:
-        for node in body:
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                continue
-            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            if start <= row <= (node.end_lineno or node.lineno):
-                names.append(node.name)
-                if isinstance(node, ast.ClassDef):
-                    body = node.body
-                    break
-                return ".".join(names)
-        else:
-            return None
-
-
-def verify_command(probe: str, path: Path | None, function: str | None) -> str:
-    """``jaxlint probe compile FILE.py:FUNC`` with this file and function filled in."""
-    command = probe
-    if path is not None:
-        shown = os.path.relpath(path) if path.is_absolute() else str(path)
-        if shown.startswith(".." + os.sep):
-            shown = str(path)
-        command = command.replace("FILE.py", shown)
-    if function is not None:
-        command = command.replace("FUNC", function)
-    return command
-
-
-def hover_markdown(
-    diagnostics: list[Diagnostic], text: str, path: Path | None, url_for
-) -> str | None:
+def hover_markdown(diagnostics: list[Diagnostic], url_for) -> str | None:
     """Markdown for the findings under the cursor, or None."""
     from jaxlint.rules import find_rule
 
@@ -83,8 +37,7 @@ def hover_markdown(
             }[diag.fix_applicability]
             lines += ["", f"Fix: {diag.fix_message} ({kind})"]
         if diag.probe:
-            function = enclosing_function(text, diag.start.row)
-            lines += ["", f"Verify at runtime: `{verify_command(diag.probe, path, function)}`"]
+            lines += ["", f"Verify at runtime: `{diag.probe}`"]
         url = url_for(diag.code) if rule is not None else None
         if url:
             lines += ["", f"[{diag.code} documentation]({url})"]
