@@ -20,10 +20,11 @@ from jaxlint import __version__
 from jaxlint.cli import check, clean, probe, rule
 from jaxlint.cli.common import EXIT_ERROR, Parser, UsageError, one_line
 from jaxlint.config import ConfigError
+from jaxlint.server import cli as server
 
 # The order is the order of ``jaxlint --help``; ``check`` is the default command.
-SUBCOMMANDS = {"check": check, "rule": rule, "probe": probe, "clean": clean}
-_HELP_ORDER = ("check", "clean", "rule", "probe")
+SUBCOMMANDS = {"check": check, "rule": rule, "probe": probe, "clean": clean, "server": server}
+_HELP_ORDER = ("check", "clean", "rule", "probe", "server")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,179 @@
+"""A document's settings and its full lint, as ``jaxlint check`` would do it.
+
+The settings come from the nearest ``[tool.jaxlint]`` (or ``jaxlint.toml``) above the
+document, with the client's settings on top (``options.py``). Fixes are always
+materialised: code actions need their edits. A rule that crashes, or a configuration
+that cannot be read, becomes one ``JAX900`` diagnostic at line 1 (as in the flake8
+plugin): the server never stops for it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jaxlint.cache import (
+    CACHE_ENV,
+    Cache,
+    CachedResult,
+    default_cache_dir,
+    entry_key,
+    settings_fingerprint,
+)
+from jaxlint.config import ConfigError, ConfigResolver, Settings
+from jaxlint.diagnostics import INTERNAL_ERROR_CODE, Diagnostic, Position
+
+if TYPE_CHECKING:
+    from jaxlint.engine import InternalError
+    from jaxlint.rules.base import Rule
+
+_MEMO_SIZE = 32
+
+
+@dataclass
+class LintResult:
+    """The diagnostics of one text (fixes materialised) and the settings used."""
+
+    diagnostics: list[Diagnostic]
+    settings: Settings | None
+    exact: bool = True
+    """False for the fast pass after an edit (``incremental.py``), until the full lint."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def internal_error_diagnostic(filename: str, error: InternalError) -> Diagnostic:
+    return Diagnostic(
+        code=INTERNAL_ERROR_CODE,
+        name="internal-error",
+        message=(
+            f"jaxlint internal error in rule {error.rule_code} ({error.rule_name}):"
+            f" {_one_line(error.error)} (the other rules still ran; please report this bug)"
+        ),
+        filename=filename,
+        start=Position(1, 1),
+        end=Position(1, 1),
+    )
+
+
+def config_error_diagnostic(filename: str, message: str) -> Diagnostic:
+    return Diagnostic(
+        code=INTERNAL_ERROR_CODE,
+        name="config-error",
+        message=f"jaxlint config error: {_one_line(message)}",
+        filename=filename,
+        start=Position(1, 1),
+        end=Position(1, 1),
+    )
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class DocumentLinter:
+    """Settings per document and full lints, remembered by text (undo is free)."""
+
+    def __init__(self, overrides: dict[str, Any] | None = None, use_disk_cache: bool = True):
+        self.overrides = dict(overrides or {})
+        self.use_disk_cache = use_disk_cache
+        self.reset()
+
+    def reset(self, overrides: dict[str, Any] | None = None) -> None:
+        """Forget every config read and every result (a config file or a setting changed)."""
+        if overrides is not None:
+            self.overrides = dict(overrides)
+        self.resolver = ConfigResolver(overrides=self.overrides)
+        self._memo: OrderedDict[tuple, LintResult] = OrderedDict()
+        self._rules: dict[int, tuple[Settings, list[type[Rule]]]] = {}
+        self._caches: dict[Path, Cache | None] = {}
+
+    def settings_for(self, path: Path | None) -> Settings:
+        """The document's settings; raises :class:`ConfigError` for a bad config."""
+        return self.resolver.for_path(path)
+
+    def rules_for(self, settings: Settings) -> list[type[Rule]]:
+        cached = self._rules.get(id(settings))
+        if cached is None or cached[0] is not settings:
+            from jaxlint.rules import all_rules
+
+            cached = (settings, settings.enabled_rules(all_rules()))
+            self._rules[id(settings)] = cached
+        return cached[1]
+
+    def lint(self, text: str, path: Path | None, name: str, *, persist: bool = False) -> LintResult:
+        """Every enabled rule on ``text``. ``persist``: also use the on-disk results cache
+        (for opened and saved documents; not for every keystroke)."""
+        try:
+            settings = self.settings_for(path)
+        except ConfigError as exc:
+            return LintResult([config_error_diagnostic(name, str(exc))], None)
+        key = (text, str(path), name, id(settings))
+        hit = self._memo.get(key)
+        if hit is not None and hit.settings is settings:
+            self._memo.move_to_end(key)
+            return hit
+        result = self._disk_get(text, path, name, settings) if persist else None
+        if result is None:
+            result = self.lint_with(text, path, name, settings)
+            if persist and not result.extra.get("crashed"):
+                self._disk_put(text, path, settings, result)
+        self._memo[key] = result
+        if len(self._memo) > _MEMO_SIZE:
+            self._memo.popitem(last=False)
+        return result
+
+    def lint_with(self, text: str, path: Path | None, name: str, settings: Settings) -> LintResult:
+        """Lint ``text`` with ``settings`` (no memo, no disk cache)."""
+        from jaxlint.engine import lint_text
+        from jaxlint.gc_pause import gc_paused
+
+        with gc_paused():
+            found = lint_text(
+                text, name, settings, self.rules_for(settings), want_fixes=True, path=path
+            )
+        diagnostics = list(found.diagnostics)
+        diagnostics += [internal_error_diagnostic(name, e) for e in found.internal_errors]
+        diagnostics.sort(key=Diagnostic.sort_key)
+        result = LintResult(diagnostics, settings)
+        if found.internal_errors:
+            result.extra["crashed"] = True
+        if not found.parsed:
+            result.extra["syntax_error"] = True
+        return result
+
+    # -- the on-disk results cache (the one ``jaxlint check`` uses) -------------------------
+
+    def _cache_for(self, settings: Settings) -> Cache | None:
+        """The project's cache (a document outside any project has none, unless
+        ``JAXLINT_CACHE_DIR`` names one): no ``.jaxlint_cache`` wherever the editor runs."""
+        root = default_cache_dir(settings.root)
+        if root not in self._caches:
+            wanted = settings.root is not None or bool(os.environ.get(CACHE_ENV))
+            self._caches[root] = Cache.open(root) if wanted else None
+        return self._caches[root]
+
+    def _disk_key(self, text: str, path: Path, settings: Settings) -> str:
+        return entry_key(text, path, settings_fingerprint(settings, path, True))
+
+    def _disk_get(
+        self, text: str, path: Path | None, name: str, settings: Settings
+    ) -> LintResult | None:
+        if path is None or not self.use_disk_cache:
+            return None
+        cache = self._cache_for(settings)
+        if cache is None:
+            return None
+        hit = cache.get(self._disk_key(text, path, settings), name)
+        if hit is None:
+            return None
+        return LintResult(sorted(hit.diagnostics, key=Diagnostic.sort_key), settings)
+
+    def _disk_put(self, text: str, path: Path | None, settings: Settings, result: LintResult):
+        if path is None or not self.use_disk_cache or result.extra.get("syntax_error"):
+            return
+        cache = self._cache_for(settings)
+        if cache is not None:
+            cache.put(self._disk_key(text, path, settings), CachedResult(result.diagnostics))
