@@ -290,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
         import lsprotocol  # noqa: F401
         import pygls  # noqa: F401
     except ImportError:
-        print("error: needs the lsp extra: pip install 'jaxlint[lsp]'", file=sys.stderr)
+        print("error: needs the lsp extra: pip install 'jaxlinter[lsp]'", file=sys.stderr)
         return 2
     result = asyncio.run(run(args))
     if args.json:

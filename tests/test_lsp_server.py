@@ -517,7 +517,7 @@ def test_server_without_pygls_is_one_line_and_exit_2(tmp_path):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith("error: `jaxlint server` needs pygls")
-    assert "pip install 'jaxlint[lsp]'" in lines[0]
+    assert "pip install 'jaxlinter[lsp]'" in lines[0]
 
 
 # -- the fast pass (no server process): it must agree with the full lint -------------------

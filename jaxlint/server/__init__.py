@@ -1,6 +1,6 @@
 """``jaxlint server``: a Language Server (LSP over stdio) for editors.
 
-pygls and lsprotocol are an optional extra (``jaxlint[lsp]``): only ``app.py``
+pygls and lsprotocol are an optional extra (``jaxlinter[lsp]``): only ``app.py``
 imports them, and ``cli.py`` turns their absence into one clear error line.
 
 - ``linting.py``: the settings of a document and its full lint (the same engine,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-INSTALL_HINT = "pip install 'jaxlint[lsp]'"
+INSTALL_HINT = "pip install 'jaxlinter[lsp]'"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     server = sub.add_parser(
         "server",
-        help="run the language server (LSP over stdio, for editors; needs jaxlint[lsp])",
+        help="run the language server (LSP over stdio, for editors; needs jaxlinter[lsp])",
         description=(
             "Run jaxlint as a Language Server on stdin/stdout: diagnostics while you type,"
             " quick fixes, fix-all, 'disable for this line' and hover docs."
