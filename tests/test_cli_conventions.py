@@ -609,7 +609,7 @@ def test_make_demo_recipe() -> None:
     code 2 only, and ends with the next three commands for a newcomer."""
     root = Path(__file__).resolve().parent.parent
     proc = subprocess.run(
-        ["make", "-n", "demo", "VENV=/nonexistent-venv"],
+        ["make", "--no-print-directory", "-n", "demo", "VENV=/nonexistent-venv"],
         cwd=root,
         capture_output=True,
         text=True,
