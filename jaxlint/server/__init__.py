@@ -9,6 +9,8 @@ imports them, and ``cli.py`` turns their absence into one clear error line.
 - ``incremental.py``: the fast pass after an edit (only the top-level statements it
   touched and the module-level ones are linted);
 - ``worker.py``: the full lint after an edit, in a second process;
+- ``notebooks.py``: notebooks through LSP notebook document sync (the cells kept in
+  order, linted as one module as ``jaxlint check`` does, findings mapped to cells);
 - ``actions.py``: quick fixes, fix-all and "disable for this line" as text edits;
 - ``hover.py``: the rule's short docs, the message and the filled-in verify command;
 - ``options.py``: client initialization options;

@@ -5,6 +5,8 @@ an edit gets the fast pass (``incremental.py``) at once and, once the document h
 changed for ``exact_delay`` seconds, the full lint in a worker process (``worker.py``),
 so that edits made meanwhile still get their fast pass; both results are published.
 Opening, saving and edits the fast pass declines are linted in full on the loop.
+Notebooks (LSP notebook document sync, ``notebooks.py``) are linted in full on every
+change, their findings published to each cell's document.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from jaxlint.config import ConfigError
 from jaxlint.diagnostics import INTERNAL_ERROR_CODE, PARSE_ERROR_CODE, Diagnostic, Position
 from jaxlint.output.urls import rule_url
 from jaxlint.server import actions
+from jaxlint.server import notebooks as nbs
 from jaxlint.server.hover import hover_markdown
 from jaxlint.server.incremental import Span, fast_relint, statement_spans
 from jaxlint.server.linting import DocumentLinter, LintResult
@@ -75,6 +78,34 @@ class _Protocol(LanguageServerProtocol):
         if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CHANGE)) is not None:
             yield handler, (params,), None
 
+    # Notebooks too: their cells are edited like documents (the server keeps them).
+
+    @lsp_method(lsp.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def lsp_notebook_document__did_open(self, params: lsp.DidOpenNotebookDocumentParams):
+        if (handler := self.fm.features.get(lsp.NOTEBOOK_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(self, params: lsp.DidChangeNotebookDocumentParams):
+        if (handler := self.fm.features.get(lsp.NOTEBOOK_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def lsp_notebook_document__did_close(self, params: lsp.DidCloseNotebookDocumentParams):
+        if (handler := self.fm.features.get(lsp.NOTEBOOK_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
+
+
+NOTEBOOK_SYNC = lsp.NotebookDocumentSyncOptions(
+    notebook_selector=[
+        lsp.NotebookDocumentFilterWithNotebook(
+            notebook="jupyter-notebook", cells=[lsp.NotebookCellLanguage(language="python")]
+        )
+    ],
+    save=True,
+)
+"""Advertised to clients that offer notebook sync: Jupyter notebooks, their Python cells."""
+
 
 class JaxlintServer(LanguageServer):
     def __init__(self, exact_delay: float = DEFAULT_EXACT_DELAY) -> None:
@@ -83,9 +114,13 @@ class JaxlintServer(LanguageServer):
             __version__,
             text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
             protocol_cls=_Protocol,
+            notebook_document_sync=NOTEBOOK_SYNC,
         )
         self.linter = DocumentLinter()
         self.docs: dict[str, DocState] = {}
+        self.notebooks: dict[str, nbs.NotebookState] = {}
+        self.cell_owner: dict[str, str] = {}
+        """Cell document URI -> the URI of its notebook."""
         self.exact_delay = exact_delay
         self.pending_messages: list[str] = []
         self.worker = Worker()
@@ -317,6 +352,8 @@ class JaxlintServer(LanguageServer):
 
     def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         uri = params.text_document.uri
+        if uri in self.cell_owner:
+            return self.cell_actions(params)
         state = self.current(uri)
         units = self.units(state.text)
         start = units.from_lsp(params.range.start.line, params.range.start.character)
@@ -436,6 +473,146 @@ class JaxlintServer(LanguageServer):
             action.edit = self.workspace_edit(state, [edit])
         return action
 
+    # -- notebooks ----------------------------------------------------------------------
+
+    def edit_text(self, text: str, change: Any) -> str:
+        if isinstance(change, lsp.TextDocumentContentChangePartial):
+            rng = change.range
+            return actions.apply_change(
+                text,
+                (rng.start.line, rng.start.character),
+                (rng.end.line, rng.end.character),
+                change.text,
+                self.encoding,
+            )
+        return change.text
+
+    def notebook_opened(self, params: lsp.DidOpenNotebookDocumentParams) -> None:
+        book = params.notebook_document
+        items = {item.uri: item for item in params.cell_text_documents}
+        cells = []
+        for cell in book.cells:
+            item = items.get(cell.document)
+            cells.append(
+                nbs.CellDoc(
+                    cell.document,
+                    int(cell.kind),
+                    item.language_id if item is not None else None,
+                    item.text if item is not None else "",
+                    item.version if item is not None else None,
+                )
+            )
+        path = _path_of(book.uri)
+        state = nbs.NotebookState(
+            book.uri, path, _display_name(path, book.uri), book.version, cells
+        )
+        self.notebooks[book.uri] = state
+        self.relint_notebook(state)
+
+    def notebook_changed(self, params: lsp.DidChangeNotebookDocumentParams) -> None:
+        state = self.notebooks.get(params.notebook_document.uri)
+        if state is None:
+            return
+        closed = nbs.apply_change(
+            state, params.notebook_document.version, params.change, self.edit_text
+        )
+        for uri in closed:
+            self.clear(uri)
+        self.relint_notebook(state)
+
+    def notebook_closed(self, params: lsp.DidCloseNotebookDocumentParams) -> None:
+        state = self.notebooks.pop(params.notebook_document.uri, None)
+        uris = {c.uri for c in params.cell_text_documents}
+        if state is not None:
+            uris |= {c.uri for c in state.cells} | state.published
+        for uri in uris:
+            self.clear(uri)
+
+    def clear(self, cell_uri: str) -> None:
+        """A cell closed or removed: forget it and clear its diagnostics."""
+        self.cell_owner.pop(cell_uri, None)
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=cell_uri, diagnostics=[])
+        )
+
+    def relint_notebook(self, state: nbs.NotebookState) -> None:
+        """Lint the notebook's Python cells as one module and publish per cell."""
+        for cell in state.cells:
+            self.cell_owner[cell.uri] = state.uri
+        nbs.lint_notebook(self.linter, state)
+        sent = set()
+        for cell in state.cells:
+            found = state.by_cell.get(cell.uri)
+            if found is None and cell.uri not in state.published:
+                continue
+            units = self.units(cell.text)
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(
+                    uri=cell.uri,
+                    version=cell.version,
+                    diagnostics=[self.to_lsp(d, units) for d in found or []],
+                )
+            )
+            sent.add(cell.uri)
+        for uri in state.published - sent:  # cells removed from the notebook
+            if state.cell(uri) is None:
+                self.clear(uri)
+        state.published = sent
+
+    def cell_state(self, uri: str) -> tuple[nbs.NotebookState, nbs.CellDoc] | None:
+        owner = self.cell_owner.get(uri)
+        state = self.notebooks.get(owner) if owner is not None else None
+        cell = state.cell(uri) if state is not None else None
+        return None if state is None or cell is None else (state, cell)
+
+    def cell_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        """Quick fixes and noqa on one cell: edits of that cell's document only."""
+        found = self.cell_state(params.text_document.uri)
+        if found is None or not _wanted(lsp.CodeActionKind.QuickFix, params.context.only):
+            return []
+        state, cell = found
+        units = self.units(cell.text)
+        start = units.from_lsp(params.range.start.line, params.range.start.character)
+        end = units.from_lsp(params.range.end.line, params.range.end.character)
+        target = DocState(
+            cell.uri, None, state.name, cell.text, cell.version, LintResult([], None), None
+        )
+        out: list[lsp.CodeAction] = []
+        for diag in state.by_cell.get(cell.uri, []):
+            if diag.code in (PARSE_ERROR_CODE, INTERNAL_ERROR_CODE):
+                continue
+            if not (diag.start.row <= end.row and start.row <= diag.end.row):
+                continue
+            lsp_diag = [self.to_lsp(diag, units)]
+            title = actions.fix_title(diag)
+            if title is not None:
+                out.append(
+                    lsp.CodeAction(
+                        title=title,
+                        kind=lsp.CodeActionKind.QuickFix,
+                        diagnostics=lsp_diag,
+                        is_preferred=diag.fix is not None
+                        and diag.fix.applicability.value == "safe",
+                        edit=self.workspace_edit(target, actions.fix_edits(diag, units)),
+                    )
+                )
+            # checked on the cell with its IPython lines masked (same lines, and the
+            # finding's line is never one of them), so that a cell with magics parses
+            masked = state.masked.get(cell.uri)
+            noqa = None
+            if masked is not None and len(actions.lines_of(masked)) == len(units.lines):
+                noqa = actions.noqa_edit(masked, diag, actions.Units(masked, self.encoding))
+            if noqa is not None:
+                out.append(
+                    lsp.CodeAction(
+                        title=f"Disable {diag.code} for this line",
+                        kind=lsp.CodeActionKind.QuickFix,
+                        diagnostics=lsp_diag,
+                        edit=self.workspace_edit(target, [noqa]),
+                    )
+                )
+        return out
+
     # -- settings -----------------------------------------------------------------------
 
     def apply_settings(self, raw: Any) -> None:
@@ -493,6 +670,8 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         ls.pending_messages.clear()
         for uri in list(ls.docs):
             ls.relint(uri)
+        for state in list(ls.notebooks.values()):
+            ls.relint_notebook(state)
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: JaxlintServer, params: None) -> None:
@@ -513,6 +692,26 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         ls.linter.reset()
         ls.generation += 1
         ls.relint(params.text_document.uri)
+
+    @server.feature(lsp.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def notebook_did_open(ls: JaxlintServer, params: lsp.DidOpenNotebookDocumentParams) -> None:
+        ls.notebook_opened(params)
+
+    @server.feature(lsp.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def notebook_did_change(ls: JaxlintServer, params: lsp.DidChangeNotebookDocumentParams) -> None:
+        ls.notebook_changed(params)
+
+    @server.feature(lsp.NOTEBOOK_DOCUMENT_DID_SAVE)
+    def notebook_did_save(ls: JaxlintServer, params: lsp.DidSaveNotebookDocumentParams) -> None:
+        ls.linter.reset()  # a config file may have changed since
+        ls.generation += 1
+        state = ls.notebooks.get(params.notebook_document.uri)
+        if state is not None:
+            ls.relint_notebook(state)
+
+    @server.feature(lsp.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def notebook_did_close(ls: JaxlintServer, params: lsp.DidCloseNotebookDocumentParams) -> None:
+        ls.notebook_closed(params)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: JaxlintServer, params: lsp.DidCloseTextDocumentParams) -> None:
@@ -541,14 +740,17 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: JaxlintServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        state = ls.current(params.text_document.uri)
-        units = ls.units(state.text)
+        cell = ls.cell_state(params.text_document.uri)
+        if cell is not None:
+            text, found = cell[1].text, cell[0].by_cell.get(cell[1].uri, [])
+        elif params.text_document.uri in ls.cell_owner:
+            return None  # a cell of a notebook that is no longer open
+        else:
+            state = ls.current(params.text_document.uri)
+            text, found = state.text, state.result.diagnostics
+        units = ls.units(text)
         pos = units.from_lsp(params.position.line, params.position.character)
-        under = [
-            d
-            for d in state.result.diagnostics
-            if d.code not in (INTERNAL_ERROR_CODE,) and _covers(d, pos)
-        ]
+        under = [d for d in found if d.code not in (INTERNAL_ERROR_CODE,) and _covers(d, pos)]
         text = hover_markdown(under, rule_url)
         if text is None:
             return None
