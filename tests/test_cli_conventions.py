@@ -530,6 +530,29 @@ def test_watch_checks_again_after_a_change(
     assert "Watching for file changes" in err and "File change detected" in err
 
 
+def test_watchfiles_path_wakes_on_an_edit(project: Path) -> None:
+    """With watchfiles installed (the `watch` extra, in the test extra), `--watch` waits
+    on the OS's file events: an edit of a Python file wakes it, a text file does not."""
+    pytest.importorskip("watchfiles")
+    import threading
+
+    write(project, {"a.py": CLEAN, "notes.txt": ""})
+    changes = jaxlint.cli.watch._watchfiles_changes(["."])
+    assert changes is not None
+    got: list[object] = []
+    waiter = threading.Thread(target=lambda: got.append(next(changes)), daemon=True)
+    waiter.start()
+    for _ in range(200):  # edit until the watcher has started and seen it (bounded)
+        (project / "notes.txt").write_text("ignored\n")
+        (project / "a.py").write_text(EMPTY)
+        waiter.join(0.1)
+        if got:
+            break
+    assert got, "watchfiles did not report the edit"
+    names = {os.path.basename(path) for _, path in got[0]}  # type: ignore[attr-defined]
+    assert names == {"a.py"}
+
+
 def test_watch_end_to_end_with_polling(
     project: Path, run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -60,7 +60,7 @@ def watch(
 
 def _watchfiles_changes(paths: list[str]) -> Iterator[object] | None:
     try:
-        import watchfiles  # optional: pip install watchfiles
+        import watchfiles  # optional: the `watch` extra
     except ImportError:
         return None
 
