@@ -10,9 +10,22 @@ and the Python version.
 
 The cache lives in ``.jaxlint_cache/`` at the project root (the folder of the
 configuration that applies to the current folder, else the current folder),
-with a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG`` inside, as ruff does.
-``JAXLINT_CACHE_DIR`` or ``--cache-dir`` put it elsewhere; ``--no-cache`` turns
-it off; ``jaxlint clean`` removes it.
+with a ``.gitignore`` of ``*`` and a ``CACHEDIR.TAG`` inside, as ruff does, and
+jaxlint's own marker file, ``JAXLINT_CACHE``. ``JAXLINT_CACHE_DIR`` or
+``--cache-dir`` put it elsewhere; ``--no-cache`` turns it off; ``jaxlint clean``
+removes it.
+
+A cache folder is only ever created empty or recognised by its marker: an
+existing folder that holds anything else (a project, ``.``, ``src``) is refused
+before anything is written into it (:class:`NotACacheError`), and ``jaxlint
+clean`` removes only folders it recognises (a folder made by an older jaxlint,
+holding nothing but its ``CACHEDIR.TAG``, ``.gitignore`` and entry folders, is
+recognised too).
+
+Entries are read with :func:`read_regular_file`: a regular file only (no
+symlink followed, no FIFO, no device) and at most :data:`MAX_ENTRY_BYTES`;
+anything else is a miss, so a shared cache folder cannot hang a run or fill
+its memory.
 
 Entries are written atomically (a temporary file and a rename) and are never
 trusted blindly: an entry is used only if its header names this cache format,
@@ -28,7 +41,9 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -51,7 +66,64 @@ CACHEDIR_TAG = (
     "# This file is a cache directory tag created by jaxlint.\n"
     "# For information about cache directory tags, see https://bford.info/cachedir/\n"
 )
+MARKER_NAME = "JAXLINT_CACHE"
+MARKER = "jaxlint results cache: this whole folder is removed by `jaxlint clean`.\n"
+"""jaxlint's own marker: a folder holding this file is a cache jaxlint made."""
+MAX_ENTRY_BYTES = 32 * 1024 * 1024
+"""A larger entry (or marker) is not read: it is a miss (and such an entry is never written)."""
 _TMP_SUFFIX = ".tmp"
+_ENGINE_DIR = re.compile(r"[0-9a-f]{16}")
+
+
+class NotACacheError(Exception):
+    """An existing folder that is not a jaxlint cache was named as the cache folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        super().__init__(
+            f"{folder}: not a jaxlint cache folder (it is not empty and has no"
+            f" {MARKER_NAME} marker); name a new or empty folder for the cache"
+        )
+
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+_OPEN_FLAGS |= getattr(os, "O_BINARY", 0)
+
+
+def read_regular_file(path: Path, limit: int = MAX_ENTRY_BYTES) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else ``None``.
+
+    No symlink is followed (``O_NOFOLLOW``, and an ``lstat`` where that flag is
+    missing), a FIFO is opened without blocking (``O_NONBLOCK``) and then
+    refused by ``fstat``, as is a device; reading stops after ``limit + 1``
+    bytes whatever the file claims its size is. Raises nothing but returns
+    ``None`` for every problem.
+    """
+    try:
+        if not hasattr(os, "O_NOFOLLOW") and stat.S_ISLNK(os.lstat(path).st_mode):
+            return None
+        fd = os.open(path, _OPEN_FLAGS)
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            return None
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 @functools.cache
@@ -245,12 +317,26 @@ class Cache:
 
     @classmethod
     def open(cls, root: Path) -> Cache | None:
-        """The cache in ``root`` (created with its ``.gitignore``), or ``None`` if not writable."""
+        """The cache in ``root``, or ``None`` if it cannot be made (not writable, not a folder).
+
+        ``root`` is created if missing; an existing folder is used only if it is
+        empty or a jaxlint cache (:func:`is_jaxlint_cache`), else
+        :class:`NotACacheError` is raised before anything is written into it.
+        """
         try:
-            root.mkdir(parents=True, exist_ok=True)
-            for name, content in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
+            if root.is_dir():
+                if not is_jaxlint_cache(root) and not _is_empty(root):
+                    raise NotACacheError(root)
+            else:
+                root.mkdir(parents=True)
+            # the marker first: a folder left half-made holds nothing but jaxlint's files
+            for name, content in (
+                (MARKER_NAME, MARKER),
+                (".gitignore", GITIGNORE),
+                ("CACHEDIR.TAG", CACHEDIR_TAG),
+            ):
                 marker = root / name
-                if not marker.exists():
+                if not os.path.lexists(marker):
                     _write_atomic(marker, content.encode())
         except OSError:
             return None
@@ -260,9 +346,8 @@ class Cache:
         return self.entries / key[:2] / key
 
     def get(self, key: str, filename: str) -> CachedResult | None:
-        try:
-            data = self._path(key).read_bytes()
-        except (OSError, ValueError):
+        data = read_regular_file(self._path(key))
+        if data is None:
             self.misses += 1
             return None
         result = decode_entry(data, key, filename)
@@ -274,9 +359,12 @@ class Cache:
 
     def put(self, key: str, result: CachedResult) -> None:
         path = self._path(key)
+        data = encode_entry(key, result)
+        if len(data) > MAX_ENTRY_BYTES:
+            return  # it would never be read back
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomic(path, encode_entry(key, result))
+            _write_atomic(path, data)
         except OSError:
             self.write_errors += 1
 
@@ -320,12 +408,37 @@ def default_cache_dir(project_root: Path | None) -> Path:
 
 
 def is_jaxlint_cache(folder: Path) -> bool:
-    """Whether ``folder`` is a cache jaxlint made (so ``jaxlint clean`` may delete it)."""
+    """Whether ``folder`` is a cache jaxlint made (so ``jaxlint clean`` may delete it).
+
+    It is if it holds jaxlint's marker file (a regular file with the marker's
+    text), or if it is a cache made by a jaxlint from before the marker: jaxlint's
+    ``CACHEDIR.TAG`` and nothing else but its ``.gitignore`` and entry folders
+    (named by 16 hex digits). A folder an older jaxlint wrote its tag into by
+    mistake (a project, ``.``) holds other things, and is not recognised.
+    """
     try:
-        tag = (folder / "CACHEDIR.TAG").read_text(errors="replace")
+        if os.path.islink(folder) or not folder.is_dir():
+            return False
+    except (OSError, ValueError):
+        return False
+    if read_regular_file(folder / MARKER_NAME, 4096) == MARKER.encode():
+        return True
+    if read_regular_file(folder / "CACHEDIR.TAG", 4096) != CACHEDIR_TAG.encode():
+        return False
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                if entry.name in ("CACHEDIR.TAG", ".gitignore"):
+                    if not entry.is_file(follow_symlinks=False):
+                        return False
+                elif not (
+                    _ENGINE_DIR.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False)
+                ):
+                    return False
     except OSError:
         return False
-    return tag == CACHEDIR_TAG
+    gitignore = read_regular_file(folder / ".gitignore", 4096)
+    return gitignore is None or gitignore == GITIGNORE.encode()
 
 
 _CLEAN_SKIP = frozenset({".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__"})
@@ -354,5 +467,13 @@ def find_caches(roots: Iterable[Path]) -> list[Path]:
     return sorted(set(found))
 
 
+def _is_empty(folder: Path) -> bool:
+    with os.scandir(folder) as it:
+        return next(it, None) is None
+
+
 def remove_cache(folder: Path) -> None:
+    """Delete ``folder``, checked once more to be a jaxlint cache (else :class:`NotACacheError`)."""
+    if not is_jaxlint_cache(folder):
+        raise NotACacheError(folder)
     shutil.rmtree(folder)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +18,9 @@ import jaxlint.versions
 from jaxlint.cache import (
     CACHE_DIR_NAME,
     CACHEDIR_TAG,
+    GITIGNORE,
+    MARKER,
+    MARKER_NAME,
     CachedResult,
     decode_entry,
     encode_entry,
@@ -93,6 +98,7 @@ def test_cache_folder_is_ignored_by_git_and_tagged(cli, tmp_path: Path) -> None:
     folder = tmp_path / CACHE_DIR_NAME
     assert (folder / ".gitignore").read_text().splitlines()[-1] == "*"
     assert (folder / "CACHEDIR.TAG").read_text() == CACHEDIR_TAG
+    assert (folder / MARKER_NAME).read_text() == MARKER
     for entry in entries(tmp_path):
         assert entry.stat().st_mode & 0o044  # readable like any new file, not mkstemp's 0600
 
@@ -365,7 +371,7 @@ def test_failed_entry_write_leaves_no_partial_entry(cli, tmp_path: Path, monkeyp
     monkeypatch.setattr(os, "replace", real_replace)
     assert r.code == 1 and "JAX702" in r.out  # the run itself is unaffected
     leftovers = [p for p in (tmp_path / CACHE_DIR_NAME).rglob("*") if p.is_file()]
-    assert sorted(p.name for p in leftovers) == [".gitignore", "CACHEDIR.TAG"]
+    assert sorted(p.name for p in leftovers) == [".gitignore", "CACHEDIR.TAG", MARKER_NAME]
 
 
 def test_unusable_cache_folder_is_a_warning_not_an_error(cli, tmp_path: Path) -> None:
@@ -399,3 +405,165 @@ def test_clean_removes_caches_and_only_caches(
     assert not (tmp_path / "sub" / CACHE_DIR_NAME).exists()
     assert (impostor / "keep.txt").exists()
     assert main(["clean"]) == 0  # nothing left: still fine
+
+
+# -- a folder that is not a cache (issue 18, item 1) ---------------------------------------------
+
+
+def _project(root: Path) -> list[str]:
+    """A folder holding a git repository and sources, as ``--cache-dir .`` would name."""
+    (root / ".git").mkdir()
+    (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (root / "src").mkdir()
+    (root / "src" / "a.py").write_text(SAMPLE)
+    return _listing(root)
+
+
+def _listing(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def test_cache_dir_dot_in_a_project_is_refused_and_clean_keeps_it(
+    cli, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = _project(tmp_path)
+    r = cli("--cache-dir", ".", "src")
+    assert r.code == 2 and r.linted == []
+    assert "--cache-dir: .: not a jaxlint cache folder" in r.err
+    assert _listing(tmp_path) == before  # no CACHEDIR.TAG, no .gitignore of '*'
+    for args in (["clean"], ["clean", "--cache-dir", "."], ["clean", "--cache-dir", "src"]):
+        assert main(args) == 0
+        assert "Removing" not in capsys.readouterr().out
+        assert _listing(tmp_path) == before
+
+
+def test_a_folder_an_older_jaxlint_tagged_by_mistake_is_not_cleaned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _project(tmp_path)
+    (tmp_path / "CACHEDIR.TAG").write_text(CACHEDIR_TAG)  # what `--cache-dir .` used to write
+    (tmp_path / ".gitignore").write_text(GITIGNORE)
+    before = _listing(tmp_path)
+    assert main(["clean"]) == 0 and main(["clean", "--cache-dir", "."]) == 0
+    assert main(["clean", str(tmp_path)]) == 0
+    assert "Removing" not in capsys.readouterr().out
+    assert _listing(tmp_path) == before
+    assert main(["check", "--cache-dir", ".", "src"]) == 2  # still not a cache to write into
+    assert _listing(tmp_path) == before
+
+
+def test_environment_naming_a_foreign_folder_is_an_error(cli, tmp_path: Path, monkeypatch) -> None:
+    before = _project(tmp_path)
+    monkeypatch.setenv("JAXLINT_CACHE_DIR", str(tmp_path / "src"))
+    r = cli("src")
+    assert r.code == 2 and "$JAXLINT_CACHE_DIR" in r.err and "not a jaxlint cache" in r.err
+    assert _listing(tmp_path) == before
+
+
+def test_empty_cache_dir_option_is_an_error(cli, tmp_path: Path) -> None:
+    before = _project(tmp_path)
+    r = cli("--cache-dir", "", "src")
+    assert r.code == 2 and "--cache-dir: needs a folder name" in r.err
+    assert _listing(tmp_path) == before
+    assert main(["clean", "--cache-dir", ""]) == 2
+    assert _listing(tmp_path) == before
+
+
+def test_an_empty_existing_folder_becomes_a_cache(cli, tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(SAMPLE)
+    (tmp_path / "c").mkdir()
+    assert cli("--cache-dir", "c", "a.py").linted == ["a.py"]
+    assert (tmp_path / "c" / MARKER_NAME).read_text() == MARKER
+    assert cli("--cache-dir", "c", "a.py").linted == []  # recognised by its marker
+    assert main(["clean", "--cache-dir", "c"]) == 0
+    assert not (tmp_path / "c").exists()
+
+
+def test_a_default_folder_that_is_not_ours_is_left_alone(cli, tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(SAMPLE)
+    (tmp_path / CACHE_DIR_NAME).mkdir()
+    (tmp_path / CACHE_DIR_NAME / "notes.txt").write_text("mine")
+    r = cli("a.py")
+    assert r.code == 1 and "JAX702" in r.out and "running without a cache" in r.err
+    assert _listing(tmp_path / CACHE_DIR_NAME) == ["notes.txt"]
+
+
+def test_a_cache_from_before_the_marker_is_still_recognised(cli, tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(SAMPLE)
+    cli("a.py")
+    folder = tmp_path / CACHE_DIR_NAME
+    (folder / MARKER_NAME).unlink()  # as an older jaxlint left it
+    assert jaxlint.cache.is_jaxlint_cache(folder)
+    assert cli("a.py").linted == []
+    assert (folder / MARKER_NAME).exists()
+    (folder / MARKER_NAME).unlink()
+    assert main(["clean"]) == 0
+    assert not folder.exists()
+
+
+# -- entries that are not regular files (issue 18, item 10) -------------------------------------
+
+
+def _replace_entries(tmp_path: Path, make: Callable[[Path], None]) -> None:
+    found = entries(tmp_path)
+    assert found
+    for entry in found:
+        entry.unlink()
+        make(entry)
+
+
+@pytest.fixture
+def no_hang():
+    """Fail (not hang) if the run blocks, e.g. opening a FIFO."""
+    if not hasattr(signal, "SIGALRM"):
+        pytest.skip("needs SIGALRM")
+
+    def stuck(signum, frame):
+        raise AssertionError("the run blocked")
+
+    old = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_as_an_entry_is_a_miss_not_a_hang(cli, tmp_path: Path, no_hang) -> None:
+    (tmp_path / "a.py").write_text(SAMPLE)
+    cli("a.py")
+    _replace_entries(tmp_path, os.mkfifo)
+    r = cli("a.py")
+    assert r.code == 1 and "JAX702" in r.out and r.linted == ["a.py"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_symlink_to_dev_zero_as_an_entry_is_a_miss(cli, tmp_path: Path, no_hang) -> None:
+    (tmp_path / "a.py").write_text(SAMPLE)
+    cli("a.py")
+    _replace_entries(tmp_path, lambda p: p.symlink_to("/dev/zero"))
+    r = cli("a.py")
+    assert r.code == 1 and "JAX702" in r.out and r.linted == ["a.py"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symlinks need privileges")
+def test_a_symlink_to_a_sound_entry_is_not_followed(cli, tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(SAMPLE)
+    cli("a.py")
+    [entry] = entries(tmp_path)
+    moved = tmp_path / "elsewhere"
+    entry.rename(moved)
+    entry.symlink_to(moved)
+    assert jaxlint.cache.read_regular_file(moved) is not None
+    assert jaxlint.cache.read_regular_file(entry) is None
+    assert cli("a.py").linted == ["a.py"]
+
+
+def test_an_oversized_entry_is_a_miss(tmp_path: Path) -> None:
+    path = tmp_path / "entry"
+    path.write_bytes(b"x" * 100)
+    assert jaxlint.cache.read_regular_file(path, limit=100) == b"x" * 100
+    assert jaxlint.cache.read_regular_file(path, limit=99) is None
+    assert jaxlint.cache.read_regular_file(tmp_path, limit=99) is None  # a folder
+    assert jaxlint.cache.read_regular_file(tmp_path / "missing") is None

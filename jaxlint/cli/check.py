@@ -26,7 +26,7 @@ from jaxlint.cli.checking import (
     unexpected,
     unified_diff,
 )
-from jaxlint.cli.common import UsageError, jobs_count, per_file_ignores, selector_list
+from jaxlint.cli.common import UsageError, cache_dir, jobs_count, per_file_ignores, selector_list
 from jaxlint.cli.noqa_add import add_noqa
 from jaxlint.cli.progress import Progress
 from jaxlint.cli.report import finish
@@ -137,7 +137,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     check.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     check.add_argument(
         "--cache-dir",
-        type=Path,
+        type=cache_dir,
         help="where to keep the cache (default: $JAXLINT_CACHE_DIR, else .jaxlint_cache"
         " in the project root)",
     )

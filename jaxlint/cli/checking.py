@@ -15,9 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jaxlint.cache import Cache, CachedResult, default_cache_dir, entry_key, settings_fingerprint
+from jaxlint.cache import (
+    CACHE_ENV,
+    Cache,
+    CachedResult,
+    NotACacheError,
+    default_cache_dir,
+    entry_key,
+    settings_fingerprint,
+)
 from jaxlint.cli import common
-from jaxlint.cli.common import one_line
+from jaxlint.cli.common import UsageError, one_line
 from jaxlint.config import ConfigResolver, Settings
 from jaxlint.diagnostics import Diagnostic, Position
 from jaxlint.gc_pause import gc_paused
@@ -135,9 +143,17 @@ def check_task(
 
 def open_cache(args: argparse.Namespace, resolver: ConfigResolver, state: RunState) -> Cache | None:
     root = args.cache_dir
+    chosen = root is not None or bool(os.environ.get(CACHE_ENV))
     if root is None:
         root = default_cache_dir(resolver.for_path(None).root)
-    cache = Cache.open(root)
+    try:
+        cache = Cache.open(root)
+    except NotACacheError as exc:
+        if chosen:  # the user named it: a clear error, exit 2, nothing written into it
+            source = "--cache-dir" if args.cache_dir is not None else f"${CACHE_ENV}"
+            raise UsageError(f"{source}: {exc}") from None
+        state.notes.append(f"{exc}; running without a cache")
+        return None
     if cache is None:
         state.notes.append(f"{root}: cannot create the cache folder; running without a cache")
     return cache

@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from jaxlint.cache import default_cache_dir, find_caches, remove_cache
-from jaxlint.cli.common import EXIT_ERROR, EXIT_OK
+from jaxlint.cache import NotACacheError, default_cache_dir, find_caches, remove_cache
+from jaxlint.cli.common import EXIT_ERROR, EXIT_OK, cache_dir
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -16,11 +16,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     clean.add_argument(
         "paths", nargs="*", help="folders to clear caches under (default: the current folder)"
     )
-    clean.add_argument("--cache-dir", type=Path, help="also remove this cache folder")
+    clean.add_argument(
+        "--cache-dir", type=cache_dir, help="also remove this cache folder (if it is one)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Remove the cache folders jaxlint made (never a folder without its CACHEDIR.TAG)."""
+    """Remove the cache folders jaxlint made (only folders ``is_jaxlint_cache`` recognises)."""
     roots = [Path(p) for p in args.paths] or [Path.cwd()]
     extra = [args.cache_dir] if args.cache_dir is not None else []
     env_dir = default_cache_dir(None)
@@ -30,6 +32,10 @@ def run(args: argparse.Namespace) -> int:
     for folder in find_caches([*roots, *extra]):
         try:
             remove_cache(folder)
+        except NotACacheError as exc:  # changed since it was found
+            print(f"error: {exc}", file=sys.stderr)
+            code = EXIT_ERROR
+            continue
         except OSError as exc:
             print(f"error: {folder}: cannot remove: {exc.strerror or exc}", file=sys.stderr)
             code = EXIT_ERROR

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -51,6 +52,13 @@ def per_file_ignores(text: str) -> list[tuple[str, tuple[str, ...]]]:
         if not codes:
             raise argparse.ArgumentTypeError(f"{glob!r}: no codes after ':'")
     return [(glob, tuple(codes)) for glob, codes in pairs]
+
+
+def cache_dir(text: str) -> Path:
+    """``--cache-dir``: a folder name (an empty one would mean the current folder)."""
+    if not text:
+        raise argparse.ArgumentTypeError("needs a folder name, not an empty string")
+    return Path(text)
 
 
 def jobs_count(text: str) -> int:

@@ -19,6 +19,7 @@ from jaxlint.cache import (
     CACHE_ENV,
     Cache,
     CachedResult,
+    NotACacheError,
     default_cache_dir,
     entry_key,
     settings_fingerprint,
@@ -152,7 +153,10 @@ class DocumentLinter:
         root = default_cache_dir(settings.root)
         if root not in self._caches:
             wanted = settings.root is not None or bool(os.environ.get(CACHE_ENV))
-            self._caches[root] = Cache.open(root) if wanted else None
+            try:
+                self._caches[root] = Cache.open(root) if wanted else None
+            except NotACacheError:  # not a folder jaxlint may write into: no cache
+                self._caches[root] = None
         return self._caches[root]
 
     def _disk_key(self, text: str, path: Path, settings: Settings) -> str:
