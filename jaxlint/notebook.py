@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxlint.diagnostics import Diagnostic, Edit, Fix, Position
-from jaxlint.source import SourceError
+from jaxlint.source import FileIdentity, SourceError, read_with_identity
 
 NOTEBOOK_SUFFIX = ".ipynb"
 
@@ -100,6 +100,8 @@ class Notebook:
     cells: list[Cell]
     ensure_ascii: bool
     """Non-ASCII characters in the document are written as ``\\uXXXX`` escapes."""
+    identity: FileIdentity | None = None
+    """Set by :func:`read_notebook`: a fix is written only if the file still matches it."""
 
     @property
     def python_cells(self) -> list[Cell]:
@@ -244,11 +246,12 @@ def read_notebook(path: Path) -> Notebook:
     if not stat.S_ISREG(st.st_mode):
         raise SourceError(f"{path}: not a regular file")
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data, identity = read_with_identity(path)
     except OSError as exc:
         raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return parse_notebook(data)
+    book = parse_notebook(data)
+    book.identity = identity
+    return book
 
 
 def parse_notebook(data: bytes) -> Notebook:

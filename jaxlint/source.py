@@ -8,6 +8,7 @@ encoding and BOM and keeps the file's mode.
 from __future__ import annotations
 
 import codecs
+import hashlib
 import io
 import os
 import stat
@@ -19,6 +20,55 @@ from pathlib import Path
 
 class SourceError(Exception):
     """The file cannot be read (missing, unreadable, not a file): exit code 2."""
+
+
+class NotFixedError(Exception):
+    """Fixed text was not written, on purpose: the message says why (exit code 2)."""
+
+
+class FileChangedError(NotFixedError):
+    """The file is no longer the one that was read (edited, replaced, or a symlink put in
+    its place) between the read and the rename."""
+
+
+class ReadOnlyError(NotFixedError):
+    """The file is write-protected (no write bit in its mode, or ``os.access`` says no)."""
+
+
+@dataclass(frozen=True)
+class FileIdentity:
+    """What a file was when it was read; checked again just before a fix replaces it."""
+
+    realpath: str
+    """Where the given path led (through symbolic links) when it was read."""
+    link: bool
+    """The given path itself was a symbolic link."""
+    dev: int
+    ino: int
+    size: int
+    mtime_ns: int
+    digest: bytes
+    """SHA-256 of the bytes that were read."""
+
+    @classmethod
+    def of(cls, path: str | os.PathLike[str], st: os.stat_result, data: bytes) -> FileIdentity:
+        return cls(
+            realpath=os.path.realpath(path),
+            link=os.path.islink(path),
+            dev=st.st_dev,
+            ino=st.st_ino,
+            size=st.st_size,
+            mtime_ns=st.st_mtime_ns,
+            digest=hashlib.sha256(data).digest(),
+        )
+
+
+def read_with_identity(path: str | os.PathLike[str]) -> tuple[bytes, FileIdentity]:
+    """The file's bytes and its identity, both from the one open file (OSError on failure)."""
+    with open(path, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        data = fh.read()
+    return data, FileIdentity.of(path, st, data)
 
 
 class DecodeError(Exception):
@@ -37,6 +87,8 @@ class SourceFile:
     encoding: str
     """A Python codec name (``utf-8``, ``latin-1``, ...); ``utf-8-sig`` when a BOM was present."""
     mode: int | None = None
+    identity: FileIdentity | None = None
+    """Set by :func:`read_source`: a fix is written only if the file still matches it."""
 
 
 def decode_source(data: bytes) -> tuple[str, str]:
@@ -80,12 +132,13 @@ def read_source(path: Path) -> SourceFile:
     if not stat.S_ISREG(st.st_mode):
         raise SourceError(f"{path}: not a regular file")
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data, identity = read_with_identity(path)
     except OSError as exc:
         raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
     text, encoding = decode_source(data)
-    return SourceFile(path=path, text=text, encoding=encoding, mode=stat.S_IMODE(st.st_mode))
+    return SourceFile(
+        path=path, text=text, encoding=encoding, mode=stat.S_IMODE(st.st_mode), identity=identity
+    )
 
 
 def encode_source(text: str, encoding: str) -> bytes:
@@ -94,19 +147,33 @@ def encode_source(text: str, encoding: str) -> bytes:
     return text.encode(encoding)
 
 
-def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
+def write_atomic(
+    path: Path, data: bytes, mode: int | None = None, expect: FileIdentity | None = None
+) -> None:
     """Write ``data`` to ``path`` via a temporary file in the same folder and a rename.
 
     An interruption leaves either the old file or the new one, never a mix, and
     no temporary file. A symbolic link is kept: its target is replaced. ``mode``
     defaults to the existing file's mode (or the umask's default for a new file);
     the owner and group are kept where the OS allows.
+
+    An existing file that is write-protected (no write bit in its mode, or
+    ``os.access`` says no; root passes ``os.access``, so the mode is checked too)
+    raises :class:`ReadOnlyError`, as an in-place writer would fail. With
+    ``expect``, the file must still be the one that was read just before the
+    rename (same place, no symlink swapped in, same inode, size, mtime and content
+    hash), else :class:`FileChangedError`; either way the file is left untouched.
     """
+    given = path
     path = Path(os.path.realpath(path))
+    if expect is not None:
+        _check_unchanged(given, expect)
     try:
         old: os.stat_result | None = os.stat(path)
     except OSError:
         old = None
+    if old is not None and (not stat.S_IMODE(old.st_mode) & 0o222 or not os.access(path, os.W_OK)):
+        raise ReadOnlyError(f"{given}: file is read-only: not fixed")
     if mode is None:
         mode = stat.S_IMODE(old.st_mode) if old is not None else _default_mode()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".jaxlint-tmp", dir=path.parent)
@@ -121,6 +188,9 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
                 os.chown(tmp, old.st_uid, old.st_gid)
             except OSError:
                 pass  # not allowed to give the file away: it stays ours
+        _before_rename(path)
+        if expect is not None:
+            _check_unchanged(given, expect)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -129,6 +199,51 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
             pass
         raise
     _fsync_dir(path.parent)
+
+
+def _before_rename(path: Path) -> None:
+    """Called just before the final check and the rename (tests replace it to edit the file)."""
+
+
+def _check_unchanged(given: Path, expect: FileIdentity) -> None:
+    """:class:`FileChangedError` unless ``given`` still leads to the file that was read.
+
+    A small window between this check and the rename remains (no portable
+    compare-and-rename exists); it is microseconds, not the length of the run."""
+    changed = FileChangedError(f"{given}: changed while jaxlint ran: not fixed")
+    try:
+        if os.path.realpath(given) != expect.realpath:
+            raise changed  # moved, or a symlink to somewhere else put in its place
+        if not expect.link and os.path.islink(given):
+            raise changed  # a symlink swapped in for the file that was read
+        st = os.lstat(expect.realpath)
+        if not stat.S_ISREG(st.st_mode) or (
+            st.st_dev,
+            st.st_ino,
+            st.st_size,
+            st.st_mtime_ns,
+        ) != (expect.dev, expect.ino, expect.size, expect.mtime_ns):
+            raise changed
+        fd = os.open(expect.realpath, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            now = _read_fd(fd, expect.size + 1)
+        finally:
+            os.close(fd)
+    except OSError:
+        raise changed from None
+    if hashlib.sha256(now).digest() != expect.digest:
+        raise changed
+
+
+def _read_fd(fd: int, limit: int) -> bytes:
+    chunks = []
+    while limit > 0:
+        chunk = os.read(fd, min(limit, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        limit -= len(chunk)
+    return b"".join(chunks)
 
 
 def _default_mode() -> int:

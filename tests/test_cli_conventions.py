@@ -384,7 +384,7 @@ def test_add_noqa_never_half_writes(
 ) -> None:
     write(project, {"a.py": EMPTY})
 
-    def fail(path: Path, data: bytes, mode: int | None = None) -> None:
+    def fail(path: Path, data: bytes, mode: int | None = None, expect: object = None) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(jaxlint.cli.noqa_add, "write_atomic", fail)

@@ -130,14 +130,14 @@ def test_added_import_uses_the_files_line_endings(cli, tmp_path: Path) -> None:
 # -- file mode, symlinks -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", [0o755, 0o600, 0o640, 0o444])
+@pytest.mark.parametrize("mode", [0o755, 0o600, 0o640, 0o200])
 def test_fix_keeps_the_file_mode(cli, tmp_path: Path, mode: int) -> None:
     path = tmp_path / "f.py"
     path.write_text(SAMPLE)
     path.chmod(mode)
+    if not os.access(path, os.R_OK):
+        pytest.skip("a write-only file is not readable by this user")  # pragma: no cover
     r = cli("--fix", "f.py")
-    if mode == 0o444 and not os.access(path, os.W_OK):
-        pytest.skip("read-only files are not writable by this user")  # pragma: no cover
     assert r.code == 0, r.err
     assert path.read_text() == FIXED
     assert stat.S_IMODE(path.stat().st_mode) == mode
@@ -673,3 +673,195 @@ def test_fix_run_killed_from_outside_leaves_every_file_whole(tmp_path: Path, job
     done = subprocess.run(cmd, cwd=tmp_path, capture_output=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     assert all((tmp_path / n).read_bytes() == fixed[n].encode() for n in original)
+
+
+# -- a file that changed, or cannot be written, is not fixed (issue 18, items 2, 3, 12) ---------
+
+
+def _on_rename(monkeypatch: pytest.MonkeyPatch, action: Callable[[Path], None]) -> None:
+    """Run ``action`` (on the file about to be replaced) between the read and the rename."""
+    monkeypatch.setattr(jaxlint.source, "_before_rename", action)
+
+
+def _edit(path: Path) -> None:
+    path.write_text(SAMPLE + "y = 1\n")
+
+
+def _edit_same_size_and_mtime(path: Path) -> None:
+    st = path.stat()
+    path.write_text(SAMPLE.replace("x =", "z ="))  # same size; only the hash tells
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def _move_a_new_file_over(path: Path) -> None:
+    new = path.with_name("new.py")
+    new.write_text(SAMPLE + "y = 1\n")
+    os.replace(new, path)
+
+
+@pytest.mark.parametrize(
+    "change", [_edit, _edit_same_size_and_mtime, _move_a_new_file_over], ids=lambda f: f.__name__
+)
+def test_file_changed_while_fixing_is_not_fixed(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Callable[[Path], None]
+) -> None:
+    path = tmp_path / "f.py"
+    path.write_text(SAMPLE)
+    _on_rename(monkeypatch, change)
+    r = cli("--fix", "f.py")
+    assert r.code == 2
+    assert "error: f.py: changed while jaxlint ran: not fixed" in r.err.splitlines()
+    changed = path.read_text()
+    assert changed != SAMPLE and changed != FIXED  # the edit survives
+    assert leftovers(tmp_path) == []
+    assert "fixed" not in r.out
+
+
+def test_symlink_swapped_in_while_fixing_is_not_written_through(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "f.py"
+    path.write_text(SAMPLE)
+    other = tmp_path / "other.py"
+    other.write_text(SAMPLE)
+
+    def swap(_: Path) -> None:
+        path.unlink()
+        path.symlink_to(other)
+
+    _on_rename(monkeypatch, swap)
+    r = cli("--fix", "f.py")
+    assert r.code == 2
+    assert "error: f.py: changed while jaxlint ran: not fixed" in r.err.splitlines()
+    assert path.is_symlink() and os.readlink(path) == str(other)
+    assert other.read_text() == SAMPLE  # the symlink's target is not overwritten
+    assert leftovers(tmp_path) == []
+
+
+def test_symlink_swapped_in_is_caught_even_with_the_same_target_inode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A symlink put in place of a file, pointing at a hard link of that very file: the
+    inode and content match, but the path now goes through a link it did not have."""
+    path = tmp_path / "f.py"
+    path.write_text(SAMPLE)
+    source = jaxlint.source.read_source(path)
+    hard = tmp_path / "hard.py"
+    os.link(path, hard)
+    path.unlink()
+    path.symlink_to(hard)
+    with pytest.raises(jaxlint.source.FileChangedError):
+        write_atomic(path, FIXED.encode(), expect=source.identity)
+    assert hard.read_text() == SAMPLE and path.is_symlink()
+
+
+def test_a_symlink_given_from_the_start_is_still_fixed_through(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "target.py").write_text(SAMPLE)
+    link = tmp_path / "link.py"
+    link.symlink_to("target.py")
+    source = jaxlint.source.read_source(link)
+    write_atomic(link, FIXED.encode(), expect=source.identity)
+    assert link.is_symlink() and (tmp_path / "target.py").read_text() == FIXED
+
+
+def test_unchanged_file_is_written_with_an_identity(tmp_path: Path) -> None:
+    path = tmp_path / "f.py"
+    path.write_text(SAMPLE)
+    source = jaxlint.source.read_source(path)
+    write_atomic(path, FIXED.encode(), source.mode, expect=source.identity)
+    assert path.read_text() == FIXED
+    with pytest.raises(jaxlint.source.FileChangedError):  # the identity is of the old file
+        write_atomic(path, SAMPLE.encode(), expect=source.identity)
+    assert path.read_text() == FIXED
+
+
+def test_read_only_file_is_not_fixed(cli, tmp_path: Path) -> None:
+    """0444 is refused by its mode, as ruff and black refuse it; root passes os.access."""
+    path = tmp_path / "f.py"
+    path.write_text(SAMPLE)
+    (tmp_path / "ok.py").write_text(SAMPLE)
+    path.chmod(0o444)
+    r = cli("--fix", "f.py", "ok.py")
+    assert r.code == 2
+    assert "error: f.py: file is read-only: not fixed" in r.err.splitlines()
+    assert path.read_text() == SAMPLE
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444
+    assert (tmp_path / "ok.py").read_text() == FIXED
+    assert "f.py:2:5: JAX702" in r.out  # its finding is still reported
+    assert "Found 2 error(s) (1 fixed, 1 remaining)." in r.out.splitlines()
+    assert leftovers(tmp_path) == []
+
+
+def test_file_the_user_cannot_write_is_not_fixed(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "f.py"
+    path.write_text(SAMPLE)
+    path.chmod(0o644)
+    real_access = os.access
+
+    def access(p, mode, *args, **kwargs):  # e.g. another user's 0644 file
+        if os.path.basename(p) == "f.py" and mode & os.W_OK:
+            return False
+        return real_access(p, mode, *args, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+    r = cli("--fix", "f.py")
+    assert r.code == 2
+    assert "error: f.py: file is read-only: not fixed" in r.err.splitlines()
+    assert path.read_text() == SAMPLE
+
+
+def test_read_only_notebook_is_not_fixed(cli, tmp_path: Path) -> None:
+    import json
+
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+    doc = {
+        "cells": [{**cell, "source": SAMPLE}],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = tmp_path / "n.ipynb"
+    path.write_text(json.dumps(doc))
+    before = path.read_bytes()
+    path.chmod(0o444)
+    r = cli("--fix", "n.ipynb")
+    assert r.code == 2
+    assert "error: n.ipynb: file is read-only: not fixed" in r.err.splitlines()
+    assert path.read_bytes() == before
+    assert "JAX702" in r.out and "fixed" not in r.out
+
+
+@pytest.mark.parametrize("how", ["show-fixes", "json"])
+def test_fixes_that_were_not_written_are_not_counted(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    import json
+
+    (tmp_path / "a.py").write_text(SAMPLE)
+    (tmp_path / "b.py").write_text(SAMPLE)
+    real_replace = os.replace
+
+    def replace(src, dst, *args, **kwargs):
+        if os.path.basename(dst) == "a.py":
+            raise OSError(28, "No space left on device")
+        return real_replace(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    if how == "json":
+        r = cli("--fix", "--output-format", "json", "a.py", "b.py")
+        assert r.code == 2
+        found = json.loads(r.out)
+        assert [(d["filename"], d["code"]) for d in found] == [(str(tmp_path / "a.py"), "JAX702")]
+        assert found[0]["fix"] is not None  # still fixable: nothing was written
+        return
+    r = cli("--fix", "--show-fixes", "a.py", "b.py")
+    assert r.code == 2
+    lines = r.out.splitlines()
+    assert "Fixed 1 error(s):" in lines
+    assert "- b.py:" in lines and "- a.py:" not in lines
+    assert "Found 2 error(s) (1 fixed, 1 remaining)." in lines
+    assert any(line.startswith("a.py:2:5: JAX702") for line in lines)

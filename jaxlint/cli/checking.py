@@ -34,6 +34,7 @@ from jaxlint.parallel import run_parallel
 from jaxlint.prefilter import mentions_jax
 from jaxlint.source import (
     DecodeError,
+    NotFixedError,
     SourceError,
     SourceFile,
     encode_source,
@@ -387,6 +388,7 @@ def _check_file(
 
     if state.timings is not None:
         state.timings.files_linted += 1
+    mark = _Mark.of(state)
     with gc_paused():
         new_text = process_text(source.text, name, settings, path, args, state, fixing, store=store)
     if new_text is not None and new_text != source.text:
@@ -394,7 +396,34 @@ def _check_file(
             state.diffs.append(unified_diff(source.text, new_text, name))
         else:
             with timed(state, "write fixed files"):
-                _write_back(path, source, new_text, state)
+                written = _write_back(path, source, new_text, state)
+            if not written:  # report the file as it is: its findings, no fixes
+                mark.undo(state, name)
+                with gc_paused():
+                    process_text(source.text, name, settings, path, args, state, False)
+
+
+@dataclass
+class _Mark:
+    """Where one file's results start in a :class:`RunState`, to take them back when its
+    fixed text could not be written (the summary, ``--show-fixes`` and reports count only
+    fixes that were written)."""
+
+    diagnostics: int
+    notes: int
+
+    @classmethod
+    def of(cls, state: RunState) -> _Mark:
+        return cls(len(state.diagnostics), len(state.notes))
+
+    def undo(self, state: RunState, name: str) -> None:
+        counts = state.fixed_by_file.pop(name, None)
+        if counts:
+            state.fixed_total -= sum(counts.values())
+        del state.diagnostics[self.diagnostics :]
+        del state.notes[self.notes :]
+        for key in [k for k in state.sources if k == name or k.startswith(f"{name}:cell ")]:
+            del state.sources[key]  # a notebook's cells are keyed ``name:cell N``
 
 
 def process_text(
@@ -478,18 +507,23 @@ def _add_internal(state: RunState, errors: list[InternalError]) -> None:
             state.internal_errors.append(e)
 
 
-def _write_back(path: Path, source: SourceFile, new_text: str, state: RunState) -> None:
+def _write_back(path: Path, source: SourceFile, new_text: str, state: RunState) -> bool:
+    """Write the fixed text; False (and an error) when it was not written."""
     try:
         data = encode_source(new_text, source.encoding)
     except UnicodeEncodeError as exc:
         state.io_errors.append(f"{path}: fixed text cannot be encoded as {source.encoding}: {exc}")
-        return
+        return False
     try:
-        write_atomic(Path(os.path.realpath(path)), data, source.mode)
+        write_atomic(path, data, source.mode, expect=source.identity)
+    except NotFixedError as exc:
+        state.io_errors.append(str(exc))
+        return False
     except OSError as exc:
         state.io_errors.append(f"{path}: cannot write fixes: {exc.strerror or exc}")
-        return
+        return False
     state.changed_files += 1
+    return True
 
 
 def _diff_lines(text: str) -> list[str]:
@@ -538,6 +572,7 @@ def check_notebook(
     except nb.NotebookError as exc:
         state.io_errors.append(f"{name}: {exc}")
         return
+    mark = _Mark.of(state)
     try:
         changed = lint_notebook(book, name, path, settings, args, state, fixing, cache)
     except nb.NotebookError as exc:
@@ -550,11 +585,16 @@ def check_notebook(
         return
     with timed(state, "write fixed files"):
         try:
-            write_atomic(Path(os.path.realpath(path)), book.with_sources(changed), None)
+            write_atomic(path, book.with_sources(changed), None, expect=book.identity)
+        except NotFixedError as exc:
+            state.io_errors.append(str(exc))
         except OSError as exc:
             state.io_errors.append(f"{path}: cannot write fixes: {exc.strerror or exc}")
+        else:
+            state.changed_files += 1
             return
-        state.changed_files += 1
+    mark.undo(state, name)  # not written: report the notebook as it is
+    lint_notebook(book, name, path, settings, args, state, False, None)
 
 
 def notebook_diff(book: Notebook, changed: dict[int, str], name: str) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import re
 import sys
 import tokenize
@@ -23,7 +22,14 @@ from jaxlint.cli.common import EXIT_ERROR, EXIT_OK
 from jaxlint.diagnostics import INTERNAL_ERROR_CODE, PARSE_ERROR_CODE
 from jaxlint.noqa import NOQA_INLINE
 from jaxlint.notebook import NotebookError, cell_of, is_notebook, read_notebook
-from jaxlint.source import DecodeError, SourceError, encode_source, read_source, write_atomic
+from jaxlint.source import (
+    DecodeError,
+    NotFixedError,
+    SourceError,
+    encode_source,
+    read_source,
+    write_atomic,
+)
 
 _LINE_END = re.compile(r"(\r\n|\r|\n)")
 
@@ -80,7 +86,11 @@ def add_noqa(args: argparse.Namespace, state: RunState) -> int:
             continue
         try:
             data = encode_source(new_text, source.encoding)
-            write_atomic(Path(os.path.realpath(path)), data, source.mode)
+            write_atomic(path, data, source.mode, expect=source.identity)
+        except NotFixedError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            code = EXIT_ERROR
+            continue
         except (OSError, UnicodeEncodeError) as exc:
             why = getattr(exc, "strerror", None) or exc
             print(f"error: {name}: cannot write: {why}", file=sys.stderr)
@@ -125,7 +135,9 @@ def _add_noqa_notebook(
     changed = {n: t for n, t in cells.items() if t != old_cells[n]}
     if changed:
         try:
-            write_atomic(Path(os.path.realpath(path)), book.with_sources(changed))
+            write_atomic(path, book.with_sources(changed), expect=book.identity)
+        except NotFixedError as exc:
+            return str(exc)
         except OSError as exc:
             return f"{name}: cannot write: {exc.strerror or exc}"
     return count, warnings
