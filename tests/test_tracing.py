@@ -1072,3 +1072,35 @@ def test_a_transform_applied_inside_traced_code_counts_as_one_more_call() -> Non
         "called from traced `metrics` at line 10, which is called from `step` at line 16,"
         " which is jitted by `jax.jit` at line 7"
     )
+
+
+def test_metadata_call_only_for_metadata_builders() -> None:
+    from jaxlint.analysis.transforms import metadata_call
+
+    assert metadata_call("jax.lax.ConvDimensionNumbers")
+    assert metadata_call("jax.lax.conv_dimension_numbers")
+    assert not metadata_call("jax.random.PRNGKey")
+    assert not metadata_call("jax.lax.iota")
+    assert not metadata_call("jax.numpy.zeros")
+
+
+def test_array_constructors_inside_jit_stay_traced_beside_metadata() -> None:
+    """``jax.random.PRNGKey`` (capitalised) and lowercase ``lax`` functions make arrays
+    under ``jit`` even from constants; a ``lax`` class builds static metadata."""
+    p = Probe(
+        """
+        import jax
+        import jax.numpy as jnp
+        from jax import lax
+
+        @jax.jit
+        def f(x, spec):
+            key = jax.random.PRNGKey(0)
+            idx = lax.iota(jnp.int32, 3)
+            dn = lax.ConvDimensionNumbers((0, 1), (1, 0), (0, 1))
+            return key, idx, dn
+        """
+    )
+    assert p.level_of("jax.random.PRNGKey(0)") is T
+    assert p.level_of("lax.iota(jnp.int32, 3)") is T
+    assert p.level_of("lax.ConvDimensionNumbers((0, 1), (1, 0), (0, 1))") is S

@@ -81,7 +81,7 @@ from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.testcode import is_test_function
 from jaxlint.analysis.tracing import TraceAnalysis, TracedFunction
 from jaxlint.analysis.transforms import PARTIAL, STATIC_CALLS, TRANSFORMS
-from jaxlint.analysis.walk import children
+from jaxlint.analysis.walk import children, descendants
 
 LineOf = Callable[[cst.CSTNode], int]
 
@@ -1933,10 +1933,7 @@ class _Walker:
 
     def _draws_from(self, expr: cst.BaseExpression, keys: set[str]) -> bool:
         """``expr`` contains a ``jax.random`` call given one of ``keys``."""
-        stack: list[cst.CSTNode] = [expr]
-        while stack:
-            node = stack.pop()
-            stack.extend(children(node))
+        for node in descendants(expr):
             if type(node) is not cst.Call:
                 continue
             qn = self.model.call_name(node)

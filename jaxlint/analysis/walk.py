@@ -159,3 +159,12 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
                 if item_kind == _CHILD:
                     out.append(item)
     return out
+
+
+def descendants(node: cst.CSTNode) -> typing.Iterator[cst.CSTNode]:
+    """``node`` and every non-trivia node under it (an explicit stack, not recursion)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(children(current))

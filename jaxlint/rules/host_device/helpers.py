@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.names import SemanticModel, dotted
+from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.tracing import Val
 from jaxlint.analysis.walk import children
 
@@ -172,51 +172,41 @@ def assigned_names(target: cst.BaseExpression) -> list[str] | None:
 
 
 # ``isinstance(x, T)`` with one of these types is False for every tracer, so the code
-# checks at runtime whether it holds a concrete (host) value.
+# checks at runtime whether it holds a concrete (host) value; names are the semantic
+# model's qualified names, so ``import numpy as onp`` or ``from numbers import Real``
+# resolve and an unimported ``np`` does not.
 _HOST_TYPES = frozenset(
     {
-        "int",
-        "float",
-        "complex",
-        "bool",
-        "np.ndarray",
-        "np.generic",
-        "np.number",
-        "np.integer",
-        "np.floating",
+        "builtins.int",
+        "builtins.float",
+        "builtins.complex",
+        "builtins.bool",
         "numpy.ndarray",
         "numpy.generic",
         "numpy.number",
         "numpy.integer",
         "numpy.floating",
-        "onp.ndarray",
-        "onp.generic",
         "numbers.Number",
         "numbers.Real",
         "numbers.Integral",
-        "Number",
-        "Real",
-        "Integral",
     }
 )
 
 
-def _checks_host_type(call: cst.Call) -> bool:
+def _checks_host_type(call: cst.Call, model: SemanticModel) -> bool:
     """``isinstance(x, np.ndarray)`` / ``isinstance(x, (int, float))``."""
-    if not (
-        type(call.func) is cst.Name and call.func.value == "isinstance" and len(call.args) == 2
-    ):
+    if len(call.args) != 2 or model.call_name(call) != "builtins.isinstance":
         return False
     types = call.args[1].value
     items = [el.value for el in types.elements] if type(types) in (cst.Tuple, cst.List) else [types]
-    return any(dotted(item) in _HOST_TYPES for item in items)
+    return any(model.qualified_name(item) in _HOST_TYPES for item in items)
 
 
-def _tests_tracer(test: cst.BaseExpression) -> bool:
+def _tests_tracer(test: cst.BaseExpression, model: SemanticModel) -> bool:
     """A name or attribute in ``test`` says ``tracer`` or ``concrete``, or ``test``
     checks for a host type with ``isinstance``."""
     for inner in walk(test):
-        if type(inner) is cst.Call and _checks_host_type(inner):
+        if type(inner) is cst.Call and _checks_host_type(inner, model):
             return True
         name = (
             inner.value
@@ -257,7 +247,7 @@ class Shared:
             guards = _TRACER_GUARDS[self.model] = {}
         found = guards.get(id(node))
         if found is None:  # the first of the rules sharing this mixin to ask
-            found = guards[id(node)] = _tests_tracer(node.test)
+            found = guards[id(node)] = _tests_tracer(node.test, self.model)
         if found:
             self._tracer_guards.append(node)
 

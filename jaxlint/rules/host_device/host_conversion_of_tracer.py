@@ -225,6 +225,11 @@ your file and line and `"rule": "JAX101"`.
             " branch never runs under jit",
             runs=True,
         ),
+        EXAMPLES.valid(
+            "valid_isinstance_module_alias_host_type.py",
+            note="the host type is resolved through the import (`numbers as nums`)",
+            runs=True,
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
@@ -241,6 +246,14 @@ your file and line and `"rule": "JAX101"`.
             column=16,
             message_contains="`float(x)` needs a concrete value, but `x` is traced",
             raises="ConcretizationTypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_isinstance_guard_ends_before_conversion.py",
+            line=9,
+            column=16,
+            message_contains="`float(s)` needs a concrete value, but `s` is traced",
+            raises="ConcretizationTypeError",
+            note="an `isinstance` host-type guard covers only its own branch",
         ),
         EXAMPLES.invalid(
             "invalid_return_v_item.py",

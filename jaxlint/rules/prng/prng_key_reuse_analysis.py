@@ -6,6 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.keys import CALL, LOCAL, SPLIT, Reuse, Use
+from jaxlint.analysis.walk import descendants
 from jaxlint.rules.prng.helpers import line
 
 _LOOP_WORDS = {"loop": "loop", "comprehension": "comprehension"}
@@ -31,13 +32,7 @@ def _repeats_one_case(reuse: Reuse) -> bool:
 
 
 def _names(node: cst.CSTNode) -> list[cst.Name]:
-    stack, out = [node], []
-    while stack:
-        cur = stack.pop()
-        if type(cur) is cst.Name:
-            out.append(cur)
-        stack.extend(cur.children)
-    return out
+    return [n for n in descendants(node) if type(n) is cst.Name]
 
 
 def _by(use: Use) -> str:
