@@ -99,3 +99,20 @@ def test_no_source_of_inputs_says_what_was_tried(tmp_path):
     assert "no annotation with a shape" in error["message"]
     assert "no call of never_called" in error["message"]
     assert "--args" in error["hint"]
+
+
+def test_no_source_of_cases_names_the_cases_factory_and_its_contract(tmp_path):
+    argv = [spec(SOURCES, "never_called"), "--cases", "my_cases"]
+    code, report = run_main(recompile_probe.main, argv, tmp_path)
+    # --cases names a factory that is not there: the loader says so
+    assert code == 2 and report["error"]["class"] == "FactoryNotFound"
+    code, report = run_main(recompile_probe.main, [spec(SOURCES, "never_called")], tmp_path)
+    assert code == 2 and report["ok"] is False
+    error = report["error"]
+    assert error["class"] == "FactoryNotFound"
+    assert "no cases factory 'make_cases'" in error["message"]
+    assert "def make_cases(): return [(args, kwargs), ...]" in error["hint"]
+    assert "--cases FILE.py:FUNCTION" in error["hint"]
+    code, report = run_main(compile_probe.main, [spec(SOURCES, "never_called")], tmp_path)
+    assert "no factory 'make_inputs'" in report["error"]["message"]
+    assert "def make_inputs(): return (args, kwargs)" in report["error"]["hint"]

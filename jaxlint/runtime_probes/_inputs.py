@@ -23,10 +23,17 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from jaxlint.runtime_probes._common import EXIT_ERROR, fail, usage_error
-from jaxlint.runtime_probes._targets import DEFAULT_FACTORY, Inputs, Loader, Target, _has_attr_path
+from jaxlint.runtime_probes._targets import (
+    DEFAULT_FACTORY,
+    Inputs,
+    Loader,
+    Target,
+    factory_target,
+    has_attr_path,
+)
 
 DTYPES = {
     "f16": "float16",
@@ -402,21 +409,18 @@ def _source(target: Target) -> tuple[ast.Module, str, str] | None:
         return None
 
 
-def _factory_target(target: Target, name: str, fn: Callable[[], Any]) -> Target:
+def _not_found(target: Target, name: str, *, many: bool, tried: list[str]) -> NoReturn:
     where = target.file or target.module.__name__
-    return Target(f"{where}:{name}", target.module, fn, name)
-
-
-def _not_found(target: Target, role: str, tried: list[str]) -> None:
-    where = target.file or target.module.__name__
+    role = "cases factory" if many else "factory"
+    returns = "[(args, kwargs), ...]" if many else "(args, kwargs)"
+    flag = "--cases" if many else "--factory"
     fail(
         EXIT_ERROR,
         "FactoryNotFound",
-        f"no inputs for {target.spec}: no {role} {DEFAULT_FACTORY if role == 'factory' else 'make_cases'!r}"
-        f" in {where}, no --args, " + "; ".join(tried),
-        hint=f"pass --args 'f32[128,784], f32[128]' (shape specs), define `def"
-        f" {DEFAULT_FACTORY if role == 'factory' else 'make_cases'}(): return (args, kwargs)`"
-        " in the file, or pass --factory FILE.py:FUNCTION",
+        f"no inputs for {target.spec}: no {role} {name!r} in {where}, no --args, "
+        + "; ".join(tried),
+        hint=f"pass --args 'f32[128,784], f32[128]' (shape specs), define `def {name}():"
+        f" return {returns}` in the file, or pass {flag} FILE.py:FUNCTION",
     )
 
 
@@ -439,11 +443,11 @@ def input_factory(
             "arguments": shown,
             "values": ABSTRACT_VALUES if abstract else VALUES,
         }
-        return _factory_target(target, "<--args>", _build(items, abstract)), info
-    if factory_spec is not None or _has_attr_path(target.module, DEFAULT_FACTORY):
+        return factory_target(target, "<--args>", _build(items, abstract)), info
+    if factory_spec is not None or has_attr_path(target.module, DEFAULT_FACTORY):
         factory = loader.load_factory(factory_spec, target)
         return factory, {"source": "factory", "factory": factory.spec}
-    found = _fallback(target, abstract, many=False)
+    found = _fallback(target, DEFAULT_FACTORY, abstract, many=False)
     return found[0], found[1]
 
 
@@ -455,19 +459,20 @@ def cases_factory(
         if cases_spec is not None:
             usage_error("give --args or --cases, not both")
         one, info = input_factory(loader, target, None, args_text)
-        return _factory_target(target, "<--args>", lambda: [one.obj()]), info
-    if cases_spec is not None or _has_attr_path(target.module, default):
+        return factory_target(target, "<--args>", lambda: [one.obj()]), info
+    if cases_spec is not None or has_attr_path(target.module, default):
         factory = loader.load_factory(cases_spec or default, target, role="cases")
         return factory, {"source": "cases factory", "factory": factory.spec}
-    return _fallback(target, False, many=True)
+    return _fallback(target, default, False, many=True)
 
 
-def _fallback(target: Target, abstract: bool, *, many: bool) -> tuple[Target, dict[str, Any]]:
-    role = "cases" if many else "factory"
+def _fallback(
+    target: Target, name: str, abstract: bool, *, many: bool
+) -> tuple[Target, dict[str, Any]]:
+    """Inputs from the annotations or a call site; ``name`` is the factory not found."""
     parsed = _source(target)
     if parsed is None:
-        _not_found(target, role, ["the target's source file cannot be read"])
-        raise AssertionError  # unreachable: _not_found raises
+        _not_found(target, name, many=many, tried=["the target's source file cannot be read"])
     tree, text, path = parsed
     tried = []
     got = from_annotations(tree, target.attr)
@@ -482,8 +487,8 @@ def _fallback(target: Target, abstract: bool, *, many: bool) -> tuple[Target, di
             "values": ABSTRACT_VALUES if abstract else VALUES,
         }
         if many:
-            return _factory_target(target, "<annotations>", lambda: [build()]), info
-        return _factory_target(target, "<annotations>", build), info
+            return factory_target(target, "<annotations>", lambda: [build()]), info
+        return factory_target(target, "<annotations>", build), info
     sites = call_sites(tree, text, target.attr)
     usable: list[tuple[CallSite, Callable[[], Inputs]]] = []
     skipped = []
@@ -504,7 +509,7 @@ def _fallback(target: Target, abstract: bool, *, many: bool) -> tuple[Target, di
             )
         else:
             tried.append(f"no call of {target.attr} in the file")
-        _not_found(target, role, tried)
+        _not_found(target, name, many=many, tried=tried)
     base = os.path.basename(path)
     info = {
         "source": "call sites" if many else "call site",
@@ -514,11 +519,11 @@ def _fallback(target: Target, abstract: bool, *, many: bool) -> tuple[Target, di
     }
     if many:
         makers = [m for _, m in usable]
-        return _factory_target(
+        return factory_target(
             target, f"<call sites in {base}>", lambda: [m() for m in makers]
         ), info
     site, maker = usable[0]
-    return _factory_target(target, f"<call site {base}:{site.line}>", maker), info
+    return factory_target(target, f"<call site {base}:{site.line}>", maker), info
 
 
 def inputs_text(info: dict[str, Any] | None) -> list[str]:

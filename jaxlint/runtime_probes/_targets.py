@@ -81,14 +81,15 @@ class Loader:
         if not all(part.isidentifier() for part in name.split(".")):
             fail(EXIT_ERROR, "UsageError", f"--{role}: {name!r} is not a Python name")
         where = target.file or target.module.__name__
-        if not _has_attr_path(target.module, name):
+        if not has_attr_path(target.module, name):
             hint = (
                 f"define `def {name}(): return (args, kwargs)` in {where} or pass --{role}"
                 " FILE.py:FUNCTION"
             )
             fail(EXIT_ERROR, "FactoryNotFound", f"no {role} {name!r} in {where}", hint=hint)
-        obj = self._resolve(target.module, name, f"{where}:{name}", role)
-        return Target(f"{where}:{name}", target.module, obj, name)
+        return factory_target(
+            target, name, self._resolve(target.module, name, f"{where}:{name}", role)
+        )
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -151,7 +152,13 @@ class Loader:
         return obj
 
 
-def _has_attr_path(obj: Any, dotted: str) -> bool:
+def factory_target(target: Target, name: str, obj: Callable[..., Any]) -> Target:
+    """A factory named ``name`` in (or made for) ``target``'s module, spelt ``WHERE:name``."""
+    where = target.file or target.module.__name__
+    return Target(f"{where}:{name}", target.module, obj, name)
+
+
+def has_attr_path(obj: Any, dotted: str) -> bool:
     for part in dotted.split("."):
         if not hasattr(obj, part):
             return False
