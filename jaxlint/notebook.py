@@ -29,13 +29,12 @@ import codecs
 import json
 import os
 import re
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxlint.diagnostics import Diagnostic, Edit, Fix, Position
-from jaxlint.source import FileIdentity, SourceError, read_with_identity
+from jaxlint.source import FileIdentity, read_regular
 
 NOTEBOOK_SUFFIX = ".ipynb"
 
@@ -235,20 +234,7 @@ def _elements(doc: str, i: int) -> Iterator[tuple[int, int]]:
 
 def read_notebook(path: Path) -> Notebook:
     """Read and parse ``path``: :class:`SourceError` for IO, :class:`NotebookError` for content."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        if os.path.islink(path):
-            raise SourceError(f"{path}: broken symbolic link") from None
-        raise SourceError(f"{path}: no such file or directory") from None
-    except OSError as exc:
-        raise SourceError(f"{path}: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise SourceError(f"{path}: not a regular file")
-    try:
-        data, identity = read_with_identity(path)
-    except OSError as exc:
-        raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    data, identity, _ = read_regular(path)
     book = parse_notebook(data)
     book.identity = identity
     return book

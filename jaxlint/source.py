@@ -117,8 +117,9 @@ def decode_source(data: bytes) -> tuple[str, str]:
     return text, encoding
 
 
-def read_source(path: Path) -> SourceFile:
-    """Read ``path``; :class:`SourceError` for IO problems, :class:`DecodeError` for bytes."""
+def read_regular(path: Path) -> tuple[bytes, FileIdentity, int]:
+    """The bytes, identity and permission bits of the regular file ``path``
+    (:class:`SourceError` if it is missing, a folder, not a regular file or unreadable)."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -135,10 +136,14 @@ def read_source(path: Path) -> SourceFile:
         data, identity = read_with_identity(path)
     except OSError as exc:
         raise SourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return data, identity, stat.S_IMODE(st.st_mode)
+
+
+def read_source(path: Path) -> SourceFile:
+    """Read ``path``; :class:`SourceError` for IO problems, :class:`DecodeError` for bytes."""
+    data, identity, mode = read_regular(path)
     text, encoding = decode_source(data)
-    return SourceFile(
-        path=path, text=text, encoding=encoding, mode=stat.S_IMODE(st.st_mode), identity=identity
-    )
+    return SourceFile(path=path, text=text, encoding=encoding, mode=mode, identity=identity)
 
 
 def encode_source(text: str, encoding: str) -> bytes:

@@ -651,3 +651,12 @@ def test_make_demo_recipe() -> None:
     assert "jaxlint check path/to/your/code" in tail
     assert "jaxlint rule JAX101" in tail
     assert "jaxlint check --fix path/to/your/code" in tail
+
+
+def test_add_noqa_text_is_reparsed(monkeypatch) -> None:
+    """Text that parsed is never handed back unparseable (nothing would be written)."""
+    text = "a = 1\n"
+    assert jaxlint.cli.noqa_add.add_noqa_to_text(text, {1: {"JAX602"}})[1] == 1
+    monkeypatch.setattr(jaxlint.cli.noqa_add, "_with_codes", lambda line, codes: line + " (")
+    with pytest.raises(SyntaxError, match="would not parse"):
+        jaxlint.cli.noqa_add.add_noqa_to_text(text, {1: {"JAX602"}})

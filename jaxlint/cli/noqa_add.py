@@ -20,6 +20,7 @@ from pathlib import Path
 from jaxlint.cli.checking import RunState
 from jaxlint.cli.common import EXIT_ERROR, EXIT_OK
 from jaxlint.diagnostics import INTERNAL_ERROR_CODE, PARSE_ERROR_CODE
+from jaxlint.fixers.fixpoint import python_parses
 from jaxlint.noqa import NOQA_INLINE
 from jaxlint.notebook import NotebookError, cell_of, is_notebook, read_notebook
 from jaxlint.source import (
@@ -75,7 +76,7 @@ def add_noqa(args: argparse.Namespace, state: RunState) -> int:
             rows = {row: codes for (_, row), codes in wanted[name].items()}
             new_text, count, skipped = add_noqa_to_text(source.text, rows)
         except (tokenize.TokenError, SyntaxError) as exc:
-            warnings.append(f"{name}: cannot be tokenized ({exc}); no noqa added")
+            warnings.append(f"{name}: cannot add comments ({exc}); no noqa added")
             continue
         warnings.extend(
             f"{name}:{row}: no noqa added: the line ends inside a string or continues"
@@ -122,7 +123,7 @@ def _add_noqa_notebook(
     try:
         new_text, count, skipped = add_noqa_to_text(module.text, rows)
     except (tokenize.TokenError, SyntaxError) as exc:
-        return 0, [f"{name}: cannot be tokenized ({exc}); no noqa added"]
+        return 0, [f"{name}: cannot add comments ({exc}); no noqa added"]
     warnings = [
         f"{index.locate_name(name, row)}: no noqa added: the line ends inside a string or"
         " continues with a backslash"
@@ -145,7 +146,10 @@ def _add_noqa_notebook(
 
 def add_noqa_to_text(text: str, rows: dict[int, set[str]]) -> tuple[str, int, list[int]]:
     """``text`` with ``# noqa`` comments for ``rows`` (1-based row -> codes): the new
-    text, how many comments were added or extended, and the rows that were skipped."""
+    text, how many comments were added or extended, and the rows that were skipped.
+
+    :class:`SyntaxError` if ``text`` parsed and the new text would not (nothing is
+    written then)."""
     parts = _LINE_END.split(text)
     bodies, ends = parts[0::2], parts[1::2] + [""]
     safe = _comment_safe_rows(bodies)
@@ -161,7 +165,10 @@ def add_noqa_to_text(text: str, rows: dict[int, set[str]]) -> tuple[str, int, li
         if new != bodies[row - 1]:
             bodies[row - 1] = new
             count += 1
-    return "".join(b + e for b, e in zip(bodies, ends, strict=True)), count, skipped
+    new_text = "".join(b + e for b, e in zip(bodies, ends, strict=True))
+    if count and python_parses(text) and not python_parses(new_text):
+        raise SyntaxError("it would not parse with the comments added")
+    return new_text, count, skipped
 
 
 def _comment_safe_rows(bodies: list[str]) -> set[int]:
