@@ -229,6 +229,11 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
             note="`init` of a module from another package: it may only fold the key in",
         ),
         EXAMPLES.valid(
+            "valid_test_loop_shadowed_range_not_builtin.py",
+            filename="tests/test_shapes.py",
+            note="a local `range` is not the builtin: one case per iteration, not a repetition",
+        ),
+        EXAMPLES.valid(
             "valid_test_loop_one_case_per_iteration.py",
             note="in a test, each iteration draws its own case from one key and keeps nothing",
             runs=True,

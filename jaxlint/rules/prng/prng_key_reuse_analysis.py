@@ -6,6 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.keys import CALL, LOCAL, SPLIT, Reuse, Use
+from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.walk import descendants
 from jaxlint.rules.prng.helpers import line
 
@@ -17,16 +18,15 @@ def _program(body: str, imports: str = "") -> str:
     return f'import jax\n{imports}\njax.config.update("jax_debug_key_reuse", True)\n\n\n{body}'
 
 
-def _repeats_one_case(reuse: Reuse) -> bool:
+def _repeats_one_case(reuse: Reuse, model: SemanticModel) -> bool:
     """``for i in range(n): f(key, ...)`` where the call never reads ``i``: a repetition
     loop (not a loop over cases) that gives every iteration the same key and the same
     arguments."""
     loop = reuse.loop
     if type(loop) is not cst.For or type(loop.iter) is not cst.Call:
         return False
-    func = loop.iter.func
-    if type(func) is not cst.Name or func.value != "range":
-        return False
+    if model.call_name(loop.iter) != "builtins.range":
+        return False  # resolved, so a shadowed ``range`` is not the builtin
     targets = {n.value for n in _names(loop.target)}
     return not any(n.value in targets for n in _names(reuse.second.call))
 
@@ -56,7 +56,7 @@ class PrngKeyReuseChecks:
         that are used together as different data are, and so is a ``for ... in
         range(n)`` loop whose consuming call does not read the loop variable: every
         iteration then repeats the same "random" case."""
-        if reuse.how == "loop" and _repeats_one_case(reuse):
+        if reuse.how == "loop" and _repeats_one_case(reuse, self.ctx.model):
             return True
         if CALL in (reuse.first.kind, reuse.second.kind):
             return False
