@@ -607,7 +607,7 @@ def test_plugin_metadata_and_no_flake8_import() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "flake8", "--version"], capture_output=True, text=True, timeout=120
     )
-    assert f"jaxlint: {jaxlint.__version__}" in proc.stdout
+    assert f"jaxlinter: {jaxlint.__version__}" in proc.stdout  # flake8 names the distribution
 
 
 # -- the whole rule set ---------------------------------------------------------------
