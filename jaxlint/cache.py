@@ -58,7 +58,7 @@ from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position
 
 CACHE_DIR_NAME = ".jaxlint_cache"
 CACHE_ENV = "JAXLINT_CACHE_DIR"
-FORMAT = "jaxlint-cache-1"
+FORMAT = "jaxlint-cache-2"
 """The first line of every entry; bumped when the entry layout changes."""
 GITIGNORE = "# Automatically created by jaxlint.\n*\n"
 CACHEDIR_TAG = (
@@ -185,6 +185,9 @@ class CachedResult:
     """The findings of one file (file names are filled in when they are read back)."""
 
     diagnostics: list[Diagnostic]
+    queries: dict[str, Any] | None = None
+    """What the file asked of the project's other modules, with the answers it got
+    (``jaxlint.analysis.project``): the entry holds only while they still hold."""
 
 
 # -- encoding ----------------------------------------------------------------------------------
@@ -278,7 +281,7 @@ def _decode_diagnostic(item: Any, filename: str) -> Diagnostic:
 
 def encode_entry(key: str, result: CachedResult) -> bytes:
     payload = json.dumps(
-        [_encode_diagnostic(d) for d in result.diagnostics],
+        {"d": [_encode_diagnostic(d) for d in result.diagnostics], "q": result.queries or {}},
         ensure_ascii=False,
         separators=(",", ":"),
     ).encode("utf-8", "surrogatepass")
@@ -294,10 +297,13 @@ def decode_entry(data: bytes, key: str, filename: str) -> CachedResult | None:
             return None
         if hashlib.sha256(payload).hexdigest() != checksum.decode():
             return None
-        items = json.loads(payload.decode("utf-8", "surrogatepass"))
-        if not isinstance(items, list):
+        data_ = json.loads(payload.decode("utf-8", "surrogatepass"))
+        if not isinstance(data_, dict):
             return None
-        return CachedResult([_decode_diagnostic(item, filename) for item in items])
+        items, queries = data_.get("d"), data_.get("q")
+        if not isinstance(items, list) or not isinstance(queries, dict):
+            return None
+        return CachedResult([_decode_diagnostic(item, filename) for item in items], queries or None)
     except (ValueError, UnicodeError, _Invalid, RecursionError, TypeError):
         return None
 
@@ -363,6 +369,35 @@ class Cache:
         if len(data) > MAX_ENTRY_BYTES:
             return  # it would never be read back
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _write_atomic(path, data)
+        except OSError:
+            self.write_errors += 1
+
+    def get_blob(self, key: str) -> Any:
+        """A JSON value stored with :meth:`put_blob` (a module summary), or ``None``."""
+        data = read_regular_file(self._path(key))
+        if data is None:
+            return None
+        try:
+            fmt, entry_key_, checksum, payload = data.split(b"\n", 3)
+            if fmt.decode() != FORMAT or entry_key_.decode() != key:
+                return None
+            if hashlib.sha256(payload).hexdigest() != checksum.decode():
+                return None
+            return json.loads(payload.decode("utf-8", "surrogatepass"))
+        except (ValueError, UnicodeError, RecursionError):
+            return None
+
+    def put_blob(self, key: str, value: Any) -> None:
+        payload = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode(
+            "utf-8", "surrogatepass"
+        )
+        data = f"{FORMAT}\n{key}\n{hashlib.sha256(payload).hexdigest()}\n".encode() + payload
+        if len(data) > MAX_ENTRY_BYTES:
+            return
+        try:
+            path = self._path(key)
             path.parent.mkdir(parents=True, exist_ok=True)
             _write_atomic(path, data)
         except OSError:

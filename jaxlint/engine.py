@@ -19,6 +19,7 @@ from libcst.metadata import CodeRange
 
 from jaxlint.analysis.keys import KeyAnalysis
 from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.project import ProjectFacts
 from jaxlint.analysis.tracing import TraceAnalysis
 from jaxlint.config import Settings
 from jaxlint.diagnostics import (
@@ -77,8 +78,18 @@ class FileResult:
 class FileContext:
     """What a rule sees of the file it is checking."""
 
-    def __init__(self, module: cst.Module, text: str, filename: str, settings: Settings) -> None:
+    def __init__(
+        self,
+        module: cst.Module,
+        text: str,
+        filename: str,
+        settings: Settings,
+        project: ProjectFacts | None = None,
+    ) -> None:
         self.module = module
+        self.project = project
+        """What the project's other modules say about imported names (``None``: this
+        file alone); see ``jaxlint.analysis.project``."""
         self.text = text
         self.filename = filename
         self.settings = settings
@@ -108,6 +119,7 @@ class FileContext:
                     lambda node: self.positions[node].start.line,
                     traced_decorators=self.settings.traced_decorators,
                     traced_wrappers=self.settings.traced_wrappers,
+                    project=self.project,
                 )
         return self._trace
 
@@ -116,7 +128,9 @@ class FileContext:
         """PRNG keys, their consumptions and reuses (computed on first use)."""
         if self._keys is None:
             with _timed(self.timings, "key analysis"):
-                self._keys = KeyAnalysis(self.model, lambda node: self.positions[node].start.line)
+                self._keys = KeyAnalysis(
+                    self.model, lambda node: self.positions[node].start.line, self.project
+                )
         return self._keys
 
     def code(self, node: cst.CSTNode) -> str:
@@ -403,10 +417,13 @@ def lint_text(
     path: Path | None = None,
     apply_noqa: bool = True,
     timings: Timings | None = None,
+    project: ProjectFacts | None = None,
 ) -> FileResult:
     """Lint ``text``. ``rules`` defaults to the rules ``settings`` enables.
 
-    With ``timings``, the time of each phase and each rule is added to it.
+    With ``timings``, the time of each phase and each rule is added to it. With
+    ``project``, the analyses ask it about names imported from the project's other
+    modules, and the module's summary is published to it.
     """
     if rules is None:
         from jaxlint.rules import all_rules
@@ -441,6 +458,7 @@ def lint_text(
             path,
             apply_noqa,
             timings,
+            project,
         )
     except RecursionError:
         # Valid but very deeply nested code: libcst's tree walks are recursive.
@@ -461,12 +479,13 @@ def _lint_module(
     path: Path | None,
     apply_noqa: bool,
     timings: Timings | None = None,
+    project: ProjectFacts | None = None,
 ) -> None:
     if timings is None:
-        ctx = FileContext(module, text, filename, settings)
+        ctx = FileContext(module, text, filename, settings, project)
     else:
         with timings.measure("semantic model (one walk)"):
-            ctx = FileContext(module, text, filename, settings)
+            ctx = FileContext(module, text, filename, settings, project)
         ctx.timings = timings
     crashed: set[int] = set()
 
@@ -487,7 +506,10 @@ def _lint_module(
     for cls in rules:
         needs = cls.required_names
         if needs is not None and needs.isdisjoint(identifiers):
-            continue  # the file never spells what the rule looks for
+            if not (
+                cls.project_names and project is not None and project.imports_project(ctx.model)
+            ):
+                continue  # the file never spells what the rule looks for
         if timings is not None:
             inner, start = timings.inner, time.perf_counter()
         try:
@@ -500,6 +522,12 @@ def _lint_module(
             timings.inner = inner + elapsed
     try:
         _Dispatcher(instances, on_error).run(ctx.model.events, timings)
+        if project is not None and not crashed:
+            if timings is None:
+                _publish_summary(ctx, project)
+            else:
+                with timings.measure("module summary"):
+                    _publish_summary(ctx, project)
         violations = [v for v in ctx.violations if id(v.rule) not in crashed]
         if not violations:
             return
@@ -510,6 +538,14 @@ def _lint_module(
                 _report(ctx, violations, result, file_codes, want_fixes, path, apply_noqa, on_error)
     finally:
         _release(ctx, instances)
+
+
+def _publish_summary(ctx: FileContext, project: ProjectFacts) -> None:
+    """The module's summary, from this lint's model and analyses (see analysis/summary.py)."""
+    from jaxlint.analysis.summary import build_summary
+
+    summary = build_summary(ctx, project.module)
+    project.project.store.publish(project.path, ctx.text, project.module, summary)
 
 
 def _release(ctx: FileContext, instances: list[Rule]) -> None:

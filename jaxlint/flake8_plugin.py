@@ -113,8 +113,14 @@ class JaxlintChecker:
         file_codes = file_noqa_codes(text)
         if file_codes is not None and ALL in file_codes:
             return []
+        from jaxlint.cli.project_run import standalone_facts
+
+        path = None if self.filename in ("-", "stdin") else Path(self.filename)
+        project = standalone_facts(path, settings)
         with gc_paused():
-            result = lint_text(text, self.filename, settings, rules, apply_noqa=False)
+            result = lint_text(
+                text, self.filename, settings, rules, apply_noqa=False, project=project
+            )
         reports: list[Report] = []
         for error in result.internal_errors:
             reports.append(

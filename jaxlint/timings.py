@@ -30,6 +30,8 @@ class Timings:
     calls: dict[str, int] = field(default_factory=dict)
     files_linted: int = 0
     files_from_cache: int = 0
+    files_relinted: int = 0
+    """Linted again at the end of the run: what another module says of them changed."""
     files_prefiltered: int = 0
     """Files the cache run skipped at once: they never mention JAX."""
     inner: float = 0.0
@@ -60,6 +62,7 @@ class Timings:
             self.add(label, secs, other.calls.get(label, 0))
         self.files_linted += other.files_linted
         self.files_from_cache += other.files_from_cache
+        self.files_relinted += other.files_relinted
         self.files_prefiltered += other.files_prefiltered
 
     def render(self, wall: float | None = None, processes: int = 1) -> str:
@@ -77,6 +80,8 @@ class Timings:
         tail = f"{self.files_linted} file(s) linted, {self.files_from_cache} from the cache"
         if self.files_prefiltered:
             tail += f", {self.files_prefiltered} never mention JAX"
+        if self.files_relinted:
+            tail += f", {self.files_relinted} linted again for what other modules say"
         if processes > 1:
             tail += f"; seconds summed over {processes} worker processes"
         if wall is not None:

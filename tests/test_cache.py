@@ -273,7 +273,7 @@ def test_entry_round_trip() -> None:
         pytest.param(lambda d: d[: len(d) // 2], id="truncated"),
         pytest.param(lambda d: b"", id="empty"),
         pytest.param(lambda d: d[:-3] + bytes([d[-3] ^ 1]) + d[-2:], id="bit-flip-in-payload"),
-        pytest.param(lambda d: d.replace(b"jaxlint-cache-1", b"jaxlint-cache-0", 1), id="format"),
+        pytest.param(lambda d: d.replace(b"jaxlint-cache-2", b"jaxlint-cache-0", 1), id="format"),
         pytest.param(lambda d: b"\xff\xfe garbage \x00" * 10, id="garbage"),
         pytest.param(lambda d: d.replace(b'"start":[2,5]', b'"start":[0,5]'), id="bad-row"),
     ],
@@ -292,8 +292,15 @@ def test_well_formed_payload_with_wrong_types_is_ignored() -> None:
     import hashlib
 
     key = "ef" * 32
-    for payload in (b"{}", b'[{"code": 1}]', b'[{"fix": {"edits": "x"}}]', b"[[1, 2]]"):
-        header = f"jaxlint-cache-1\n{key}\n{hashlib.sha256(payload).hexdigest()}\n".encode()
+    for payload in (
+        b"{}",
+        b"[]",  # the first format's list of findings
+        b'{"d": [{"code": 1}], "q": {}}',
+        b'{"d": [{"fix": {"edits": "x"}}], "q": {}}',
+        b'{"d": [[1, 2]], "q": {}}',
+        b'{"d": [], "q": []}',
+    ):
+        header = f"jaxlint-cache-2\n{key}\n{hashlib.sha256(payload).hexdigest()}\n".encode()
         assert decode_entry(header + payload, key, "a.py") is None
 
 
@@ -362,7 +369,7 @@ def test_failed_entry_write_leaves_no_partial_entry(cli, tmp_path: Path, monkeyp
     real_replace = os.replace
 
     def failing(src, dst, *args, **kwargs):
-        if CACHE_DIR_NAME in str(dst) and len(os.path.basename(dst)) == 64:
+        if CACHE_DIR_NAME in str(dst) and len(os.path.basename(dst)) in (64, 65):  # entries, summaries
             raise OSError(28, "No space left on device")
         return real_replace(src, dst, *args, **kwargs)
 

@@ -74,6 +74,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -82,6 +83,9 @@ from jaxlint.analysis.testcode import is_test_function
 from jaxlint.analysis.tracing import TraceAnalysis, TracedFunction
 from jaxlint.analysis.transforms import PARTIAL, STATIC_CALLS, TRANSFORMS
 from jaxlint.analysis.walk import children, descendants
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.project import ProjectFacts
 
 LineOf = Callable[[cst.CSTNode], int]
 
@@ -390,9 +394,13 @@ FunctionNode = cst.FunctionDef | cst.Lambda
 class KeyAnalysis:
     """Keys, their consumptions and their reuses, for one module."""
 
-    def __init__(self, model: SemanticModel, line_of: LineOf) -> None:
+    def __init__(
+        self, model: SemanticModel, line_of: LineOf, project: ProjectFacts | None = None
+    ) -> None:
         self.model = model
         self.line_of = line_of
+        self.project = project
+        """What the project's other modules say (a model class defined elsewhere)."""
         self.reuses: list[Reuse] = []
         self.global_uses: list[tuple[Use, KeyValue, FunctionNode]] = []
         """A module-level key consumed inside a function that does not rebind it."""
@@ -1890,12 +1898,36 @@ class _Walker:
             if summary is not None:
                 self._apply_summary(call, target, summary, args, skip_first)
                 return None
+        imported = self._imported_summary(call)
+        if imported is not None:
+            self._apply_summary(call, None, imported, args, False)
+            return None
         if self._stores(call):
             return None
         weak = self._foreign_init(call, args)
         for arg, v, inside in args:
             self._consume_arg(call, arg.value, v, inside, CALL, weak=weak)
         return None
+
+    def _imported_summary(self, call: cst.Call) -> _Summary | None:
+        """What a function of another module of the project consumes, from that module's
+        summary (``rand.normal(key, shape)`` where ``rand.normal`` passes ``key`` to
+        ``jax.random.normal``); ``None`` when no summary says."""
+        project = self.a.project
+        func = call.func
+        if project is None or type(func) not in (cst.Name, cst.Attribute):
+            return None
+        qn = project.qualified_name(self.model, func)
+        if qn is None or qn.startswith(("jax.", "numpy.", "builtins.")):
+            return None
+        fact = project.function(qn)
+        if fact is None or fact.get("transform") or not isinstance(fact.get("params"), list):
+            return None
+        kinds = fact.get("keys") or {}
+        params = {
+            p: k for p, k in kinds.items() if isinstance(p, str) and k in (CALL, LOCAL, RANDOM)
+        }
+        return _Summary(params=params, positional=list(fact["params"]))
 
     def _foreign_init(
         self,
@@ -1992,10 +2024,12 @@ class _Walker:
         ``_fold_in_static``; ``flax/nnx/rnglib.py``), which does not consume them.
         The key arguments are not consumed; other arguments are, as usual."""
         func = call.func
-        if not isinstance(func, cst.Attribute) or not self.a.uses_flax:
+        if not isinstance(func, cst.Attribute):
             return False
         method = func.attr.value
         if method not in _FLAX_RNG_METHODS:
+            return False
+        if not self.a.uses_flax and self._project_framework(func.value) != "flax.linen":
             return False
         for i, (arg, v, inside) in enumerate(args):
             root = (i == 0 and arg.keyword is None and method != "apply") or (
@@ -2004,6 +2038,28 @@ class _Walker:
             if not root:
                 self._consume_arg(call, arg.value, v, inside, CALL)
         return True
+
+    def _project_framework(self, receiver: cst.BaseExpression) -> str | None:
+        """The framework of a model class imported from another module of the project
+        (``Model(...).init``, or ``model.init`` with ``model = Model(...)``): a Flax
+        module through its bases there, although this file never imports Flax."""
+        project = self.a.project
+        if project is None:
+            return None
+        expr = receiver
+        if type(expr) is cst.Name:
+            found = self.model.lookup(expr.value, self.model.scope_for(expr))
+            if found is not None and len(found[1]) == 1 and found[1][0].kind == "assign":
+                value = self.a.assigned_value(found[1][0].node)
+                if type(value) is cst.Call:
+                    expr = value
+        if type(expr) is not cst.Call:
+            return None
+        qn = project.qualified_name(self.model, expr.func)
+        if qn is None:
+            return None
+        fact = project.class_(qn)
+        return None if fact is None else fact.get("framework")
 
     def _stores(self, call: cst.Call) -> bool:
         """A constructor that only stores its arguments: a ``namedtuple`` or a class of
@@ -2099,7 +2155,7 @@ class _Walker:
     def _apply_summary(
         self,
         call: cst.Call,
-        target: FunctionNode,
+        target: FunctionNode | None,
         summary: _Summary,
         args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]],
         skip_first: bool,

@@ -34,6 +34,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -57,6 +58,9 @@ from jaxlint.analysis.transforms import (
     metadata_call,
 )
 from jaxlint.analysis.walk import children
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.project import ProjectFacts
 
 
 class Level(enum.IntEnum):
@@ -135,10 +139,10 @@ class TracedFunction:
         function that transform is applied in when that is what stages it."""
         own = self._own_reason(need, param)
         if own is not None:
-            return f"{own.verb} at line {line_of(own.site)}"
+            return own.at(line_of)
         reasons = self.own or self.bodies or [Reason(self.verb, self.site, False, False)]
         first = reasons[0]
-        text = f"{first.verb} at line {line_of(first.site)}"
+        text = first.at(line_of)
         inside = self.inside
         if inside is not None and inside is not self and depth < 8:
             text += (
@@ -228,6 +232,11 @@ class Reason:
     abstract: bool
     params: frozenset[str] | None = None
     """The parameters it surely traces, when not all that the analysis found traced."""
+    located: bool = False
+    """``verb`` already says where (a call from another module): no "at line N"."""
+
+    def at(self, line_of: LineOf) -> str:
+        return self.verb if self.located else f"{self.verb} at line {line_of(self.site)}"
 
 
 @dataclass(eq=False)
@@ -390,8 +399,14 @@ class TraceAnalysis:
         line_of: LineOf,
         traced_decorators: Iterable[str] = (),
         traced_wrappers: Iterable[str] = (),
+        project: ProjectFacts | None = None,
     ) -> None:
         self.model = model
+        self.project = project
+        """What other modules of the project say (``None``: this file alone)."""
+        self.foreign_calls: list[tuple[TracedFunction, cst.Call, list[tuple[str | None, Val]]]] = []
+        """Calls from traced functions to functions this module does not define (for the
+        module's summary: the callee's module learns that its function is traced)."""
         self.line_of = line_of
         self.extra_decorators = frozenset(traced_decorators)
         self.extra_wrappers = frozenset(traced_wrappers)
@@ -475,12 +490,14 @@ class TraceAnalysis:
                 cls = self._class_of.get(id(within))
                 if cls is not None:
                     return self._wrapped_attrs.get((id(cls), func.attr.value))
-            return None
+            return self._imported_transform(func)
         if type(func) is not cst.Name:
             return None
         found = self.model.lookup(func.value, self.model.scope_for(func))
         if found is None:
             return None
+        if all(b.kind == "import" for b in found[1]):
+            return self._imported_transform(func)
         result: Transform | None = None
         for binding in found[1]:
             if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
@@ -494,6 +511,22 @@ class TraceAnalysis:
             else:
                 return None  # rebound to something else: cannot tell
         return result
+
+    def imported_function(self, func: cst.BaseExpression) -> dict[str, Any] | None:
+        """What another module of the project says of the function ``func`` names
+        (``from .step import train_step``): see ``ProjectFacts.function``."""
+        if self.project is None or type(func) not in (cst.Name, cst.Attribute):
+            return None
+        qn = self.project.qualified_name(self.model, func)
+        if qn is None or qn.startswith(("jax.", "builtins.", "numpy.")):
+            return None
+        return self.project.function(qn)
+
+    def _imported_transform(self, func: cst.BaseExpression) -> Transform | None:
+        fact = self.imported_function(func)
+        if fact is None or not fact.get("transform"):
+            return None
+        return TRANSFORMS.get(fact["transform"])
 
     def transform_of(
         self, expr: cst.BaseExpression
@@ -791,6 +824,60 @@ class TraceAnalysis:
                         self._mark(fn, wrap, dec)
         for call in self._calls:
             self._seed_from_call(call)
+        if self.project is not None:
+            for call in self.project.traced_calls():
+                self._seed_from_module(call)
+
+    def _seed_from_module(self, call: dict[str, Any]) -> None:
+        """A function of this module called from a traced function of another module
+        (``step.py``'s jitted ``train_step`` calls ``helper`` imported from here): it is
+        traced there, with the arguments that call passes."""
+        found = self.model.module_scope.bindings.get(call.get("name", ""))
+        if not found or len(found) != 1 or found[0].kind != "def":
+            return
+        fn = found[0].node
+        if type(fn) is not cst.FunctionDef:
+            return
+        staging = bool(call.get("staging"))
+        abstract = bool(call.get("abstract"))
+        verb = (
+            f"called from `{call.get('caller', '?')}` ({call.get('where', '?')}), which is"
+            f" {call.get('caller_how') or 'traced'}"
+        )
+        info = self.functions.get(id(fn))
+        if info is None:
+            info = TracedFunction(
+                node=fn, name=fn.name.value, verb=verb, site=fn, staging=staging,
+                abstract=abstract,
+            )  # fmt: skip
+            for pname in all_param_names(fn):
+                info.param_levels[pname] = Level.STATIC
+            self.functions[id(fn)] = info
+        else:
+            info.staging = info.staging or staging
+            info.abstract = info.abstract or abstract
+        positional = positional_params(fn)
+        traced: set[str] = set()
+        i = 0
+        for keyword, level in call.get("args", []):
+            lvl = Level(min(max(int(level), 0), 2))
+            names: list[str] = []
+            if keyword is None:
+                if i < len(positional):
+                    names = [positional[i]]
+                i += 1
+            elif keyword in ("*", "**"):
+                lvl = min(lvl, Level.MAYBE)
+                names = positional[i:] if keyword == "*" else all_param_names(fn)
+            elif keyword in info.param_levels:
+                names = [keyword]
+            for pname in names:
+                if pname in info.static_params:
+                    continue
+                info.param_levels[pname] = max(info.param_levels.get(pname, Level.STATIC), lvl)
+                if lvl is Level.TRACED:
+                    traced.add(pname)
+        info.own.append(Reason(verb, fn, staging, abstract, frozenset(traced), located=True))
 
     def _seed_from_call(self, call: cst.Call) -> None:
         if id(call) in self._eager_calls:
@@ -888,6 +975,7 @@ class TraceAnalysis:
             }
             self.values.clear()
             self.owner.clear()
+            self.foreign_calls.clear()
             self._module_walker().run_module()
             for fn in self._defs:
                 _FunctionWalker(self, fn).run()
@@ -1553,6 +1641,9 @@ class _FunctionWalker:
                 return STATIC
             return Val(Level.STATIC, array=True)
         target = self._local_target(call)
+        if target is None and info is not None and self.a.project is not None:
+            if type(func) in (cst.Name, cst.Attribute) and (qn is None or "." in qn):
+                self.a.foreign_calls.append((info, call, args))
         if target is not None and info is not None:
             fn, skip_first = target
             self.a.call_helper(info, call, fn, args, skip_first)

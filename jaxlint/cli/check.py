@@ -13,12 +13,13 @@ import sys
 import time
 from pathlib import Path
 
-from jaxlint.cli import checking
+from jaxlint.cli import checking, project_run
 from jaxlint.cli.checking import (
     RunState,
     check_in_pool,
     check_task,
     open_cache,
+    recheck_project,
     take_from_cache,
     task_size,
     tasks_for,
@@ -265,6 +266,7 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
     tasks = tasks_for(found.files, fixing)
     if cache is not None:
         tasks = take_from_cache(tasks, resolver, args, state, fixing, cache)
+    project_run.begin(cache, found.files, resolver.for_path(None))
     jobs = args.jobs or available_cores()
     sizes = [task_size(paths) for paths in tasks]
     quiet = args.quiet or args.silent
@@ -278,8 +280,10 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
             for paths in tasks:
                 check_task(paths, resolver, args, state, fixing, cache, lookup=False)
                 progress.advance()
+        recheck_project(resolver, args, state, fixing, cache)
     finally:
         progress.close()
+        project_run.end()
     if args.add_noqa:
         return add_noqa(args, state)
     return finish(args, state, fixing, wall=time.perf_counter() - started)
@@ -310,12 +314,16 @@ def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunS
         if args.fix and not args.diff:
             sys.stdout.buffer.write(data)
         return finish(args, state, fixing, stdout_is_code=args.fix and not args.diff)
+    run = project_run.begin(None, (), settings)
+    run.finalize()  # one file: the project's other modules are read or parsed on demand
     try:
         with gc_paused():
             new_text = checking.process_text(text, name, settings, path, args, state, fixing)
     except Exception as exc:
         state.io_errors.append(unexpected(name, exc))
         new_text = None
+    finally:
+        project_run.end()
     if args.diff:
         if new_text is not None and new_text != text:
             state.diffs.append(unified_diff(text, new_text, name))

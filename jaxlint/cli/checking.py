@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from jaxlint.cache import (
     CACHE_ENV,
@@ -24,7 +24,7 @@ from jaxlint.cache import (
     entry_key,
     settings_fingerprint,
 )
-from jaxlint.cli import common
+from jaxlint.cli import common, project_run
 from jaxlint.cli.common import UsageError, one_line
 from jaxlint.config import ConfigResolver, Settings
 from jaxlint.diagnostics import Diagnostic, Position
@@ -71,6 +71,10 @@ class RunState:
     cache_hits: int = 0
     cache_misses: int = 0
     processes: int = 1
+    project_queries: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """File -> what it asked of its project's other modules, and the answers it got."""
+    summaries: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    """Module summaries made in a worker process, for the parent's project view."""
 
     def merge(self, other: RunState) -> None:
         """Add one file's (or one worker's) results; called in file order."""
@@ -86,6 +90,8 @@ class RunState:
         self.unsafe_files |= other.unsafe_files
         self.cache_hits += other.cache_hits
         self.cache_misses += other.cache_misses
+        self.project_queries.update(other.project_queries)
+        self.summaries.update(other.summaries)
         if self.timings is not None and other.timings is not None:
             self.timings.merge(other.timings)
 
@@ -221,6 +227,8 @@ def take_from_cache(
             state.timings.files_from_cache += 1
         if settings.unsafe_fixes:
             state.unsafe_files.add(str(path))
+        if hit.queries:  # checked at the end of the run (project_run.stale_files)
+            state.project_queries[str(path)] = hit.queries
         state.diagnostics.extend(hit.diagnostics)
         if hit.diagnostics:
             state.sources[str(path)] = source.text
@@ -237,13 +245,21 @@ class _WorkerContext:
     cache_root: Path | None
     fixing: bool
     timed: bool
+    run_files: tuple[Path, ...] = ()
+    """The files of the run (their summaries come from their lint, not a parse)."""
+    run_id: str = ""
 
 
 def _work(ctx: _WorkerContext, paths: tuple[Path, ...]) -> RunState:
     """One task in a worker process: the file's results, to be merged by the parent."""
     state = RunState(timings=Timings() if ctx.timed else None)
     cache = Cache(ctx.cache_root) if ctx.cache_root is not None else None
+    run = project_run.ensure(
+        ctx.run_id,
+        lambda: project_run.ProjectRun(cache, ctx.run_files, ctx.resolver.for_path(None)),
+    )
     check_task(paths, ctx.resolver, ctx.args, state, ctx.fixing, cache, lookup=False)
+    state.summaries = run.new_summaries()
     state.rules_cache.clear()
     state.fingerprints.clear()
     return state
@@ -286,8 +302,15 @@ def check_in_pool(
         if progress is not None:
             progress.advance()
 
+    run = project_run.current()
     context = _WorkerContext(
-        args, resolver, cache.root if cache is not None else None, fixing, args.timings
+        args,
+        resolver,
+        cache.root if cache is not None else None,
+        fixing,
+        args.timings,
+        tuple(Path(p) for p in sorted(run.store.run_files)) if run is not None else (),
+        str(id(run)),
     )
     # Load the linting machinery once here: forked workers inherit it instead of each
     # importing libcst and the rules again.
@@ -303,6 +326,34 @@ def check_in_pool(
     for index in range(len(tasks)):
         if index in results:
             state.merge(results[index])
+
+
+def recheck_project(
+    resolver: ConfigResolver,
+    args: argparse.Namespace,
+    state: RunState,
+    fixing: bool,
+    cache: Cache | None,
+) -> None:
+    """Lint again each file whose questions about its project's other modules have
+    other answers now that every module of the run is known (see cli/project_run.py)."""
+    run = project_run.current()
+    if run is None:
+        return
+    run.store.merge(state.summaries)
+    state.summaries = {}
+    for _ in range(project_run.MAX_ROUNDS):
+        with timed(state, "project: check answers"):
+            stale = project_run.stale_files(run, state.project_queries)
+        if not stale:
+            return
+        for name in stale:
+            state.project_queries.pop(name, None)
+            state.diagnostics = [d for d in state.diagnostics if d.filename != name]
+            state.sources.pop(name, None)
+            if state.timings is not None:
+                state.timings.files_relinted += 1
+            check_task((Path(name),), resolver, args, state, fixing, cache, lookup=False)
 
 
 def unexpected(name: str, exc: Exception) -> str:
@@ -328,9 +379,21 @@ def _lint(
     from jaxlint.engine import lint_text
 
     rules = _rules_for(settings, state)
-    return lint_text(
-        text, name, settings, rules, want_fixes=want_fixes, path=path, timings=state.timings
+    run = project_run.current()
+    facts = run.facts(path) if run is not None else None
+    result = lint_text(
+        text,
+        name,
+        settings,
+        rules,
+        want_fixes=want_fixes,
+        path=path,
+        timings=state.timings,
+        project=facts,
     )
+    if facts is not None:  # the last lint of a file is of its final text
+        state.project_queries[name] = facts.queries
+    return result
 
 
 StoreFn = Callable[[str, "FileResult"], None]
@@ -375,6 +438,8 @@ def _check_file(
                     state.timings.files_from_cache += 1
                 if settings.unsafe_fixes:
                     state.unsafe_files.add(name)
+                if hit.queries:
+                    state.project_queries[name] = hit.queries
                 state.diagnostics.extend(hit.diagnostics)
                 if hit.diagnostics:
                     state.sources[name] = source.text
@@ -384,7 +449,7 @@ def _check_file(
         def store(text: str, result: FileResult) -> None:
             with timed(state, "cache"):
                 key = _cache_key(text, path, settings, args, state)
-                cache.put(key, CachedResult(result.diagnostics))
+                cache.put(key, CachedResult(result.diagnostics, state.project_queries.get(name)))
 
     if state.timings is not None:
         state.timings.files_linted += 1

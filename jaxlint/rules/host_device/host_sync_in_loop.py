@@ -24,7 +24,7 @@ class HostSyncInLoop(HostSyncInLoopChecks, Rule):
     name = "host-sync-in-loop"
     default_enabled = False  # see "Off by default" in the docs
     message = (
-        "`{conversion}` in `{loop}` waits for `{callee}` and copies {value} to the host on"
+        "`{conversion}` in `{loop}` waits for `{callee}`{evidence} and copies {value} to the host on"
         " every iteration: one blocking device sync per step; keep {kept} on device"
         " (accumulate it in an array) and fetch every N steps or after the loop"
     )

@@ -245,6 +245,8 @@ class HostSyncInLoopChecks(Shared):
         inner: list[cst.For | cst.While] = []
         own = self._own(loop, inner)
         jitted: dict[int, str] = {}
+        evidence: dict[str, str] = {}
+        """callee -> where another module says it is jitted"""
         for stmt in own:
             if type(stmt) is cst.For:
                 continue  # its iterable is listed on its own
@@ -253,6 +255,9 @@ class HostSyncInLoopChecks(Shared):
                     if self._callee_loops(node):
                         continue  # one call runs many steps (an epoch in a ``scan``)
                     jitted[id(node)] = " ".join(self.ctx.code(node.func).split())
+                    fact = self.ctx.trace.imported_function(node.func)
+                    if fact is not None:
+                        evidence[jitted[id(node)]] = f" (jitted at {fact['where']})"
         if not jitted or any(self._runs_steps(other) for other in inner):
             return  # an epoch loop around a step loop: what it syncs, it syncs per epoch
         produced: dict[str, str] = {}
@@ -297,6 +302,7 @@ class HostSyncInLoopChecks(Shared):
                             conversion=short_code(self.ctx.code(node), self.ctx.code(node.func)),
                             loop=self._loop_header(loop),
                             callee=source,
+                            evidence=evidence.get(source, ""),
                             value="its result" if direct else f"`{value}`",
                             kept="the result" if direct else f"`{value}`",
                         )
@@ -370,7 +376,10 @@ class HostSyncInLoopChecks(Shared):
         in its body or in a function of this module it calls): one call is an epoch or
         a chunk of steps, and a sync per call is not a sync per step."""
         fn = self._jitted_function(call)
-        return fn is not None and self._loops_in(fn, 2)
+        if fn is None:
+            fact = self.ctx.trace.imported_function(call.func)
+            return fact is not None and bool(fact.get("loops"))
+        return self._loops_in(fn, 2)
 
     def _jitted_function(self, call: cst.Call) -> cst.FunctionDef | cst.Lambda | None:
         """The function of this module under the jit that ``call`` calls."""

@@ -133,6 +133,8 @@ class Facts:
         self.self_attrs: dict[tuple[int, str], list[cst.BaseExpression | cst.Annotation]] = {}
         self.containers: list[cst.ClassDef | cst.FunctionDef] = []
         self.class_of: dict[int, cst.ClassDef] = {}
+        self.mesh_evidence: dict[int, str] = {}
+        """id of an expression -> where another module of the project says it is a mesh."""
         self.names: dict[str, list[cst.Name]] = {}
         self.in_collection: set[int] = set()
         """ids of expressions that are only named: elements of a tuple, list or set
@@ -291,9 +293,60 @@ class Facts:
         if isinstance(expr, cst.Annotation):
             return model.qualified_name(expr.annotation) in MESH_ANNOTATIONS
         if isinstance(expr, cst.Call):
-            return model.call_name(expr) in MESH_CONSTRUCTORS
+            return model.call_name(expr) in MESH_CONSTRUCTORS or self._noted_mesh(expr)
         values = self._values(expr)
+        if values is None and depth == 0:
+            return self._noted_mesh(expr)
         return bool(values) and all(self.is_mesh(v, depth + 1) for v in values or [])
+
+    def _noted_mesh(self, expr: cst.BaseExpression) -> bool:
+        where = self._project_mesh(expr)
+        if where is not None:
+            self.mesh_evidence[id(expr)] = where
+        return where is not None
+
+    def _project_mesh(self, expr: cst.BaseExpression) -> str | None:
+        """Where another module of the project says ``expr`` is a mesh: a function
+        annotated ``-> Mesh``, a module-level ``MESH = jax.make_mesh(...)``, or an
+        attribute or property annotated ``Mesh`` on the class of the object
+        (``trainer.device_mesh`` with ``trainer = Trainer(...)``; ``self.device_mesh``
+        in a subclass)."""
+        project = self.ctx.project
+        if project is None:
+            return None
+        model = self.model
+        if isinstance(expr, cst.Call):
+            qn = project.qualified_name(model, expr.func)
+            fact = project.function(qn) if qn is not None else None
+            if fact is not None and fact.get("returns") in MESH_ANNOTATIONS:
+                return fact["where"]
+            return None
+        qn = project.qualified_name(model, expr)
+        if qn is not None:
+            fact = project.value(qn)
+            return fact["where"] if fact is not None and fact.get("kind") == "mesh" else None
+        if not isinstance(expr, cst.Attribute) or not isinstance(expr.value, cst.Name):
+            return None
+        attr = expr.attr.value
+        classes: list[str] = []
+        if expr.value.value == "self":
+            cls = self.class_of.get(id(expr))
+            if cls is not None:
+                for arg in cls.bases:
+                    base = project.qualified_name(model, arg.value) if arg.keyword is None else None
+                    if base is not None:
+                        classes.append(base)
+        else:
+            values = self._values(expr.value)
+            if values and len(values) == 1 and isinstance(values[0], cst.Call):
+                cls_qn = project.qualified_name(model, values[0].func)
+                if cls_qn is not None:
+                    classes.append(cls_qn)
+        for cls_qn in classes:
+            fact = project.class_(cls_qn)
+            if fact is not None and fact.get("attrs", {}).get(attr) in MESH_ANNOTATIONS:
+                return fact["where"]
+        return None
 
     def is_sharding(self, expr: cst.BaseExpression | cst.Annotation, depth: int = 0) -> bool:
         """``expr`` is certainly a ``Sharding`` object (or a tuple/list of them)."""

@@ -183,7 +183,9 @@ class LegacyMeshContextChecks(Facts):
             self.context_funcs.add(id(node.item.func))
         item = node.item
         if self.mesh_enabled and not (
-            isinstance(item, cst.Call) and self.model.call_name(item) not in MESH_CONSTRUCTORS
+            isinstance(item, cst.Call)
+            and self.model.call_name(item) not in MESH_CONSTRUCTORS
+            and self.ctx.project is None  # else a function of the project may return a Mesh
         ):
             self.items.append(node)
             cls = self.current_class()
@@ -224,8 +226,8 @@ class LegacyMeshContextChecks(Facts):
             unsafe = self._unsafe_reason(item)
         self.report(
             item.item,
-            what=f"`with {short}:` is deprecated since JAX 0.10.1 and no longer sets the mesh"
-            " that `jax.jit` and `jax.shard_map` read",
+            what=f"`with {short}:`{self._evidence(item.item)} is deprecated since JAX 0.10.1"
+            " and no longer sets the mesh that `jax.jit` and `jax.shard_map` read",
             replacement=f"with jax.set_mesh({short}):",
             detail=(
                 "; this file uses `pjit`, which needs the old context: migrate it too (JAX503)"
@@ -239,6 +241,10 @@ class LegacyMeshContextChecks(Facts):
             fix_message=f"Enter the mesh with `{set_mesh}(...)`"
             + (f" (unsafe: {unsafe})" if unsafe else ""),
         )
+
+    def _evidence(self, expr: cst.BaseExpression) -> str:
+        where = self.mesh_evidence.get(id(expr))
+        return f" (a `Mesh`, says {where})" if where is not None else ""
 
     def _unsafe_reason(self, item: cst.WithItem) -> str | None:
         if self.pjit_used:

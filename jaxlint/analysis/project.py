@@ -1,0 +1,675 @@
+"""What the other modules of a project say about a name: module summaries and imports.
+
+A file is linted alone, but ``train_step`` may be jitted in another module, a class
+may be a Flax module through a base class defined elsewhere, and a helper may be
+called from a jitted function of another module. Each linted module leaves a
+:mod:`summary <jaxlint.analysis.summary>` (its exports and what jaxlint knows of
+each); :class:`ProjectFacts` answers the analyses' questions about imported names
+from the summaries of the modules they come from.
+
+- **Where modules are.** A file's module name comes from the packages around it
+  (folders with ``__init__.py``): ``src/pkg/train/step.py`` is ``pkg.train.step``
+  found from ``src/``; a file outside any package is a top-level module found from
+  its own folder (research scripts importing a sibling ``utils.py``). Modules are
+  looked for only in those folders (and the project root and its ``src/``), never
+  in installed packages: third-party code is known only through the small,
+  versioned tables below, never imported.
+- **When a summary is there.** A summary comes from the lint of its module (the
+  same single walk) or, for a module of the project that this run does not lint,
+  from the cache or a parse of that module (summary only, no rules). A module
+  that is missing or cannot be parsed answers nothing: the analyses fall back to
+  one-file behaviour. Import chains (``__init__.py`` re-exports) are followed a
+  few steps; cycles stop there.
+- **Correct invalidation.** Every question a file asks is recorded with its
+  answer. A run that lints several files answers from the summaries it has so far
+  and, at the end, re-lints each file whose recorded answers differ from the
+  complete ones; a cached result is kept only while its recorded answers still
+  hold. So a module's change re-checks the files that used what it says.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+
+from jaxlint.analysis.names import SemanticModel, dotted
+
+PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+SUMMARY_FORMAT = 1
+MAX_SUMMARY_SOURCE = 4 * 1024 * 1024
+"""A module larger than this is not parsed for its summary (generated code)."""
+_MAX_CHAIN = 8
+"""How many re-exports (``from .step import train_step`` in ``__init__.py``) are followed."""
+_SKIP_DIRS = frozenset(
+    {".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "env", "__pycache__", "build",
+     "dist", "node_modules", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".jaxlint_cache",
+     "site-packages", ".eggs"}
+)  # fmt: skip
+
+# Third-party base classes that make a class a neural-network module whose ``init``
+# derives every stream from the key it is given (checked against flax 0.12,
+# equinox 0.13, dm-haiku 0.0.17). Installed packages are never imported: this table
+# is what jaxlint knows of them.
+FRAMEWORK_BASES: dict[str, str] = {
+    "flax.linen.Module": "flax.linen",
+    "flax.linen.module.Module": "flax.linen",
+    "flax.nnx.Module": "flax.nnx",
+    "flax.nnx.module.Module": "flax.nnx",
+    "equinox.Module": "equinox",
+    "haiku.Module": "haiku",
+}
+
+
+def find_project_root(path: Path) -> Path | None:
+    """The nearest folder above ``path`` with ``pyproject.toml``, ``setup.cfg``,
+    ``setup.py`` or ``.git``."""
+    try:
+        current = Path(os.path.abspath(path))
+    except (OSError, ValueError):
+        return None
+    if not current.is_dir():
+        current = current.parent
+    for folder in (current, *current.parents):
+        for marker in PROJECT_MARKERS:
+            try:
+                if os.path.lexists(folder / marker):
+                    return folder
+            except (OSError, ValueError):
+                return None
+    return None
+
+
+@dataclass(frozen=True)
+class ModuleId:
+    """A module's dotted name, the folder it is found from, and whether it is a package."""
+
+    name: str
+    search_root: Path
+    package: bool
+
+
+def module_id(path: Path) -> ModuleId | None:
+    """``src/pkg/train/step.py`` -> ``pkg.train.step`` found from ``src``."""
+    try:
+        path = Path(os.path.abspath(path))
+    except (OSError, ValueError):
+        return None
+    if path.suffix not in (".py", ".pyi"):
+        return None
+    package = path.stem == "__init__"
+    parts = [] if package else [path.stem]
+    folder = path.parent
+    try:
+        while (folder / "__init__.py").is_file() and folder.parent != folder:
+            parts.insert(0, folder.name)
+            folder = folder.parent
+    except (OSError, ValueError):
+        return None
+    if not parts or not all(p.isidentifier() for p in parts):
+        return None
+    return ModuleId(".".join(parts), folder, package)
+
+
+def absolute_module(module: ModuleId, level: int, target: str | None) -> str | None:
+    """The module that ``from <dots><target> import ...`` in ``module`` names."""
+    base = module.name.split(".")
+    if not module.package:
+        base = base[:-1]
+    if level > 1:
+        if level - 1 > len(base):
+            return None
+        base = base[: len(base) - (level - 1)]
+    parts = [*base, *(target.split(".") if target else [])]
+    return ".".join(parts) if parts else None
+
+
+class ProjectIndex:
+    """Finds the file of a module among the project's folders (never installed packages)."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root
+        self.search_roots: list[Path] = []
+        self._found: dict[str, Path | None] = {}
+        self._files: list[Path] | None = None
+        if root is not None:
+            self.add_search_root(root)
+            if (root / "src").is_dir():
+                self.add_search_root(root / "src")
+
+    def add_search_root(self, folder: Path) -> None:
+        if folder not in self.search_roots:
+            self.search_roots.append(folder)
+            self._found = {k: v for k, v in self._found.items() if v is not None}
+
+    def find_module(self, name: str) -> Path | None:
+        try:
+            return self._found[name]
+        except KeyError:
+            pass
+        found: Path | None = None
+        rel = Path(*name.split("."))
+        for root in self.search_roots:
+            for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
+                try:
+                    if candidate.is_file():
+                        found = candidate
+                        break
+                except (OSError, ValueError):
+                    continue
+            if found is not None:
+                break
+        self._found[name] = found
+        return found
+
+    def locate(self, qualname: str) -> tuple[str, list[str]] | None:
+        """``pkg.train.step.train_step`` -> (``pkg.train.step``, [``train_step``]): the
+        longest prefix that is a module of the project, and the names after it."""
+        parts = qualname.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:i])
+            if self.find_module(module) is not None:
+                return module, parts[i:]
+        return None
+
+    def project_files(self) -> list[Path]:
+        """The project's Python files (for the modules that import a given one)."""
+        if self._files is None:
+            files: list[Path] = []
+            roots = [self.root] if self.root is not None else self.search_roots[:1]
+            for root in roots:
+                for folder, dirs, names in os.walk(root):
+                    dirs[:] = sorted(
+                        d for d in dirs if d not in _SKIP_DIRS and not d.endswith(".egg-info")
+                    )
+                    files.extend(Path(folder, n) for n in sorted(names) if n.endswith(".py"))
+            self._files = files
+        return self._files
+
+
+def _read_text(path: Path) -> str | None:
+    from jaxlint.source import DecodeError, SourceError, read_source
+
+    try:
+        if os.path.getsize(path) > MAX_SUMMARY_SOURCE:
+            return None
+        return read_source(path).text
+    except (SourceError, DecodeError, OSError, ValueError, MemoryError):
+        return None
+
+
+def summary_key(text: str, module: ModuleId, settings_fp: str) -> str:
+    from jaxlint.cache import engine_fingerprint
+
+    digest = hashlib.sha256()
+    digest.update(f"summary{SUMMARY_FORMAT}\0{engine_fingerprint()}\0{settings_fp}\0".encode())
+    digest.update(f"{module.name}\0{module.package}\0".encode())
+    digest.update(text.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+class SummaryStore:
+    """Module summaries by file: in memory for the run, on disk in the cache folder."""
+
+    def __init__(self, cache: Any = None, settings: Any = None) -> None:
+        self.cache = cache
+        self.settings = settings
+        self.by_path: dict[str, tuple[str, dict[str, Any]]] = {}
+        """abspath -> (summary key, summary)."""
+        self._keys: dict[str, str | None] = {}
+        """abspath -> the key of the file's current text (read once per run)."""
+        self._texts: dict[str, str | None] = {}
+        self.run_files: set[str] = set()
+        """Files this run lints: their summaries come from their lint, not a parse."""
+
+    def settings_fp(self) -> str:
+        s = self.settings
+        if s is None:
+            return ""
+        parts = [list(s.traced_decorators), list(s.traced_wrappers), list(s.prefilter_words)]
+        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+
+    def text_of(self, path: Path) -> str | None:
+        key = os.path.abspath(path)
+        if key not in self._texts:
+            self._texts[key] = _read_text(path)
+        return self._texts[key]
+
+    def key_of(self, path: Path, module: ModuleId) -> str | None:
+        abspath = os.path.abspath(path)
+        if abspath not in self._keys:
+            text = self.text_of(path)
+            self._keys[abspath] = (
+                None if text is None else summary_key(text, module, self.settings_fp())
+            )
+        return self._keys[abspath]
+
+    def publish(self, path: Path, text: str, module: ModuleId, summary: dict[str, Any]) -> None:
+        """A summary made by the lint of ``path`` (``text`` is what was linted)."""
+        key = summary_key(text, module, self.settings_fp())
+        abspath = os.path.abspath(path)
+        self.by_path[abspath] = (key, summary)
+        self._texts[abspath] = text  # what was linted (the fixed text, when fixing)
+        self._keys[abspath] = key
+        if self.cache is not None:
+            self.cache.put_blob("s" + key, summary)
+
+    def get(
+        self,
+        path: Path,
+        module: ModuleId,
+        compute: bool,
+        context: ProjectContext | None = None,
+    ) -> dict[str, Any] | None:
+        """The summary of the module in ``path``: the run's, the cache's, or (when
+        ``compute``) made now by parsing it."""
+        abspath = os.path.abspath(path)
+        key = self.key_of(path, module)
+        if key is None:
+            return None
+        held = self.by_path.get(abspath)
+        if held is not None and held[0] in (key, "p" + key):
+            return held[1]
+        if self.cache is not None:
+            # "s": made by the module's lint; "p": made for another file's question
+            for kind in ("s", "p"):
+                blob = self.cache.get_blob(kind + key)
+                if isinstance(blob, dict) and blob.get("format") == SUMMARY_FORMAT:
+                    self.by_path[abspath] = (key if kind == "s" else "p" + key, blob)
+                    return blob
+        text = self.text_of(path)
+        if text is None:
+            return None
+        if abspath in self.run_files and not compute and _mentions_jax(text, self.settings):
+            return None  # its own lint makes it (or the final check asks again)
+        facts = None
+        if context is not None:  # its calls into other modules, not what they say of it
+            facts = ProjectFacts(context, path, module, callers=False)
+        summary = compute_summary(text, path, module, self.settings, facts)
+        if summary is None:
+            return None
+        self.by_path[abspath] = ("p" + key, summary)
+        if self.cache is not None:
+            self.cache.put_blob("p" + key, summary)
+        return summary
+
+    def merge(self, other: dict[str, tuple[str, dict[str, Any]]]) -> None:
+        """Summaries made in a worker process."""
+        for path, held in other.items():
+            self.by_path[path] = held
+            self._keys.setdefault(path, held[0])
+
+
+def _mentions_jax(text: str, settings: Any) -> bool:
+    from jaxlint.prefilter import mentions_jax
+
+    words = settings.prefilter_words if settings is not None else None
+    return mentions_jax(text, words) if words is not None else mentions_jax(text)
+
+
+def compute_summary(
+    text: str, path: Path, module: ModuleId, settings: Any, facts: ProjectFacts | None = None
+) -> dict[str, Any] | None:
+    """A module's summary without linting it: a libcst parse and the same analyses for
+    code that mentions JAX, Python's own parser for the imports of the rest."""
+    if not _mentions_jax(text, settings):
+        return _imports_only(text, module)
+    from jaxlint.analysis.summary import build_summary
+    from jaxlint.engine import FileContext, parse_module
+
+    parsed = parse_module(text, str(path))
+    if not isinstance(parsed, cst.Module):
+        return None
+    try:
+        ctx = FileContext(parsed, text, str(path), settings, facts)
+        return build_summary(ctx, module)
+    except RecursionError:
+        return None
+
+
+def _imports_only(text: str, module: ModuleId) -> dict[str, Any] | None:
+    """The re-exports of a module that never mentions JAX (a package's ``__init__.py``)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    imports: dict[str, str | None] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    _bind(imports, alias.asname, alias.name)
+                else:
+                    top = alias.name.split(".")[0]
+                    _bind(imports, top, top)
+        elif isinstance(stmt, ast.ImportFrom):
+            base = absolute_module(module, stmt.level, stmt.module) if stmt.level else stmt.module
+            for alias in stmt.names:
+                if alias.name == "*":
+                    continue
+                _bind(imports, alias.asname or alias.name, f"{base}.{alias.name}" if base else None)
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            imports[stmt.name] = None  # a definition shadows an import of the name
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    imports[target.id] = None
+    return empty_summary(module) | {"imports": {k: v for k, v in imports.items() if v}}
+
+
+def _bind(imports: dict[str, str | None], local: str, target: str | None) -> None:
+    if local in imports and imports[local] != target:
+        imports[local] = None  # bound twice (a try/except ImportError fallback): unknown
+    else:
+        imports[local] = target
+
+
+def empty_summary(module: ModuleId) -> dict[str, Any]:
+    return {
+        "format": SUMMARY_FORMAT,
+        "module": module.name,
+        "imports": {},
+        "functions": {},
+        "classes": {},
+        "values": {},
+        "calls": [],
+    }
+
+
+@dataclass
+class ProjectContext:
+    """One run's view of a project: where modules are and their summaries."""
+
+    index: ProjectIndex
+    store: SummaryStore
+    final: bool = False
+    """Every summary of the run is known (the end-of-run check, or a one-file run)."""
+
+    def for_file(self, path: Path | None) -> ProjectFacts | None:
+        if path is None:
+            return None
+        module = module_id(path)
+        if module is None:
+            return None
+        self.index.add_search_root(module.search_root)
+        return ProjectFacts(self, path, module)
+
+
+@dataclass(eq=False)
+class ProjectFacts:
+    """What other modules of the project say, as one file's analyses ask it; every
+    question and its answer is recorded (``queries``) to know when the file must be
+    checked again."""
+
+    project: ProjectContext
+    path: Path
+    module: ModuleId
+    callers: bool = True
+    """Ask which traced functions of other modules call this one's (not when a
+    summary is made for another file's question: that would chase every importer)."""
+    queries: dict[str, Any] = field(default_factory=dict)
+    _imports_project: bool | None = None
+
+    # -- names -------------------------------------------------------------------------
+
+    def qualified_name(self, model: SemanticModel, expr: cst.BaseExpression) -> str | None:
+        """``model.qualified_name`` plus relative imports (``from .step import f``)."""
+        found = model.qualified_name(expr)
+        if found is not None:
+            return found
+        if type(expr) is cst.Attribute:
+            base = self.qualified_name(model, expr.value)
+            return None if base is None else f"{base}.{expr.attr.value}"
+        if type(expr) is not cst.Name:
+            return None
+        hit = model.lookup(expr.value, model.scope_for(expr))
+        if hit is None or len(hit[1]) != 1:
+            return None
+        binding = hit[1][0]
+        node = binding.node
+        if binding.kind != "import" or type(node) is not cst.ImportFrom or not node.relative:
+            return None
+        if isinstance(node.names, cst.ImportStar):
+            return None
+        target = dotted(node.module) if node.module is not None else None
+        base = absolute_module(self.module, len(node.relative), target)
+        for alias in node.names:
+            local = alias.asname.name if alias.asname is not None else alias.name
+            if isinstance(local, cst.Name) and local.value == binding.name:
+                name = dotted(alias.name)
+                return f"{base}.{name}" if base and name else None
+        return None
+
+    def imports_project(self, model: SemanticModel) -> bool:
+        """The module imports something from another module of its project."""
+        if self._imports_project is None:
+            self._imports_project = False
+            for _, binding in model.imports:
+                node = binding.node
+                if type(node) is cst.ImportFrom and node.relative:
+                    self._imports_project = True
+                    break
+                qn = binding.qualname
+                if qn and self.project.index.locate(qn + ".x") is not None:
+                    self._imports_project = True
+                    break
+        return self._imports_project
+
+    # -- questions ---------------------------------------------------------------------
+
+    def function(self, qualname: str) -> dict[str, Any] | None:
+        """What the project says of the function ``qualname`` (a ``def`` or a name bound
+        to a transformed function): its transform and static arguments, whether it
+        loops, the parameters it draws keys from, its return annotation, and where."""
+        return self._ask("function", qualname, lambda: self._entry(qualname, "functions"))
+
+    def class_(self, qualname: str) -> dict[str, Any] | None:
+        """What the project says of the class ``qualname``: its framework (a Flax, NNX,
+        Equinox or Haiku module through its bases, across modules) and its annotated
+        attributes and properties."""
+        return self._ask("class", qualname, lambda: self._class(qualname, 0))
+
+    def value(self, qualname: str) -> dict[str, Any] | None:
+        """A module-level value of another module (``MESH = jax.make_mesh(...)``)."""
+        return self._ask("value", qualname, lambda: self._entry(qualname, "values"))
+
+    def traced_calls(self) -> list[dict[str, Any]]:
+        """Calls from traced functions of other modules into this module's functions."""
+        if not self.callers:
+            return []
+        return self._ask("callers", self.module.name, self._callers)
+
+    # -- answers -----------------------------------------------------------------------
+
+    def _ask(self, kind: str, key: str, answer: Any) -> Any:
+        slot = f"{kind}:{key}"
+        if slot in self.queries:
+            return self.queries[slot]
+        try:
+            found = answer()
+        except (RecursionError, OSError, ValueError):
+            found = None
+        self.queries[slot] = found
+        return found
+
+    def _summary(self, module: str) -> tuple[dict[str, Any], str] | None:
+        path = self.project.index.find_module(module)
+        if path is None:
+            return None
+        mid = module_id(path)
+        if mid is None or mid.name != module:
+            mid = ModuleId(module, path.parent, path.name == "__init__.py")
+        summary = self.project.store.get(path, mid, self.project.final, self.project)
+        return None if summary is None else (summary, self._display(path))
+
+    def _display(self, path: Path) -> str:
+        root = self.project.index.root
+        try:
+            return Path(os.path.relpath(path, root)).as_posix() if root else path.name
+        except ValueError:
+            return path.as_posix()
+
+    def _resolve(self, qualname: str) -> tuple[dict[str, Any], str, str, list[str]] | None:
+        """Follow re-exports to (summary, display path, name, attributes after it)."""
+        seen: set[str] = set()
+        current = qualname
+        for _ in range(_MAX_CHAIN):
+            if current in seen:
+                return None  # an import cycle
+            seen.add(current)
+            located = self.project.index.locate(current)
+            if located is None:
+                return None
+            module, rest = located
+            if module == self.module.name:
+                return None  # this module: its own analyses know it better
+            held = self._summary(module)
+            if held is None:
+                return None
+            summary, where = held
+            name = rest[0]
+            target = summary.get("imports", {}).get(name)
+            if target:
+                current = ".".join([target, *rest[1:]])
+                continue
+            return summary, where, name, rest[1:]
+        return None
+
+    def _entry(self, qualname: str, table: str) -> dict[str, Any] | None:
+        found = self._resolve(qualname)
+        if found is None:
+            return None
+        summary, where, name, rest = found
+        if rest:
+            return None
+        entry = summary.get(table, {}).get(name)
+        if not isinstance(entry, dict):
+            return None
+        return {**entry, "name": name, "where": f"{where}:{entry.get('line', 1)}"}
+
+    def _class(self, qualname: str, depth: int) -> dict[str, Any] | None:
+        if qualname in FRAMEWORK_BASES:
+            return {"name": qualname.rsplit(".", 1)[-1], "framework": FRAMEWORK_BASES[qualname],
+                    "attrs": {}, "where": qualname}  # fmt: skip
+        if depth > 4:
+            return None
+        found = self._resolve(qualname)
+        if found is None or found[3]:
+            return None
+        summary, where, name, _ = found
+        entry = summary.get("classes", {}).get(name)
+        if not isinstance(entry, dict):
+            return None
+        framework = None
+        attrs: dict[str, str] = {}
+        for base in entry.get("bases", []):
+            if base in FRAMEWORK_BASES:
+                framework = framework or FRAMEWORK_BASES[base]
+                continue
+            inherited = self._class(base, depth + 1)
+            if inherited is not None:
+                framework = framework or inherited.get("framework")
+                attrs.update(inherited.get("attrs", {}))
+        attrs.update(entry.get("attrs", {}))
+        return {
+            "name": name,
+            "framework": framework,
+            "attrs": attrs,
+            "where": f"{where}:{entry.get('line', 1)}",
+        }
+
+    def _callers(self) -> list[dict[str, Any]]:
+        """Every recorded traced call into this module, from the summaries known."""
+        me = self.module.name
+        out: list[dict[str, Any]] = []
+        for path, summary in self._importer_summaries():
+            for call in summary.get("calls", []):
+                target = call.get("target", "")
+                if not target.startswith(me + "."):
+                    target = self._follow(target)
+                    if target is None or not target.startswith(me + "."):
+                        continue
+                name = target[len(me) + 1 :]
+                if "." in name:
+                    continue
+                out.append({**call, "name": name, "where": f"{self._display(path)}:{call['line']}"})
+        out.sort(key=lambda c: (c["where"], c["name"], c.get("caller", "")))
+        return out
+
+    def _follow(self, qualname: str) -> str | None:
+        """Where a re-exported name really lives (``pkg.helper`` -> ``pkg.util.helper``)."""
+        current = qualname
+        for _ in range(_MAX_CHAIN):
+            located = self.project.index.locate(current)
+            if located is None:
+                return None
+            module, rest = located
+            if module == self.module.name:
+                return current
+            held = self._summary(module)
+            if held is None:
+                return None
+            target = held[0].get("imports", {}).get(rest[0])
+            if not target:
+                return current
+            current = ".".join([target, *rest[1:]])
+        return None
+
+    def _importer_summaries(self) -> Iterator[tuple[Path, dict[str, Any]]]:
+        """The summaries of modules that may import this one: those the run holds, and
+        (when the run is complete) the project's files that spell this module's name."""
+        store = self.project.store
+        me = os.path.abspath(self.path)
+        seen: set[str] = {me}
+        for path, (_, summary) in list(store.by_path.items()):
+            if path in seen:
+                continue
+            seen.add(path)
+            if summary.get("calls"):
+                yield Path(path), summary
+        if not self.project.final:
+            return
+        last = self.module.name.rsplit(".", 1)[-1]
+        for path in self.project.index.project_files():
+            abspath = os.path.abspath(path)
+            if abspath in seen:
+                continue
+            seen.add(abspath)
+            text = store.text_of(path)
+            if text is None or last not in text or "import" not in text:
+                continue
+            mid = module_id(path)
+            if mid is None:
+                continue
+            self.project.index.add_search_root(mid.search_root)
+            summary = store.get(path, mid, True, self.project)
+            if summary is not None and summary.get("calls"):
+                yield path, summary
+
+
+def answers_changed(facts: ProjectFacts, recorded: dict[str, Any]) -> bool:
+    """Whether any question ``recorded`` holds has another answer now."""
+    for slot, answer in recorded.items():
+        kind, _, key = slot.partition(":")
+        ask = {
+            "function": facts.function,
+            "class": facts.class_,
+            "value": facts.value,
+            "callers": lambda _key: facts.traced_calls(),
+        }.get(kind)
+        if ask is None:
+            return True
+        if _normal(ask(key)) != _normal(answer):
+            return True
+    return False
+
+
+def _normal(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)

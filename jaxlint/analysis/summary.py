@@ -1,0 +1,268 @@
+"""A module's summary: what other modules of its project may ask about its names.
+
+Built from the file's lint (the same parse, walk, semantic model and trace analysis;
+no positions, which cost a code-generation pass: lines come from the text), as plain
+JSON so that it can be cached and sent between processes:
+
+- ``imports``: module-level names bound by one import (re-exports), as absolute
+  qualified names (relative imports resolved);
+- ``functions``: module-level ``def``s and names bound to a transformed function
+  (``step = jax.jit(f)``): the transform, static parameters, whether the function
+  runs a loop of steps itself (``lax.scan``, ``fori_loop``, a ``for`` over
+  ``range``), its parameters and return annotation;
+- ``classes``: bases (qualified) and annotated attributes and properties;
+- ``values``: module-level meshes and keys;
+- ``calls``: calls from traced functions to names imported from elsewhere, with how
+  traced each argument is, so that the callee's module knows its function is traced.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from jaxlint.analysis.names import Binding
+from jaxlint.analysis.project import ModuleId, empty_summary
+from jaxlint.analysis.transforms import DEVICE_LOOPS
+from jaxlint.analysis.walk import descendants
+
+if TYPE_CHECKING:
+    from jaxlint.engine import FileContext
+
+_MESH_CONSTRUCTORS = frozenset({"jax.sharding.Mesh", "jax.make_mesh"})
+_KEY_CONSTRUCTORS = frozenset({"jax.random.key", "jax.random.PRNGKey"})
+_LIBRARIES = (
+    "jax.", "numpy.", "builtins.", "flax.", "equinox.", "optax.", "haiku.", "numpyro.",
+    "chex.", "functools.", "math.", "typing.", "collections.", "os.", "sys.", "time.",
+)  # fmt: skip
+"""Calls into these are never calls into the project."""
+
+
+def build_summary(ctx: FileContext, module: ModuleId) -> dict[str, Any]:
+    from jaxlint.analysis.project import ProjectFacts
+
+    model = ctx.model
+    facts = ctx.project if isinstance(ctx.project, ProjectFacts) else None
+    summary = empty_summary(module)
+    lines = _LineFinder(ctx.text)
+
+    def qualify(expr: cst.BaseExpression) -> str | None:
+        if facts is not None:
+            return facts.qualified_name(model, expr)
+        return model.qualified_name(expr)
+
+    trace = ctx.trace if _has_functions(model) else None
+    imports: dict[str, str] = summary["imports"]
+    for name, bindings in model.module_scope.bindings.items():
+        if len(bindings) != 1:
+            continue
+        binding = bindings[0]
+        if binding.kind == "import":
+            target = _import_target(binding, qualify)
+            if target is not None:
+                imports[name] = target
+        elif binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+            entry = _function(binding.node, trace, qualify, lines, model)
+            keys = _key_params(ctx, binding.node)
+            if keys:
+                entry["keys"] = keys
+            summary["functions"][name] = entry
+        elif binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
+            summary["classes"][name] = _class(binding.node, qualify, lines)
+        elif binding.kind == "assign":
+            _assigned(name, binding, summary, trace, qualify, lines, model)
+    if trace is not None and facts is not None:
+        summary["calls"] = _foreign_calls(trace, facts, model, lines)
+    return summary
+
+
+def _has_functions(model: Any) -> bool:
+    return any(
+        b.kind == "def" or b.kind == "class"
+        for bindings in model.module_scope.bindings.values()
+        for b in bindings
+    )
+
+
+def _import_target(binding: Binding, qualify: Any) -> str | None:
+    if binding.qualname is not None:
+        return binding.qualname
+    node = binding.node
+    if (
+        type(node) is cst.ImportFrom
+        and node.relative
+        and not isinstance(node.names, cst.ImportStar)
+    ):
+        for alias in node.names:
+            local = alias.asname.name if alias.asname is not None else alias.name
+            if isinstance(local, cst.Name) and local.value == binding.name:
+                return qualify(local)
+    return None
+
+
+class _LineFinder:
+    """Lines of module-level definitions, found in the text (positions cost a pass)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def line(self, pattern: str) -> int:
+        match = re.search(pattern, self.text, re.MULTILINE)
+        if match is None:
+            return 1
+        return self.text.count("\n", 0, match.start()) + 1
+
+    def of_def(self, name: str) -> int:
+        return self.line(rf"^(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b")
+
+    def of_class(self, name: str) -> int:
+        return self.line(rf"^class[ \t]+{re.escape(name)}\b")
+
+    def of_assign(self, name: str) -> int:
+        return self.line(rf"^{re.escape(name)}[ \t]*[:=]")
+
+
+def _function(
+    fn: cst.FunctionDef, trace: Any, qualify: Any, lines: _LineFinder, model: Any
+) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "line": lines.of_def(fn.name.value),
+        "params": [p.name.value for p in fn.params.params],
+        "transform": None,
+        "static": [],
+        "loops": _loops(fn, model),
+        "returns": qualify(fn.returns.annotation) if fn.returns is not None else None,
+    }
+    if trace is not None and fn.decorators:
+        found = trace.transform_of(fn.decorators[0].decorator)  # the outermost decides
+        if found is not None:
+            entry["transform"] = found[0].qualname
+            info = trace.info(fn)
+            if info is not None:
+                entry["static"] = sorted(info.static_params)
+                entry["unknown_static"] = info.unknown_statics
+    return entry
+
+
+def _key_params(ctx: FileContext, fn: cst.FunctionDef) -> dict[str, str]:
+    """Parameters the function consumes as PRNG keys, with how (``random``: passed to a
+    ``jax.random`` sampler; ``local``: to a function of its module that does), from the
+    key analysis of its module. Only for modules that spell ``random``."""
+    if "random" not in ctx.model.identifiers:
+        return {}
+    found = ctx.keys.summary(fn)
+    return dict(found.params) if found is not None else {}
+
+
+def _loops(fn: cst.FunctionDef, model: Any) -> bool:
+    """The function runs many steps itself: a lax loop or a ``for`` over ``range``."""
+    for node in descendants(fn.body):
+        kind = type(node)
+        if kind is cst.For:
+            it = node.iter  # type: ignore[attr-defined]
+            if type(it) is cst.Call and model.call_name(it) == "builtins.range":
+                return True
+        elif kind is cst.Call and model.call_name(node) in DEVICE_LOOPS:
+            return True
+    return False
+
+
+def _class(cls: cst.ClassDef, qualify: Any, lines: _LineFinder) -> dict[str, Any]:
+    bases = []
+    for arg in cls.bases:
+        if arg.keyword is None and not arg.star:
+            qn = qualify(arg.value)
+            if qn is not None:
+                bases.append(qn)
+    attrs: dict[str, str] = {}
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    qn = qualify(small.annotation.annotation)
+                    if qn is not None:
+                        attrs[small.target.value] = qn
+        elif isinstance(stmt, cst.FunctionDef) and stmt.returns is not None:
+            if any(_is_property(d.decorator, qualify) for d in stmt.decorators):
+                qn = qualify(stmt.returns.annotation)
+                if qn is not None:
+                    attrs[stmt.name.value] = qn
+    return {"line": lines.of_class(cls.name.value), "bases": bases, "attrs": attrs}
+
+
+def _is_property(decorator: cst.BaseExpression, qualify: Any) -> bool:
+    return qualify(decorator) in ("builtins.property", "functools.cached_property")
+
+
+def _assigned(
+    name: str,
+    binding: Binding,
+    summary: dict[str, Any],
+    trace: Any,
+    qualify: Any,
+    lines: _LineFinder,
+    model: Any,
+) -> None:
+    node = binding.node
+    value = model.assigned.get(id(node)) if isinstance(node, cst.Name) else None
+    if type(value) is not cst.Call:
+        return
+    qn = model.call_name(value)
+    if qn in _MESH_CONSTRUCTORS:
+        summary["values"][name] = {"line": lines.of_assign(name), "kind": "mesh"}
+    elif qn in _KEY_CONSTRUCTORS:
+        summary["values"][name] = {"line": lines.of_assign(name), "kind": "key"}
+    elif trace is not None:
+        wrapped = trace.transform_of(value.func)
+        if wrapped is not None and any(a.keyword is None and not a.star for a in value.args):
+            fn = trace.resolve_callable(value.args[0].value)
+            entry: dict[str, Any] = {
+                "line": lines.of_assign(name),
+                "params": [],
+                "transform": wrapped[0].qualname,
+                "static": [],
+                "loops": False,
+                "returns": None,
+            }
+            if fn is not None and isinstance(fn[0], cst.FunctionDef):
+                entry["params"] = [p.name.value for p in fn[0].params.params]
+                entry["loops"] = _loops(fn[0], model)
+                info = trace.info(fn[0])
+                if info is not None:
+                    entry["static"] = sorted(info.static_params)
+                    entry["unknown_static"] = info.unknown_statics
+            summary["functions"][name] = entry
+
+
+def _foreign_calls(trace: Any, facts: Any, model: Any, lines: _LineFinder) -> list[dict[str, Any]]:
+    """Calls from this module's traced functions to functions imported from the project."""
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
+    for caller, call, args in trace.foreign_calls:
+        target = facts.qualified_name(model, call.func)
+        if target is None or target.startswith(_LIBRARIES):
+            continue
+        if facts.project.index.locate(target) is None:
+            continue
+        name = caller.name
+        if (target, name) in seen:
+            continue
+        seen.add((target, name))
+        node = caller.node
+        line = lines.of_def(name) if isinstance(node, cst.FunctionDef) else 1
+        how = caller.own[0].verb if caller.own else caller.verb
+        out.append(
+            {
+                "target": target,
+                "caller": name,
+                "caller_how": how,
+                "line": line,
+                "staging": caller.staging,
+                "abstract": caller.abstract,
+                "args": [[key, int(val.level)] for key, val in args],
+            }
+        )
+    return out

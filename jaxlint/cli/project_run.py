@@ -1,0 +1,137 @@
+"""One ``jaxlint check`` run's view of the projects its files belong to.
+
+Each file is linted with the :class:`~jaxlint.analysis.project.ProjectFacts` of its
+project (the nearest folder with ``pyproject.toml``, ``setup.cfg``, ``setup.py`` or
+``.git``, else the file's own packages). While the run lints, a question about a
+module of the run that has not been linted yet has no answer; at the end
+(:func:`recheck`), every file's recorded answers are compared with the complete
+ones and the files whose answers changed are linted again, until nothing changes.
+A cached result carries its answers and is checked the same way, so a changed
+module re-checks the files that used what it said.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from jaxlint.analysis.project import (
+    ProjectContext,
+    ProjectFacts,
+    ProjectIndex,
+    SummaryStore,
+    answers_changed,
+    find_project_root,
+)
+
+MAX_ROUNDS = 4
+"""Re-check rounds at the end of a run: a chain of helpers across modules (a jitted
+function calls a helper, which calls a helper of a third module) needs one per hop."""
+
+
+class ProjectRun:
+    def __init__(self, cache: Any, run_files: Iterable[Path], settings: Any) -> None:
+        self.store = SummaryStore(cache, settings)
+        self.store.run_files = {os.path.abspath(p) for p in run_files}
+        self.contexts: dict[str | None, ProjectContext] = {}
+        self.final = False
+        self._roots: dict[str, Path | None] = {}
+        self._sent: set[str] = set()
+
+    def _root(self, path: Path) -> Path | None:
+        folder = os.path.dirname(os.path.abspath(path))
+        if folder not in self._roots:
+            self._roots[folder] = find_project_root(Path(folder))
+        return self._roots[folder]
+
+    def facts(self, path: Path | None) -> ProjectFacts | None:
+        if path is None or path.suffix not in (".py", ".pyi"):
+            return None
+        root = self._root(path)
+        key = str(root) if root is not None else None
+        context = self.contexts.get(key)
+        if context is None:
+            context = self.contexts[key] = ProjectContext(
+                ProjectIndex(root), self.store, final=self.final
+            )
+        return context.for_file(path)
+
+    def finalize(self) -> None:
+        """From now on every summary may be computed: the run's own lints are done."""
+        self.final = True
+        for context in self.contexts.values():
+            context.final = True
+
+    def new_summaries(self) -> dict[str, tuple[str, dict[str, Any]]]:
+        """Summaries published since the last call (sent from a worker to the parent)."""
+        out = {p: held for p, held in self.store.by_path.items() if p not in self._sent}
+        self._sent.update(out)
+        return out
+
+
+_CURRENT: ProjectRun | None = None
+_CURRENT_ID: object | None = None
+
+
+def begin(
+    cache: Any, run_files: Iterable[Path], settings: Any, run_id: object = None
+) -> ProjectRun:
+    global _CURRENT, _CURRENT_ID
+    _CURRENT = ProjectRun(cache, run_files, settings)
+    _CURRENT_ID = run_id
+    return _CURRENT
+
+
+def current() -> ProjectRun | None:
+    return _CURRENT
+
+
+def ensure(run_id: object, make: Callable[[], ProjectRun]) -> ProjectRun:
+    """The run of this process for ``run_id`` (a worker process makes its own once)."""
+    global _CURRENT, _CURRENT_ID
+    if _CURRENT is None or _CURRENT_ID != run_id:
+        _CURRENT = make()
+        _CURRENT_ID = run_id
+    return _CURRENT
+
+
+def end() -> None:
+    global _CURRENT, _CURRENT_ID
+    _CURRENT = None
+    _CURRENT_ID = None
+
+
+def stale_files(run: ProjectRun, recorded: dict[str, dict[str, Any]]) -> list[str]:
+    """The files whose recorded answers differ from the complete ones."""
+    run.finalize()
+    out = []
+    for name, queries in recorded.items():
+        if not queries:
+            continue
+        facts = run.facts(Path(name))
+        if facts is None or answers_changed(facts, queries):
+            out.append(name)
+    return out
+
+
+_STANDALONE: ProjectRun | None = None
+
+
+def standalone_facts(path: Path | None, settings: Any) -> ProjectFacts | None:
+    """The project view of one file linted on its own (the flake8 plugin, stdin with
+    ``--stdin-filename``): every other module's summary is read from the project's
+    jaxlint cache when there is one, else made by parsing it, once per process."""
+    global _STANDALONE
+    if path is None or path.suffix not in (".py", ".pyi"):
+        return None
+    if _STANDALONE is None:
+        from jaxlint.cache import Cache, default_cache_dir, is_jaxlint_cache
+
+        root = find_project_root(path)
+        folder = default_cache_dir(root) if root is not None else None
+        cache = Cache(folder) if folder is not None and is_jaxlint_cache(folder) else None
+        _STANDALONE = ProjectRun(cache, (), settings)
+        _STANDALONE.finalize()
+    return _STANDALONE.facts(path)
