@@ -70,7 +70,7 @@ def build_summary(ctx: FileContext, module: ModuleId) -> dict[str, Any]:
                 entry["keys"] = keys
             summary["functions"][name] = entry
         elif binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
-            summary["classes"][name] = _class(binding.node, qualify, lines)
+            summary["classes"][name] = _class(binding.node, qualify, lines, module, model)
         elif binding.kind == "assign":
             _assigned(name, binding, summary, trace, qualify, lines, model)
     if trace is not None and facts is not None:
@@ -169,11 +169,17 @@ def _loops(fn: cst.FunctionDef, model: Any) -> bool:
     return False
 
 
-def _class(cls: cst.ClassDef, qualify: Any, lines: _LineFinder) -> dict[str, Any]:
+def _class(
+    cls: cst.ClassDef, qualify: Any, lines: _LineFinder, module: ModuleId, model: Any
+) -> dict[str, Any]:
     bases = []
     for arg in cls.bases:
         if arg.keyword is None and not arg.star:
             qn = qualify(arg.value)
+            if qn is None and type(arg.value) is cst.Name:  # a class of this module
+                local = model.module_scope.bindings.get(arg.value.value, [])
+                if len(local) == 1 and local[0].kind == "class":
+                    qn = f"{module.name}.{arg.value.value}"
             if qn is not None:
                 bases.append(qn)
     attrs: dict[str, str] = {}

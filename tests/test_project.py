@@ -1,0 +1,234 @@
+"""Project-wide analysis: what other modules of a project say about an imported name.
+
+Each fixture project under tests/fixtures/projects/ is copied to a temporary folder and
+checked the ways a user runs jaxlint: the whole project (one process and two), one
+file alone (pre-commit passes only changed files), stdin with ``--stdin-filename``,
+and flake8. Findings that need another module's summary must appear in all of them;
+a changed module must re-check the files that used what it said, also from the cache.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import jaxlint.versions
+from jaxlint.analysis.project import (
+    ModuleId,
+    ProjectIndex,
+    absolute_module,
+    find_project_root,
+    module_id,
+)
+from jaxlint.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures" / "projects"
+
+
+@pytest.fixture(autouse=True)
+def _pinned(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jaxlint.versions, "installed_jax_version", lambda: "0.12.0")
+    monkeypatch.delenv("JAXLINT_CACHE_DIR", raising=False)
+
+
+def copy(name: str, tmp_path: Path) -> Path:
+    target = tmp_path / name
+    shutil.copytree(FIXTURES / name, target)
+    return target
+
+
+def check(
+    root: Path, *args: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> list[tuple[str, int, str, str]]:
+    """``jaxlint check --select ALL`` in ``root``: (file, row, code, message) per finding."""
+    monkeypatch.chdir(root)
+    code = main(["check", "--select", "ALL", "--output-format", "json", *args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err, err
+    assert code in (0, 1), err
+    found = json.loads(out)
+    return sorted(
+        (Path(d["filename"]).relative_to(root).as_posix(), d["location"]["row"], d["code"],
+         d["message"])
+        for d in found
+    )  # fmt: skip
+
+
+def codes(found: list[tuple[str, int, str, str]]) -> list[tuple[str, int, str]]:
+    return [(f, row, code) for f, row, code, _ in found]
+
+
+SRC_LAYOUT = [
+    ("src/pkg/loop.py", 9, "JAX102"),
+    ("src/pkg/util.py", 5, "JAX101"),
+]
+
+
+# -- modules, packages, roots ------------------------------------------------------------------
+
+
+def test_module_names_from_packages_and_src_layout(tmp_path: Path) -> None:
+    root = copy("src_layout", tmp_path)
+    step = module_id(root / "src/pkg/train/step.py")
+    assert step == ModuleId("pkg.train.step", root / "src", False)
+    init = module_id(root / "src/pkg/train/__init__.py")
+    assert init == ModuleId("pkg.train", root / "src", True)
+    assert find_project_root(root / "src/pkg/train/step.py") == root
+    index = ProjectIndex(root)
+    assert index.find_module("pkg.util") == root / "src/pkg/util.py"
+    assert index.find_module("pkg.train") == root / "src/pkg/train/__init__.py"
+    assert index.locate("pkg.train.step.train_step") == ("pkg.train.step", ["train_step"])
+    assert index.find_module("jax") is None  # installed packages are never looked at
+
+
+def test_relative_import_levels() -> None:
+    mod = ModuleId("pkg.train.step", Path("."), False)
+    assert absolute_module(mod, 1, None) == "pkg.train"
+    assert absolute_module(mod, 2, "util") == "pkg.util"
+    assert absolute_module(mod, 3, None) is None or absolute_module(mod, 3, None) == ""
+    package = ModuleId("pkg.train", Path("."), True)
+    assert absolute_module(package, 1, "step") == "pkg.train.step"
+    assert absolute_module(mod, 5, "x") is None  # beyond the top-level package
+
+
+# -- what the other modules say ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_src_layout_whole_project(tmp_path: Path, capsys, monkeypatch, jobs: str) -> None:
+    root = copy("src_layout", tmp_path)
+    found = check(root, "--no-cache", "-j", jobs, ".", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == SRC_LAYOUT
+    messages = {code: message for _, _, code, message in found}
+    # the evidence says where it came from, in the user's names
+    assert "waits for `train_step` (jitted at src/pkg/train/step.py:7)" in messages["JAX102"]
+    assert (
+        "`batch` is traced: parameter of `helper`, called from `train_step`"
+        " (src/pkg/train/step.py:7), which is jitted by `jax.jit`" in messages["JAX101"]
+    )
+
+
+@pytest.mark.parametrize("one", ["src/pkg/loop.py", "src/pkg/util.py"])
+def test_one_file_uses_the_other_modules(tmp_path: Path, capsys, monkeypatch, one: str) -> None:
+    """pre-commit passes only the changed files: the others' summaries are still used."""
+    root = copy("src_layout", tmp_path)
+    found = check(root, "--no-cache", one, capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == [f for f in SRC_LAYOUT if f[0] == one]
+
+
+def test_stdin_with_a_file_name(tmp_path: Path) -> None:
+    root = copy("src_layout", tmp_path)
+    text = (root / "src/pkg/util.py").read_text()
+    proc = subprocess.run(
+        [sys.executable, "-m", "jaxlint", "check", "--select", "ALL", "--no-cache",
+         "--output-format", "concise", "-", "--stdin-filename", "src/pkg/util.py"],
+        input=text, capture_output=True, text=True, cwd=root, timeout=120,
+    )  # fmt: skip
+    assert "src/pkg/util.py:5:13: JAX101" in proc.stdout, proc.stderr
+
+
+def test_flake8_plugin_uses_the_project(tmp_path: Path) -> None:
+    root = copy("src_layout", tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "JAX", "src"],
+        capture_output=True, text=True, cwd=root, timeout=300,
+    )  # fmt: skip
+    lines = sorted(
+        line.split(" ", 2)[0] + " " + line.split(" ", 2)[1] for line in proc.stdout.splitlines()
+    )
+    assert lines == ["src/pkg/loop.py:9:23: JAX102", "src/pkg/util.py:5:13: JAX101"], proc.stdout
+
+
+def test_without_the_project_the_file_is_analysed_alone(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """The same code outside its package (no sibling modules): today's one-file result."""
+    lone = tmp_path / "lone"
+    lone.mkdir()
+    shutil.copy(FIXTURES / "src_layout/src/pkg/util.py", lone / "util.py")
+    shutil.copy(FIXTURES / "src_layout/src/pkg/loop.py", lone / "loop.py")
+    assert check(lone, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch) == []
+
+
+def test_scripts_folder_without_packages(tmp_path: Path, capsys, monkeypatch) -> None:
+    """Research scripts: ``from utils import step`` beside ``train.py``, no package."""
+    root = copy("scripts", tmp_path)
+    found = check(root, "--no-cache", "train.py", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == [("train.py", 9, "JAX102")]
+    assert "waits for `step` (jitted at utils.py:5)" in found[0][3]
+
+
+def test_meshes_by_annotation(tmp_path: Path, capsys, monkeypatch) -> None:
+    root = copy("meshes", tmp_path)
+    found = check(root, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == [
+        ("app/run.py", 10, "JAX502"),
+        ("app/run.py", 12, "JAX502"),
+        ("app/run.py", 14, "JAX502"),
+    ]
+    messages = [m for *_, m in found]
+    assert "`with trainer.device_mesh:` (a `Mesh`, says app/trainer.py:5)" in messages[0]
+    assert "`with build_mesh():` (a `Mesh`, says app/trainer.py:18)" in messages[1]
+    assert "`with MESH:` (a `Mesh`, says app/trainer.py:22)" in messages[2]
+
+
+def test_flax_model_class_from_the_project(tmp_path: Path, capsys, monkeypatch) -> None:
+    """A module that imports the model class from the project's own package: Flax's
+    ``init`` only folds the key in, so drawing from it afterwards is not a reuse (the
+    file never imports flax itself). A plain class's ``init`` still consumes it."""
+    root = copy("flax_models", tmp_path)
+    found = check(root, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == [("app/build.py", 18, "JAX301")]
+
+
+def test_key_wrappers(tmp_path: Path, capsys, monkeypatch) -> None:
+    """``rand.normal(key)`` twice is a reuse when ``rand.normal`` draws from its key;
+    ``rand.describe(key)`` only reads it (``key_data``) and consumes nothing."""
+    root = copy("keys", tmp_path)
+    found = check(root, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == [("mylib/use.py", 9, "JAX301")]
+
+
+def test_import_cycle_and_missing_module(tmp_path: Path, capsys, monkeypatch) -> None:
+    """``a`` imports ``b`` and ``b`` imports ``a`` (and a name ``a`` re-exports from
+    ``b``); ``a`` imports a module that does not exist. Nothing hangs or crashes; what
+    can be known is used: ``b.helper`` is traced from ``a.step``."""
+    root = copy("cycle", tmp_path)
+    found = check(root, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == [("cyc/b.py", 8, "JAX201")]
+    assert "called from `step` (cyc/a.py:9)" in found[0][3]
+
+
+# -- invalidation --------------------------------------------------------------------------------
+
+
+def test_changed_module_rechecks_its_importers(tmp_path: Path, capsys, monkeypatch) -> None:
+    root = copy("src_layout", tmp_path)
+    step = root / "src/pkg/train/step.py"
+    first = check(root, ".", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(first) == SRC_LAYOUT
+    assert check(root, ".", capsys=capsys, monkeypatch=monkeypatch) == first  # from the cache
+    step.write_text(step.read_text().replace("@jax.jit\n", ""))
+    # util.py and loop.py are unchanged, and their cached results no longer hold
+    assert check(root, ".", capsys=capsys, monkeypatch=monkeypatch) == []
+    assert check(root, "src/pkg/util.py", capsys=capsys, monkeypatch=monkeypatch) == []
+    step.write_text(step.read_text().replace("def train_step", "@jax.jit\ndef train_step"))
+    assert check(root, ".", capsys=capsys, monkeypatch=monkeypatch) == first
+    # one file, answered from the cache, still checks what the others say now
+    step.write_text(step.read_text().replace("@jax.jit\n", ""))
+    assert check(root, "src/pkg/loop.py", capsys=capsys, monkeypatch=monkeypatch) == []
+
+
+def test_end_of_run_recheck_is_counted(tmp_path: Path, capsys, monkeypatch) -> None:
+    root = copy("src_layout", tmp_path)
+    monkeypatch.chdir(root)
+    code = main(["check", "--select", "ALL", "--no-cache", "--timings", "-j", "1", "."])
+    out, err = capsys.readouterr()
+    assert code == 1
+    # util.py is linted before step.py says it calls `helper` traced: linted again
+    assert "linted again for what other modules say" in out + err
