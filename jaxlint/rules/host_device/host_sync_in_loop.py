@@ -39,8 +39,11 @@ to a host value: `.item()`, `.tolist()`, `float()`/`int()`/`bool()`/`complex()`,
 `str()`/`repr()`/`format()`, an f-string field, or `print` of the array. A jitted
 function is one the module shows as such: `@jax.jit` (also `pjit`, `pmap`,
 `nnx.jit`, `eqx.filter_jit`, `partial(jax.jit, ...)`), `step = jax.jit(f)`,
-`self.step = jax.jit(...)` or `jax.jit(f)(x)`. The message names the loop, the
-conversion, the jitted function and the value it copies.
+`self.step = jax.jit(...)` or `jax.jit(f)(x)`, or a function imported from another
+module of the project that module shows as jitted (the message then says where:
+``waits for `train_step` (jitted at train/step.py:12)``; see "Project-wide
+analysis" in docs/design.md). The message names the loop, the conversion, the
+jitted function and the value it copies.
 
 
 **Off by default.** On the held-out projects none of 4 sampled findings was worth
