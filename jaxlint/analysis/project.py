@@ -392,6 +392,32 @@ class ProjectContext:
     final: bool = False
     """Every summary of the run is known (the end-of-run check, or a one-file run)."""
 
+    _jax_files: list[tuple[Path, str]] | None = None
+    _prefix: str | None = None
+
+    def within(self, path: str) -> bool:
+        """``path`` (absolute) is a file of this project."""
+        if self._prefix is None:
+            root = self.index.root
+            self._prefix = os.path.join(os.path.abspath(root), "") if root is not None else ""
+        return path.startswith(self._prefix)
+
+    def jax_files(self) -> list[tuple[Path, str]]:
+        """The project's files that mention JAX and import something, with their text
+        (read once): the only ones whose traced code can call another module."""
+        if self._jax_files is None:
+            found = []
+            for path in self.index.project_files():
+                text = self.store.text_of(path)
+                if (
+                    text is not None
+                    and "import" in text
+                    and _mentions_jax(text, self.store.settings)
+                ):
+                    found.append((path, text))
+            self._jax_files = found
+        return self._jax_files
+
     def for_file(self, path: Path | None) -> ProjectFacts | None:
         if path is None:
             return None
@@ -623,27 +649,21 @@ class ProjectFacts:
         return None
 
     def _importer_summaries(self) -> Iterator[tuple[Path, dict[str, Any]]]:
-        """The summaries of modules that may import this one: those the run holds, and
-        (when the run is complete) the project's files that spell this module's name."""
+        """The summaries of the project's modules that may call this one's functions from
+        traced code: those the run holds, and (when the run is complete) those of the
+        project's other files that mention JAX and spell this module's name."""
         store = self.project.store
         me = os.path.abspath(self.path)
-        seen: set[str] = {me}
+        inside = self.project.within
         for path, (_, summary) in list(store.by_path.items()):
-            if path in seen:
-                continue
-            seen.add(path)
-            if summary.get("calls"):
+            if path != me and summary.get("calls") and inside(path):
                 yield Path(path), summary
         if not self.project.final:
             return
         last = self.module.name.rsplit(".", 1)[-1]
-        for path in self.project.index.project_files():
+        for path, text in self.project.jax_files():
             abspath = os.path.abspath(path)
-            if abspath in seen:
-                continue
-            seen.add(abspath)
-            text = store.text_of(path)
-            if text is None or last not in text or "import" not in text:
+            if abspath == me or abspath in store.by_path or last not in text:
                 continue
             mid = module_id(path)
             if mid is None:
