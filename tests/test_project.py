@@ -65,8 +65,11 @@ def codes(found: list[tuple[str, int, str, str]]) -> list[tuple[str, int, str]]:
 
 SRC_LAYOUT = [
     ("src/pkg/loop.py", 9, "JAX102"),
+    ("src/pkg/models.py", 7, "JAX201"),
     ("src/pkg/util.py", 5, "JAX101"),
 ]
+"""``tests/test_util.py`` jits ``untouched`` on purpose (it checks the error): test files
+do not make library functions traced."""
 
 
 # -- modules, packages, roots ------------------------------------------------------------------
@@ -111,9 +114,14 @@ def test_src_layout_whole_project(tmp_path: Path, capsys, monkeypatch, jobs: str
         "`batch` is traced: parameter of `helper`, called from `train_step`"
         " (src/pkg/train/step.py:7), which is jitted by `jax.jit`" in messages["JAX101"]
     )
+    # ``fast_forward = jax.jit(forward, static_argnums=1)`` in apply.py: ``depth`` is static
+    assert (
+        "`x` is traced: parameter of `forward`, jitted by `jax.jit` in src/pkg/apply.py:6"
+        in messages["JAX201"]
+    )
 
 
-@pytest.mark.parametrize("one", ["src/pkg/loop.py", "src/pkg/util.py"])
+@pytest.mark.parametrize("one", ["src/pkg/loop.py", "src/pkg/util.py", "src/pkg/models.py"])
 def test_one_file_uses_the_other_modules(tmp_path: Path, capsys, monkeypatch, one: str) -> None:
     """pre-commit passes only the changed files: the others' summaries are still used."""
     root = copy("src_layout", tmp_path)
@@ -141,7 +149,11 @@ def test_flake8_plugin_uses_the_project(tmp_path: Path) -> None:
     lines = sorted(
         line.split(" ", 2)[0] + " " + line.split(" ", 2)[1] for line in proc.stdout.splitlines()
     )
-    assert lines == ["src/pkg/loop.py:9:23: JAX102", "src/pkg/util.py:5:13: JAX101"], proc.stdout
+    assert lines == [
+        "src/pkg/loop.py:9:23: JAX102",
+        "src/pkg/models.py:7:8: JAX201",
+        "src/pkg/util.py:5:13: JAX101",
+    ], proc.stdout
 
 
 def test_without_the_project_the_file_is_analysed_alone(
@@ -215,7 +227,8 @@ def test_changed_module_rechecks_its_importers(tmp_path: Path, capsys, monkeypat
     assert check(root, ".", capsys=capsys, monkeypatch=monkeypatch) == first  # from the cache
     step.write_text(step.read_text().replace("@jax.jit\n", ""))
     # util.py and loop.py are unchanged, and their cached results no longer hold
-    assert check(root, ".", capsys=capsys, monkeypatch=monkeypatch) == []
+    models = [f for f in first if f[0] == "src/pkg/models.py"]
+    assert check(root, ".", capsys=capsys, monkeypatch=monkeypatch) == models
     assert check(root, "src/pkg/util.py", capsys=capsys, monkeypatch=monkeypatch) == []
     step.write_text(step.read_text().replace("def train_step", "@jax.jit\ndef train_step"))
     assert check(root, ".", capsys=capsys, monkeypatch=monkeypatch) == first

@@ -41,6 +41,7 @@ from typing import Any
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel, dotted
+from jaxlint.analysis.testcode import is_test_path
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 SUMMARY_FORMAT = 1
@@ -626,7 +627,7 @@ class ProjectFacts:
                 if "." in name:
                     continue
                 out.append({**call, "name": name, "where": f"{self._display(path)}:{call['line']}"})
-        out.sort(key=lambda c: (c["where"], c["name"], c.get("caller", "")))
+        out.sort(key=lambda c: (c["where"], c["name"], c.get("caller") or ""))
         return out
 
     def _follow(self, qualname: str) -> str | None:
@@ -651,12 +652,16 @@ class ProjectFacts:
     def _importer_summaries(self) -> Iterator[tuple[Path, dict[str, Any]]]:
         """The summaries of the project's modules that may call this one's functions from
         traced code: those the run holds, and (when the run is complete) those of the
-        project's other files that mention JAX and spell this module's name."""
+        project's other files that mention JAX and spell this module's name. Test files
+        do not count: they jit library functions on purpose to check how they fail
+        under a trace (``assertRaises(TypeError)`` around ``jax.jit(validate)``)."""
         store = self.project.store
         me = os.path.abspath(self.path)
         inside = self.project.within
         for path, (_, summary) in list(store.by_path.items()):
-            if path != me and summary.get("calls") and inside(path):
+            if path == me or not summary.get("calls") or not inside(path):
+                continue
+            if not is_test_path(self._display(Path(path))):
                 yield Path(path), summary
         if not self.project.final:
             return
@@ -664,6 +669,8 @@ class ProjectFacts:
         for path, text in self.project.jax_files():
             abspath = os.path.abspath(path)
             if abspath == me or abspath in store.by_path or last not in text:
+                continue
+            if is_test_path(self._display(path)):
                 continue
             mid = module_id(path)
             if mid is None:

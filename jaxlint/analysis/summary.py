@@ -25,7 +25,7 @@ import libcst as cst
 
 from jaxlint.analysis.names import Binding
 from jaxlint.analysis.project import ModuleId, empty_summary
-from jaxlint.analysis.transforms import DEVICE_LOOPS
+from jaxlint.analysis.transforms import DEVICE_LOOPS, TRANSFORMS
 from jaxlint.analysis.walk import descendants
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ _LIBRARIES = (
     "chex.", "functools.", "math.", "typing.", "collections.", "os.", "sys.", "time.",
 )  # fmt: skip
 """Calls into these are never calls into the project."""
+_TRANSFORM_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in TRANSFORMS)
 
 
 def build_summary(ctx: FileContext, module: ModuleId) -> dict[str, Any]:
@@ -53,7 +54,8 @@ def build_summary(ctx: FileContext, module: ModuleId) -> dict[str, Any]:
             return facts.qualified_name(model, expr)
         return model.qualified_name(expr)
 
-    trace = ctx.trace if _has_functions(model) else None
+    wraps = not _TRANSFORM_NAMES.isdisjoint(model.identifiers)  # ``step = jax.jit(f)``
+    trace = ctx.trace if wraps or _has_functions(model) else None
     imports: dict[str, str] = summary["imports"]
     for name, bindings in model.module_scope.bindings.items():
         if len(bindings) != 1:
@@ -111,17 +113,24 @@ class _LineFinder:
     def line(self, pattern: str) -> int:
         match = re.search(pattern, self.text, re.MULTILINE)
         if match is None:
-            return 1
+            return 0
         return self.text.count("\n", 0, match.start()) + 1
 
     def of_def(self, name: str) -> int:
-        return self.line(rf"^(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b")
+        line = self.line(rf"^(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b")
+        if line == 0:  # a method or a nested function: the first one of that name
+            line = self.line(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b")
+        return line or 1
 
     def of_class(self, name: str) -> int:
-        return self.line(rf"^class[ \t]+{re.escape(name)}\b")
+        return self.line(rf"^class[ \t]+{re.escape(name)}\b") or 1
+
+    def of_wrap(self, func: str) -> int:
+        """The line of ``jax.jit(func ...`` (any transform spelled ``name(``)."""
+        return self.line(rf"\w\(\s*{re.escape(func)}\s*[,)]") or 1
 
     def of_assign(self, name: str) -> int:
-        return self.line(rf"^{re.escape(name)}[ \t]*[:=]")
+        return self.line(rf"^{re.escape(name)}[ \t]*[:=]") or 1
 
 
 def _function(
@@ -271,4 +280,45 @@ def _foreign_calls(trace: Any, facts: Any, model: Any, lines: _LineFinder) -> li
                 "args": [[key, int(val.level)] for key, val in args],
             }
         )
+    for wrap, call in trace.foreign_seeds:
+        func = next(a.value for a in call.args if a.keyword is None and not a.star)
+        target = facts.qualified_name(model, func)
+        if target is None or target.startswith(_LIBRARIES):
+            continue
+        if facts.project.index.locate(target) is None:
+            continue
+        entry: dict[str, Any] = {
+            "target": target,
+            "caller": None,
+            "transform": wrap.transform.qualname,
+            "line": lines.of_wrap(ctx_code(func)),
+        }
+        for key in ("static_argnums", "static_argnames", "argnums", "in_axes"):
+            value = wrap.kwargs.get(key)
+            if value is None:
+                continue
+            literal = _literal(value)
+            if literal is _UNKNOWN:
+                entry[key] = None  # not a literal: no parameter is surely traced
+            else:
+                entry[key] = literal
+        if any(entry.get(k, 0) is None for k in ("static_argnums", "static_argnames")):
+            continue  # unknown statics: nothing can be said
+        out.append(entry)
     return out
+
+
+_UNKNOWN = object()
+
+
+def _literal(expr: cst.BaseExpression) -> Any:
+    import ast
+
+    try:
+        return ast.literal_eval(cst.Module([]).code_for_node(expr))
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        return _UNKNOWN
+
+
+def ctx_code(expr: cst.BaseExpression) -> str:
+    return cst.Module([]).code_for_node(expr)

@@ -404,6 +404,8 @@ class TraceAnalysis:
         self.model = model
         self.project = project
         """What other modules of the project say (``None``: this file alone)."""
+        self.foreign_seeds: list[tuple[_Wrap, cst.Call]] = []
+        """``jax.jit(f)`` where ``f`` is imported: ``f``'s module learns it is traced."""
         self.foreign_calls: list[tuple[TracedFunction, cst.Call, list[tuple[str | None, Val]]]] = []
         """Calls from traced functions to functions this module does not define (for the
         module's summary: the callee's module learns that its function is traced)."""
@@ -838,6 +840,20 @@ class TraceAnalysis:
         fn = found[0].node
         if type(fn) is not cst.FunctionDef:
             return
+        transform = TRANSFORMS.get(call.get("transform") or "")
+        if transform is not None:
+            kwargs: dict[str, cst.BaseExpression] = {}
+            for key in ("static_argnums", "static_argnames", "argnums", "in_axes"):
+                if key in call:
+                    kwargs[key] = cst.parse_expression(repr(call[key]))
+            self._mark(fn, _Wrap(transform, kwargs), fn)
+            info = self.functions[id(fn)]
+            last = info.own[-1]
+            info.own[-1] = Reason(
+                f"{last.verb} in {call.get('where', '?')}",
+                fn, last.staging, last.abstract, last.params, located=True,
+            )  # fmt: skip
+            return
         staging = bool(call.get("staging"))
         abstract = bool(call.get("abstract"))
         verb = (
@@ -887,6 +903,12 @@ class TraceAnalysis:
         kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         if wrap is not None and positional:
             target = self._resolve_callable(positional[0].value)
+            if target is None and self.project is not None:
+                names = POSITIONAL_OPTIONS.get(wrap.transform.qualname, ())
+                by_position = {k: a.value for k, a in zip(names, positional[1:], strict=False)}
+                self.foreign_seeds.append(
+                    (_Wrap(wrap.transform, {**wrap.kwargs, **by_position, **kwargs}), call)
+                )
             if target is not None:
                 node, nb, kb = target
                 names = POSITIONAL_OPTIONS.get(wrap.transform.qualname, ())
