@@ -369,7 +369,10 @@ def test_failed_entry_write_leaves_no_partial_entry(cli, tmp_path: Path, monkeyp
     real_replace = os.replace
 
     def failing(src, dst, *args, **kwargs):
-        if CACHE_DIR_NAME in str(dst) and len(os.path.basename(dst)) in (64, 65):  # entries, summaries
+        if CACHE_DIR_NAME in str(dst) and len(os.path.basename(dst)) in (
+            64,
+            65,
+        ):  # entries, summaries
             raise OSError(28, "No space left on device")
         return real_replace(src, dst, *args, **kwargs)
 

@@ -697,3 +697,32 @@ def test_settings_change_and_a_saved_config_are_picked_up(tmp_path):
             assert codes(s.published[-1].diagnostics) == []
 
     run(scenario())
+
+
+def test_project_view_in_the_editor(tmp_path):
+    """A helper called from another module's jitted function is traced in the editor too,
+    and an edit of that other module (saved on disk) is seen by the next lint."""
+    import shutil
+
+    shutil.copytree(ROOT / "tests/fixtures/projects/src_layout", tmp_path, dirs_exist_ok=True)
+    step = tmp_path / "src/pkg/train/step.py"
+    text = (tmp_path / "src/pkg/util.py").read_text()
+
+    async def scenario():
+        async with Session(tmp_path, init_options={}) as s:
+            uri = s.open("src/pkg/util.py", text)
+            diags = await s.diagnostics(uri, 1)
+            assert codes(diags) == [("JAX101", 5)]
+            assert "called from `train_step` (src/pkg/train/step.py:7)" in diags[0].message
+            step.write_text(step.read_text().replace("@jax.jit\n", ""))
+            version = s.replace_all(uri, text + "\n")
+
+            def for_version() -> list[list[lsp.Diagnostic]]:
+                return [p.diagnostics for p in s.published if p.uri == uri and p.version == version]
+
+            # the fast pass keeps the untouched statement's finding; the full lint (in the
+            # worker process) reads step.py again and drops it
+            await s.wait_for(lambda: any(not d for d in for_version()), "the full lint")
+            assert codes(for_version()[0]) == [("JAX101", 5)]
+
+    run(scenario())

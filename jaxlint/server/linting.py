@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jaxlint.analysis.project import ProjectFacts, answers_changed
 from jaxlint.cache import (
     CACHE_ENV,
     Cache,
@@ -113,7 +114,7 @@ class DocumentLinter:
             return LintResult([config_error_diagnostic(name, str(exc))], None)
         key = (text, str(path), name, id(settings))
         hit = self._memo.get(key)
-        if hit is not None and hit.settings is settings:
+        if hit is not None and hit.settings is settings and self._still_holds(hit, path, settings):
             self._memo.move_to_end(key)
             return hit
         result = self._disk_get(text, path, name, settings) if persist else None
@@ -131,9 +132,16 @@ class DocumentLinter:
         from jaxlint.engine import lint_text
         from jaxlint.gc_pause import gc_paused
 
+        facts = self._project_facts(path, settings)
         with gc_paused():
             found = lint_text(
-                text, name, settings, self.rules_for(settings), want_fixes=True, path=path
+                text,
+                name,
+                settings,
+                self.rules_for(settings),
+                want_fixes=True,
+                path=path,
+                project=facts,
             )
         diagnostics = list(found.diagnostics)
         diagnostics += [internal_error_diagnostic(name, e) for e in found.internal_errors]
@@ -143,7 +151,31 @@ class DocumentLinter:
             result.extra["crashed"] = True
         if not found.parsed:
             result.extra["syntax_error"] = True
+        if facts is not None and facts.queries:
+            result.extra["queries"] = facts.queries
         return result
+
+    # -- what the project's other modules say -------------------------------------------------
+
+    def _project_facts(self, path: Path | None, settings: Settings) -> ProjectFacts | None:
+        """A fresh view of the document's project for each full lint (other files may have
+        changed since the last one): their summaries come from the project's cache when
+        their text has not changed, else from a parse (see analysis/project.py)."""
+        if path is None:
+            return None
+        from jaxlint.cli.project_run import ProjectRun
+
+        run = ProjectRun(self._cache_for(settings) if self.use_disk_cache else None, (), settings)
+        run.finalize()
+        return run.facts(path)
+
+    def _still_holds(self, result: LintResult, path: Path | None, settings: Settings) -> bool:
+        """What the result's text asked of other modules has the same answers now."""
+        queries = result.extra.get("queries")
+        if not queries:
+            return True
+        facts = self._project_facts(path, settings)
+        return facts is not None and not answers_changed(facts, queries)
 
     # -- the on-disk results cache (the one ``jaxlint check`` uses) -------------------------
 
@@ -173,11 +205,19 @@ class DocumentLinter:
         hit = cache.get(self._disk_key(text, path, settings), name)
         if hit is None:
             return None
-        return LintResult(sorted(hit.diagnostics, key=Diagnostic.sort_key), settings)
+        result = LintResult(sorted(hit.diagnostics, key=Diagnostic.sort_key), settings)
+        if hit.queries:
+            result.extra["queries"] = hit.queries
+            if not self._still_holds(result, path, settings):
+                return None  # another module changed what it says: lint again
+        return result
 
     def _disk_put(self, text: str, path: Path | None, settings: Settings, result: LintResult):
         if path is None or not self.use_disk_cache or result.extra.get("syntax_error"):
             return
         cache = self._cache_for(settings)
         if cache is not None:
-            cache.put(self._disk_key(text, path, settings), CachedResult(result.diagnostics))
+            cache.put(
+                self._disk_key(text, path, settings),
+                CachedResult(result.diagnostics, result.extra.get("queries")),
+            )
