@@ -51,8 +51,10 @@ array (`float(x)`, `x.item()`, `np.asarray(x)`, `print(x)`). The finding is on t
 second clock read. The first read must be an assignment (`start = time.time()`),
 and the second must be a statement of the same block (a read nested in a later
 loop or branch logs the time since start). The work may be dispatched through a
-host function of the same file that returns an array (`w = run_epoch(w, batches)`
-whose loop calls a jitted step), unless that function waits before it returns.
+host function of the same file called by a statement of the timed block, when it
+calls a jitted function and returns an array without waiting for it
+(`w = run_epoch(w, batches)` whose loop calls a jitted step); a helper of plain
+`jnp` operations is not counted (its results are usually printed first).
 
 Anything that may wait counts as synchronisation, to stay precise:
 `block_until_ready` called or passed as a function

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
-from jaxlint.analysis.transforms import ARRAY_MODULES
+from jaxlint.analysis.transforms import ARRAY_MODULES, STAGING
 from jaxlint.rules.host_device.helpers import (
     LOG_METHODS,
     Shared,
@@ -44,7 +44,11 @@ class TimingChecks(Shared):
             if isinstance(node, cst.Call):
                 val = trace.value(node)
                 if val is None or not val.array:
-                    if val is not None and self._dispatching_helper(node, depth):
+                    if (
+                        val is not None
+                        and (depth > 0 or not isinstance(unit, cst.BaseCompoundStatement))
+                        and self._dispatching_helper(node, depth)
+                    ):
                         out.append(node)
                     continue
                 qn = self.model.call_name(node)
@@ -60,8 +64,11 @@ class TimingChecks(Shared):
         return out
 
     def _dispatching_helper(self, call: cst.Call, depth: int) -> bool:
-        """``call`` calls a host function of this module that returns a JAX array and
-        dispatches device work without waiting for it (nothing in its body syncs)."""
+        """``call``, a statement of the timed block itself (``w = run_epoch(w, data)``),
+        calls a host function of this module that returns a JAX array and calls a jitted
+        function (directly or through another such helper) without waiting for it
+        (nothing in its body syncs). Plain ``jnp`` helpers are not counted: their
+        results are usually read (printed, formatted) before the clock."""
         if depth >= 2 or type(call.func) is not cst.Name:
             return False
         trace = self.ctx.trace
@@ -77,7 +84,15 @@ class TimingChecks(Shared):
         body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else [fn.body]
         if any(self._syncs(stmt) for stmt in body):
             return False
-        return any(self._device_calls(stmt, depth + 1) for stmt in body)
+        for node in walk(fn.body):
+            if type(node) is not cst.Call:
+                continue
+            callee = trace.transformed_callee(node, fn)
+            if callee is not None and callee.qualname in STAGING:
+                return True
+            if self._dispatching_helper(node, depth + 1):
+                return True
+        return False
 
     def _is_array(self, expr: cst.BaseExpression) -> bool:
         val = self.ctx.trace.value(expr)
