@@ -864,3 +864,52 @@ def test_draws_kept_across_iterations() -> None:
         if entering and isinstance(n, cst.Call) and p.model.call_name(n) == "jax.random.normal"
     ]
     assert [p.keys.collected(d, fn) for d in draws] == [True, True, True, False]
+
+
+def test_a_stateful_rng_helper_advances_instead_of_being_consumed() -> None:
+    p = Probe(
+        """
+        import jax
+
+        KEY = jax.random.key(0)
+
+        def next_key():
+            global KEY
+            KEY, sub = jax.random.split(KEY)
+            return sub
+
+        def init(n):
+            return jax.random.normal(next_key(), (n,))
+
+        a = init(3)
+        b = init(3)
+        """
+    )
+    next_key = p.module.body[2]
+    summary = p.keys.summary(next_key)
+    assert summary is not None and summary.advances == {"KEY"} and "KEY" not in summary.free
+    assert p.reuses(definite_only=False) == []  # each call of ``init`` draws new numbers
+    assert p.keys.global_uses == []
+    calls = [(p.line(call), name, fn.name.value) for call, name, fn, _ in p.keys.stateful_calls]
+    assert calls == [(12, "KEY", "next_key")]
+
+
+def test_a_key_factory_call_makes_a_new_key_each_time() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def make_key():
+            \"\"\"The run's key.\"\"\"
+            return jax.random.key(42)
+
+        def not_a_factory(seed):
+            k = jax.random.key(seed)
+            return k
+
+        a = jax.random.normal(make_key())
+        b = jax.random.normal(not_a_factory(1))
+        """
+    )
+    assert p.keys.value(p.expr("make_key()")) is not None
+    assert p.keys.value(p.expr("not_a_factory(1)")) is None

@@ -1104,3 +1104,85 @@ def test_array_constructors_inside_jit_stay_traced_beside_metadata() -> None:
     assert p.level_of("jax.random.PRNGKey(0)") is T
     assert p.level_of("lax.iota(jnp.int32, 3)") is T
     assert p.level_of("lax.ConvDimensionNumbers((0, 1), (1, 0), (0, 1))") is S
+
+
+@pytest.mark.parametrize(
+    "wrapped",
+    [
+        "jax.jit(jax.grad(loss))",
+        "jax.jit(jax.value_and_grad(loss, argnums=1))",
+        "jax.jit(jax.vmap(loss))",
+        "jax.jit(jax.vmap(jax.grad(loss)))",
+        "jax.pmap(jax.grad(loss))",
+    ],
+)
+def test_the_outer_transform_of_a_composition_traces_the_function(wrapped: str) -> None:
+    p = Probe(
+        f"""
+        import jax
+        import jax.numpy as jnp
+
+        def loss(w, x):
+            return jnp.sum(x @ w)
+
+        step = {wrapped}
+        """
+    )
+    info = p.fn("loss")
+    assert info is not None and info.staging and info.abstract
+    assert info.param_levels == {"w": T, "x": T}  # the outer jit traces every argument
+    assert "jitted by" in info.how(lambda n: p.pos[n].start.line) or "pmapped" in info.how(
+        lambda n: p.pos[n].start.line
+    )
+
+
+def test_grad_alone_is_not_staged_and_a_composition_with_static_args_keeps_them() -> None:
+    p = Probe(
+        """
+        import jax
+        from functools import partial
+
+        def alone(w, x):
+            return w * x
+
+        def both(w, n):
+            return w * n
+
+        g = jax.grad(alone)
+        h = partial(jax.jit, static_argnums=1)(jax.grad(both))
+        """
+    )
+    alone = p.fn("alone")
+    assert alone is not None and not alone.staging and not alone.abstract
+    both = p.fn("both")
+    assert both is not None and both.staging
+    assert both.param_levels == {"w": T, "n": S}
+
+
+def test_enumerate_index_and_zip_with_a_static_list_stay_static() -> None:
+    p = Probe(
+        """
+        import jax
+
+        SIZES = [4, 8]
+
+        @jax.jit
+        def f(params, key, n):
+            keys = jax.random.split(key, 2)
+            for i, (w, b) in enumerate(params):
+                a = i + 1
+                c = w + b
+            for size, k in zip(SIZES, keys, strict=True):
+                d = size * 2
+                e = k
+            for j, v in enumerate(params, n):
+                g = j
+            return [i2 for i2, _ in enumerate(params)]
+        """
+    )
+    assert p.level_of("i + 1") is S
+    assert p.level_of("w + b") is T
+    assert p.level_of("size * 2") is S
+    assert p.level_of("k", 1) is T
+    assert p.level_of("j", 1) is T  # ``enumerate(params, n)``: the index starts at a tracer
+    assert p.level_of("i2", 1) is S

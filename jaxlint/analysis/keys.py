@@ -378,6 +378,11 @@ class _Summary:
     """Names of enclosing or module scopes consumed by the body -> kind."""
     free_by: dict[str, set[str]] = field(default_factory=dict)
     """Those names -> what consumes them (``jax.random`` names, or the kind)."""
+    advances: set[str] = field(default_factory=set)
+    """Module-level keys the body consumes and rebinds (``global KEY``; ``KEY, sub =
+    split(KEY)``): a stateful RNG. Each call draws from the key the previous call left,
+    so a caller consumes nothing (eagerly); under ``jit`` the split runs once, at trace
+    time (``KeyAnalysis.stateful_calls``)."""
     positional: list[str] = field(default_factory=list)
 
 
@@ -404,6 +409,9 @@ class KeyAnalysis:
         self.reuses: list[Reuse] = []
         self.global_uses: list[tuple[Use, KeyValue, FunctionNode]] = []
         """A module-level key consumed inside a function that does not rebind it."""
+        self.stateful_calls: list[tuple[cst.Call, str, FunctionNode, FunctionNode | None]] = []
+        """Calls of a function that advances module-level RNG state (``_Summary.advances``):
+        (call, key name, the called function, the calling function)."""
         self._values: dict[int, KeyValue] = {}
         self._raw: dict[int, list[RawUse]] = {}
         self._reported: set[int] = set()
@@ -1230,6 +1238,9 @@ class _Walker:
             loop.uses.add(id(use))
         if val.where == "param":
             self.summary.params[val.name] = _stronger(self.summary.params.get(val.name), use.kind)
+        elif val.where == "global" and val.outer_name in self.global_decl:
+            # ``global KEY; KEY, sub = split(KEY)``: stateful RNG, callers consume nothing
+            self.summary.advances.add(val.outer_name)
         elif val.where in ("closure", "global") and val.outer_name is not None:
             name = val.outer_name
             self.summary.free[name] = _stronger(self.summary.free.get(name), use.kind)
@@ -1897,6 +1908,9 @@ class _Walker:
             summary = self.a.summary(target)
             if summary is not None:
                 self._apply_summary(call, target, summary, args, skip_first)
+                if key_factory(self.a.model, target) is not None:
+                    # ``def make_key(): return jax.random.key(0)``: each call, a new key
+                    return self._new(call, self.a.code(call), True)
                 return None
         imported = self._imported_summary(call)
         if imported is not None:
@@ -2180,6 +2194,8 @@ class _Walker:
             if kind is not None:
                 self._consume_arg(call, arg.value, v, inside, LOCAL if kind != CALL else CALL)
         self._apply_free(call, summary)
+        for name in sorted(summary.advances):
+            self.a.stateful_calls.append((call, name, target, self.fn))
 
     def _apply_free(self, call: cst.Call, summary: _Summary) -> None:
         for name, kind in summary.free.items():
@@ -2232,6 +2248,35 @@ class _Walker:
                 for name, kind in summary.free.items():
                     once.free[name] = _stronger(once.free.get(name), kind)
         self._apply_free(call, once)
+
+
+def key_factory(model: SemanticModel, fn: cst.CSTNode) -> cst.Call | None:
+    """The ``jax.random.key(...)``/``PRNGKey(...)`` call that ``fn`` returns when its body
+    is that one ``return`` (after a docstring): a key factory (``def make_key(): return
+    jax.random.key(0)``)."""
+    if type(fn) is not cst.FunctionDef or type(fn.body) is not cst.IndentedBlock:
+        return None
+    stmts = list(fn.body.body)
+    if (
+        stmts
+        and type(stmts[0]) is cst.SimpleStatementLine
+        and len(stmts[0].body) == 1
+        and type(stmts[0].body[0]) is cst.Expr
+        and isinstance(stmts[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    ):
+        stmts = stmts[1:]
+    if len(stmts) != 1 or type(stmts[0]) is not cst.SimpleStatementLine:
+        return None
+    small = stmts[0].body
+    if len(small) != 1 or type(small[0]) is not cst.Return:
+        return None
+    value = small[0].value
+    if type(value) is not cst.Call or model.call_name(value) not in _FACTORY_MAKERS:
+        return None
+    return value
+
+
+_FACTORY_MAKERS = frozenset({"jax.random.key", "jax.random.PRNGKey"})
 
 
 def _suite(body: cst.BaseSuite | cst.CSTNode) -> Sequence[cst.CSTNode]:

@@ -5,7 +5,8 @@ Two questions every JAX rule asks, answered once per file:
 * **Is this function traced?** Decorated by a transform (``@jax.jit``,
   ``@partial(jax.jit, static_argnums=...)``, ``@nnx.jit``, ``@eqx.filter_jit``,
   stacked or not), wrapped by one (``step = jax.jit(train_step)``,
-  ``jax.vmap(f)(x)``), passed as a body to ``lax.scan``/``fori_loop``/
+  ``jax.vmap(f)(x)``, or through another: ``jax.jit(jax.grad(loss))`` jits
+  ``loss``), passed as a body to ``lax.scan``/``fori_loop``/
   ``while_loop``/``cond``/``switch``/``map``/``associative_scan``, called from
   traced code in the same module (helpers, ``self.method``), or named in the
   ``traced-decorators``/``traced-wrappers`` settings.
@@ -685,6 +686,23 @@ class TraceAnalysis:
             return node, n + len(positional) - 1, kws | keywords
         return None
 
+    def _resolve_transformed(
+        self, expr: cst.BaseExpression, depth: int = 0
+    ) -> tuple[cst.FunctionDef | cst.Lambda, int, frozenset[str]] | None:
+        """The function of this module that a transform call wraps, through any number of
+        transforms: ``jax.grad(loss)``, ``jax.vmap(jax.grad(loss))``. The composed
+        function takes the wrapped one's arguments (``grad``, ``vmap``, ``checkpoint``
+        and ``jit`` keep the signature), so an outer ``jit`` traces its parameters."""
+        if type(expr) is not cst.Call or depth > 4:
+            return None
+        if self._transform_of(expr.func) is None:
+            return None
+        positional = [a for a in expr.args if a.keyword is None and not a.star]
+        if not positional:
+            return None
+        inner = positional[0].value
+        return self._resolve_callable(inner) or self._resolve_transformed(inner, depth + 1)
+
     def _mark(
         self,
         fn: cst.FunctionDef | cst.Lambda,
@@ -903,6 +921,10 @@ class TraceAnalysis:
         kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         if wrap is not None and positional:
             target = self._resolve_callable(positional[0].value)
+            if target is None:
+                # ``jax.jit(jax.grad(loss))``: the outer transform traces the function
+                # the inner one wraps (the inner call seeds its own transform)
+                target = self._resolve_transformed(positional[0].value)
             if target is None and self.project is not None:
                 names = POSITIONAL_OPTIONS.get(wrap.transform.qualname, ())
                 by_position = {k: a.value for k, a in zip(names, positional[1:], strict=False)}
@@ -1335,11 +1357,54 @@ class _FunctionWalker:
         element = self._element_of(stmt.iter, it)
         before = dict(self.env)
         for _ in range(2):
-            self._bind(stmt.target, element)
+            self._bind_element(stmt.target, stmt.iter, element)
             self._block(stmt.body.body)
             self.env = _join_env(before, self.env)
         if stmt.orelse is not None:
             self._block(stmt.orelse.body.body)
+
+    def _bind_element(
+        self, target: cst.BaseExpression, iterable: cst.BaseExpression, element: Val
+    ) -> None:
+        """Bind a loop target to the elements of ``iterable``, position by position for
+        ``enumerate``/``zip`` unpacked into a tuple: the index of ``enumerate(params)``
+        is a Python int, and ``size`` in ``zip(SIZES, keys)`` comes from ``SIZES`` only."""
+        parts = self._unpacked_parts(target, iterable)
+        if parts is None:
+            self._bind(target, element)
+            return
+        for el, val in parts:
+            self._bind(el, val)
+
+    def _unpacked_parts(
+        self, target: cst.BaseExpression, iterable: cst.BaseExpression
+    ) -> list[tuple[cst.BaseExpression, Val]] | None:
+        if type(target) not in (cst.Tuple, cst.List) or type(iterable) is not cst.Call:
+            return None
+        elements = target.elements  # type: ignore[attr-defined]
+        if any(type(el.value) is cst.StarredElement for el in elements):
+            return None
+        args = iterable.args
+        if any(a.star for a in args):
+            return None
+        qn = self.a.model.call_name(iterable)
+        positional = [a.value for a in args if a.keyword is None]
+        if qn == "builtins.enumerate" and positional and len(elements) == 2:
+            seq = positional[0]
+            inner = self._element_of(seq, self.a.values.get(id(seq), STATIC))
+            start = [a.value for a in args[1:] if a.keyword is None or a.keyword.value == "start"]
+            index = self.a.values.get(id(start[0]), STATIC) if start else STATIC
+            return [(elements[0].value, index), (elements[1].value, inner)]
+        if (
+            qn == "builtins.zip"
+            and len(positional) == len(elements)
+            and all(a.keyword is None or a.keyword.value == "strict" for a in args)
+        ):
+            return [
+                (el.value, self._element_of(seq, self.a.values.get(id(seq), STATIC)))
+                for el, seq in zip(elements, positional, strict=True)
+            ]
+        return None
 
     def _element_of(self, iterable: cst.BaseExpression, it: Val) -> Val:
         if isinstance(iterable, cst.Call):
@@ -1570,7 +1635,7 @@ class _FunctionWalker:
         comp: cst.CompFor | None = expr.for_in
         while comp is not None:
             it = self._eval(comp.iter)
-            self._bind(comp.target, self._element_of(comp.iter, it))
+            self._bind_element(comp.target, comp.iter, self._element_of(comp.iter, it))
             for cond in comp.ifs:
                 self._eval(cond.test)
             comp = comp.inner_for_in

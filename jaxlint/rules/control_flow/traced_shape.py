@@ -51,6 +51,8 @@ _SIZE_ARGS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "jax.lax.reshape": ((1,), ("new_sizes",)),
     "jax.lax.broadcast": ((1,), ("sizes",)),
     "jax.lax.broadcast_in_dim": ((1,), ("shape",)),
+    "jax.lax.dynamic_slice": ((2,), ("slice_sizes",)),
+    "jax.lax.dynamic_slice_in_dim": ((2,), ("slice_size",)),
     "jax.random.normal": ((1,), ("shape",)),
     "jax.random.uniform": ((1,), ("shape",)),
     "jax.random.randint": ((1,), ("shape",)),
@@ -123,8 +125,9 @@ size:
 * the shape or size arguments of `jnp.zeros`/`ones`/`empty`/`full` (and their
   `_like` `shape=`), `jnp.eye`/`identity`/`tri`, `jnp.arange`,
   `jnp.linspace`'s `num`, `jnp.reshape`/`x.reshape`, `jnp.broadcast_to`,
-  `lax.full`/`iota`/`reshape`/`broadcast`/`broadcast_in_dim`, and the `shape` of
-  `jax.random` samplers;
+  `lax.full`/`iota`/`reshape`/`broadcast`/`broadcast_in_dim`, the slice sizes of
+  `lax.dynamic_slice`/`dynamic_slice_in_dim` (the start may be traced), and the
+  `shape` of `jax.random` samplers;
 * slice bounds: `x[:n]`, `x[n:]`, `x[::n]`, `x.at[:n]`;
 * `jnp.nonzero`/`argwhere`/`flatnonzero`/`unique*` and one-argument
   `jnp.where(cond)` without `size=`;
@@ -175,6 +178,21 @@ size (pad, mask, or recompile per size).
 with your file and line, naming JAX203.
 """
     VALID = [
+        EXAMPLES.valid(
+            "valid_enumerate_index_is_python_int.py",
+            note="the index of `enumerate` over a list is a Python int",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_mask_in_loss_under_grad_alone.py",
+            note="under `grad` alone the mask is concrete",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_zip_static_sizes_with_keys.py",
+            note="`zip(SIZES, keys)`: the sizes come from a static list",
+            runs=True,
+        ),
         EXAMPLES.valid(
             "valid_sizes_shapes_linspace_traced_stop.py",
             note="sizes from shapes; linspace with a traced stop is fine",
@@ -234,6 +252,20 @@ with your file and line, naming JAX203.
         ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_mask_in_loss_under_jit_of_grad.py",
+            line=6,
+            message_contains="jitted by `jax.jit` at line 8",
+            raises="NonConcreteBooleanIndexError",
+            note="`jax.jit(jax.grad(loss))`: the outer jit traces `loss`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_dynamic_slice_traced_size.py",
+            line=7,
+            message_contains="`lax.dynamic_slice` needs a static shape or size",
+            raises="TypeError",
+            note="the start of `dynamic_slice` may be traced, its size may not",
+        ),
         EXAMPLES.invalid(
             "invalid_return_jnp_zeros_n_2.py",
             line=6,

@@ -43,7 +43,10 @@ function is one the module shows as such: `@jax.jit` (also `pjit`, `pmap`,
 module of the project that module shows as jitted (the message then says where:
 ``waits for `train_step` (jitted at train/step.py:12)``; see "Project-wide
 analysis" in docs/design.md). The message names the loop, the conversion, the
-jitted function and the value it copies.
+jitted function and the value it copies. The test of an `if` in the loop body
+(early stopping: `if bool(jnp.abs(prev - loss) < tol): break`) and a `while`
+condition (`while float(loss) > tol:`) run on every iteration and count; an `elif`
+test and the branches do not.
 
 
 **Off by default.** On the held-out projects none of 4 sampled findings was worth
@@ -119,6 +122,11 @@ its output synchronised; `jaxlint probe bench STEP.py:STEP --jit` times one step
 Compare the loop's time with the steps' to see how much the per-step sync costs.
 """
     VALID = [
+        EXAMPLES.valid(
+            "valid_elif_test_runs_sometimes.py",
+            note="an `elif` test runs only when the `if` before it fails (every 10 steps here)",
+            runs=True,
+        ),
         EXAMPLES.valid(
             "valid_one_conversion_after_loop.py", note="one conversion after the loop", runs=True
         ),
@@ -219,6 +227,18 @@ Compare the loop's time with the steps' to see how much the per-step sync costs.
         ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_early_stopping_if_test.py",
+            line=14,
+            message_contains="`bool(jnp.abs(prev - loss) < 1e-6)`",
+            note="the test of an `if` runs on every iteration",
+        ),
+        EXAMPLES.invalid(
+            "invalid_while_condition_float.py",
+            line=11,
+            message_contains="in `while float(loss) > 1e-3`",
+            note="a `while` condition runs on every iteration",
+        ),
         EXAMPLES.invalid(
             "invalid_history_append_loss_item.py",
             line=15,

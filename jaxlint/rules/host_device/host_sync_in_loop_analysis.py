@@ -351,7 +351,13 @@ class HostSyncInLoopChecks(Shared):
                     add(stmt.body.body)  # type: ignore[arg-type]
                 elif _skips_unless_every_n(stmt):
                     return  # ``if step % N: continue``: the rest runs every N steps
+                elif isinstance(stmt, cst.If):
+                    # its test runs on every iteration (``if bool(done): break``); its
+                    # branches, and an ``elif``'s test, only sometimes
+                    out.append(stmt.test)
 
+        if isinstance(loop, cst.While):
+            out.append(loop.test)  # ``while float(loss) > tol:``, checked every iteration
         add(loop.body.body)  # type: ignore[arg-type]
         return out
 

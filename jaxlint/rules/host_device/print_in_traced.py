@@ -144,6 +144,13 @@ checks this on JAX 0.12.
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_print_in_loss_under_jit_of_grad.py",
+            line=6,
+            message_contains="jitted by `jax.jit` at line 9",
+            unsafe_fix=True,
+            note="`jax.jit(jax.grad(loss))`: the print runs once, at trace time",
+        ),
+        EXAMPLES.invalid(
             "invalid_print_loss_loss.py",
             line=8,
             column=5,

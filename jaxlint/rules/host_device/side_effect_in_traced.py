@@ -180,6 +180,12 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_global_in_loss_under_jit_of_grad.py",
+            line=9,
+            message_contains="jitted by `jax.jit` at line 12",
+            note="`jax.jit(jax.grad(loss_fn))`: the global gets a tracer",
+        ),
+        EXAMPLES.invalid(
             "invalid_open_log_txt_fh.py",
             line=6,
             column=10,

@@ -4,24 +4,15 @@ result in between, which time the dispatch instead of the computation.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import libcst as cst
 
-from jaxlint.analysis.names import SemanticModel
-from jaxlint.analysis.transforms import ARRAY_MODULES
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
 from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
-from jaxlint.rules.host_device.helpers import (
-    LOG_METHODS,
-    Shared,
-    assigned_names,
-    host_sync_operands,
-    preorder,
-    short_code,
-    walk,
-)
+from jaxlint.rules.host_device.helpers import assigned_names, short_code, walk
+from jaxlint.rules.host_device.unsynchronized_timing_analysis import TimingChecks
 
 EXAMPLES = Examples(__file__)
 
@@ -38,17 +29,7 @@ _CLOCKS = frozenset(
 )
 
 
-def _walk_all(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Pre-order walk into lambdas too (not into nested ``def``s or classes)."""
-    yield from preorder(
-        node, lambda child: type(child) is not cst.FunctionDef and type(child) is not cst.ClassDef
-    )
-
-
-# -- JAX105 ----------------------------------------------------------------------------------
-
-
-class UnsynchronizedTiming(Shared, Rule):
+class UnsynchronizedTiming(TimingChecks, Rule):
     code = "JAX105"
     name = "unsynchronized-timing"
     default_enabled = False  # see "Off by default" in the docs
@@ -69,7 +50,11 @@ them waits for the result: no `.block_until_ready()`, no
 array (`float(x)`, `x.item()`, `np.asarray(x)`, `print(x)`). The finding is on the
 second clock read. The first read must be an assignment (`start = time.time()`),
 and the second must be a statement of the same block (a read nested in a later
-loop or branch logs the time since start).
+loop or branch logs the time since start). The work may be dispatched through a
+host function of the same file called by a statement of the timed block, when it
+calls a jitted function and returns an array without waiting for it
+(`w = run_epoch(w, batches)` whose loop calls a jitted step); a helper of plain
+`jnp` operations is not counted (its results are usually printed first).
 
 Anything that may wait counts as synchronisation, to stay precise:
 `block_until_ready` called or passed as a function
@@ -128,6 +113,11 @@ with its outputs synchronised inside the timer (and the first, compiling call
 reported apart); compare with your measurement.
 """
     VALID = [
+        EXAMPLES.valid(
+            "valid_helper_waits_before_returning.py",
+            note="the helper waits for its result before returning",
+            runs=True,
+        ),
         EXAMPLES.valid("valid_blocked_method.py", note="blocked with the method", runs=True),
         EXAMPLES.valid(
             "valid_jax_block_until_ready_also.py",
@@ -175,6 +165,12 @@ reported apart); compare with your measurement.
         ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_timing_through_helper.py",
+            line=19,
+            message_contains="`run_epoch(w, batches)`",
+            note="the jitted steps are dispatched by a helper of the module",
+        ),
         EXAMPLES.invalid(
             "invalid_multiline_print_keeps_indentation.py",
             line=17,
@@ -266,70 +262,6 @@ reported apart); compare with your measurement.
                     # time since start, not the end of this measurement
                     self._check_pair(units[i + 1 : j], units[j], clock)
                 break
-
-    def _device_calls(self, unit: cst.CSTNode) -> list[cst.BaseExpression]:
-        """Device work the unit dispatches: calls of jitted (or vmapped...) functions,
-        and JAX operations on JAX arrays (``jnp.dot(a, b)``, ``a @ b``). Making an
-        array from Python values (``jnp.array(0.0)``, ``jax.random.key(0)``) is not
-        counted: it is cheap and usually not what is being timed."""
-        trace = self.ctx.trace
-        out: list[cst.BaseExpression] = []
-        for node in walk(unit):
-            if isinstance(node, cst.Call):
-                val = trace.value(node)
-                if val is None or not val.array:
-                    continue
-                qn = self.model.call_name(node)
-                if qn is not None and qn.startswith(ARRAY_MODULES):
-                    if not any(self._is_array(a.value) for a in node.args):
-                        continue
-                elif _passes_through(self.model, node):
-                    continue
-                out.append(node)
-            elif isinstance(node, cst.BinaryOperation):
-                if self._is_array(node.left) or self._is_array(node.right):
-                    out.append(node)
-        return out
-
-    def _is_array(self, expr: cst.BaseExpression) -> bool:
-        val = self.ctx.trace.value(expr)
-        return val is not None and val.array and not val.container
-
-    def _syncs(self, unit: cst.CSTNode) -> bool:
-        """The unit may wait for device work (generous, to stay precise):
-        ``block_until_ready`` or ``jax.device_get``, called or passed as a function
-        (``tree_map(lambda x: x.block_until_ready(), out)``), or a host conversion,
-        log call, ``assert`` or ``if``/``while`` test on a JAX array."""
-        if isinstance(unit, (cst.FunctionDef, cst.ClassDef)):
-            return False
-        trace = self.ctx.trace
-
-        def is_array_in(expr: cst.CSTNode) -> bool:
-            for inner in walk(expr):
-                val = trace.value(inner)
-                if val is not None and val.array:
-                    return True
-            return False
-
-        for node in _walk_all(unit):
-            if isinstance(node, cst.Attribute) and node.attr.value == "block_until_ready":
-                return True
-            if isinstance(node, (cst.Name, cst.Attribute)):
-                if self.model.qualified_name(node) in ("jax.block_until_ready", "jax.device_get"):
-                    return True
-            if isinstance(node, (cst.Assert, cst.If, cst.While)) and is_array_in(node.test):
-                return True
-            if not isinstance(node, cst.Call):
-                continue
-            operands = host_sync_operands(self.model, node)
-            func = node.func
-            if operands is None and (
-                isinstance(func, cst.Attribute) and func.attr.value in LOG_METHODS
-            ):
-                operands = [a.value for a in node.args]
-            if any(is_array_in(op) for op in operands or ()):
-                return True
-        return False
 
     def _check_pair(
         self,
@@ -446,37 +378,3 @@ reported apart); compare with your measurement.
             return out
 
         return fix
-
-
-def _passes_through(model: SemanticModel, call: cst.Call) -> bool:
-    """``call`` calls a function of this module whose body only returns some of its
-    parameters (``return graphdef, state``): nothing runs on the device, and timing
-    it measures the dispatch overhead on purpose."""
-    if not isinstance(call.func, cst.Name):
-        return False
-    found = model.lookup(call.func.value, model.scope_for(call.func))
-    if found is None or len(found[1]) != 1:
-        return False
-    fn = found[1][0].node
-    if not isinstance(fn, cst.FunctionDef) or not isinstance(fn.body, cst.IndentedBlock):
-        return False
-    params = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params)}
-    for stmt in fn.body.body:
-        if not isinstance(stmt, cst.SimpleStatementLine):
-            return False
-        for small in stmt.body:
-            if isinstance(small, cst.Pass):
-                continue
-            if isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString):
-                continue  # docstring
-            if isinstance(small, cst.Return):
-                value = small.value
-                items = value.elements if isinstance(value, cst.Tuple) else [value]
-                if all(
-                    isinstance(getattr(el, "value", el), cst.Name)
-                    and getattr(el, "value", el).value in params  # type: ignore[union-attr]
-                    for el in items
-                ):
-                    continue
-            return False
-    return True

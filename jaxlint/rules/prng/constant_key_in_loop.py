@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.keys import CALL, LEGACY, Use, compiled_function_of, repeats
+from jaxlint.analysis.keys import (
+    CALL,
+    LEGACY,
+    Use,
+    compiled_function_of,
+    key_factory,
+    repeats,
+)
 from jaxlint.rules.base import Examples, Rule
 from jaxlint.rules.prng.helpers import line, short
 from jaxlint.rules.prng.key_hygiene import KEY_HYGIENE
@@ -143,7 +150,8 @@ loop (`for`, `while`, comprehension) that may run more than once, or inside code
 that JAX compiles once and runs many times (a `jax.jit`-like function, the body of
 `lax.scan`/`fori_loop`/`while_loop`/`map`), when the key is then consumed there by
 a `jax.random` sampler or `split` (directly or through a function of the same
-file).
+file). A call in a loop of a key factory of the same file (`def make_key(): return
+jax.random.key(42)`, one `return` statement) is a constant key too.
 
 In a `for` or `while` loop it is reported when the draws are kept across
 iterations: appended or added to a collection, stored by index, accumulated
@@ -205,6 +213,11 @@ Print two iterations' samples: they are equal. Under jit,
 """
     VALID = [
         EXAMPLES.valid(
+            "valid_key_factory_seeded_by_step.py",
+            note="a key factory seeded by the step: a new key each iteration",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_made_once_before_loop_split.py",
             note="made once before the loop, split each iteration",
         ),
@@ -253,6 +266,12 @@ Print two iterations' samples: they are equal. Under jit,
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_key_factory_called_in_loop.py",
+            line=13,
+            message_contains="`make_key` returns `jax.random.key(42)`",
+            note="a helper that returns a constant key, called in the loop",
+        ),
+        EXAMPLES.invalid(
             "invalid_x_x_jax_random_normal_jax.py",
             line=6,
             column=35,
@@ -294,6 +313,7 @@ Print two iterations' samples: they are equal. Under jit,
     def visit_Call(self, node: cst.Call) -> None:
         qn = self.model.call_name(node)
         if qn not in ("jax.random.key", LEGACY):
+            self._factory_call(node)
             return
         seed = _constant_seed(self, node)
         if seed is None:
@@ -343,6 +363,40 @@ Print two iterations' samples: they are equal. Under jit,
             what = "every call draws the same random numbers"
             advice = "pass the key in as an argument"
         self.report(node, call=call, where=where, what=what, advice=advice)
+
+    def _factory_call(self, node: cst.Call) -> None:
+        """``key = make_key()`` in a loop, where ``make_key`` of this module returns
+        ``jax.random.key(<constant>)``: the same key on every iteration."""
+        if type(node.func) is not cst.Name or not self._loops[-1]:
+            return
+        resolved = self.ctx.trace.resolve_callable(node.func)
+        if resolved is None or type(resolved[0]) is not cst.FunctionDef:
+            return
+        made = key_factory(self.model, resolved[0])
+        if made is None or _constant_seed(self, made) is None:
+            return
+        loop = self._repeating_loop(node)
+        if loop is None or not isinstance(loop, (cst.For, cst.While)):
+            return
+        val = self.ctx.keys.value(node)
+        if val is None:
+            return
+        inside = [u for u in val.uses if u.kind != CALL and self._inside(u.arg, loop)]
+        if not inside or not self._kept(node, inside):
+            return
+        self.report(
+            node,
+            call=short(self.ctx.code(node), 48),
+            where=f"iteration of the loop at line {line(self, loop)}",
+            what=(
+                f"`{resolved[0].name.value}` returns `{short(self.ctx.code(made), 40)}`, so every"
+                " iteration draws the same random numbers"
+            ),
+            advice=(
+                "make the key once before the loop and split it each iteration, or use"
+                " `jax.random.fold_in(key, i)`"
+            ),
+        )
 
     def _kept(self, node: cst.Call, uses: list[Use]) -> bool:
         """A draw of a ``for``/``while`` loop is kept across iterations (appended,

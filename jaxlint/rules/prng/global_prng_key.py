@@ -14,10 +14,7 @@ EXAMPLES = Examples(__file__)
 class GlobalPrngKey(Rule):
     code = "JAX305"
     name = "global-prng-key"
-    message = (
-        "`{key}` is a module-level key consumed by `{by}` in `{fn}`: every call of `{fn}`"
-        " draws the same random numbers (hidden RNG state); pass a key in as an argument"
-    )
+    message = "`{key}` is {what}: {consequence}; pass a key in as an argument"
     fix_availability = "none"
     probe = "jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt"
     docs = """\
@@ -59,8 +56,17 @@ w1 = init_weights(k1, (3, 3))
 w2 = init_weights(k2, (3, 3))
 ```
 Deriving a key from the global per call (`jax.random.fold_in(KEY, step)`) is not
-flagged, nor is a function that declares `global KEY` and rebinds it (stateful,
-but it advances).
+flagged, nor is a function that declares `global KEY` and rebinds it (a stateful
+RNG: `KEY, sub = jax.random.split(KEY)`), nor the functions that call it eagerly:
+each call advances the state and draws new numbers.
+
+**A stateful RNG under jit.** A call of such a helper from code JAX compiles (a
+`jax.jit`-like function, a lax body, a helper they call) is flagged: the split runs
+once, when JAX traces the caller, so every call of the compiled function reuses the
+key drawn then (jit freezes the hidden state at trace time), and the global is left
+holding a tracer (`UnexpectedTracerError` at its next eager use). Outside jit the
+same helper is correct, so the message says what really goes wrong, not that every
+call draws the same numbers.
 
 ## Fix safety
 No fix: the key has to become an argument, which changes every caller.
@@ -71,6 +77,11 @@ Call the function twice: the results are identical. Under jit,
 constant of the jaxpr rather than an argument.
 """
     VALID = [
+        EXAMPLES.valid(
+            "valid_stateful_rng_called_eagerly.py",
+            note="a stateful RNG helper called eagerly: each call advances the global key",
+            runs=True,
+        ),
         EXAMPLES.valid("valid_module_key_passed_once.py", note="the module key is passed in once"),
         EXAMPLES.valid(
             "valid_test_file_fixed_key.py",
@@ -105,6 +116,13 @@ constant of the jaxpr rather than an argument.
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_stateful_rng_called_under_jit.py",
+            line=13,
+            message_contains="jit freezes the hidden state at trace time",
+            raises="AssertionError",
+            note="a stateful RNG helper called under jit: the split runs once, at trace time",
+        ),
+        EXAMPLES.invalid(
             "invalid_return_jax_random_normal_key_shape.py",
             line=7,
             column=30,
@@ -130,5 +148,36 @@ constant of the jaxpr rather than an argument.
         for use, val, fn in self.ctx.keys.global_uses:
             if use.kind == CALL:
                 continue
-            name = fn.name.value if isinstance(fn, cst.FunctionDef) else "<lambda>"
-            self.report(use.arg, key=val.name, by=use.by, fn=name)
+            name = _name(fn)
+            self.report(
+                use.arg,
+                key=val.name,
+                what=f"a module-level key consumed by `{use.by}` in `{name}`",
+                consequence=(
+                    f"every call of `{name}` draws the same random numbers (hidden RNG state)"
+                ),
+            )
+        trace = self.ctx.trace
+        for call, key, helper, _caller in self.ctx.keys.stateful_calls:
+            # a stateful RNG helper (``global KEY; KEY, sub = split(KEY)``) is fine eagerly;
+            # called from staged code it runs once, at trace time
+            owner = trace.traced_function_of(call)
+            if owner is None or not owner.staging:
+                continue
+            self.report(
+                call,
+                key=key,
+                what=(
+                    f"module-level RNG state that `{_name(helper)}` splits and rebinds, called"
+                    f" in traced `{owner.name}` ({owner.how(trace.line_of)})"
+                ),
+                consequence=(
+                    f"the split runs once, when JAX traces `{owner.name}`, so every call of the"
+                    f" compiled function reuses the key drawn then (jit freezes the hidden state"
+                    f" at trace time) and `{key}` is left holding a tracer"
+                ),
+            )
+
+
+def _name(fn: cst.CSTNode) -> str:
+    return fn.name.value if isinstance(fn, cst.FunctionDef) else "<lambda>"

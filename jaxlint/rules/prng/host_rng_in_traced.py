@@ -186,6 +186,12 @@ writes the jaxpr, where the host value appears as a literal constant and no
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_numpy_alias_under_jit_of_vmap.py",
+            line=6,
+            message_contains="jitted by `jax.jit` at line 9",
+            note="`jax.jit(jax.vmap(f))`: NumPy under another name, traced by the outer jit",
+        ),
+        EXAMPLES.invalid(
             "invalid_return_x_np_random_normal_size.py",
             line=8,
             column=16,

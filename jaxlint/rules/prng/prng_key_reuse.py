@@ -131,6 +131,11 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
 """
     VALID = [
         EXAMPLES.valid(
+            "valid_stateful_rng_helper_called_twice.py",
+            note="a stateful RNG helper (`global KEY`, split and rebound) gives each call a new key",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_key_sub_split_key_each.py",
             note="`key, sub = split(key)` each iteration",
             runs=True,

@@ -1,0 +1,8 @@
+import jax
+import jax.numpy as jnp
+
+def loss(w, x):
+    pred = x @ w
+    return jnp.mean(pred[pred > 0] ** 2)
+
+g = jax.grad(loss)(jnp.ones(3), jnp.ones((4, 3)))

@@ -1,0 +1,17 @@
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def eval_step(params, batch):
+    pred = batch @ params
+    return {"mse": jnp.mean(pred**2), "max": jnp.max(pred)}
+
+
+params = jnp.ones(3)
+batches = [jnp.ones((4, 3)) * i for i in range(20)]
+totals = []
+for batch in batches:
+    metrics = jax.device_get(eval_step(params, batch))  # expect: JAX102
+    totals.append(metrics["mse"])
+print(sum(totals) / len(totals))
