@@ -30,6 +30,7 @@ from the summaries of the modules they come from.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import os
@@ -100,16 +101,21 @@ class ModuleId:
 def module_id(path: Path) -> ModuleId | None:
     """``src/pkg/train/step.py`` -> ``pkg.train.step`` found from ``src``."""
     try:
-        path = Path(os.path.abspath(path))
+        return _module_id(os.path.abspath(path))
     except (OSError, ValueError):
         return None
+
+
+@functools.lru_cache(maxsize=65536)
+def _module_id(abspath: str) -> ModuleId | None:
+    path = Path(abspath)
     if path.suffix not in (".py", ".pyi"):
         return None
     package = path.stem == "__init__"
     parts = [] if package else [path.stem]
     folder = path.parent
     try:
-        while (folder / "__init__.py").is_file() and folder.parent != folder:
+        while _is_package(str(folder)) and folder.parent != folder:
             parts.insert(0, folder.name)
             folder = folder.parent
     except (OSError, ValueError):
@@ -117,6 +123,17 @@ def module_id(path: Path) -> ModuleId | None:
     if not parts or not all(p.isidentifier() for p in parts):
         return None
     return ModuleId(".".join(parts), folder, package)
+
+
+@functools.lru_cache(maxsize=65536)
+def _is_package(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "__init__.py"))
+
+
+def clear_caches() -> None:
+    """Forget which folders are packages (a new run may see new ``__init__.py`` files)."""
+    _module_id.cache_clear()
+    _is_package.cache_clear()
 
 
 def absolute_module(module: ModuleId, level: int, target: str | None) -> str | None:
@@ -156,12 +173,13 @@ class ProjectIndex:
         except KeyError:
             pass
         found: Path | None = None
-        rel = Path(*name.split("."))
+        rel = os.path.join(*name.split("."))
         for root in self.search_roots:
-            for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
+            base = os.path.join(root, rel)
+            for candidate in (base + ".py", os.path.join(base, "__init__.py")):
                 try:
-                    if candidate.is_file():
-                        found = candidate
+                    if os.path.isfile(candidate):
+                        found = Path(candidate)
                         break
                 except (OSError, ValueError):
                     continue
@@ -229,6 +247,8 @@ class SummaryStore:
         self._texts: dict[str, str | None] = {}
         self.run_files: set[str] = set()
         """Files this run lints: their summaries come from their lint, not a parse."""
+        self.version = 0
+        """Bumped when a lint publishes a summary (the callers index is rebuilt then)."""
 
     def settings_fp(self) -> str:
         s = self.settings
@@ -257,6 +277,7 @@ class SummaryStore:
         key = summary_key(text, module, self.settings_fp())
         abspath = os.path.abspath(path)
         self.by_path[abspath] = (key, summary)
+        self.version += 1
         self._texts[abspath] = text  # what was linted (the fixed text, when fixing)
         self._keys[abspath] = key
         if self.cache is not None:
@@ -306,6 +327,7 @@ class SummaryStore:
         for path, held in other.items():
             self.by_path[path] = held
             self._keys.setdefault(path, held[0])
+        self.version += 1
 
 
 def _mentions_jax(text: str, settings: Any) -> bool:
@@ -393,8 +415,70 @@ class ProjectContext:
     final: bool = False
     """Every summary of the run is known (the end-of-run check, or a one-file run)."""
 
-    _jax_files: list[tuple[Path, str]] | None = None
+    _jax_files: list[tuple[Path, str, str]] | None = None
     _prefix: str | None = None
+
+    _callers_index: dict[str, list[dict[str, Any]]] | None = None
+    _callers_version: tuple[int, bool] | None = None
+
+    def callers_index(self) -> dict[str, list[dict[str, Any]]]:
+        """Module -> the traced calls into its functions recorded in the summaries the
+        run holds (rebuilt when a lint publishes one)."""
+        version = (self.store.version, self.final)
+        if self._callers_index is not None and self._callers_version == version:
+            return self._callers_index
+        index: dict[str, list[dict[str, Any]]] = {}
+        for path, (_, summary) in list(self.store.by_path.items()):
+            if not summary.get("calls") or not self.within(path):
+                continue
+            display = self.display(Path(path))
+            if is_test_path(display):
+                continue
+            for call in summary["calls"]:
+                real = self.real_target(call.get("target", ""))
+                if real is None or "." not in real:
+                    continue
+                module, _, name = real.rpartition(".")
+                index.setdefault(module, []).append(
+                    {**call, "name": name, "where": f"{display}:{call['line']}", "path": path}
+                )
+        self._callers_index = index
+        self._callers_version = version
+        return index
+
+    def summary_of(self, module: str) -> dict[str, Any] | None:
+        path = self.index.find_module(module)
+        if path is None:
+            return None
+        mid = module_id(path)
+        if mid is None or mid.name != module:
+            mid = ModuleId(module, path.parent, path.name == "__init__.py")
+        return self.store.get(path, mid, self.final, self)
+
+    def real_target(self, qualname: str) -> str | None:
+        """Where the name ``qualname`` is defined, through re-exports (``pkg.train.X``
+        re-exported from ``pkg.train.step``); a module without a summary ends the chain."""
+        current = qualname
+        for _ in range(_MAX_CHAIN):
+            located = self.index.locate(current)
+            if located is None:
+                return None
+            module, rest = located
+            summary = self.summary_of(module)
+            if summary is None:
+                return current
+            target = summary.get("imports", {}).get(rest[0])
+            if not target:
+                return current
+            current = ".".join([target, *rest[1:]])
+        return None
+
+    def display(self, path: Path) -> str:
+        root = self.index.root
+        try:
+            return Path(os.path.relpath(path, root)).as_posix() if root else path.name
+        except ValueError:
+            return path.as_posix()
 
     def within(self, path: str) -> bool:
         """``path`` (absolute) is a file of this project."""
@@ -403,7 +487,7 @@ class ProjectContext:
             self._prefix = os.path.join(os.path.abspath(root), "") if root is not None else ""
         return path.startswith(self._prefix)
 
-    def jax_files(self) -> list[tuple[Path, str]]:
+    def jax_files(self) -> list[tuple[Path, str, str]]:
         """The project's files that mention JAX and import something, with their text
         (read once): the only ones whose traced code can call another module."""
         if self._jax_files is None:
@@ -415,7 +499,7 @@ class ProjectContext:
                     and "import" in text
                     and _mentions_jax(text, self.store.settings)
                 ):
-                    found.append((path, text))
+                    found.append((path, os.path.abspath(path), text))
             self._jax_files = found
         return self._jax_files
 
@@ -613,16 +697,20 @@ class ProjectFacts:
         }
 
     def _callers(self) -> list[dict[str, Any]]:
-        """Every recorded traced call into this module, from the summaries known."""
+        """Every recorded traced call into this module's functions: from the summaries
+        the run holds and, when the run is complete, from the project's other files."""
         me = self.module.name
-        out: list[dict[str, Any]] = []
+        mine = os.path.abspath(self.path)
+        out = [
+            {k: v for k, v in c.items() if k != "path"}
+            for c in self.project.callers_index().get(me, [])
+            if c["path"] != mine
+        ]
         for path, summary in self._importer_summaries():
             for call in summary.get("calls", []):
-                target = call.get("target", "")
-                if not target.startswith(me + "."):
-                    target = self._follow(target)
-                    if target is None or not target.startswith(me + "."):
-                        continue
+                target = self.project.real_target(call.get("target", ""))
+                if target is None or not target.startswith(me + "."):
+                    continue
                 name = target[len(me) + 1 :]
                 if "." in name:
                     continue
@@ -630,45 +718,20 @@ class ProjectFacts:
         out.sort(key=lambda c: (c["where"], c["name"], c.get("caller") or ""))
         return out
 
-    def _follow(self, qualname: str) -> str | None:
-        """Where a re-exported name really lives (``pkg.helper`` -> ``pkg.util.helper``)."""
-        current = qualname
-        for _ in range(_MAX_CHAIN):
-            located = self.project.index.locate(current)
-            if located is None:
-                return None
-            module, rest = located
-            if module == self.module.name:
-                return current
-            held = self._summary(module)
-            if held is None:
-                return None
-            target = held[0].get("imports", {}).get(rest[0])
-            if not target:
-                return current
-            current = ".".join([target, *rest[1:]])
-        return None
-
     def _importer_summaries(self) -> Iterator[tuple[Path, dict[str, Any]]]:
-        """The summaries of the project's modules that may call this one's functions from
-        traced code: those the run holds, and (when the run is complete) those of the
-        project's other files that mention JAX and spell this module's name. Test files
-        do not count: they jit library functions on purpose to check how they fail
-        under a trace (``assertRaises(TypeError)`` around ``jax.jit(validate)``)."""
-        store = self.project.store
-        me = os.path.abspath(self.path)
-        inside = self.project.within
-        for path, (_, summary) in list(store.by_path.items()):
-            if path == me or not summary.get("calls") or not inside(path):
-                continue
-            if not is_test_path(self._display(Path(path))):
-                yield Path(path), summary
+        """When the run is complete, the summaries of the project's files the run does not
+        hold that may call this module's functions from traced code: those that mention
+        JAX and spell this module's name. Test files do not count: they jit library
+        functions on purpose to check how they fail under a trace (``assertRaises``
+        around ``jax.jit(validate)``)."""
         if not self.project.final:
             return
+        store = self.project.store
+        me = os.path.abspath(self.path)
         last = self.module.name.rsplit(".", 1)[-1]
-        for path, text in self.project.jax_files():
-            abspath = os.path.abspath(path)
-            if abspath == me or abspath in store.by_path or last not in text:
+        held = store.by_path
+        for path, abspath, text in self.project.jax_files():
+            if abspath == me or abspath in held or last not in text:
                 continue
             if is_test_path(self._display(path)):
                 continue

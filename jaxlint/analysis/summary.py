@@ -104,33 +104,48 @@ def _import_target(binding: Binding, qualify: Any) -> str | None:
     return None
 
 
+_DEFINITION_RE = re.compile(
+    r"^([ \t]*)(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+))|^(\w+)[ \t]*[:=]",
+    re.MULTILINE,
+)
+
+
 class _LineFinder:
-    """Lines of module-level definitions, found in the text (positions cost a pass)."""
+    """Lines of definitions, found in the text in one pass (positions cost a pass)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-
-    def line(self, pattern: str) -> int:
-        match = re.search(pattern, self.text, re.MULTILINE)
-        if match is None:
-            return 0
-        return self.text.count("\n", 0, match.start()) + 1
+        self._defs: dict[str, int] = {}
+        self._nested: dict[str, int] = {}
+        self._classes: dict[str, int] = {}
+        self._assigns: dict[str, int] = {}
+        line, last = 1, 0
+        for match in _DEFINITION_RE.finditer(text):
+            line += text.count("\n", last, match.start())
+            last = match.start()
+            indent, fn, cls, assigned = match.groups()
+            if fn is not None:
+                table = self._nested if indent else self._defs
+                table.setdefault(fn, line)
+            elif cls is not None and not indent:
+                self._classes.setdefault(cls, line)
+            elif assigned is not None:
+                self._assigns.setdefault(assigned, line)
 
     def of_def(self, name: str) -> int:
-        line = self.line(rf"^(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b")
-        if line == 0:  # a method or a nested function: the first one of that name
-            line = self.line(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b")
-        return line or 1
+        """A module-level ``def``, else the first method or nested function of that name."""
+        return self._defs.get(name) or self._nested.get(name) or 1
 
     def of_class(self, name: str) -> int:
-        return self.line(rf"^class[ \t]+{re.escape(name)}\b") or 1
+        return self._classes.get(name, 1)
 
     def of_wrap(self, func: str) -> int:
         """The line of ``jax.jit(func ...`` (any transform spelled ``name(``)."""
-        return self.line(rf"\w\(\s*{re.escape(func)}\s*[,)]") or 1
+        match = re.search(rf"\w\(\s*{re.escape(func)}\s*[,)]", self.text)
+        return 1 if match is None else self.text.count("\n", 0, match.start()) + 1
 
     def of_assign(self, name: str) -> int:
-        return self.line(rf"^{re.escape(name)}[ \t]*[:=]") or 1
+        return self._assigns.get(name, 1)
 
 
 def _function(

@@ -277,7 +277,7 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
         if should_parallelize(jobs, sizes):
             check_in_pool(tasks, sizes, resolver, args, state, fixing, cache, jobs, progress)
         else:
-            for paths in tasks:
+            for paths in project_run.dependency_order(tasks):
                 check_task(paths, resolver, args, state, fixing, cache, lookup=False)
                 progress.advance()
         recheck_project(resolver, args, state, fixing, cache)
