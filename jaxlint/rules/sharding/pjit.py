@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.diagnostics import Applicability
-from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
+from jaxlint.rules.base import Examples, FixOp, ReplaceNode, RequireImport, Rule
 from jaxlint.rules.sharding.helpers import (
     PARTIAL,
     ArgEdits,
@@ -76,12 +76,18 @@ step = pjit(train_step, in_shardings, out_shardings, donate_argnums=0)
 
 ## Use instead
 ```python
-from jax import jit as pjit
+import jax
 
-step = pjit(train_step, in_shardings=in_shardings, out_shardings=out_shardings, donate_argnums=0)
+step = jax.jit(train_step, in_shardings=in_shardings, out_shardings=out_shardings, donate_argnums=0)
 ```
-An import is rewritten to bind `jax.jit` under the old name, and each call's
+Each use of an imported `pjit` becomes `jax.jit` (spelled through an existing
+`import jax`, else one is added) and the import is dropped; each call's
 positional options become keywords; `pjit.pjit(...)` becomes `jax.jit(...)`.
+This is the spelling a maintainer writes by hand after the migration, and what a
+reader of the fixed file expects (issue 14 decision). Where `jax.jit` cannot be
+spelled at a use (the name `jax` is taken there) or the import is not a statement
+of its own at module level, the import is rewritten instead to
+`from jax import jit as pjit`, which leaves the rest of the file unchanged.
 
 ## Fix safety
 Safe when every sharding passed is certainly a `Sharding` object
@@ -125,6 +131,11 @@ context fails there with the `RuntimeError` above.
         ),
         EXAMPLES.invalid(
             "invalid_namedshardings_safe.py", line=6, column=8, note="NamedShardings: safe"
+        ),
+        EXAMPLES.invalid(
+            "invalid_jax_name_taken_keeps_pjit_name.py",
+            unsafe_fix=True,
+            note="`jax` is a parameter where pjit is used: the import binds jax.jit as pjit",
         ),
         EXAMPLES.invalid(
             "invalid_y_f_jax_numpy_arange_2.py",
@@ -295,11 +306,54 @@ context fails there with the `RuntimeError` above.
     def _import_fix(
         self, imp: cst.ImportFrom, alias: cst.ImportAlias, local: str, plans: list[ArgEdits]
     ) -> Callable[[], list[FixOp]]:
+        renames = self._renames(imp, alias, local) if self.deprecated else None
+
         def fix() -> list[FixOp]:
             ops: list[FixOp] = [ReplaceNode(n, t) for p in plans for n, t in p.edits]
-            if self.deprecated:
+            if renames is not None:
+                ops.extend(renames)
+            elif self.deprecated:
                 new = "from jax import jit" + ("" if local == "jit" else f" as {local}")
                 ops.append(ReplaceNode(imp, rewrite_import(self, imp, [alias], [new])))
             return ops
 
         return fix
+
+    def _renames(
+        self, imp: cst.ImportFrom, alias: cst.ImportAlias, local: str
+    ) -> list[FixOp] | None:
+        """Each use of the imported ``pjit`` spelled ``jax.jit`` (what a maintainer
+        writes after the migration) and the import dropped; ``None`` when a use cannot
+        spell ``jax.jit`` (the name ``jax`` is taken there) or the import cannot be
+        dropped (it is not a statement of its own at module level): the import is then
+        rewritten to ``from jax import jit as pjit``."""
+        ops: list[FixOp] = []
+        for use in self.uses_of_import(imp, local, _PJIT):
+            s = Speller(self, use)
+            text = s("jax.jit")
+            if not s.ok:
+                return None
+            ops.append(ReplaceNode(use, text))
+            ops.extend(op for op in s.ops if op not in ops)
+        rest = rewrite_import(self, imp, [alias], [])
+        if rest:
+            ops.append(ReplaceNode(imp, rest))
+            return ops
+        line = next(
+            (
+                stmt
+                for stmt in self.ctx.module.body
+                if isinstance(stmt, cst.SimpleStatementLine)
+                and len(stmt.body) == 1
+                and stmt.body[0] is imp
+            ),
+            None,
+        )
+        if line is None:
+            return None
+        if RequireImport("jax") in ops:  # the import becomes the ``import jax`` it needs
+            ops = [op for op in ops if op != RequireImport("jax")]
+            ops.append(ReplaceNode(line, "import jax"))
+        else:
+            ops.append(ReplaceNode(line, ""))
+        return ops
