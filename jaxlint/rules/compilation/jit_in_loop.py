@@ -7,7 +7,8 @@ import libcst as cst
 
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.base import Event, Examples, Rule
-from jaxlint.rules.compilation.helpers import short
+from jaxlint.analysis.names import Scope
+from jaxlint.rules.compilation.helpers import COMPILING, COMPREHENSIONS, short
 from jaxlint.rules.compilation.jit_in_loop_analysis import Callable, LoopDependencies
 from jaxlint.rules.compilation.jit_in_loop_fix import clear_path, hoist_fix, pure
 
@@ -147,6 +148,16 @@ iteration, in every call.
 """
     VALID = [
         EXAMPLES.valid(
+            "valid_decorated_def_per_sample_reused.py",
+            runs=True,
+            note="a decorated def per sample, reused by an inner loop",
+        ),
+        EXAMPLES.valid(
+            "valid_decorated_def_sweeps_cases.py",
+            runs=True,
+            note="a decorated def per case of a literal sweep",
+        ),
+        EXAMPLES.valid(
             "valid_fix_jit_hoisted_above_loop.py",
             note="the fix: jit hoisted above the loop",
             runs=True,
@@ -241,6 +252,18 @@ iteration, in every call.
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_decorated_def_in_loop.py",
+            line=6,
+            message_contains="the `def` makes a new function `step` on every iteration",
+            note="a @jax.jit def in a loop body: a new function, compiled again, each time",
+        ),
+        EXAMPLES.invalid(
+            "invalid_decorated_def_closes_over_batch.py",
+            line=10,
+            message_contains="pass `batch` as an argument",
+            note="a decorated def that closes over the loop's array: pass it as an argument",
+        ),
+        EXAMPLES.invalid(
             "invalid_step_jax_jit_train_step.py",
             line=9,
             column=12,
@@ -322,6 +345,79 @@ iteration, in every call.
             note="in a test: reported as elsewhere (a slow call per step of the test)",
         ),
     ]
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """``@jax.jit def step(...)`` in a loop body: a new function, traced and compiled
+        again, on every iteration."""
+        jitted = None
+        for decorator in node.decorators:
+            found = self.ctx.trace.transform_of(decorator.decorator)
+            if found is not None and found[0].qualname in COMPILING:
+                jitted = decorator
+                break
+        if jitted is None:
+            return
+        loops = self.loops_around(node)
+        if not loops or self.staged(jitted.decorator):
+            return
+        scope_node, _ = self.function_scope(node)
+        model = self.ctx.model
+        scope = (
+            model.scope_of_node.get(id(scope_node)) if scope_node is not None else None
+        ) or model.module_scope
+        name = node.name.value
+        deps: list[str] = []
+        for ref in self.index.nodes_in(node):
+            if not isinstance(ref, cst.Name) or ref is node.name or ref.value in deps:
+                continue
+            found = model.lookup(ref.value, model.scope_for(ref))
+            if found is None or found[0] is not scope or ref.value == name:
+                continue
+            if self._bound_in(ref.value, loops[0], scope):
+                deps.append(ref.value)
+        if deps and (self._sweep(loops[0]) or self._def_reused(name, loops[0], scope)):
+            return
+        loop_line = self.ctx.positions[loops[0]].start.line
+        if deps:
+            names = ", ".join(f"`{d}`" for d in deps)
+            advice = (
+                f"define `{name}` once above the loop and pass {names} as "
+                + ("arguments" if len(deps) > 1 else "an argument")
+            )
+        else:
+            advice = f"define `{name}` once above the loop at line {loop_line}"
+        self.report(
+            jitted,
+            wrapper=f"@{short(self.ctx.code(jitted.decorator))} def {name}",
+            loop_line=loop_line,
+            consequence=(
+                f"the `def` makes a new function `{name}` on every iteration, "
+                "so JAX traces and compiles it again each time"
+            ),
+            advice=advice,
+        )
+
+    def _def_reused(self, name: str, loop: cst.For | cst.While, scope: Scope) -> bool:
+        """The function defined in the loop then serves many calls in one iteration: it
+        is called in an inner loop or comprehension, or handed to another function."""
+        model = self.ctx.model
+        for use in self.index.nodes_in(loop.body):
+            if not isinstance(use, cst.Name) or use.value != name:
+                continue
+            found = model.lookup(name, model.scope_for(use))
+            if found is None or found[0] is not scope:
+                continue
+            parent = self.index.parent.get(id(use))
+            if isinstance(parent, cst.Arg) and parent.value is use:
+                return True
+            for child, above in self.index.ancestors(use):
+                if above is loop:
+                    break
+                if isinstance(above, COMPREHENSIONS) or (
+                    isinstance(above, (cst.For, cst.While)) and child is above.body
+                ):
+                    return True
+        return False
 
     def visit_Call(self, node: cst.Call) -> None:
         found = self.wrapper(node)

@@ -26,6 +26,7 @@ EXAMPLES = Examples(__file__)
 
 
 _PJIT = "jax.experimental.pjit.pjit"
+_JIT = "jax.jit"
 _PJIT_DEPRECATED = (0, 8, 0)
 _AXIS_RESOURCES_REMOVED = (0, 4, 14)
 _PJIT_PARAMS = (
@@ -47,7 +48,7 @@ _AXIS_RESOURCES = {"in_axis_resources": "in_shardings", "out_axis_resources": "o
 
 class Pjit(Facts, Rule):
     code = "JAX503"
-    required_names = frozenset({"pjit"})
+    required_names = frozenset({"pjit", *_AXIS_RESOURCES})
     name = "pjit"
     message = "{what}; use `{replacement}`{detail}"
     fix_availability = "sometimes"
@@ -58,6 +59,9 @@ Flags `jax.experimental.pjit.pjit` when the target JAX is 0.8.0 or newer:
 attribute uses (`pjit.pjit(...)`) at each use, `from jax.experimental.pjit
 import pjit` once, at the import. For older targets it flags the
 `in_axis_resources`/`out_axis_resources` keywords (removed in 0.4.14).
+The same keywords passed to `jax.jit` (directly or through
+`functools.partial(jax.jit, ...)`) are flagged for every target: `jax.jit`
+never took them, and the fix renames them to `in_shardings`/`out_shardings`.
 
 ## Why is this bad
 `pjit` was merged into `jax.jit` in JAX 0.4.14 and is deprecated since 0.8.0
@@ -119,6 +123,11 @@ context fails there with the `RuntimeError` above.
             note="before the deprecation, without removed keywords",
         ),
         EXAMPLES.valid("valid_s_namedsharding_mesh_spec.py"),
+        EXAMPLES.valid(
+            "valid_axis_resources_as_dict_keys.py",
+            runs=True,
+            note="the old keyword names as strings; jax.jit with in_shardings",
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
@@ -131,6 +140,21 @@ context fails there with the `RuntimeError` above.
         ),
         EXAMPLES.invalid(
             "invalid_namedshardings_safe.py", line=6, column=8, note="NamedShardings: safe"
+        ),
+        EXAMPLES.invalid(
+            "invalid_jax_jit_axis_resources_keywords.py",
+            line=6,
+            column=5,
+            message_contains="`jax.jit` does not take `in_axis_resources`",
+            raises="TypeError",
+            note="pjit's removed keywords passed to jax.jit; NamedShardings: safe",
+        ),
+        EXAMPLES.invalid(
+            "invalid_partial_jax_jit_out_axis_resources.py",
+            line=8,
+            raises="TypeError",
+            unsafe_fix=True,
+            note="through functools.partial; a bare PartitionSpec: unsafe",
         ),
         EXAMPLES.invalid(
             "invalid_jax_name_taken_keeps_pjit_name.py",
@@ -178,6 +202,26 @@ context fails there with the `RuntimeError` above.
             first = node.args[0].value
             if not node.args[0].star and self._is_pjit(first):
                 self.plans[id(first)] = self._arg_edits(node.args[1:])
+            elif not node.args[0].star and self.model.qualified_name(first) == _JIT:
+                self._jit_axis_resources(first, node.args[1:])
+        elif self.model.call_name(node) == _JIT:
+            self._jit_axis_resources(node.func, node.args)
+
+    def _jit_axis_resources(self, jit: cst.BaseExpression, args: Sequence[cst.Arg]) -> None:
+        """``jax.jit(f, in_axis_resources=...)``: the keywords pjit had until 0.4.14;
+        ``jax.jit`` raises ``TypeError: jit() got an unexpected keyword argument``."""
+        hits = [a for a in args if a.keyword is not None and a.keyword.value in _AXIS_RESOURCES]
+        if not hits:
+            return
+        plan = ArgEdits([(a.keyword, _AXIS_RESOURCES[a.keyword.value]) for a in hits])
+        plan.removed = [a.keyword.value for a in hits]
+        plan.safe = all(self.is_sharding(a.value) for a in hits)
+        used = self.ctx.code(jit)
+
+        def fix() -> list[FixOp]:
+            return [ReplaceNode(n, t) for n, t in plan.edits]
+
+        self._report(jit, used, [plan], fix, None, jit_call=True)
 
     def visit_Decorator(self, node: cst.Decorator) -> None:
         if self.enabled and self._is_pjit(node.decorator):
@@ -222,9 +266,16 @@ context fails there with the `RuntimeError` above.
         plans: Sequence[ArgEdits],
         fix: Callable[[], list[FixOp]] | None,
         reason: str | None,
+        jit_call: bool = False,
     ) -> None:
         removed = sorted({k for p in plans for k in p.removed})
-        if removed:
+        if removed and jit_call:
+            what = (
+                f"`{used}` does not take `{removed[0]}` (a `pjit` keyword removed in JAX"
+                " 0.4.14): it raises TypeError"
+            )
+            replacement = _AXIS_RESOURCES[removed[0]]
+        elif removed:
             what = f"`{removed[0]}` was removed in JAX 0.4.14"
             if self.deprecated:
                 what += f", and `{used}` is deprecated since JAX 0.8.0"
@@ -232,7 +283,7 @@ context fails there with the `RuntimeError` above.
         else:
             what = f"`{used}` is deprecated since JAX 0.8.0"
             replacement = "jax.jit"
-        safe = all(p.safe for p in plans) or not self.deprecated  # pjit stays pjit
+        safe = all(p.safe for p in plans) or (not self.deprecated and not jit_call)
         if reason is not None:
             detail = f"; no automatic rewrite: {reason}"
         elif not safe:

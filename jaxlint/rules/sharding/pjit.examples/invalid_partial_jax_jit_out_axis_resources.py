@@ -1,0 +1,13 @@
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax.sharding import PartitionSpec as P
+
+
+@partial(jax.jit, out_axis_resources=P())
+def total(x):
+    return jnp.sum(x)
+
+
+print(total(jnp.ones(4)))
