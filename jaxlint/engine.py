@@ -587,7 +587,11 @@ def _materialize(v: Violation, positions, importer: _ImportPlacer) -> Fix | None
         if isinstance(op, ReplaceNode):
             rng: CodeRange = positions[op.node]
             end = Position(rng.end.line, rng.end.column + 1)
-            if not op.text and isinstance(op.node, cst.SimpleStatementLine) and not rng.start.column:
+            if (
+                not op.text
+                and isinstance(op.node, cst.SimpleStatementLine)
+                and not rng.start.column
+            ):
                 end = Position(rng.end.line + 1, 1)  # a whole line deleted: its newline too
             edits.append(Edit(Position(rng.start.line, rng.start.column + 1), end, op.text))
         elif isinstance(op, RequireImport):

@@ -7,7 +7,7 @@ import weakref
 import libcst as cst
 
 from jaxlint.analysis.names import Binding, Scope, SemanticModel
-from jaxlint.analysis.tracing import Level
+from jaxlint.analysis.tracing import Level, TracedFunction
 from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
 from jaxlint.rules.base import Rule
 
@@ -330,7 +330,7 @@ class ArrayEvidence:
         if info is None or info.param_levels.get(param.name.value) is not Level.TRACED:
             return None
         if param.annotation is None:
-            return None
+            return self._loop_carry(info, param)
         ann = param.annotation.annotation
         qualname = self.model.qualified_name(ann)
         if qualname is None and isinstance(ann, cst.Subscript) and ann.slice:
@@ -346,3 +346,56 @@ class ArrayEvidence:
             f"parameter of `{info.name}` annotated `{text}`,"
             f" {info.how(lambda n: self.ctx.positions[n].start.line)}"
         )
+
+    def _loop_carry(self, info: TracedFunction, param: cst.Param) -> str | None:
+        """An unannotated parameter of a ``lax.scan``/``fori_loop``/``while_loop`` body
+        whose initial value is certainly one array at every call that passes the body:
+        the carry (``scan``'s ``xs`` too: its slices are arrays). A body passed anywhere
+        else, or through ``partial``, gives no evidence."""
+        if not info.bodies:
+            return None
+        fn = info.node
+        if not isinstance(fn, cst.FunctionDef):
+            return None
+        params = [p.name.value for p in fn.params.params]
+        if param.name.value not in params or fn.params.posonly_params:
+            return None
+        index = params.index(param.name.value)
+        evidence: str | None = None
+        for reason in info.bodies:
+            call = reason.site
+            if not isinstance(call, cst.Call):
+                return None
+            qualname = self.model.call_name(call) or ""
+            slots = _CARRY_SLOTS.get(qualname)
+            if slots is None:
+                return None
+            positional = [a.value for a in call.args if a.keyword is None and not a.star]
+            keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+            body_at, body_key, wanted = slots["body"], slots["body_kw"], slots["params"]
+            body = positional[body_at] if body_at < len(positional) else keywords.get(body_key)
+            if not isinstance(body, cst.Name) or body.value != fn.name.value:
+                return None
+            if index not in wanted:
+                return None
+            at, key = wanted[index]
+            init = positional[at] if at < len(positional) else keywords.get(key)
+            got = self.of(init, 1) if init is not None else None
+            if got is None:
+                return None
+            evidence = evidence or got
+        short = self.model.call_name(info.bodies[0].site)  # type: ignore[arg-type]
+        return (
+            f"`{param.name.value}` of the body of `{_short(short or '')}` at line"
+            f" {self.line(info.bodies[0].site)}, whose initial value is an array {evidence}"
+        )
+
+
+# Where a lax loop passes its body and what each body parameter starts from:
+# {"body": positional index of the body, "body_kw": its keyword,
+#  "params": {body parameter index: (positional index, keyword) of its initial value}}.
+_CARRY_SLOTS: dict[str, dict] = {
+    "jax.lax.scan": {"body": 0, "body_kw": "f", "params": {0: (1, "init"), 1: (2, "xs")}},
+    "jax.lax.fori_loop": {"body": 2, "body_kw": "body_fun", "params": {1: (3, "init_val")}},
+    "jax.lax.while_loop": {"body": 1, "body_kw": "body_fun", "params": {0: (2, "init_val")}},
+}

@@ -7,8 +7,7 @@ import libcst as cst
 
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.base import Event, Examples, Rule
-from jaxlint.analysis.names import Scope
-from jaxlint.rules.compilation.helpers import COMPILING, COMPREHENSIONS, short
+from jaxlint.rules.compilation.helpers import short
 from jaxlint.rules.compilation.jit_in_loop_analysis import Callable, LoopDependencies
 from jaxlint.rules.compilation.jit_in_loop_fix import clear_path, hoist_fix, pure
 
@@ -29,7 +28,12 @@ Flags a compiling transform (`jax.jit`, `jax.pmap`, `pjit`, `flax.nnx.jit`,
 `equinox.filter_jit`, `equinox.filter_pmap`, in any import spelling) applied to a
 function inside the body of a Python `for` or `while` loop, whether the wrapper
 is assigned (`step = jax.jit(train_step)`) or called inline
-(`jax.jit(train_step)(state, batch)`).
+(`jax.jit(train_step)(state, batch)`), and a decorated `def` in the loop body
+(`@jax.jit def step(...)`, `@partial(jax.jit, ...)`): the `def` makes a new
+function on every iteration, so each one is traced and compiled again. A
+decorated `def` that closes over what the loop binds is silent when the loop
+sweeps cases or when the function then serves many calls (an inner loop, a
+comprehension, or a function it is handed to), as for the wrapper forms.
 
 It reports only what can be built once: a wrapper that does not depend on the
 loop (hoist it), or a wrapped function that changes only through array values
@@ -346,79 +350,6 @@ iteration, in every call.
         ),
     ]
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        """``@jax.jit def step(...)`` in a loop body: a new function, traced and compiled
-        again, on every iteration."""
-        jitted = None
-        for decorator in node.decorators:
-            found = self.ctx.trace.transform_of(decorator.decorator)
-            if found is not None and found[0].qualname in COMPILING:
-                jitted = decorator
-                break
-        if jitted is None:
-            return
-        loops = self.loops_around(node)
-        if not loops or self.staged(jitted.decorator):
-            return
-        scope_node, _ = self.function_scope(node)
-        model = self.ctx.model
-        scope = (
-            model.scope_of_node.get(id(scope_node)) if scope_node is not None else None
-        ) or model.module_scope
-        name = node.name.value
-        deps: list[str] = []
-        for ref in self.index.nodes_in(node):
-            if not isinstance(ref, cst.Name) or ref is node.name or ref.value in deps:
-                continue
-            found = model.lookup(ref.value, model.scope_for(ref))
-            if found is None or found[0] is not scope or ref.value == name:
-                continue
-            if self._bound_in(ref.value, loops[0], scope):
-                deps.append(ref.value)
-        if deps and (self._sweep(loops[0]) or self._def_reused(name, loops[0], scope)):
-            return
-        loop_line = self.ctx.positions[loops[0]].start.line
-        if deps:
-            names = ", ".join(f"`{d}`" for d in deps)
-            advice = (
-                f"define `{name}` once above the loop and pass {names} as "
-                + ("arguments" if len(deps) > 1 else "an argument")
-            )
-        else:
-            advice = f"define `{name}` once above the loop at line {loop_line}"
-        self.report(
-            jitted,
-            wrapper=f"@{short(self.ctx.code(jitted.decorator))} def {name}",
-            loop_line=loop_line,
-            consequence=(
-                f"the `def` makes a new function `{name}` on every iteration, "
-                "so JAX traces and compiles it again each time"
-            ),
-            advice=advice,
-        )
-
-    def _def_reused(self, name: str, loop: cst.For | cst.While, scope: Scope) -> bool:
-        """The function defined in the loop then serves many calls in one iteration: it
-        is called in an inner loop or comprehension, or handed to another function."""
-        model = self.ctx.model
-        for use in self.index.nodes_in(loop.body):
-            if not isinstance(use, cst.Name) or use.value != name:
-                continue
-            found = model.lookup(name, model.scope_for(use))
-            if found is None or found[0] is not scope:
-                continue
-            parent = self.index.parent.get(id(use))
-            if isinstance(parent, cst.Arg) and parent.value is use:
-                return True
-            for child, above in self.index.ancestors(use):
-                if above is loop:
-                    break
-                if isinstance(above, COMPREHENSIONS) or (
-                    isinstance(above, (cst.For, cst.While)) and child is above.body
-                ):
-                    return True
-        return False
-
     def visit_Call(self, node: cst.Call) -> None:
         found = self.wrapper(node)
         if found is None:
@@ -457,20 +388,7 @@ iteration, in every call.
             # over a few cases, or per outer iteration around an inner loop that reuses it
             return
         wrapper_text = short(self.ctx.code(node))
-        consequence = {
-            Callable.FRESH: (
-                f"the wrapped {what} is a new function on every iteration, "
-                "so JAX traces and compiles it again each time"
-            ),
-            Callable.STABLE: (
-                "each iteration makes a new wrapper whose calls miss JAX's fast dispatch "
-                "path (the compiled code itself is reused)"
-            ),
-            Callable.UNKNOWN: (
-                f"each iteration makes a new wrapper, and if `{what}` is a new object each "
-                "time, JAX also traces and compiles it again"
-            ),
-        }[kind]
+        consequence = self._consequence(kind, what)
         fix = None
         if hoist_to is not None:
             loop_line = self.ctx.positions[hoist_to].start.line
@@ -479,19 +397,7 @@ iteration, in every call.
                 fix = hoist_fix(self, node, transform, fexpr, hoist_to, scope)
         else:
             loop_line = self.ctx.positions[loops[0]].start.line
-            defs = [d for d in deps if d not in roots]
-            names = ", ".join(f"`{d}`" for d in defs)
-            passed = ", ".join(f"`{r}`" for r in roots)
-            plural = "as arguments" if len(roots) > 1 else "as an argument"
-            if defs and not roots:
-                advice = f"define {names} and build the wrapper once above the loop"
-            elif defs:
-                advice = (
-                    f"define {names} above the loop with {passed} {plural}, "
-                    "and build the wrapper once there"
-                )
-            else:
-                advice = f"build it once above the loop and pass {passed} {plural}"
+            advice = self._dependency_advice(deps, roots)
         # Around the same function, the original reuses the first trace too: hoisting keeps
         # behaviour. Around a new function per iteration, the original traced again each
         # time, re-reading any Python state the function reads at trace time.

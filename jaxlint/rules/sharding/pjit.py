@@ -151,7 +151,7 @@ context fails there with the `RuntimeError` above.
         ),
         EXAMPLES.invalid(
             "invalid_partial_jax_jit_out_axis_resources.py",
-            line=8,
+            line=10,
             raises="TypeError",
             unsafe_fix=True,
             note="through functools.partial; a bare PartitionSpec: unsafe",

@@ -9,7 +9,7 @@ def evaluate(params, batches):
     for batch in batches:
         @partial(jax.jit, static_argnums=1)  # expect: JAX401
         def metric(p, n):
-            return jnp.sum(p * batch[:n])
+            return jnp.sum(p[:n] * batch[:n])
 
         total = total + metric(params, 2)
     return total
