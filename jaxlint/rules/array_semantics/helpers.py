@@ -152,6 +152,10 @@ class ArrayEvidence:
                     for t in node.targets:
                         if type(t.target) is name:
                             found[id(t.target)] = ("value", node.value)
+                        elif type(t.target) is cst.Tuple:  # ``a, b = carry``
+                            for i, el in enumerate(t.target.elements):
+                                if type(el) is cst.Element and type(el.value) is name:
+                                    found[id(el.value)] = (f"unpack{i}", node.value)
                 elif kind is cst.AnnAssign:
                     if node.value is not None and type(node.target) is name:
                         found[id(node.target)] = ("value", node.value)
@@ -316,7 +320,10 @@ class ArrayEvidence:
                 kind, value = self.assigned.get(id(binding.node), ("", name))
                 if kind == "aug":
                     continue  # ``x += v`` keeps the kind of ``x``
-                got = self.of(value, depth + 1) if kind == "value" else None
+                if kind.startswith("unpack"):
+                    got = self._element(value, int(kind[6:]), depth + 1)
+                else:
+                    got = self.of(value, depth + 1) if kind == "value" else None
             else:
                 got = None
             if got is None:
@@ -347,48 +354,91 @@ class ArrayEvidence:
             f" {info.how(lambda n: self.ctx.positions[n].start.line)}"
         )
 
-    def _loop_carry(self, info: TracedFunction, param: cst.Param) -> str | None:
-        """An unannotated parameter of a ``lax.scan``/``fori_loop``/``while_loop`` body
-        whose initial value is certainly one array at every call that passes the body:
-        the carry (``scan``'s ``xs`` too: its slices are arrays). A body passed anywhere
-        else, or through ``partial``, gives no evidence."""
-        if not info.bodies:
-            return None
+    def _loop_inits(
+        self, info: TracedFunction, param: cst.Param
+    ) -> list[tuple[cst.Call, cst.BaseExpression]] | None:
+        """Each ``lax.scan``/``fori_loop``/``while_loop`` call that passes this function
+        as its body, with the initial value of ``param`` there (``scan``'s ``xs`` for its
+        second parameter); ``None`` unless every traced use is such a call, passing the
+        function by name."""
         fn = info.node
-        if not isinstance(fn, cst.FunctionDef):
+        if not info.bodies or not isinstance(fn, cst.FunctionDef) or fn.params.posonly_params:
             return None
         params = [p.name.value for p in fn.params.params]
-        if param.name.value not in params or fn.params.posonly_params:
+        if param.name.value not in params:
             return None
         index = params.index(param.name.value)
-        evidence: str | None = None
+        out: list[tuple[cst.Call, cst.BaseExpression]] = []
         for reason in info.bodies:
             call = reason.site
-            if not isinstance(call, cst.Call):
+            slots = (
+                _CARRY_SLOTS.get(self.model.call_name(call) or "")
+                if isinstance(call, cst.Call)
+                else None
+            )
+            if slots is None or index not in slots["params"]:
                 return None
-            qualname = self.model.call_name(call) or ""
-            slots = _CARRY_SLOTS.get(qualname)
-            if slots is None:
-                return None
+            assert isinstance(call, cst.Call)
             positional = [a.value for a in call.args if a.keyword is None and not a.star]
             keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-            body_at, body_key, wanted = slots["body"], slots["body_kw"], slots["params"]
-            body = positional[body_at] if body_at < len(positional) else keywords.get(body_key)
+            at = slots["body"]
+            body = positional[at] if at < len(positional) else keywords.get(slots["body_kw"])
             if not isinstance(body, cst.Name) or body.value != fn.name.value:
                 return None
-            if index not in wanted:
-                return None
-            at, key = wanted[index]
+            at, key = slots["params"][index]
             init = positional[at] if at < len(positional) else keywords.get(key)
-            got = self.of(init, 1) if init is not None else None
+            if init is None:
+                return None
+            out.append((call, init))
+        return out
+
+    def _loop_carry(self, info: TracedFunction, param: cst.Param) -> str | None:
+        """An unannotated parameter of a lax loop body whose initial value is certainly
+        one array at every call that passes the body (``scan``'s slices of ``xs`` too)."""
+        inits = self._loop_inits(info, param)
+        if not inits:
+            return None
+        evidence: str | None = None
+        for _, init in inits:
+            got = self.of(init, 1)
             if got is None:
                 return None
             evidence = evidence or got
-        short = self.model.call_name(info.bodies[0].site)  # type: ignore[arg-type]
+        call = inits[0][0]
         return (
-            f"`{param.name.value}` of the body of `{_short(short or '')}` at line"
-            f" {self.line(info.bodies[0].site)}, whose initial value is an array {evidence}"
+            f"`{param.name.value}` of the body of `{_short(self.model.call_name(call) or '')}`"
+            f" at line {self.line(call)}, whose initial value is an array {evidence}"
         )
+
+    def _element(self, expr: cst.BaseExpression, index: int, depth: int) -> str | None:
+        """Evidence for element ``index`` of a tuple: a tuple literal, or a loop carry
+        parameter whose initial value is one at every call."""
+        if depth > 8:
+            return None
+        if isinstance(expr, cst.Tuple):
+            elements = expr.elements
+            if any(not isinstance(e, cst.Element) for e in elements) or index >= len(elements):
+                return None
+            return self.of(elements[index].value, depth + 1)
+        if not isinstance(expr, cst.Name):
+            return None
+        found = self.bindings(expr)
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "param":
+            return None
+        param = found[1][0].node
+        info = self.ctx.trace.info(found[0].node)
+        if info is None or not isinstance(param, cst.Param) or param.annotation is not None:
+            return None
+        inits = self._loop_inits(info, param)
+        if not inits:
+            return None
+        evidence: str | None = None
+        for _, init in inits:
+            got = self._element(init, index, depth + 1)
+            if got is None:
+                return None
+            evidence = evidence or got
+        return evidence
 
 
 # Where a lax loop passes its body and what each body parameter starts from:

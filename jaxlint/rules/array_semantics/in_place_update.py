@@ -85,7 +85,9 @@ It fires only when `x` is certainly one immutable `jax.Array`: made by a
 `.at[...]` update, by array arithmetic or an array method on such a value or on a
 tracer, a traced parameter annotated `jax.Array` (or jaxtyping `Float[Array,
 ...]`), the carry of a `lax.scan`/`fori_loop`/`while_loop` body (and `scan`'s
-per-step slice) when the loop's initial value is certainly one array, or the result of a jitted function of the module whose every `return` is
+per-step slice) when the loop's initial value is certainly one array, a name
+unpacked from such a carry (`total, hist = carry`) whose element of the initial
+tuple is one, or the result of a jitted function of the module whose every `return` is
 such a value. Every assignment to the name in its scope must qualify
 (`x = np.zeros(3)` on one branch keeps the rule silent).
 
@@ -163,6 +165,11 @@ support in-place item assignment`, with the file and line of the assignment.
 """
     VALID = [
         EXAMPLES.valid(
+            "valid_scan_tuple_carry_dict_element.py",
+            runs=True,
+            note="the unpacked element of the carry is a dict",
+        ),
+        EXAMPLES.valid(
             "valid_scan_carry_is_a_dict.py",
             runs=True,
             note="a scan carry that is a dict accepts item assignment",
@@ -222,6 +229,13 @@ support in-place item assignment`, with the file and line of the assignment.
         EXAMPLES.valid("valid_suppressed.py", note="suppressed"),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_scan_tuple_carry_unpacked.py",
+            line=7,
+            message_contains="made by `jnp.ones` at line 11",
+            raises="TypeError",
+            note="an element of a tuple carry, unpacked in the body: a local, so safe",
+        ),
         EXAMPLES.invalid(
             "invalid_scan_carry_slice_augmented.py",
             line=6,
