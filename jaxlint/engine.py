@@ -622,13 +622,14 @@ def _materialize(v: Violation, positions, importer: _ImportPlacer) -> Fix | None
     for op in ops:
         if isinstance(op, ReplaceNode):
             rng: CodeRange = positions[op.node]
-            edits.append(
-                Edit(
-                    Position(rng.start.line, rng.start.column + 1),
-                    Position(rng.end.line, rng.end.column + 1),
-                    op.text,
-                )
-            )
+            end = Position(rng.end.line, rng.end.column + 1)
+            if (
+                not op.text
+                and isinstance(op.node, cst.SimpleStatementLine)
+                and not rng.start.column
+            ):
+                end = Position(rng.end.line + 1, 1)  # a whole line deleted: its newline too
+            edits.append(Edit(Position(rng.start.line, rng.start.column + 1), end, op.text))
         elif isinstance(op, RequireImport):
             edit = importer.edit_for(op.module)
             if edit is not None:

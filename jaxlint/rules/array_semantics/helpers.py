@@ -7,7 +7,7 @@ import weakref
 import libcst as cst
 
 from jaxlint.analysis.names import Binding, Scope, SemanticModel
-from jaxlint.analysis.tracing import Level
+from jaxlint.analysis.tracing import Level, TracedFunction
 from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
 from jaxlint.rules.base import Rule
 
@@ -152,6 +152,10 @@ class ArrayEvidence:
                     for t in node.targets:
                         if type(t.target) is name:
                             found[id(t.target)] = ("value", node.value)
+                        elif type(t.target) is cst.Tuple:  # ``a, b = carry``
+                            for i, el in enumerate(t.target.elements):
+                                if type(el) is cst.Element and type(el.value) is name:
+                                    found[id(el.value)] = (f"unpack{i}", node.value)
                 elif kind is cst.AnnAssign:
                     if node.value is not None and type(node.target) is name:
                         found[id(node.target)] = ("value", node.value)
@@ -316,7 +320,10 @@ class ArrayEvidence:
                 kind, value = self.assigned.get(id(binding.node), ("", name))
                 if kind == "aug":
                     continue  # ``x += v`` keeps the kind of ``x``
-                got = self.of(value, depth + 1) if kind == "value" else None
+                if kind.startswith("unpack"):
+                    got = self._element(value, int(kind[6:]), depth + 1)
+                else:
+                    got = self.of(value, depth + 1) if kind == "value" else None
             else:
                 got = None
             if got is None:
@@ -330,7 +337,7 @@ class ArrayEvidence:
         if info is None or info.param_levels.get(param.name.value) is not Level.TRACED:
             return None
         if param.annotation is None:
-            return None
+            return self._loop_carry(info, param)
         ann = param.annotation.annotation
         qualname = self.model.qualified_name(ann)
         if qualname is None and isinstance(ann, cst.Subscript) and ann.slice:
@@ -346,3 +353,99 @@ class ArrayEvidence:
             f"parameter of `{info.name}` annotated `{text}`,"
             f" {info.how(lambda n: self.ctx.positions[n].start.line)}"
         )
+
+    def _loop_inits(
+        self, info: TracedFunction, param: cst.Param
+    ) -> list[tuple[cst.Call, cst.BaseExpression]] | None:
+        """Each ``lax.scan``/``fori_loop``/``while_loop`` call that passes this function
+        as its body, with the initial value of ``param`` there (``scan``'s ``xs`` for its
+        second parameter); ``None`` unless every traced use is such a call, passing the
+        function by name."""
+        fn = info.node
+        if not info.bodies or not isinstance(fn, cst.FunctionDef) or fn.params.posonly_params:
+            return None
+        params = [p.name.value for p in fn.params.params]
+        if param.name.value not in params:
+            return None
+        index = params.index(param.name.value)
+        out: list[tuple[cst.Call, cst.BaseExpression]] = []
+        for reason in info.bodies:
+            call = reason.site
+            slots = (
+                _CARRY_SLOTS.get(self.model.call_name(call) or "")
+                if isinstance(call, cst.Call)
+                else None
+            )
+            if slots is None or index not in slots["params"]:
+                return None
+            assert isinstance(call, cst.Call)
+            positional = [a.value for a in call.args if a.keyword is None and not a.star]
+            keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+            at = slots["body"]
+            body = positional[at] if at < len(positional) else keywords.get(slots["body_kw"])
+            if not isinstance(body, cst.Name) or body.value != fn.name.value:
+                return None
+            at, key = slots["params"][index]
+            init = positional[at] if at < len(positional) else keywords.get(key)
+            if init is None:
+                return None
+            out.append((call, init))
+        return out
+
+    def _loop_carry(self, info: TracedFunction, param: cst.Param) -> str | None:
+        """An unannotated parameter of a lax loop body whose initial value is certainly
+        one array at every call that passes the body (``scan``'s slices of ``xs`` too)."""
+        inits = self._loop_inits(info, param)
+        if not inits:
+            return None
+        evidence: str | None = None
+        for _, init in inits:
+            got = self.of(init, 1)
+            if got is None:
+                return None
+            evidence = evidence or got
+        call = inits[0][0]
+        return (
+            f"`{param.name.value}` of the body of `{_short(self.model.call_name(call) or '')}`"
+            f" at line {self.line(call)}, whose initial value is an array {evidence}"
+        )
+
+    def _element(self, expr: cst.BaseExpression, index: int, depth: int) -> str | None:
+        """Evidence for element ``index`` of a tuple: a tuple literal, or a loop carry
+        parameter whose initial value is one at every call."""
+        if depth > 8:
+            return None
+        if isinstance(expr, cst.Tuple):
+            elements = expr.elements
+            if any(not isinstance(e, cst.Element) for e in elements) or index >= len(elements):
+                return None
+            return self.of(elements[index].value, depth + 1)
+        if not isinstance(expr, cst.Name):
+            return None
+        found = self.bindings(expr)
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "param":
+            return None
+        param = found[1][0].node
+        info = self.ctx.trace.info(found[0].node)
+        if info is None or not isinstance(param, cst.Param) or param.annotation is not None:
+            return None
+        inits = self._loop_inits(info, param)
+        if not inits:
+            return None
+        evidence: str | None = None
+        for _, init in inits:
+            got = self._element(init, index, depth + 1)
+            if got is None:
+                return None
+            evidence = evidence or got
+        return evidence
+
+
+# Where a lax loop passes its body and what each body parameter starts from:
+# {"body": positional index of the body, "body_kw": its keyword,
+#  "params": {body parameter index: (positional index, keyword) of its initial value}}.
+_CARRY_SLOTS: dict[str, dict] = {
+    "jax.lax.scan": {"body": 0, "body_kw": "f", "params": {0: (1, "init"), 1: (2, "xs")}},
+    "jax.lax.fori_loop": {"body": 2, "body_kw": "body_fun", "params": {1: (3, "init_val")}},
+    "jax.lax.while_loop": {"body": 1, "body_kw": "body_fun", "params": {0: (2, "init_val")}},
+}

@@ -84,7 +84,10 @@ It fires only when `x` is certainly one immutable `jax.Array`: made by a
 `jax.numpy`/`jax.lax`/`jax.random` function that returns one array, by an
 `.at[...]` update, by array arithmetic or an array method on such a value or on a
 tracer, a traced parameter annotated `jax.Array` (or jaxtyping `Float[Array,
-...]`), or the result of a jitted function of the module whose every `return` is
+...]`), the carry of a `lax.scan`/`fori_loop`/`while_loop` body (and `scan`'s
+per-step slice) when the loop's initial value is certainly one array, a name
+unpacked from such a carry (`total, hist = carry`) whose element of the initial
+tuple is one, or the result of a jitted function of the module whose every `return` is
 such a value. Every assignment to the name in its scope must qualify
 (`x = np.zeros(3)` on one branch keeps the rule silent).
 
@@ -162,6 +165,21 @@ support in-place item assignment`, with the file and line of the assignment.
 """
     VALID = [
         EXAMPLES.valid(
+            "valid_scan_tuple_carry_dict_element.py",
+            runs=True,
+            note="the unpacked element of the carry is a dict",
+        ),
+        EXAMPLES.valid(
+            "valid_scan_carry_is_a_dict.py",
+            runs=True,
+            note="a scan carry that is a dict accepts item assignment",
+        ),
+        EXAMPLES.valid(
+            "valid_scan_body_through_partial.py",
+            runs=True,
+            note="a body passed through partial: its parameters are not matched to the carry",
+        ),
+        EXAMPLES.valid(
             "valid_functional_update_already.py", runs=True, note="the functional update already"
         ),
         EXAMPLES.valid("valid_numpy_arrays_mutable.py", runs=True, note="NumPy arrays are mutable"),
@@ -212,6 +230,28 @@ support in-place item assignment`, with the file and line of the assignment.
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_scan_tuple_carry_unpacked.py",
+            line=7,
+            message_contains="made by `jnp.ones` at line 11",
+            raises="TypeError",
+            note="an element of a tuple carry, unpacked in the body: a local, so safe",
+        ),
+        EXAMPLES.invalid(
+            "invalid_scan_carry_slice_augmented.py",
+            line=6,
+            message_contains="of the body of `lax.scan` at line 10, whose initial value is an array",
+            unsafe_fix=True,
+            raises="TypeError",
+            note="the carry of a lax.scan body started from an array: unsafe (a parameter)",
+        ),
+        EXAMPLES.invalid(
+            "invalid_fori_loop_carry_divided.py",
+            line=6,
+            unsafe_fix=True,
+            raises="TypeError",
+            note="the carry of a fori_loop body; `/=` on a row becomes .divide (unsafe)",
+        ),
+        EXAMPLES.invalid(
             "invalid_x_i_i_i_square.py",
             line=5,
             column=5,
@@ -236,7 +276,7 @@ support in-place item assignment`, with the file and line of the assignment.
         EXAMPLES.invalid(
             "invalid_arithmetic_tracer_array_divide_unsafe.py",
             line=7,
-            message_contains="computed from a tracer (`acc` is traced: parameter of `body`",
+            message_contains="derived from an array `acc` of the body of `lax.fori_loop`",
             unsafe_fix=True,
             note="arithmetic on a tracer is an array; .divide is unsafe",
             raises="TypeError",

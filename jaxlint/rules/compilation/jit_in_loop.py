@@ -28,7 +28,12 @@ Flags a compiling transform (`jax.jit`, `jax.pmap`, `pjit`, `flax.nnx.jit`,
 `equinox.filter_jit`, `equinox.filter_pmap`, in any import spelling) applied to a
 function inside the body of a Python `for` or `while` loop, whether the wrapper
 is assigned (`step = jax.jit(train_step)`) or called inline
-(`jax.jit(train_step)(state, batch)`).
+(`jax.jit(train_step)(state, batch)`), and a decorated `def` in the loop body
+(`@jax.jit def step(...)`, `@partial(jax.jit, ...)`): the `def` makes a new
+function on every iteration, so each one is traced and compiled again. A
+decorated `def` that closes over what the loop binds is silent when the loop
+sweeps cases or when the function then serves many calls (an inner loop, a
+comprehension, or a function it is handed to), as for the wrapper forms.
 
 It reports only what can be built once: a wrapper that does not depend on the
 loop (hoist it), or a wrapped function that changes only through array values
@@ -147,6 +152,16 @@ iteration, in every call.
 """
     VALID = [
         EXAMPLES.valid(
+            "valid_decorated_def_per_sample_reused.py",
+            runs=True,
+            note="a decorated def per sample, reused by an inner loop",
+        ),
+        EXAMPLES.valid(
+            "valid_decorated_def_sweeps_cases.py",
+            runs=True,
+            note="a decorated def per case of a literal sweep",
+        ),
+        EXAMPLES.valid(
             "valid_fix_jit_hoisted_above_loop.py",
             note="the fix: jit hoisted above the loop",
             runs=True,
@@ -240,6 +255,18 @@ iteration, in every call.
         ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_decorated_def_in_loop.py",
+            line=6,
+            message_contains="the `def` makes a new function `step` on every iteration",
+            note="a @jax.jit def in a loop body: a new function, compiled again, each time",
+        ),
+        EXAMPLES.invalid(
+            "invalid_decorated_def_closes_over_batch.py",
+            line=10,
+            message_contains="pass `batch` as an argument",
+            note="a decorated def that closes over the loop's array: pass it as an argument",
+        ),
         EXAMPLES.invalid(
             "invalid_step_jax_jit_train_step.py",
             line=9,
@@ -361,20 +388,7 @@ iteration, in every call.
             # over a few cases, or per outer iteration around an inner loop that reuses it
             return
         wrapper_text = short(self.ctx.code(node))
-        consequence = {
-            Callable.FRESH: (
-                f"the wrapped {what} is a new function on every iteration, "
-                "so JAX traces and compiles it again each time"
-            ),
-            Callable.STABLE: (
-                "each iteration makes a new wrapper whose calls miss JAX's fast dispatch "
-                "path (the compiled code itself is reused)"
-            ),
-            Callable.UNKNOWN: (
-                f"each iteration makes a new wrapper, and if `{what}` is a new object each "
-                "time, JAX also traces and compiles it again"
-            ),
-        }[kind]
+        consequence = self._consequence(kind, what)
         fix = None
         if hoist_to is not None:
             loop_line = self.ctx.positions[hoist_to].start.line
@@ -383,19 +397,7 @@ iteration, in every call.
                 fix = hoist_fix(self, node, transform, fexpr, hoist_to, scope)
         else:
             loop_line = self.ctx.positions[loops[0]].start.line
-            defs = [d for d in deps if d not in roots]
-            names = ", ".join(f"`{d}`" for d in defs)
-            passed = ", ".join(f"`{r}`" for r in roots)
-            plural = "as arguments" if len(roots) > 1 else "as an argument"
-            if defs and not roots:
-                advice = f"define {names} and build the wrapper once above the loop"
-            elif defs:
-                advice = (
-                    f"define {names} above the loop with {passed} {plural}, "
-                    "and build the wrapper once there"
-                )
-            else:
-                advice = f"build it once above the loop and pass {passed} {plural}"
+            advice = self._dependency_advice(deps, roots)
         # Around the same function, the original reuses the first trace too: hoisting keeps
         # behaviour. Around a new function per iteration, the original traced again each
         # time, re-reading any Python state the function reads at trace time.

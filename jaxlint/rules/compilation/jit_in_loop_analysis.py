@@ -10,7 +10,7 @@ import libcst as cst
 
 from jaxlint.analysis.names import Binding, Scope, dotted
 from jaxlint.analysis.transforms import PARTIAL
-from jaxlint.rules.compilation.helpers import COMPREHENSIONS, Queries, positional, short
+from jaxlint.rules.compilation.helpers import COMPILING, COMPREHENSIONS, Queries, positional, short
 
 if TYPE_CHECKING:
     from jaxlint.rules.compilation.jit_in_loop import JitInLoop
@@ -91,6 +91,118 @@ class LoopDependencies(Queries):
     def _is_def_in(self, name: str, loop: cst.CSTNode, scope: Scope) -> bool:
         bound = self._bound_in(name, loop, scope)
         return bool(bound) and all(b.kind == "def" for b in bound)
+
+    def _consequence(self, kind: Callable, what: str) -> str:
+        """What rebuilding the wrapper costs, by the kind of the wrapped callable."""
+        return {
+            Callable.FRESH: (
+                f"the wrapped {what} is a new function on every iteration, "
+                "so JAX traces and compiles it again each time"
+            ),
+            Callable.STABLE: (
+                "each iteration makes a new wrapper whose calls miss JAX's fast dispatch "
+                "path (the compiled code itself is reused)"
+            ),
+            Callable.UNKNOWN: (
+                f"each iteration makes a new wrapper, and if `{what}` is a new object each "
+                "time, JAX also traces and compiles it again"
+            ),
+        }[kind]
+
+    def _dependency_advice(self, deps: list[str], roots: list[str]) -> str:
+        """Where to build a wrapper that depends on the loop, and what to pass."""
+        defs = [d for d in deps if d not in roots]
+        names = ", ".join(f"`{d}`" for d in defs)
+        passed = ", ".join(f"`{r}`" for r in roots)
+        plural = "as arguments" if len(roots) > 1 else "as an argument"
+        if defs and not roots:
+            advice = f"define {names} and build the wrapper once above the loop"
+        elif defs:
+            advice = (
+                f"define {names} above the loop with {passed} {plural}, "
+                "and build the wrapper once there"
+            )
+        else:
+            advice = f"build it once above the loop and pass {passed} {plural}"
+        return advice
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """``@jax.jit def step(...)`` in a loop body: a new function, traced and compiled
+        again, on every iteration."""
+        jitted = None
+        for decorator in node.decorators:
+            found = self.ctx.trace.transform_of(decorator.decorator)
+            if found is not None and found[0].qualname in COMPILING:
+                jitted = decorator
+                break
+        if jitted is None:
+            return
+        loops = self.loops_around(node)
+        if not loops or self.staged(jitted.decorator):
+            return
+        scope_node, _ = self.function_scope(node)
+        model = self.ctx.model
+        scope = (
+            model.scope_of_node.get(id(scope_node)) if scope_node is not None else None
+        ) or model.module_scope
+        name = node.name.value
+        deps = self._def_dependencies(node, loops[0], scope)
+        if deps and (self._sweep(loops[0]) or self._def_reused(name, loops[0], scope)):
+            return
+        loop_line = self.ctx.positions[loops[0]].start.line
+        if deps:
+            names = ", ".join(f"`{d}`" for d in deps)
+            advice = f"define `{name}` once above the loop and pass {names} as " + (
+                "arguments" if len(deps) > 1 else "an argument"
+            )
+        else:
+            advice = f"define `{name}` once above the loop at line {loop_line}"
+        self.report(
+            jitted,
+            wrapper=f"@{short(self.ctx.code(jitted.decorator))} def {name}",
+            loop_line=loop_line,
+            consequence=(
+                f"the `def` makes a new function `{name}` on every iteration, "
+                "so JAX traces and compiles it again each time"
+            ),
+            advice=advice,
+        )
+
+    def _def_dependencies(self, fn: cst.FunctionDef, loop: cst.CSTNode, scope: Scope) -> list[str]:
+        """The names of the enclosing scope, bound in ``loop``, that ``fn`` reads."""
+        model = self.ctx.model
+        deps: list[str] = []
+        for ref in self.index.nodes_in(fn):
+            if not isinstance(ref, cst.Name) or ref is fn.name or ref.value in deps:
+                continue
+            found = model.lookup(ref.value, model.scope_for(ref))
+            if found is None or found[0] is not scope or ref.value == fn.name.value:
+                continue
+            if self._bound_in(ref.value, loop, scope):
+                deps.append(ref.value)
+        return deps
+
+    def _def_reused(self, name: str, loop: cst.For | cst.While, scope: Scope) -> bool:
+        """The function defined in the loop then serves many calls in one iteration: it
+        is called in an inner loop or comprehension, or handed to another function."""
+        model = self.ctx.model
+        for use in self.index.nodes_in(loop.body):
+            if not isinstance(use, cst.Name) or use.value != name:
+                continue
+            found = model.lookup(name, model.scope_for(use))
+            if found is None or found[0] is not scope:
+                continue
+            parent = self.index.parent.get(id(use))
+            if isinstance(parent, cst.Arg) and parent.value is use:
+                return True
+            for child, above in self.index.ancestors(use):
+                if above is loop:
+                    break
+                if isinstance(above, COMPREHENSIONS) or (
+                    isinstance(above, (cst.For, cst.While)) and child is above.body
+                ):
+                    return True
+        return False
 
     def _reused(self, wrapper: cst.Call, loop: cst.For | cst.While, scope: Scope) -> bool:
         """``step = jax.jit(...)`` whose ``step`` then serves many calls in the same

@@ -27,6 +27,8 @@ EXAMPLES = Examples(__file__)
 
 
 _LEGACY_SHARD_MAP = "jax.experimental.shard_map.shard_map"
+_SHARD_MAP = "jax.shard_map"
+_LEGACY_KEYWORDS = {"check_rep": "check_vma", "auto": "axis_names"}
 _LEGACY_SHARD_MAP_DEPRECATED = (0, 8, 0)
 _LEGACY_SHARD_MAP_PARAMS = ("f", "mesh", "in_specs", "out_specs", "check_rep", "auto")
 
@@ -35,7 +37,7 @@ class ExperimentalShardMap(Facts, Rule):
     code = "JAX504"
     required_names = frozenset({"shard_map"})
     name = "experimental-shard-map"
-    message = "`{used}` is deprecated since JAX 0.8.0; use `jax.shard_map`{detail}"
+    message = "{what}{detail}"
     fix_availability = "sometimes"
     probe = "jaxlint probe compile FILE.py:FUNC"
     docs = """\
@@ -43,6 +45,10 @@ class ExperimentalShardMap(Facts, Rule):
 Flags `jax.experimental.shard_map.shard_map` when the target JAX is 0.8.0 or
 newer: attribute uses (`shard_map.shard_map(...)`) at each use, `from
 jax.experimental.shard_map import shard_map` once, at the import.
+It also flags `jax.shard_map` (directly or through `functools.partial`) called
+with the experimental function's `check_rep=` or `auto=` (a half-done
+migration: `jax.shard_map` raises `TypeError` on both) and renames them as
+below.
 
 ## Why is this bad
 `jax.shard_map` is public since JAX 0.6.1 and the experimental one is
@@ -82,6 +88,9 @@ complement would evaluate it twice, so the fix is shown but not applied.
 `XLA_FLAGS=--xla_force_host_platform_device_count=8` on a CPU-only machine).
 """
     VALID = [
+        EXAMPLES.valid(
+            "valid_jax_shard_map_check_vma.py", runs=True, note="jax.shard_map with check_vma"
+        ),
         EXAMPLES.valid("valid_current_jax_shard_map.py", runs=True, note="current jax.shard_map"),
         EXAMPLES.valid("valid_return.py"),
         EXAMPLES.valid("valid_f_shard_map_g_mesh_p.py", target_jax="0.7.0"),
@@ -92,6 +101,20 @@ complement would evaluate it twice, so the fix is shown but not applied.
         EXAMPLES.valid("valid_f_shard_map_g_mesh_m.py"),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_jax_shard_map_check_rep.py",
+            line=6,
+            column=5,
+            message_contains="`jax.shard_map` does not take `check_rep`",
+            raises="TypeError",
+            note="jax.shard_map with the experimental keyword check_rep: renamed check_vma",
+        ),
+        EXAMPLES.invalid(
+            "invalid_partial_jax_shard_map_auto.py",
+            line=10,
+            raises="TypeError",
+            note="through functools.partial; auto= becomes axis_names= (the complement)",
+        ),
         EXAMPLES.invalid(
             "invalid_jax_experimental_shard_map_import_shard.py", count=1, line=1, column=40
         ),
@@ -130,6 +153,31 @@ complement would evaluate it twice, so the fix is shown but not applied.
             first = node.args[0].value
             if not node.args[0].star and self._is_legacy(first):
                 self.plans[id(first)] = self._arg_edits(node.args[1:])
+            elif not node.args[0].star and self.model.qualified_name(first) == _SHARD_MAP:
+                self._legacy_keywords(first, node.args[1:])
+        elif self.model.call_name(node) == _SHARD_MAP:
+            self._legacy_keywords(node.func, node.args)
+
+    def _legacy_keywords(self, func: cst.BaseExpression, args: Sequence[cst.Arg]) -> None:
+        """``jax.shard_map(f, ..., check_rep=...)``: a half-done migration. ``jax.shard_map``
+        takes ``check_vma`` and ``axis_names``; ``check_rep``/``auto`` raise TypeError."""
+        old = [a.keyword.value for a in args if a.keyword and a.keyword.value in _LEGACY_KEYWORDS]
+        if not old:
+            return
+        plan = self._arg_edits(args)
+        used = self.ctx.code(func)
+        what = (
+            f"`{used}` does not take `{old[0]}` (the experimental `shard_map`'s keyword): the"
+            f" call raises TypeError; use `{_LEGACY_KEYWORDS[old[0]]}`"
+        )
+        if isinstance(plan, str):
+            self._report(func, used, [], None, plan, what=what)
+            return
+
+        def fix() -> list[FixOp]:
+            return [ReplaceNode(n, t) for n, t in plan.edits]
+
+        self._report(func, used, [plan], fix, None, what=what)
 
     def _arg_edits(self, args: Sequence[cst.Arg]) -> ArgEdits | str:
         if any(a.star for a in args):
@@ -181,6 +229,7 @@ complement would evaluate it twice, so the fix is shown but not applied.
         plans: Sequence[ArgEdits],
         fix: Callable[[], list[FixOp]] | None,
         reason: str | None,
+        what: str | None = None,
     ) -> None:
         safe = all(p.safe for p in plans)
         if reason is not None:
@@ -194,7 +243,7 @@ complement would evaluate it twice, so the fix is shown but not applied.
             detail = ""
         self.report(
             node,
-            used=used,
+            what=what or f"`{used}` is deprecated since JAX 0.8.0; use `jax.shard_map`",
             detail=detail,
             fix=fix,
             applicability=(Applicability.SAFE if safe else Applicability.DISPLAY_ONLY)

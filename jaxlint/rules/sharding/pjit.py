@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.diagnostics import Applicability
-from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
+from jaxlint.rules.base import Examples, FixOp, ReplaceNode, RequireImport, Rule
 from jaxlint.rules.sharding.helpers import (
     PARTIAL,
     ArgEdits,
@@ -26,6 +26,7 @@ EXAMPLES = Examples(__file__)
 
 
 _PJIT = "jax.experimental.pjit.pjit"
+_JIT = "jax.jit"
 _PJIT_DEPRECATED = (0, 8, 0)
 _AXIS_RESOURCES_REMOVED = (0, 4, 14)
 _PJIT_PARAMS = (
@@ -47,7 +48,7 @@ _AXIS_RESOURCES = {"in_axis_resources": "in_shardings", "out_axis_resources": "o
 
 class Pjit(Facts, Rule):
     code = "JAX503"
-    required_names = frozenset({"pjit"})
+    required_names = frozenset({"pjit", *_AXIS_RESOURCES})
     name = "pjit"
     message = "{what}; use `{replacement}`{detail}"
     fix_availability = "sometimes"
@@ -58,6 +59,9 @@ Flags `jax.experimental.pjit.pjit` when the target JAX is 0.8.0 or newer:
 attribute uses (`pjit.pjit(...)`) at each use, `from jax.experimental.pjit
 import pjit` once, at the import. For older targets it flags the
 `in_axis_resources`/`out_axis_resources` keywords (removed in 0.4.14).
+The same keywords passed to `jax.jit` (directly or through
+`functools.partial(jax.jit, ...)`) are flagged for every target: `jax.jit`
+never took them, and the fix renames them to `in_shardings`/`out_shardings`.
 
 ## Why is this bad
 `pjit` was merged into `jax.jit` in JAX 0.4.14 and is deprecated since 0.8.0
@@ -76,12 +80,18 @@ step = pjit(train_step, in_shardings, out_shardings, donate_argnums=0)
 
 ## Use instead
 ```python
-from jax import jit as pjit
+import jax
 
-step = pjit(train_step, in_shardings=in_shardings, out_shardings=out_shardings, donate_argnums=0)
+step = jax.jit(train_step, in_shardings=in_shardings, out_shardings=out_shardings, donate_argnums=0)
 ```
-An import is rewritten to bind `jax.jit` under the old name, and each call's
+Each use of an imported `pjit` becomes `jax.jit` (spelled through an existing
+`import jax`, else one is added) and the import is dropped; each call's
 positional options become keywords; `pjit.pjit(...)` becomes `jax.jit(...)`.
+This is the spelling a maintainer writes by hand after the migration, and what a
+reader of the fixed file expects (issue 14 decision). Where `jax.jit` cannot be
+spelled at a use (the name `jax` is taken there) or the import is not a statement
+of its own at module level, the import is rewritten instead to
+`from jax import jit as pjit`, which leaves the rest of the file unchanged.
 
 ## Fix safety
 Safe when every sharding passed is certainly a `Sharding` object
@@ -113,6 +123,11 @@ context fails there with the `RuntimeError` above.
             note="before the deprecation, without removed keywords",
         ),
         EXAMPLES.valid("valid_s_namedsharding_mesh_spec.py"),
+        EXAMPLES.valid(
+            "valid_axis_resources_as_dict_keys.py",
+            runs=True,
+            note="the old keyword names as strings; jax.jit with in_shardings",
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
@@ -125,6 +140,26 @@ context fails there with the `RuntimeError` above.
         ),
         EXAMPLES.invalid(
             "invalid_namedshardings_safe.py", line=6, column=8, note="NamedShardings: safe"
+        ),
+        EXAMPLES.invalid(
+            "invalid_jax_jit_axis_resources_keywords.py",
+            line=6,
+            column=5,
+            message_contains="`jax.jit` does not take `in_axis_resources`",
+            raises="TypeError",
+            note="pjit's removed keywords passed to jax.jit; NamedShardings: safe",
+        ),
+        EXAMPLES.invalid(
+            "invalid_partial_jax_jit_out_axis_resources.py",
+            line=10,
+            raises="TypeError",
+            unsafe_fix=True,
+            note="through functools.partial; a bare PartitionSpec: unsafe",
+        ),
+        EXAMPLES.invalid(
+            "invalid_jax_name_taken_keeps_pjit_name.py",
+            unsafe_fix=True,
+            note="`jax` is a parameter where pjit is used: the import binds jax.jit as pjit",
         ),
         EXAMPLES.invalid(
             "invalid_y_f_jax_numpy_arange_2.py",
@@ -167,6 +202,26 @@ context fails there with the `RuntimeError` above.
             first = node.args[0].value
             if not node.args[0].star and self._is_pjit(first):
                 self.plans[id(first)] = self._arg_edits(node.args[1:])
+            elif not node.args[0].star and self.model.qualified_name(first) == _JIT:
+                self._jit_axis_resources(first, node.args[1:])
+        elif self.model.call_name(node) == _JIT:
+            self._jit_axis_resources(node.func, node.args)
+
+    def _jit_axis_resources(self, jit: cst.BaseExpression, args: Sequence[cst.Arg]) -> None:
+        """``jax.jit(f, in_axis_resources=...)``: the keywords pjit had until 0.4.14;
+        ``jax.jit`` raises ``TypeError: jit() got an unexpected keyword argument``."""
+        hits = [a for a in args if a.keyword is not None and a.keyword.value in _AXIS_RESOURCES]
+        if not hits:
+            return
+        plan = ArgEdits([(a.keyword, _AXIS_RESOURCES[a.keyword.value]) for a in hits])
+        plan.removed = [a.keyword.value for a in hits]
+        plan.safe = all(self.is_sharding(a.value) for a in hits)
+        used = self.ctx.code(jit)
+
+        def fix() -> list[FixOp]:
+            return [ReplaceNode(n, t) for n, t in plan.edits]
+
+        self._report(jit, used, [plan], fix, None, jit_call=True)
 
     def visit_Decorator(self, node: cst.Decorator) -> None:
         if self.enabled and self._is_pjit(node.decorator):
@@ -211,9 +266,16 @@ context fails there with the `RuntimeError` above.
         plans: Sequence[ArgEdits],
         fix: Callable[[], list[FixOp]] | None,
         reason: str | None,
+        jit_call: bool = False,
     ) -> None:
         removed = sorted({k for p in plans for k in p.removed})
-        if removed:
+        if removed and jit_call:
+            what = (
+                f"`{used}` does not take `{removed[0]}` (a `pjit` keyword removed in JAX"
+                " 0.4.14): it raises TypeError"
+            )
+            replacement = _AXIS_RESOURCES[removed[0]]
+        elif removed:
             what = f"`{removed[0]}` was removed in JAX 0.4.14"
             if self.deprecated:
                 what += f", and `{used}` is deprecated since JAX 0.8.0"
@@ -221,7 +283,7 @@ context fails there with the `RuntimeError` above.
         else:
             what = f"`{used}` is deprecated since JAX 0.8.0"
             replacement = "jax.jit"
-        safe = all(p.safe for p in plans) or not self.deprecated  # pjit stays pjit
+        safe = all(p.safe for p in plans) or (not self.deprecated and not jit_call)
         if reason is not None:
             detail = f"; no automatic rewrite: {reason}"
         elif not safe:
@@ -295,11 +357,54 @@ context fails there with the `RuntimeError` above.
     def _import_fix(
         self, imp: cst.ImportFrom, alias: cst.ImportAlias, local: str, plans: list[ArgEdits]
     ) -> Callable[[], list[FixOp]]:
+        renames = self._renames(imp, alias, local) if self.deprecated else None
+
         def fix() -> list[FixOp]:
             ops: list[FixOp] = [ReplaceNode(n, t) for p in plans for n, t in p.edits]
-            if self.deprecated:
+            if renames is not None:
+                ops.extend(renames)
+            elif self.deprecated:
                 new = "from jax import jit" + ("" if local == "jit" else f" as {local}")
                 ops.append(ReplaceNode(imp, rewrite_import(self, imp, [alias], [new])))
             return ops
 
         return fix
+
+    def _renames(
+        self, imp: cst.ImportFrom, alias: cst.ImportAlias, local: str
+    ) -> list[FixOp] | None:
+        """Each use of the imported ``pjit`` spelled ``jax.jit`` (what a maintainer
+        writes after the migration) and the import dropped; ``None`` when a use cannot
+        spell ``jax.jit`` (the name ``jax`` is taken there) or the import cannot be
+        dropped (it is not a statement of its own at module level): the import is then
+        rewritten to ``from jax import jit as pjit``."""
+        ops: list[FixOp] = []
+        for use in self.uses_of_import(imp, local, _PJIT):
+            s = Speller(self, use)
+            text = s("jax.jit")
+            if not s.ok:
+                return None
+            ops.append(ReplaceNode(use, text))
+            ops.extend(op for op in s.ops if op not in ops)
+        rest = rewrite_import(self, imp, [alias], [])
+        if rest:
+            ops.append(ReplaceNode(imp, rest))
+            return ops
+        line = next(
+            (
+                stmt
+                for stmt in self.ctx.module.body
+                if isinstance(stmt, cst.SimpleStatementLine)
+                and len(stmt.body) == 1
+                and stmt.body[0] is imp
+            ),
+            None,
+        )
+        if line is None:
+            return None
+        if RequireImport("jax") in ops:  # the import becomes the ``import jax`` it needs
+            ops = [op for op in ops if op != RequireImport("jax")]
+            ops.append(ReplaceNode(line, "import jax"))
+        else:
+            ops.append(ReplaceNode(line, ""))
+        return ops

@@ -1,4 +1,4 @@
-from jax import jit as pjit
+import jax
 
-step = pjit(f, in_shardings=in_s, out_shardings=out_s, donate_argnums=0)
-other = pjit(g)
+step = jax.jit(f, in_shardings=in_s, out_shardings=out_s, donate_argnums=0)
+other = jax.jit(g)

@@ -1,7 +1,6 @@
 import jax
-from jax import jit as pjit
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 mesh = jax.make_mesh((jax.device_count(),), ('x',))
-f = pjit(lambda x: x + 1, in_shardings=NamedSharding(mesh, P('x')))
+f = jax.jit(lambda x: x + 1, in_shardings=NamedSharding(mesh, P('x')))
 y = f(jax.numpy.arange(2.0 * jax.device_count()))

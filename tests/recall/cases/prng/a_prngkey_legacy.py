@@ -1,0 +1,3 @@
+import jax
+
+key = jax.random.PRNGKey(0)  # expect: JAX302
