@@ -108,21 +108,43 @@ def module_id(path: Path) -> ModuleId | None:
 
 @functools.lru_cache(maxsize=65536)
 def _module_id(abspath: str) -> ModuleId | None:
+    """The packages around the file: the highest folder with ``__init__.py`` above it
+    decides, also through folders without one between (namespace packages, PEP 420:
+    ``optax/_src/`` has no ``__init__.py``); the walk stops at a folder that is not an
+    identifier or that holds a project marker. A file with no package above it is a
+    top-level module found from its own folder (a script beside its ``utils.py``)."""
     path = Path(abspath)
     if path.suffix not in (".py", ".pyi"):
         return None
     package = path.stem == "__init__"
-    parts = [] if package else [path.stem]
+    chain = [] if package else [path.stem]
+    best: tuple[list[str], Path] | None = None
     folder = path.parent
     try:
-        while _is_package(str(folder)) and folder.parent != folder:
-            parts.insert(0, folder.name)
+        for _ in range(16):
+            if folder.parent == folder or not folder.name.isidentifier():
+                break
+            chain.insert(0, folder.name)
+            if _is_package(str(folder)):
+                best = (list(chain), folder.parent)
+            if _has_marker(str(folder)):
+                break
             folder = folder.parent
     except (OSError, ValueError):
         return None
-    if not parts or not all(p.isidentifier() for p in parts):
+    if best is None:
+        if package or not path.stem.isidentifier():
+            return None
+        return ModuleId(path.stem, path.parent, False)
+    parts, root = best
+    if not all(p.isidentifier() for p in parts):
         return None
-    return ModuleId(".".join(parts), folder, package)
+    return ModuleId(".".join(parts), root, package)
+
+
+@functools.lru_cache(maxsize=65536)
+def _has_marker(folder: str) -> bool:
+    return any(os.path.lexists(os.path.join(folder, m)) for m in PROJECT_MARKERS)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -134,6 +156,7 @@ def clear_caches() -> None:
     """Forget which folders are packages (a new run may see new ``__init__.py`` files)."""
     _module_id.cache_clear()
     _is_package.cache_clear()
+    _has_marker.cache_clear()
 
 
 def absolute_module(module: ModuleId, level: int, target: str | None) -> str | None:

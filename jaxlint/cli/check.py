@@ -266,21 +266,22 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
     tasks = tasks_for(found.files, fixing)
     if cache is not None:
         tasks = take_from_cache(tasks, resolver, args, state, fixing, cache)
-    project_run.begin(cache, found.files, resolver.for_path(None))
     jobs = args.jobs or available_cores()
     sizes = [task_size(paths) for paths in tasks]
+    parallel = should_parallelize(jobs, sizes)
+    project_run.begin(cache, found.files, resolver.for_path(None), share=parallel)
     quiet = args.quiet or args.silent
     # on stderr, and only when stdout is a terminal too: `jaxlint check | less` shows none
     shown = not quiet and _isatty(sys.stdout)
     progress = Progress(len(tasks), sys.stderr if shown else None)
     try:
-        if should_parallelize(jobs, sizes):
+        if parallel:
             check_in_pool(tasks, sizes, resolver, args, state, fixing, cache, jobs, progress)
         else:
             for paths in project_run.dependency_order(tasks):
                 check_task(paths, resolver, args, state, fixing, cache, lookup=False)
                 progress.advance()
-        recheck_project(resolver, args, state, fixing, cache)
+        recheck_project(resolver, args, state, fixing, cache, jobs)
     finally:
         progress.close()
         project_run.end()

@@ -30,7 +30,7 @@ from jaxlint.config import ConfigResolver, Settings
 from jaxlint.diagnostics import Diagnostic, Position
 from jaxlint.gc_pause import gc_paused
 from jaxlint.notebook import is_notebook
-from jaxlint.parallel import run_parallel
+from jaxlint.parallel import run_parallel, should_parallelize
 from jaxlint.prefilter import mentions_jax
 from jaxlint.source import (
     DecodeError,
@@ -248,16 +248,27 @@ class _WorkerContext:
     run_files: tuple[Path, ...] = ()
     """The files of the run (their summaries come from their lint, not a parse)."""
     run_id: str = ""
+    summaries: dict[str, tuple[str, dict[str, Any]]] | None = None
+    """The parent's summaries, for the end-of-run re-check (then every one may be made)."""
+    summary_root: Path | None = None
+    """Where the workers share module summaries when the run has no cache (--no-cache)."""
 
 
 def _work(ctx: _WorkerContext, paths: tuple[Path, ...]) -> RunState:
     """One task in a worker process: the file's results, to be merged by the parent."""
     state = RunState(timings=Timings() if ctx.timed else None)
     cache = Cache(ctx.cache_root) if ctx.cache_root is not None else None
-    run = project_run.ensure(
-        ctx.run_id,
-        lambda: project_run.ProjectRun(cache, ctx.run_files, ctx.resolver.for_path(None)),
-    )
+
+    def make() -> project_run.ProjectRun:
+        shared = cache if ctx.summary_root is None else Cache(ctx.summary_root)
+        made = project_run.ProjectRun(shared, ctx.run_files, ctx.resolver.for_path(None))
+        if ctx.summaries is not None:
+            made.store.merge(ctx.summaries)
+            made.finalize()
+            made.new_summaries()  # the parent has these
+        return made
+
+    run = project_run.ensure(ctx.run_id, make)
     check_task(paths, ctx.resolver, ctx.args, state, ctx.fixing, cache, lookup=False)
     state.summaries = run.new_summaries()
     state.rules_cache.clear()
@@ -275,8 +286,12 @@ def check_in_pool(
     cache: Cache | None,
     jobs: int,
     progress: Progress | None = None,
+    final_round: int = 0,
 ) -> None:
-    """Check ``tasks`` in ``jobs`` processes; merge the results in task order."""
+    """Check ``tasks`` in ``jobs`` processes; merge the results in task order.
+
+    ``final_round`` > 0: the end-of-run re-check (cli/project_run.py): the workers
+    start from every summary the run holds and may make the missing ones."""
     results: dict[int, RunState] = {}
 
     def on_result(index: int, result: RunState) -> None:
@@ -310,7 +325,9 @@ def check_in_pool(
         fixing,
         args.timings,
         tuple(Path(p) for p in sorted(run.store.run_files)) if run is not None else (),
-        str(id(run)),
+        f"{id(run)}:{final_round}",
+        dict(run.store.by_path) if run is not None and final_round else None,
+        run.summary_root if run is not None else None,
     )
     # Load the linting machinery once here: forked workers inherit it instead of each
     # importing libcst and the rules again.
@@ -318,8 +335,11 @@ def check_in_pool(
     import jaxlint.fixers.fixpoint  # noqa: F401
 
     common.all_rules()
-    largest_first = sorted(range(len(tasks)), key=lambda i: -sizes[i])
-    state.processes = min(jobs, len(tasks))
+    # the modules a file imports first: a worker then finds most of the summaries it asks
+    # for (published to the cache folder by the other workers) and fewer files are linted
+    # again at the end
+    largest_first = project_run.dependency_indices(tasks)
+    state.processes = max(state.processes, min(jobs, len(tasks)))
     sys.stdout.flush()
     sys.stderr.flush()
     run_parallel(tasks, _work, context, jobs, on_result, on_crash, on_error, largest_first)
@@ -334,6 +354,7 @@ def recheck_project(
     state: RunState,
     fixing: bool,
     cache: Cache | None,
+    jobs: int = 1,
 ) -> None:
     """Lint again each file whose questions about its project's other modules have
     other answers now that every module of the run is known (see cli/project_run.py)."""
@@ -342,18 +363,29 @@ def recheck_project(
         return
     run.store.merge(state.summaries)
     state.summaries = {}
-    for _ in range(project_run.MAX_ROUNDS):
+    for round_ in range(1, project_run.MAX_ROUNDS + 1):
         with timed(state, "project: check answers"):
             stale = project_run.stale_files(run, state.project_queries)
         if not stale:
             return
+        gone = set(stale)
+        state.diagnostics = [d for d in state.diagnostics if d.filename not in gone]
         for name in stale:
             state.project_queries.pop(name, None)
-            state.diagnostics = [d for d in state.diagnostics if d.filename != name]
             state.sources.pop(name, None)
             if state.timings is not None:
                 state.timings.files_relinted += 1
-            check_task((Path(name),), resolver, args, state, fixing, cache, lookup=False)
+        tasks = [(Path(name),) for name in stale]
+        sizes = [task_size(t) for t in tasks]
+        if jobs > 1 and should_parallelize(jobs, sizes):
+            check_in_pool(
+                tasks, sizes, resolver, args, state, fixing, cache, jobs, final_round=round_
+            )
+            run.store.merge(state.summaries)
+            state.summaries = {}
+        else:
+            for task in tasks:
+                check_task(task, resolver, args, state, fixing, cache, lookup=False)
 
 
 def unexpected(name: str, exc: Exception) -> str:

@@ -45,6 +45,8 @@ class ProjectRun:
         self.final = False
         self._roots: dict[str, Path | None] = {}
         self._sent: set[str] = set()
+        self.summary_root: Path | None = None
+        """A private folder where worker processes share summaries (no results cache)."""
 
     def _root(self, path: Path) -> Path | None:
         folder = os.path.dirname(os.path.abspath(path))
@@ -82,10 +84,26 @@ _CURRENT_ID: object | None = None
 
 
 def begin(
-    cache: Any, run_files: Iterable[Path], settings: Any, run_id: object = None
+    cache: Any,
+    run_files: Iterable[Path],
+    settings: Any,
+    run_id: object = None,
+    share: bool = False,
 ) -> ProjectRun:
+    """``share``: the run uses worker processes and has no cache: the workers share
+    their summaries through a private temporary folder (removed by :func:`end`)."""
     global _CURRENT, _CURRENT_ID
+    end()
+    summary_root = None
+    if share and cache is None:
+        import tempfile
+
+        from jaxlint.cache import Cache
+
+        summary_root = Path(tempfile.mkdtemp(prefix="jaxlint-summaries-"))
+        cache = Cache(summary_root)
     _CURRENT = ProjectRun(cache, run_files, settings)
+    _CURRENT.summary_root = summary_root
     _CURRENT_ID = run_id
     return _CURRENT
 
@@ -105,6 +123,10 @@ def ensure(run_id: object, make: Callable[[], ProjectRun]) -> ProjectRun:
 
 def end() -> None:
     global _CURRENT, _CURRENT_ID
+    if _CURRENT is not None and _CURRENT.summary_root is not None:
+        import shutil
+
+        shutil.rmtree(_CURRENT.summary_root, ignore_errors=True)
     _CURRENT = None
     _CURRENT_ID = None
 
@@ -151,8 +173,13 @@ _IMPORT_RE = re.compile(
 
 def dependency_order(tasks: list[tuple[Path, ...]]) -> list[tuple[Path, ...]]:
     """``tasks`` with the modules a file imports before the file (a cycle is broken where
-    it is met), so that a run in one process has most summaries when they are asked:
-    fewer files are linted again at the end. Reads each file's import lines only."""
+    it is met), so that a run has most summaries when they are asked: fewer files are
+    linted again at the end. Reads each file's import lines only."""
+    return [tasks[i] for i in dependency_indices(tasks)]
+
+
+def dependency_indices(tasks: list[tuple[Path, ...]]) -> list[int]:
+    """The indices of ``tasks`` in dependency order (see :func:`dependency_order`)."""
     modules: dict[str, int] = {}
     ids: list[ModuleId | None] = []
     for i, paths in enumerate(tasks):
@@ -161,7 +188,7 @@ def dependency_order(tasks: list[tuple[Path, ...]]) -> list[tuple[Path, ...]]:
         if mid is not None:
             modules.setdefault(mid.name, i)
     if len(modules) < 2:
-        return tasks
+        return list(range(len(tasks)))
     deps: list[list[int]] = []
     for i, paths in enumerate(tasks):
         mid = ids[i]
@@ -193,7 +220,7 @@ def dependency_order(tasks: list[tuple[Path, ...]]) -> list[tuple[Path, ...]]:
             elif not state[nxt]:
                 state[nxt] = 1
                 stack.append((nxt, iter(deps[nxt])))
-    return [tasks[i] for i in order]
+    return order
 
 
 def _imported_modules(text: str, mid: ModuleId) -> list[str]:
