@@ -68,7 +68,7 @@ SRC_LAYOUT = [
     ("src/pkg/models.py", 7, "JAX201"),
     ("src/pkg/util.py", 5, "JAX101"),
 ]
-"""``tests/test_util.py`` jits ``untouched`` on purpose (it checks the error): test files
+"""``tests/util_under_jit.py`` jits ``untouched`` on purpose (it checks the error): test files
 do not make library functions traced."""
 
 
