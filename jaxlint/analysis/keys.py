@@ -1931,6 +1931,10 @@ class _Walker:
         func = call.func
         if project is None or type(func) not in (cst.Name, cst.Attribute):
             return None
+        if project.in_test_file:
+            # a test reuses keys on purpose (two runs compared): as for any function the
+            # file cannot see, what the callee does with the key is not used there
+            return None
         qn = project.qualified_name(self.model, func)
         if qn is None or qn.startswith(("jax.", "numpy.", "builtins.")):
             return None
@@ -1938,8 +1942,14 @@ class _Walker:
         if fact is None or fact.get("transform") or not isinstance(fact.get("params"), list):
             return None
         kinds = fact.get("keys") or {}
+        draws = set(fact.get("draws") or ())
+        # a parameter it draws from on every call is a certain consumption; one it draws
+        # from only on some paths (a branch the call's arguments may never take) is
+        # consumed as by any function we cannot see
         params = {
-            p: k for p, k in kinds.items() if isinstance(p, str) and k in (CALL, LOCAL, RANDOM)
+            p: (LOCAL if p in draws else CALL)
+            for p, k in kinds.items()
+            if isinstance(p, str) and k in (CALL, LOCAL, RANDOM)
         }
         return _Summary(params=params, positional=list(fact["params"]))
 

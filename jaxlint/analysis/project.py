@@ -581,6 +581,11 @@ class ProjectFacts:
                 return f"{base}.{name}" if base and name else None
         return None
 
+    @functools.cached_property
+    def in_test_file(self) -> bool:
+        """The file is test code by its path inside the project (tests/, test_*.py)."""
+        return is_test_path(self._display(self.path))
+
     def imports_project(self, model: SemanticModel) -> bool:
         """The module imports something from another module of its project."""
         if self._imports_project is None:

@@ -70,6 +70,7 @@ def build_summary(ctx: FileContext, module: ModuleId) -> dict[str, Any]:
             keys = _key_params(ctx, binding.node)
             if keys:
                 entry["keys"] = keys
+                entry["draws"] = _unconditional_draws(binding.node, model, keys)
             summary["functions"][name] = entry
         elif binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
             summary["classes"][name] = _class(binding.node, qualify, lines, module, model)
@@ -178,6 +179,39 @@ def _key_params(ctx: FileContext, fn: cst.FunctionDef) -> dict[str, str]:
         return {}
     found = ctx.keys.summary(fn)
     return dict(found.params) if found is not None else {}
+
+
+def _unconditional_draws(fn: cst.FunctionDef, model: Any, keys: dict[str, str]) -> list[str]:
+    """The key parameters the function passes to a ``jax.random`` function that consumes
+    it (a sampler or ``split``) in a statement that runs on every call: not inside an
+    ``if``, ``try``, ``match``, loop or nested function, and before any ``return`` or
+    ``raise`` of its body. Only such a call surely draws, whatever its arguments."""
+    from jaxlint.analysis.keys import DERIVERS, READERS
+
+    out: set[str] = set()
+    body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
+    for stmt in body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            if isinstance(stmt, (cst.With,)):
+                continue  # its body may still run; not counted (conservative)
+            continue
+        for node in descendants(stmt):
+            if type(node) is not cst.Call:
+                continue
+            qn = model.call_name(node)
+            if qn is None or not qn.startswith("jax.random.") or qn in DERIVERS | READERS:
+                continue
+            first = next((a.value for a in node.args if a.keyword is None), None)
+            named = next(
+                (a.value for a in node.args if a.keyword is not None and a.keyword.value == "key"),
+                None,
+            )
+            for arg in (first, named):
+                if type(arg) is cst.Name and arg.value in keys:
+                    out.add(arg.value)
+        if any(isinstance(small, (cst.Return, cst.Raise)) for small in stmt.body):
+            break
+    return sorted(out)
 
 
 def _loops(fn: cst.FunctionDef, model: Any) -> bool:

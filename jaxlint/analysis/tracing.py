@@ -32,6 +32,7 @@ applied inside a jitted function names that function's ``jit`` too.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -107,6 +108,9 @@ class TracedFunction:
     inside: TracedFunction | None = None
     """The traced function its transform is applied in, when that function's trace is
     what stages it (``jax.grad(loss)(p)`` inside a jitted ``step``)."""
+    external: bool = False
+    """Traced only because traced code of another module of the project calls it (not
+    by a transform or a traced caller of this module)."""
 
     def how(self, line_of: LineOf, param: str | None = None) -> str:
         """Why it is traced, the shortest true way: its own transform, else the fewest
@@ -437,6 +441,7 @@ class TraceAnalysis:
         self._collect()
         self._find_seeds()
         self._analyze_all()
+        self._only_every_call()
         self._own_attr_wraps()
 
     # -- public queries ----------------------------------------------------------------
@@ -882,7 +887,7 @@ class TraceAnalysis:
         if info is None:
             info = TracedFunction(
                 node=fn, name=fn.name.value, verb=verb, site=fn, staging=staging,
-                abstract=abstract,
+                abstract=abstract, external=True,
             )  # fmt: skip
             for pname in all_param_names(fn):
                 info.param_levels[pname] = Level.STATIC
@@ -1029,6 +1034,23 @@ class TraceAnalysis:
             if after == before:
                 break
 
+    def _only_every_call(self) -> None:
+        """In a function traced only because another module's traced code calls it, keep
+        what is traced to the statements that run on every call: which ``if``/``match``
+        branch runs, whether a ``while`` body runs, and whether a ``try`` body's error is
+        expected depend on the caller's arguments, which that module's summary gives only
+        as traced or not (``if S is None:`` where the jitted caller always passes ``S``)."""
+        for info in self.functions.values():
+            if not info.external or info.caller is not None or info.transforms:
+                continue
+            for node in _conditional_nodes(info.node):
+                key = id(node)
+                val = self.values.get(key)
+                if val is not None and val.level is Level.TRACED:
+                    self.values[key] = dataclasses.replace(val, level=Level.MAYBE)
+                if self.owner.get(key) is info:
+                    del self.owner[key]
+
     def _module_walker(self) -> _FunctionWalker:
         return _FunctionWalker(self, None)
 
@@ -1106,6 +1128,33 @@ class TraceAnalysis:
             first = names[0]
             levels[first] = max(levels[first], Level.MAYBE)
             passed[first] = max(passed.get(first, Level.STATIC), Level.MAYBE)
+
+
+def _conditional_nodes(fn: cst.FunctionDef | cst.Lambda) -> list[cst.CSTNode]:
+    """The nodes of ``fn``'s own body that run only on some calls: the blocks of its
+    ``if``, ``match``, ``while`` and ``try`` statements (their tests run every time)."""
+    from jaxlint.analysis.walk import descendants
+
+    out: list[cst.CSTNode] = []
+    if not isinstance(fn, cst.FunctionDef):
+        return out
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        node = stack.pop()
+        for child in children(node):
+            kind = type(child)
+            if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                continue
+            if kind in (cst.If, cst.While):
+                out.extend(descendants(child.body))  # type: ignore[attr-defined]
+                if child.orelse is not None:  # type: ignore[attr-defined]
+                    out.extend(descendants(child.orelse))  # type: ignore[attr-defined]
+                continue
+            if kind in (cst.Try, cst.TryStar, cst.Match):
+                out.extend(descendants(child))
+                continue
+            stack.append(child)
+    return out
 
 
 def _params(fn: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:

@@ -426,4 +426,6 @@ class Queries:
     def staged(self, node: cst.CSTNode) -> bool:
         """``node`` runs while an outer ``jit`` traces: an inner wrapper is traced inline."""
         info = self.ctx.trace.traced_function_of(node)
-        return info is not None and info.staging
+        # traced only because another module's jitted code calls it: it may also be
+        # called from host code (a public function), where every call compiles again
+        return info is not None and info.staging and not info.external

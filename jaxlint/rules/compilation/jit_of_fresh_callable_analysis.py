@@ -51,7 +51,9 @@ class FreshCallableChecks(Queries):
             if isinstance(parent, cst.FunctionDef) and self.runs_once(parent):
                 return False  # a helper of a test: runs a few times at most
         info = self.ctx.trace.info(outer)
-        return not (info is not None and info.staging) and not self.staged(node)
+        return not (info is not None and info.staging and not info.external) and not self.staged(
+            node
+        )
 
     def _host_only(self, fn: cst.FunctionDef) -> bool:
         """``fn`` fetches values to the host (``jax.device_get``, ``np.asarray``, ``float``,

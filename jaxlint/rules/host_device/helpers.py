@@ -226,6 +226,21 @@ _TRACER_GUARDS: weakref.WeakKeyDictionary[SemanticModel, dict[int, bool]] = (
 """Per module, ``id(if node)`` -> ``_tests_tracer(its test)``, for all the rules."""
 
 
+_TRACER_ERRORS = frozenset(
+    {
+        "builtins.TypeError",
+        "builtins.Exception",
+        "builtins.BaseException",
+        "jax.errors.ConcretizationTypeError",
+        "jax.errors.TracerArrayConversionError",
+        "jax.errors.TracerIntegerConversionError",
+        "jax.errors.TracerBoolConversionError",
+        "jax.core.ConcretizationTypeError",
+    }
+)
+"""What a conversion of a tracer raises (all ``TypeError``s on jax 0.12), and their bases."""
+
+
 class Shared:
     """Shared bits of the rules below (a mixin, so that the registry does not see it):
     the enclosing function of the node being visited, traced values, assignments."""
@@ -237,7 +252,8 @@ class Shared:
         super().__init__(ctx)  # type: ignore[call-arg]
         self._functions: list[cst.FunctionDef | cst.Lambda] = []
         self._assigned: dict[int, cst.BaseExpression] | None = None
-        self._tracer_guards: list[cst.If] = []
+        self._tracer_guards: list[cst.CSTNode] = []
+        self._guarded_bodies: set[int] = set()
 
     def visit_If(self, node: cst.If) -> None:
         # ``if not_jax_tracer(x):`` / ``if isinstance(x, core.Tracer):``: the code
@@ -252,6 +268,25 @@ class Shared:
             self._tracer_guards.append(node)
 
     def leave_If(self, node: cst.If) -> None:
+        if self._tracer_guards and self._tracer_guards[-1] is node:
+            self._tracer_guards.pop()
+
+    def visit_Try(self, node: cst.Try) -> None:
+        # ``try: int(np.asarray(x)) except TypeError: return``: a tracer's conversion
+        # raises a TypeError (ConcretizationTypeError, TracerArrayConversionError, ...),
+        # which the code expects: its body is a runtime check, as an ``isinstance`` test
+        for handler in node.handlers:
+            kind = handler.type
+            kinds = [e.value for e in kind.elements] if isinstance(kind, cst.Tuple) else [kind]
+            if kind is None or any(self.model.qualified_name(k) in _TRACER_ERRORS for k in kinds):  # type: ignore[arg-type]
+                self._guarded_bodies.add(id(node.body))
+                return
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        if id(node) in self._guarded_bodies:
+            self._tracer_guards.append(node)
+
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         if self._tracer_guards and self._tracer_guards[-1] is node:
             self._tracer_guards.pop()
 

@@ -124,9 +124,10 @@ an unknown function, an attribute of a pytree) are not flagged either. Under
 transforms and `vmap`; `float`, `complex`, `tolist`, `math` and NumPy raise
 under `grad` too. Code under an `if` that checks for tracers at runtime
 (`if not isinstance(x, core.Tracer):`, `if not_jax_tracer(x):`,
-`if jax.core.is_concrete(x):`), or for a host type (`if isinstance(x, np.ndarray):`,
-`isinstance(x, (int, float))`, which is False for every tracer) is not flagged, nor is
-`print` there (JAX103).
+`if jax.core.is_concrete(x):`) or for a host type (`if isinstance(x, np.ndarray):`,
+`isinstance(x, (int, float))`, which is False for every tracer), and the body of a
+`try` whose `except TypeError` (or a tracer error class, or `Exception`) expects the
+conversion to fail, is not flagged, nor is `print` there (JAX103).
 
 ## Example
 ```python
@@ -220,6 +221,11 @@ your file and line and `"rule": "JAX101"`.
             note="a runtime check for tracers guards the conversion",
         ),
         EXAMPLES.valid(
+            "valid_try_except_typeerror_guards_conversion.py",
+            note="`except TypeError` expects the tracer's conversion error: a runtime check",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_isinstance_host_type_branch_dead.py",
             note="`isinstance(x, np.ndarray)` / `(int, float)` is False for a tracer: the"
             " branch never runs under jit",
@@ -246,6 +252,14 @@ your file and line and `"rule": "JAX101"`.
             column=16,
             message_contains="`float(x)` needs a concrete value, but `x` is traced",
             raises="ConcretizationTypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_try_catches_valueerror_only.py",
+            line=8,
+            column=17,
+            message_contains="`np.sqrt(n)` needs a concrete value, but `n` is traced",
+            raises="TracerArrayConversionError",
+            note="`except ValueError` does not catch the tracer's conversion error",
         ),
         EXAMPLES.invalid(
             "invalid_isinstance_guard_ends_before_conversion.py",
