@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -194,10 +195,7 @@ def dependency_indices(tasks: list[tuple[Path, ...]]) -> list[int]:
         mid = ids[i]
         found: list[int] = []
         if mid is not None:
-            try:
-                text = paths[0].read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                text = ""
+            text = _head(paths[0])
             for name in _imported_modules(text, mid):
                 j = modules.get(name)
                 if j is not None and j != i:
@@ -221,6 +219,23 @@ def dependency_indices(tasks: list[tuple[Path, ...]]) -> list[int]:
                 state[nxt] = 1
                 stack.append((nxt, iter(deps[nxt])))
     return order
+
+
+def _head(path: Path, limit: int = 1 << 20) -> str:
+    """The first ``limit`` bytes of a regular file as text; ``""`` for anything else (a
+    FIFO named ``x.py`` must not block the run: it is opened without waiting)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError):
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        return os.read(fd, limit).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
 
 
 def _imported_modules(text: str, mid: ModuleId) -> list[str]:
