@@ -869,8 +869,11 @@ class TraceAnalysis:
             for key in ("static_argnums", "static_argnames", "argnums", "in_axes"):
                 if key in call:
                     kwargs[key] = cst.parse_expression(repr(call[key]))
+            existed = id(fn) in self.functions
             self._mark(fn, _Wrap(transform, kwargs), fn)
             info = self.functions[id(fn)]
+            if not existed:
+                info.external = True
             last = info.own[-1]
             info.own[-1] = Reason(
                 f"{last.verb} in {call.get('where', '?')}",
