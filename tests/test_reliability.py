@@ -8,6 +8,7 @@ limit, oversized files are skipped, probes always give their JSON report.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -188,3 +189,140 @@ def test_signals_module_exit_codes() -> None:
     assert exit_code_for(Terminated(signal.SIGTERM)) == 143
     assert exit_code_for(Terminated(signal.SIGHUP)) == 129
     assert isinstance(Terminated(signal.SIGTERM), KeyboardInterrupt)
+
+
+# -- item 4: file names that are not UTF-8 -------------------------------------------------------------
+
+NAME = b"caf\xe9.py"  # Latin-1, not UTF-8: Python holds it as "caf\udce9.py"
+
+needs_byte_names = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="needs a file system that takes any bytes"
+)
+
+
+def _jaxlint(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "jaxlint", *args],
+        cwd=cwd,
+        capture_output=True,
+        env={**ENV, "PYTHONIOENCODING": "utf-8", **(env or {})},  # strict UTF-8 output
+        timeout=300,
+        check=False,
+    )
+
+
+def _git(*args: str, cwd: Path) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
+
+
+@needs_byte_names
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_non_utf8_file_name_in_a_git_work_tree(tmp_path: Path) -> None:
+    _git("init", "-q", cwd=tmp_path)
+    (tmp_path / ".gitignore").write_bytes(b"ignored_*\n")
+    os.mkdir(os.path.join(os.fsencode(tmp_path), b"d\xff"))
+    for name in (NAME, b"ok.py", b"ignored_\xe9.py", b"d\xff/inner.py"):
+        with open(os.path.join(os.fsencode(tmp_path), name), "wb") as fh:
+            fh.write(SAMPLE.encode())
+    proc = _jaxlint("check", "--no-cache", "--output-format", "concise", ".", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert b"Traceback" not in proc.stderr
+    lines = sorted(line.split(b":")[0] for line in proc.stdout.splitlines() if b"JAX702" in line)
+    # the names as the OS has them (surrogate escapes written back as their bytes);
+    # the one that .gitignore matches is left out, so git's answer was read right
+    assert lines == [NAME, b"d\xff/inner.py", b"ok.py"]
+
+
+@needs_byte_names
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_fix_of_a_non_utf8_file_name_in_a_git_work_tree(tmp_path: Path) -> None:
+    _git("init", "-q", cwd=tmp_path)
+    target = os.path.join(os.fsencode(tmp_path), NAME)
+    with open(target, "wb") as fh:
+        fh.write(SAMPLE.encode())
+    proc = _jaxlint("check", "--fix", "--output-format", "concise", ".", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    with open(target, "rb") as fh:
+        assert fh.read() == SAMPLE.replace("round_", "round").encode()
+
+
+@needs_byte_names
+@pytest.mark.parametrize("where", ["relative", "absolute"])
+def test_sarif_uri_of_a_non_utf8_file_name(tmp_path: Path, where: str) -> None:
+    """Outside git: SARIF percent-encodes the name's bytes (RFC 3986), no crash."""
+    import json
+
+    work = tmp_path / "work"
+    work.mkdir()
+    with open(os.path.join(os.fsencode(work), NAME), "wb") as fh:
+        fh.write(SAMPLE.encode())
+    cwd = work if where == "relative" else tmp_path / "elsewhere"
+    cwd.mkdir(exist_ok=True)
+    target = "." if where == "relative" else str(work)
+    proc = _jaxlint("check", "--no-cache", "--output-format", "sarif", target, cwd=cwd)
+    assert proc.returncode == 1, proc.stderr
+    [result] = json.loads(proc.stdout)["runs"][0]["results"]
+    uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    expected = "caf%E9.py" if where == "relative" else Path(work).as_uri() + "/caf%E9.py"
+    assert uri == expected
+
+
+# -- item 5: a folder that can be listed but not entered ---------------------------------------------
+
+
+def _as_unprivileged(cmd: list[str], probe_dir: Path) -> list[str]:
+    """``cmd`` run so that file permissions apply (root ignores ``chmod 000``).
+
+    Root runs it without the two capabilities that bypass them (``setpriv`` drops
+    CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH); the test is skipped where that
+    cannot be done, and the drop is checked on a file nobody may read.
+    """
+    if os.geteuid() != 0:
+        return cmd
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root and setpriv is not available to drop CAP_DAC_OVERRIDE")
+    drop = "-dac_override,-dac_read_search"
+    prefix = ["setpriv", f"--inh-caps={drop}", f"--bounding-set={drop}"]
+    secret = probe_dir / "secret.txt"
+    secret.write_text("x")
+    secret.chmod(0)
+    try:
+        probe = subprocess.run([*prefix, "cat", str(secret)], capture_output=True, check=False)
+    finally:
+        secret.unlink()
+    if probe.returncode == 0:
+        pytest.skip("cannot drop the capabilities that let root read any file")
+    return [*prefix, *cmd]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
+@pytest.mark.parametrize("mode", [0o644, 0o000])
+def test_folder_that_cannot_be_entered_is_reported_and_the_run_goes_on(
+    tmp_path: Path, mode: int
+) -> None:
+    for name in ("a_ok", "b_locked", "c_ok"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "m.py").write_text(SAMPLE)
+    (tmp_path / "b_locked" / "jaxlint.toml").write_text('select = ["JAX1"]\n')
+    (tmp_path / "b_locked").chmod(mode)  # 0o644: listed, not entered; 0o000: neither
+    cmd = [sys.executable, "-m", "jaxlint", "check", "--no-cache"]
+    cmd += ["--output-format", "concise", "."]
+    try:
+        proc = subprocess.run(
+            _as_unprivileged(cmd, tmp_path),
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env=ENV,
+            timeout=300,
+            check=False,
+        )
+    finally:
+        (tmp_path / "b_locked").chmod(0o755)
+    assert proc.returncode == 2, proc.stderr  # an IO error, and it is reported
+    assert "Traceback" not in proc.stderr
+    assert "b_locked" in proc.stderr and "Permission denied" in proc.stderr
+    reported = sorted(line.split(":")[0] for line in proc.stdout.splitlines() if "JAX702" in line)
+    assert reported == ["a_ok/m.py", "c_ok/m.py"]

@@ -68,15 +68,24 @@ def _looks_like_path(word: str) -> bool:
 
 
 def _tolerant_output() -> None:
-    """On a non-UTF-8 terminal, print what it cannot encode as escapes instead of crashing."""
+    """Never crash on a character the output cannot encode.
+
+    On a non-UTF-8 terminal, such characters print as escapes. On a UTF-8 one, a file
+    name that is not UTF-8 (held as surrogate escapes, as the OS gave it) prints as
+    its original bytes, as ``ls`` shows it, instead of ``UnicodeEncodeError``.
+    """
     for stream in (sys.stdout, sys.stderr):
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
         reconfigure = getattr(stream, "reconfigure", None)
-        if encoding not in ("utf8", "utf8sig") and reconfigure is not None:
-            try:
-                reconfigure(errors="backslashreplace")
-            except (ValueError, OSError):
-                pass
+        if reconfigure is None:
+            continue
+        utf8 = encoding in ("utf8", "utf8sig")
+        if utf8 and getattr(stream, "errors", None) != "strict":
+            continue
+        try:
+            reconfigure(errors="surrogateescape" if utf8 else "backslashreplace")
+        except (ValueError, OSError):
+            pass
 
 
 def _run_command(args: argparse.Namespace) -> int:
