@@ -326,3 +326,81 @@ def test_folder_that_cannot_be_entered_is_reported_and_the_run_goes_on(
     assert "b_locked" in proc.stderr and "Permission denied" in proc.stderr
     reported = sorted(line.split(":")[0] for line in proc.stdout.splitlines() if "JAX702" in line)
     assert reported == ["a_ok/m.py", "c_ok/m.py"]
+
+
+# -- item 8: ~500-term expressions that CPython compiles -----------------------------------------------
+
+TERMS = 500
+DEEP_SHAPES = {
+    "string concatenation": "s = " + " + ".join(f"'a{i}'" for i in range(TERMS)),
+    "implicit concatenation": "s = (" + " ".join(f"'a{i}'" for i in range(TERMS)) + ")",
+    "+ chain": "s = " + " + ".join(f"x{i}" for i in range(TERMS)),
+    "* chain": "s = " + " * ".join(f"x{i}" for i in range(TERMS)),
+    "unary minus": "s = " + "-" * TERMS + "x",
+    "subscripts": "s = x" + "[0]" * TERMS,
+    "calls": "s = f" + "()" * TERMS,
+    "attribute chain": "s = x" + ".a" * TERMS,
+    "and chain": "s = " + " and ".join(f"x{i}" for i in range(TERMS)),
+}
+
+
+def _deep_module(expression: str) -> str:
+    return f"import jax\n\n\n@jax.jit\ndef f(x):\n    print(x)\n    {expression}\n    return s\n"
+
+
+@pytest.mark.parametrize("shape", sorted(DEEP_SHAPES))
+def test_deep_expressions_are_linted(shape: str) -> None:
+    from jaxlint.config import Settings
+    from jaxlint.engine import lint_text
+    from jaxlint.rules import all_rules
+
+    text = _deep_module(DEEP_SHAPES[shape])
+    compile(text, shape, "exec")  # CPython compiles it: so must jaxlint analyse it
+    limit = sys.getrecursionlimit()
+    result = lint_text(text, "deep.py", Settings(), list(all_rules()))
+    assert result.internal_errors == []
+    assert result.parsed
+    assert [d.code for d in result.diagnostics] == ["JAX103"]  # the print, at its place
+    assert (result.diagnostics[0].start.row, result.diagnostics[0].start.column) == (6, 5)
+    assert sys.getrecursionlimit() == limit  # restored
+
+
+def test_deep_expression_on_the_command_line(tmp_path: Path) -> None:
+    (tmp_path / "deep.py").write_text(_deep_module(DEEP_SHAPES["+ chain"]))
+    proc = _jaxlint("check", "--no-cache", "--select", "ALL", "deep.py", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr  # a finding, not an internal error (2)
+    assert b"internal error" not in proc.stderr
+    assert b"deep.py:6:5: JAX103" in proc.stdout
+
+
+def test_deep_stack_call_restores_what_it_changes() -> None:
+    import libcst as cst
+
+    from jaxlint import deep_stack
+
+    original = cst.CSTNode._codegen
+    limit = sys.getrecursionlimit()
+
+    def inside() -> tuple[int, bool, bool]:
+        return sys.getrecursionlimit(), cst.CSTNode._codegen is original, deep_stack.active()
+
+    assert deep_stack.call(inside) == (deep_stack.RECURSION_LIMIT, False, True)
+    assert (sys.getrecursionlimit(), cst.CSTNode._codegen, deep_stack.active()) == (
+        limit,
+        original,
+        False,
+    )
+    with pytest.raises(ZeroDivisionError):
+        deep_stack.call(lambda: 1 / 0)  # errors reach the caller
+    assert sys.getrecursionlimit() == limit
+
+
+def test_deep_codegen_generates_the_same_code() -> None:
+    """The replacement for libcst's ``_codegen`` writes exactly what libcst writes."""
+    import libcst as cst
+
+    from jaxlint import deep_stack
+
+    text = (ROOT / "jaxlint" / "engine.py").read_text()
+    module = cst.parse_module(text)
+    assert deep_stack.call(lambda: module.code) == text
