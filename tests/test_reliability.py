@@ -404,3 +404,120 @@ def test_deep_codegen_generates_the_same_code() -> None:
     text = (ROOT / "jaxlint" / "engine.py").read_text()
     module = cst.parse_module(text)
     assert deep_stack.call(lambda: module.code) == text
+
+
+# -- item 9: max-file-size -------------------------------------------------------------------------------
+
+
+def test_file_above_max_file_size_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    (tmp_path / "small.py").write_text(SAMPLE)
+    (tmp_path / "big.py").write_text(SAMPLE + "# padding\n" * 1000)  # 11 kB
+    (tmp_path / "jaxlint.toml").write_text('max-file-size = "5kB"\n')
+    proc = _jaxlint("check", "--no-cache", "--output-format", "concise", ".", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr  # small.py's finding; the skip is no error
+    assert b"small.py:2:5: JAX702" in proc.stdout
+    assert b"big.py" not in proc.stdout
+    size = (tmp_path / "big.py").stat().st_size
+    warning = f"warning: big.py: skipped: {size:,} bytes is above max-file-size (5,000 bytes)"
+    assert warning.encode() in proc.stderr
+    # 0: no limit
+    proc = _jaxlint(
+        "check",
+        "--no-cache",
+        "--output-format",
+        "concise",
+        "--config",
+        "max-file-size = 0",
+        ".",
+        cwd=tmp_path,
+    )
+    assert b"big.py:2:5: JAX702" in proc.stdout and b"skipped" not in proc.stderr
+
+
+def test_default_max_file_size() -> None:
+    from jaxlint.config import DEFAULT_MAX_FILE_SIZE, Settings
+
+    assert Settings().max_file_size == DEFAULT_MAX_FILE_SIZE == 2_000_000
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2000", 2000),
+        ('"2MB"', 2_000_000),
+        ('"1.5 MiB"', 1_572_864),
+        ('"500kB"', 500_000),
+        ("0", 0),
+    ],
+)
+def test_max_file_size_values(value: str, expected: int) -> None:
+    from jaxlint.config import inline_config
+
+    assert inline_config(f"max-file-size = {value}") == {"max_file_size": expected}
+
+
+@pytest.mark.parametrize("value", ["-1", '"lots"', "true", "1.5", '"-2MB"'])
+def test_bad_max_file_size_is_a_config_error(value: str) -> None:
+    from jaxlint.config import ConfigError, inline_config
+
+    with pytest.raises(ConfigError, match="max-file-size"):
+        inline_config(f"max-file-size = {value}")
+
+
+# -- item 14: smaller validations ------------------------------------------------------------------------
+
+
+def test_rule_options_under_both_code_and_name_are_an_error() -> None:
+    from jaxlint.config import ConfigError, inline_config
+    from jaxlint.rules import all_rules
+
+    rule = next(r for r in all_rules() if r.options)
+    option, spec = next(iter(rule.options.items()))
+    value = {bool: "true", int: "1", str: '"x"'}.get(spec.type, "[]")
+    text = f"rules.{rule.code}.{option} = {value}\nrules.{rule.name}.{option} = {value}\n"
+    with pytest.raises(ConfigError, match=f"already has options in 'rules.{rule.code}'"):
+        inline_config(text)
+
+
+def test_binary_file_is_not_a_bad_encoding_declaration(tmp_path: Path) -> None:
+    (tmp_path / "blob.py").write_bytes(b"import jax\n\x00\x01\x02\xff\xfe binary")
+    proc = _jaxlint("check", "--no-cache", "--output-format", "concise", "blob.py", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert b"blob.py:2:1: JAX000" in proc.stdout
+    assert b"binary file" in proc.stdout
+    assert b"encoding declaration" not in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("probe", "flag", "value"),
+    [
+        ("recompile", "--expect-compiles", "-1"),
+        ("recompile", "--steps", "0"),
+        ("bench", "--repeat", "0"),
+        ("bench", "--warmup", "-1"),
+    ],
+)
+def test_negative_counts_are_usage_errors(probe: str, flag: str, value: str) -> None:
+    import importlib
+    import json
+
+    module = importlib.import_module(f"jaxlint.runtime_probes.{probe}")
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys, {module.__name__} as m; sys.exit(m.main(sys.argv[1:]))",
+            "x.py:f",
+            flag,
+            value,
+        ],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 2
+    report = json.loads(out.stdout)
+    assert report["ok"] is False and report["error"]["class"] == "UsageError"
+    assert flag in report["error"]["message"]

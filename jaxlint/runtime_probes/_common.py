@@ -174,6 +174,25 @@ class ProbeParser(argparse.ArgumentParser):
         raise ArgumentsError(message)
 
 
+def count(minimum: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number of at least ``minimum`` (``--repeat -1`` is a
+    usage error, not a run that measures nothing)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                f"expected a number of at least {minimum}, got {value}"
+            )
+        return value
+
+    parse.__name__ = "count"
+    return parse
+
+
 def make_parser(
     name: str, summary: str, details: str, examples: str, trust: str = TRUST_WARNING
 ) -> argparse.ArgumentParser:
