@@ -423,6 +423,11 @@ def lint_text(
     result = _lint_text(*args, **options)
     if _hit_recursion_limit(result) and not deep_stack.active():
         result = deep_stack.call(_lint_text, *args, **options)
+        if _hit_recursion_limit(result) and result.parsed:
+            # deeper than even the deep stack: the file cannot be analysed (not a bug in
+            # a rule), as when the walks of the first run gave up
+            result = FileResult(parsed=False)
+            result.diagnostics.append(parse_error_diagnostic(filename, TOO_DEEP_TO_ANALYSE, 1, 1))
     return result
 
 

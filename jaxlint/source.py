@@ -101,7 +101,7 @@ def decode_source(data: bytes) -> tuple[str, str]:
     if nul >= 0:  # git's test for a binary file; no Python source holds a NUL byte
         row = data.count(b"\n", 0, nul) + 1
         column = nul - (data.rfind(b"\n", 0, nul) + 1) + 1
-        raise DecodeError("binary file (a NUL byte): not Python source", row, column)
+        raise DecodeError("binary file (a null byte): not Python source", row, column)
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:

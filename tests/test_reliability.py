@@ -484,7 +484,7 @@ def test_binary_file_is_not_a_bad_encoding_declaration(tmp_path: Path) -> None:
     proc = _jaxlint("check", "--no-cache", "--output-format", "concise", "blob.py", cwd=tmp_path)
     assert proc.returncode == 1
     assert b"blob.py:2:1: JAX000" in proc.stdout
-    assert b"binary file" in proc.stdout
+    assert b"binary file (a null byte)" in proc.stdout
     assert b"encoding declaration" not in proc.stdout
 
 
@@ -521,3 +521,20 @@ def test_negative_counts_are_usage_errors(probe: str, flag: str, value: str) -> 
     report = json.loads(out.stdout)
     assert report["ok"] is False and report["error"]["class"] == "UsageError"
     assert flag in report["error"]["message"]
+
+
+def test_deeper_than_the_deep_stack_is_still_a_clear_jax000(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Were the deep stack not enough, the file is "cannot analyse", not an internal error."""
+    from jaxlint import deep_stack
+    from jaxlint.config import Settings
+    from jaxlint.engine import TOO_DEEP_TO_ANALYSE, lint_text
+    from jaxlint.rules import all_rules
+
+    monkeypatch.setattr(deep_stack, "RECURSION_LIMIT", sys.getrecursionlimit())  # no more room
+    result = lint_text(
+        _deep_module(DEEP_SHAPES["unary minus"]), "d.py", Settings(), list(all_rules())
+    )
+    assert result.internal_errors == []
+    assert [d.message for d in result.diagnostics] == [TOO_DEEP_TO_ANALYSE]
