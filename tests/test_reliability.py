@@ -538,3 +538,20 @@ def test_deeper_than_the_deep_stack_is_still_a_clear_jax000(
     )
     assert result.internal_errors == []
     assert [d.message for d in result.diagnostics] == [TOO_DEEP_TO_ANALYSE]
+
+
+def test_max_file_size_does_not_skip_a_notebook_with_big_outputs(tmp_path: Path) -> None:
+    """A notebook's size is mostly its outputs (images); its code cells are what is linted."""
+    import json
+
+    cell = {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": SAMPLE}
+    cell["outputs"] = [
+        {"output_type": "display_data", "metadata": {}, "data": {"image/png": "A" * 20_000}}
+    ]
+    book = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "big.ipynb").write_text(json.dumps(book))
+    (tmp_path / "jaxlint.toml").write_text('max-file-size = "5kB"\n')
+    proc = _jaxlint("check", "--no-cache", "--output-format", "concise", ".", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert b"big.ipynb:cell 1:2:5: JAX702" in proc.stdout
+    assert b"skipped" not in proc.stderr

@@ -407,9 +407,11 @@ def _check_file(
 
 def too_large(path: Path, settings: Settings, state: RunState) -> bool:
     """A file above ``max-file-size`` is skipped, with a warning that says how to check it
-    (linting needs about 900 bytes of memory per byte of source: docs/performance.md)."""
+    (linting needs about 900 bytes of memory per byte of source: docs/performance.md).
+    Notebooks are not: their size is mostly outputs, not code."""
     limit = settings.max_file_size
-    if not limit:
+    if not limit or is_notebook(path):
+        # a notebook's size is mostly its outputs (images): its code cells are small
         return False
     try:
         size = os.stat(path).st_size
