@@ -64,6 +64,13 @@ Selection = tuple[tuple[str, ...] | None, tuple[str, ...], tuple[str, ...]]
 """(select or None, extend-select, ignore)."""
 
 
+DEFAULT_MAX_FILE_SIZE = 2_000_000
+"""2 MB. Linting needs about 900 bytes of memory per byte of source (libcst's nodes,
+positions, the semantic model; measured in docs/performance.md): a 2 MB file peaks
+near 2 GB, per worker with ``-j``. The largest file in the pinned corpus of real JAX
+projects is 0.43 MB (``jax/_src/lax/lax.py``)."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """The effective configuration for one file."""
@@ -91,6 +98,8 @@ class Settings:
     As in ruff, a more specific selector beats a broader one within a layer (and
     ``ignore`` wins a tie), while across layers the command line wins.
     """
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    """Files larger than this many bytes are skipped with a warning (0: no limit)."""
     root: Path | None = None
     """The folder of the config file (globs are relative to it), or None."""
     source: Path | None = None
@@ -279,11 +288,18 @@ def _rule_options(value: Any, where: str) -> tuple[tuple[str, tuple[tuple[str, A
     if not isinstance(value, Mapping):
         raise ConfigError(f"{where}: key 'rules': expected a table of rule tables")
     out = []
+    keys_of: dict[str, str] = {}
     for key, options in value.items():
         loc = f"{where}: key 'rules.{key}'"
         rule = find_rule(key)
         if rule is None:
             raise ConfigError(f"{loc}: unknown rule {key!r}")
+        if rule.code in keys_of:  # [rules.JAX104] and [rules.side-effect-in-traced]
+            raise ConfigError(
+                f"{loc}: rule {rule.code} ({rule.name}) already has options in"
+                f" 'rules.{keys_of[rule.code]}'; set them in one table"
+            )
+        keys_of[rule.code] = str(key)
         if not isinstance(options, Mapping):
             raise ConfigError(f"{loc}: expected a table of options, got {options!r}")
         items = []
@@ -305,6 +321,38 @@ def _rule_options(value: Any, where: str) -> tuple[tuple[str, tuple[tuple[str, A
     return tuple(out)
 
 
+_SIZE_RE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|kib|mib|gib)?\s*", re.IGNORECASE)
+_SIZE_UNITS = {
+    None: 1,
+    "b": 1,
+    "kb": 1000,
+    "mb": 1000**2,
+    "gb": 1000**3,
+    "kib": 1024,
+    "mib": 1024**2,
+    "gib": 1024**3,
+}
+
+
+def parse_size(value: Any, where: str) -> int:
+    """``max-file-size``: a number of bytes, or a string such as "2MB" or "500 kB"; 0 is no limit."""
+    if isinstance(value, bool):
+        raise ConfigError(f'{where}: expected a size like 2000000 or "2MB", got {value!r}')
+    if isinstance(value, int):
+        if value < 0:
+            raise ConfigError(f"{where}: expected a size of 0 or more bytes, got {value}")
+        return value
+    if isinstance(value, str):
+        match = _SIZE_RE.fullmatch(value)
+        if match is not None:
+            unit = match.group(2).lower() if match.group(2) else None
+            return int(float(match.group(1)) * _SIZE_UNITS[unit])
+    raise ConfigError(
+        f'{where}: expected a size like 2000000 or "2MB" (units B, kB, MB, GB, KiB, MiB,'
+        f" GiB; 0 for no limit), got {value!r}"
+    )
+
+
 CONFIG_KEYS = (
     "select",
     "extend-select",
@@ -317,6 +365,7 @@ CONFIG_KEYS = (
     "target-jax",
     "traced-decorators",
     "traced-wrappers",
+    "max-file-size",
     "rules",
 )
 
@@ -401,6 +450,8 @@ def table_settings(table: Mapping[str, Any], where: str) -> dict[str, Any]:
                 if not all(part.isidentifier() for part in name.split(".")):
                     raise ConfigError(f"{loc}: {name!r} is not a dotted name like 'mylib.my_jit'")
             kwargs[key.replace("-", "_")] = names
+        elif key == "max-file-size":
+            kwargs["max_file_size"] = parse_size(value, loc)
         elif key == "rules":
             kwargs["rule_options"] = _rule_options(value, where)
         else:

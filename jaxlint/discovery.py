@@ -73,7 +73,18 @@ def _walk(root: Path, resolver: ConfigResolver, out: Discovery) -> list[Path]:
 
     for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
         base = Path(dirpath)
-        settings = resolver.for_path(base)
+        try:
+            settings = resolver.for_path(base)
+        except OSError as exc:
+            # A folder that can be listed but not entered (read but no execute
+            # permission): whether it holds a jaxlint.toml cannot be told, so its files
+            # are not checked. Reported for this folder; the rest of the run goes on.
+            reason = exc.strerror or str(exc)
+            out.errors.append(
+                f"{dirpath}: cannot enter folder ({reason}); its files are not checked"
+            )
+            dirnames[:] = []
+            continue
         dirnames[:] = sorted(d for d in dirnames if not settings.is_excluded(base / d))
         for name in sorted(filenames):
             if not name.endswith(PYTHON_SUFFIXES):
@@ -115,11 +126,13 @@ def _drop_gitignored(paths: list[Path], resolver: ConfigResolver) -> list[Path]:
                 rel_to_path[rel.replace(os.sep, "/")] = f
         if not rel_to_path:
             continue
-        payload = "\0".join(rel_to_path) + "\0"
+        # File names are bytes to the OS and to git: a name that is not UTF-8 is a str
+        # with surrogate escapes here, and goes back to git as its original bytes.
+        payload = b"\0".join(os.fsencode(rel) for rel in rel_to_path) + b"\0"
         try:
             proc = subprocess.run(
                 ["git", "-C", top, "check-ignore", "--stdin", "-z"],
-                input=payload.encode(),
+                input=payload,
                 capture_output=True,
                 timeout=60,
                 check=False,
@@ -127,7 +140,8 @@ def _drop_gitignored(paths: list[Path], resolver: ConfigResolver) -> list[Path]:
         except (OSError, subprocess.SubprocessError):
             continue
         if proc.returncode in (0, 1):
-            for item in proc.stdout.decode(errors="replace").split("\0"):
+            for raw in proc.stdout.split(b"\0"):
+                item = os.fsdecode(raw)
                 if item in rel_to_path:
                     ignored.add(os.path.normcase(os.path.abspath(rel_to_path[item])))
     return [p for p in paths if os.path.normcase(os.path.abspath(p)) not in ignored]
@@ -154,7 +168,8 @@ def _git_toplevel(directory: str, cache: dict[str, str | None]) -> str | None:
             timeout=30,
             check=False,
         )
-        top = proc.stdout.decode().strip() if proc.returncode == 0 else None
+        # the top level's own name may not be UTF-8 either: keep its bytes (surrogate escapes)
+        top = os.fsdecode(proc.stdout.rstrip(b"\n")) if proc.returncode == 0 else None
     except (OSError, subprocess.SubprocessError):
         top = None
     cache[directory] = top or None

@@ -17,6 +17,7 @@ import libcst as cst
 from libcst import CSTNode
 from libcst.metadata import CodeRange
 
+from jaxlint import deep_stack
 from jaxlint.analysis.keys import KeyAnalysis
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.project import ProjectFacts
@@ -134,8 +135,15 @@ class FileContext:
         return self._keys
 
     def code(self, node: cst.CSTNode) -> str:
-        """The source text of ``node`` as the user wrote it."""
-        return self.module.code_for_node(node)
+        """The source text of ``node`` as the user wrote it.
+
+        libcst's code generation recurses through context managers, which Python
+        3.12 limits to about 1,500 levels whatever the recursion limit; a node nested
+        deeper is cut from the file's text instead (:meth:`source`)."""
+        try:
+            return self.module.code_for_node(node)
+        except RecursionError:
+            return self.source(node)
 
     def source(self, node: cst.CSTNode) -> str:
         """The text of ``node`` exactly as it stands in the file. Unlike :meth:`code`, the
@@ -423,8 +431,44 @@ def lint_text(
 
     With ``timings``, the time of each phase and each rule is added to it. With
     ``project``, the analyses ask it about names imported from the project's other
-    modules, and the module's summary is published to it.
+    modules, and the module's summary is published to it. Code nested deeper than
+    Python's recursion limit allows jaxlint's walks to go is linted again with a deep
+    stack (:mod:`jaxlint.deep_stack`).
     """
+    args = (text, filename, settings, rules)
+    options = dict(
+        want_fixes=want_fixes, path=path, apply_noqa=apply_noqa, timings=timings, project=project
+    )
+    result = _lint_text(*args, **options)
+    if _hit_recursion_limit(result) and not deep_stack.active():
+        result = deep_stack.call(_lint_text, *args, **options)
+        if _hit_recursion_limit(result) and result.parsed:
+            # deeper than even the deep stack: the file cannot be analysed (not a bug in
+            # a rule), as when the walks of the first run gave up
+            result = FileResult(parsed=False)
+            result.diagnostics.append(parse_error_diagnostic(filename, TOO_DEEP_TO_ANALYSE, 1, 1))
+    return result
+
+
+def _hit_recursion_limit(result: FileResult) -> bool:
+    """A walk of jaxlint's (or libcst's) ran into Python's recursion limit on this file."""
+    return any(
+        d.message in (TOO_DEEP_TO_ANALYSE, NESTED_TOO_DEEPLY) for d in result.diagnostics
+    ) or any(e.error.startswith("RecursionError") for e in result.internal_errors)
+
+
+def _lint_text(
+    text: str,
+    filename: str,
+    settings: Settings,
+    rules: Sequence[type[Rule]] | None = None,
+    *,
+    want_fixes: bool = False,
+    path: Path | None = None,
+    apply_noqa: bool = True,
+    timings: Timings | None = None,
+    project: ProjectFacts | None = None,
+) -> FileResult:
     if rules is None:
         from jaxlint.rules import all_rules
 

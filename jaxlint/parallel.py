@@ -22,11 +22,14 @@ import multiprocessing.connection
 import os
 import signal
 import sys
+import threading
 import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from jaxlint import signals
 
 PREFETCH = 2
 """Tasks queued per worker: one running and one waiting, so a worker never idles."""
@@ -71,9 +74,68 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _worker_main(conn: Any, work: Callable[[Any, Any], Any], context: Any) -> None:
-    """Run tasks from ``conn`` until told to stop; a ``KeyboardInterrupt`` ends it quietly."""
+def _die_with_parent(parent: int | None) -> None:
+    """Make this worker end when the process that started it dies, even by SIGKILL.
+
+    On Linux the kernel sends SIGTERM (``PR_SET_PDEATHSIG``); elsewhere a daemon
+    thread watches the parent process id. Either way the worker's SIGTERM handler
+    raises, so a write in progress removes its temporary file. ``parent`` is the
+    process that should be the parent (None when it is a fork server: the fork
+    server ends when jaxlint does, and then its children get the signal).
+    """
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if parent is not None and os.getppid() != parent:
+        # the parent died before the death signal was armed
+        os.kill(os.getpid(), signal.SIGTERM)
+    if not armed:
+        threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _watch_parent(parent: int) -> None:
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+PARENT_POLL_SECONDS = 1.0
+"""How often a worker without ``PR_SET_PDEATHSIG`` checks that its parent lives."""
+
+
+def _worker_main(
+    conn: Any,
+    work: Callable[[Any, Any], Any],
+    context: Any,
+    inherited: Sequence[Any] = (),
+    parent: int | None = None,
+) -> None:
+    """Run tasks from ``conn`` until told to stop; an interrupt ends it quietly.
+
+    ``inherited``: the parent's ends of the pipes (this worker's and the other
+    workers'), which a forked worker inherits. They are closed first: a worker
+    holding the parent's end of its own pipe would never see it close, and would
+    wait forever once the parent is gone.
+    """
+    for other in inherited:
+        try:
+            other.close()
+        except OSError:
+            pass
     try:
+        signals.install(force=True)  # SIGTERM, SIGHUP: like Ctrl-C, a write cleans up
+        _die_with_parent(parent)
         while True:
             message = conn.recv()
             if message is None:
@@ -131,9 +193,19 @@ def run_parallel(
     pending: deque[int] = deque(order if order is not None else range(len(tasks)))
     workers: list[_Worker] = []
 
+    forking = ctx.get_start_method() == "fork"
+
     def start_worker() -> _Worker:
         parent_conn, child_conn = ctx.Pipe(duplex=True)
-        process = ctx.Process(target=_worker_main, args=(child_conn, work, context), daemon=True)
+        # A forked worker inherits every open pipe end; it closes the parent's ones. A
+        # worker from a fork server or spawned inherits none (and they do not pickle).
+        inherited = (parent_conn, *(w.conn for w in workers)) if forking else ()
+        parent = os.getpid() if forking or ctx.get_start_method() == "spawn" else None
+        process = ctx.Process(
+            target=_worker_main,
+            args=(child_conn, work, context, inherited, parent),
+            daemon=True,
+        )
         process.start()
         child_conn.close()
         return _Worker(process, parent_conn)
@@ -198,12 +270,25 @@ def run_parallel(
                         continue
                 if worker.process.sentinel in ready and worker in workers:
                     bury(worker)
-    finally:
-        _shutdown(workers)
+    except BaseException:
+        # interrupted (Ctrl-C, SIGTERM, SIGHUP) or a bug here: stop the workers now
+        _shutdown(workers, interrupted=True)
+        raise
+    _shutdown(workers)
 
 
-def _shutdown(workers: list[_Worker]) -> None:
+def _shutdown(workers: list[_Worker], interrupted: bool = False) -> None:
+    """Stop every worker: ask it to finish, then interrupt it, then kill it.
+
+    When the run was interrupted, each worker gets SIGTERM at once (its handler
+    raises, so a fix being written removes its temporary file) instead of finishing
+    its task first."""
     for worker in workers:
+        if interrupted and worker.process.is_alive():
+            try:
+                os.kill(worker.process.pid, signal.SIGTERM)
+            except OSError:
+                pass
         try:
             worker.conn.send(None)
         except (BrokenPipeError, OSError):

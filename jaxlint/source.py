@@ -91,8 +91,17 @@ class SourceFile:
     """Set by :func:`read_source`: a fix is written only if the file still matches it."""
 
 
+BINARY_SNIFF_BYTES = 8000
+"""How far :func:`decode_source` looks for a NUL byte (as git does)."""
+
+
 def decode_source(data: bytes) -> tuple[str, str]:
     """Return ``(text, encoding)``; raise :class:`DecodeError` with a row on failure."""
+    nul = data.find(b"\0", 0, BINARY_SNIFF_BYTES)
+    if nul >= 0:  # git's test for a binary file; no Python source holds a NUL byte
+        row = data.count(b"\n", 0, nul) + 1
+        column = nul - (data.rfind(b"\n", 0, nul) + 1) + 1
+        raise DecodeError("binary file (a null byte): not Python source", row, column)
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:

@@ -4,7 +4,8 @@ One module per subcommand (``check.py``, ``rule.py``, ``probe.py``, ``clean.py``
 with ``add_parser(sub)`` and ``run(args)``; what they share is in ``common.py``.
 
 Exit codes: 0 nothing found (or everything fixed), 1 findings remain (or, with
-``--diff``, something would change), 2 usage, configuration, IO or internal error.
+``--diff``, something would change), 2 usage, configuration, IO or internal error;
+130, 143, 129 interrupted by SIGINT (Ctrl-C), SIGTERM, SIGHUP (``jaxlint.signals``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-from jaxlint import __version__
+from jaxlint import __version__, signals
 from jaxlint.cli import check, clean, probe, rule
 from jaxlint.cli.common import EXIT_ERROR, Parser, UsageError, one_line
 from jaxlint.config import ConfigError
@@ -67,15 +68,44 @@ def _looks_like_path(word: str) -> bool:
 
 
 def _tolerant_output() -> None:
-    """On a non-UTF-8 terminal, print what it cannot encode as escapes instead of crashing."""
+    """Never crash on a character the output cannot encode.
+
+    On a non-UTF-8 terminal, such characters print as escapes. On a UTF-8 one, a file
+    name that is not UTF-8 (held as surrogate escapes, as the OS gave it) prints as
+    its original bytes, as ``ls`` shows it, instead of ``UnicodeEncodeError``.
+    """
     for stream in (sys.stdout, sys.stderr):
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
         reconfigure = getattr(stream, "reconfigure", None)
-        if encoding not in ("utf8", "utf8sig") and reconfigure is not None:
-            try:
-                reconfigure(errors="backslashreplace")
-            except (ValueError, OSError):
-                pass
+        if reconfigure is None:
+            continue
+        utf8 = encoding in ("utf8", "utf8sig")
+        if utf8 and getattr(stream, "errors", None) != "strict":
+            continue
+        try:
+            reconfigure(errors="surrogateescape" if utf8 else "backslashreplace")
+        except (ValueError, OSError):
+            pass
+
+
+def _run_command(args: argparse.Namespace) -> int:
+    """Run the subcommand; SIGTERM and SIGHUP end it as Ctrl-C does (cleanup runs).
+
+    The language server keeps its own handling (its client stops it)."""
+    command = args.command or "check"
+    if command == "server":
+        return SUBCOMMANDS[command].run(args)
+    with signals.terminate_like_interrupt():
+        return SUBCOMMANDS[command].run(args)
+
+
+def _interrupted(exc: KeyboardInterrupt) -> int:
+    """Exit 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP (128 + the signal)."""
+    if isinstance(exc, signals.Terminated):
+        print(f"error: terminated by {exc.signal_name}", file=sys.stderr)
+    else:
+        print("error: interrupted", file=sys.stderr)
+    return signals.exit_code_for(exc)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -90,13 +120,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help / --version
         return int(exc.code or 0)
     try:
-        return SUBCOMMANDS[args.command or "check"].run(args)
+        return _run_command(args)
     except (ConfigError, UsageError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc)
     except BrokenPipeError:
         return EXIT_ERROR
     except Exception as exc:  # a bug in jaxlint: one clear line and exit 2, not a traceback

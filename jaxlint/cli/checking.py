@@ -441,6 +441,8 @@ def _check_file(
     cache: Cache | None = None,
     lookup: bool = True,
 ) -> None:
+    if too_large(path, settings, state):
+        return
     if is_notebook(path):
         check_notebook(path, settings, args, state, fixing, cache)
         return
@@ -498,6 +500,31 @@ def _check_file(
                 mark.undo(state, name)
                 with gc_paused():
                     process_text(source.text, name, settings, path, args, state, False)
+
+
+def too_large(path: Path, settings: Settings, state: RunState) -> bool:
+    """A file above ``max-file-size`` is skipped, with a warning that says how to check it
+    (linting needs about 900 bytes of memory per byte of source: docs/performance.md).
+    Notebooks are not: their size is mostly outputs, not code."""
+    limit = settings.max_file_size
+    if not limit or is_notebook(path):
+        # a notebook's size is mostly its outputs (images): its code cells are small
+        return False
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return False  # reading it reports the error
+    if size <= limit:
+        return False
+    state.notes.append(
+        f"{path}: skipped: {_megabytes(size)} is above max-file-size ({_megabytes(limit)});"
+        " set max-file-size in the configuration (0: no limit) to check it"
+    )
+    return True
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size:,} bytes"
 
 
 @dataclass

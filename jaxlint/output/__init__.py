@@ -159,14 +159,17 @@ SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 
 def _sarif_uri(filename: str) -> str:
     """A relative URI for files under the current folder (what GitHub code scanning wants),
-    an absolute ``file://`` URI otherwise; percent-encoded either way."""
+    an absolute ``file://`` URI otherwise; percent-encoded either way.
+
+    The name's bytes are encoded, as the OS gives them: a name that is not UTF-8
+    (held as surrogate escapes) becomes its own bytes, ``caf%E9.py``, not an error."""
     if filename == "-":
         return "stdin"
     path = os.path.abspath(filename)
     rel = os.path.relpath(path)
     if rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
         return Path(path).as_uri()
-    return urllib.parse.quote(rel.replace(os.sep, "/"), safe="/")
+    return urllib.parse.quote(os.fsencode(rel.replace(os.sep, "/")), safe="/")
 
 
 def _doc_section(docs: str, title: str) -> str:

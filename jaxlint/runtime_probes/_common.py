@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 from jaxlint import __version__
+from jaxlint.runtime_probes._errors import describe_exception
 
 #: Version of the JSON shapes documented in ``docs/probes.md``.
 SCHEMA_VERSION = 1
@@ -91,8 +92,60 @@ def import_jax() -> ModuleType:
     return jax
 
 
+ABORTING_FLAG_VARIABLES = ("XLA_FLAGS", "LIBTPU_INIT_ARGS")
+"""Variables whose bad values make XLA abort the process (a C++ fatal error, no exception)."""
+
+
+def _backend_preflight() -> None:
+    """Initialise the backend once in a child process when a variable that can abort it is set.
+
+    XLA ends the process on an unknown flag in ``XLA_FLAGS`` (``abort()``, after
+    printing the flag and its value): no exception, no report. The child takes that
+    blow instead; its output is dropped (it holds the value), and the probe reports
+    ``BackendAborted`` with exit code 2, as documented, and its JSON report.
+    """
+    import signal
+    import subprocess
+
+    if not any(os.environ.get(name) for name in ABORTING_FLAG_VARIABLES):
+        return
+    try:
+        child = subprocess.run(
+            [sys.executable, "-c", "import jax; jax.devices()"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=BACKEND_PREFLIGHT_TIMEOUT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return  # slow, not aborted: let the probe itself try
+    except OSError:
+        return
+    if child.returncode == 0:
+        return
+    if child.returncode < 0:
+        try:
+            how = f"was killed by {signal.Signals(-child.returncode).name}"
+        except ValueError:
+            how = f"was killed by signal {-child.returncode}"
+    else:
+        how = f"exited with code {child.returncode}"
+    set_names = [name for name in ABORTING_FLAG_VARIABLES if os.environ.get(name)]
+    fail(
+        EXIT_ERROR,
+        "BackendAborted",
+        f"initialising the JAX backend {how} (tried in a child process)",
+        hint=f"check {', '.join(set_names)}: an unknown or malformed flag aborts XLA"
+        " (values are not shown)",
+    )
+
+
+BACKEND_PREFLIGHT_TIMEOUT = 300
+
+
 def init_backend(jax: ModuleType) -> list[Any]:
     """Initialise the default backend and return its devices (exit 2 on failure)."""
+    _backend_preflight()
     try:
         return list(jax.devices())
     except Exception as exc:
@@ -119,6 +172,25 @@ class ArgumentsError(Exception):
 class ProbeParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise ArgumentsError(message)
+
+
+def count(minimum: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number of at least ``minimum`` (``--repeat -1`` is a
+    usage error, not a run that measures nothing)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                f"expected a number of at least {minimum}, got {value}"
+            )
+        return value
+
+    parse.__name__ = "count"
+    return parse
 
 
 def make_parser(
@@ -280,6 +352,9 @@ def run_probe(
     except KeyboardInterrupt:
         code = EXIT_ERROR
         report["error"] = {"class": "KeyboardInterrupt", "message": "interrupted"}
+    except SystemExit as exc:  # the user's code called sys.exit() (in a function, or at import)
+        code = EXIT_USER_CODE
+        report["error"] = _exited(exc)
     except Exception as exc:  # a bug in the probe, or user code outside a guarded call
         traceback.print_exc(file=sys.stderr)
         code = EXIT_ERROR
@@ -288,6 +363,9 @@ def run_probe(
             "message": f"{type(exc).__name__}: {first_line(str(exc))}",
             "hint": "the probe itself failed; the traceback is on standard error",
         }
+    except BaseException as exc:  # raise BaseException (or a subclass) in the user's code
+        code = EXIT_USER_CODE
+        report["error"] = describe_exception(exc, phase="running your code")
     report["ok"] = code == EXIT_OK
     # the text report already shows the error when it goes to standard output
     stdout_text = args.format == "text" and args.output is None
@@ -304,6 +382,17 @@ def run_probe(
         print(f"jaxlint probe {name}: error: {failure.error['message']}", file=sys.stderr)
         return EXIT_ERROR
     return code
+
+
+def _exited(exc: SystemExit) -> dict[str, Any]:
+    """The ``error`` object for ``sys.exit()`` in the user's code: never a silent exit 0."""
+    status = exc.code
+    shown = status if status is None or isinstance(status, int) else type(status).__name__
+    error = describe_exception(exc, phase="running your code")
+    error["class"] = "SystemExit"
+    error["message"] = f"the code called sys.exit({shown!r}); the probe could not finish"
+    error["hint"] = "a probe's target and input factory must return, not exit the process"
+    return error
 
 
 def _raw_option(argv: Sequence[str], flag: str) -> str | None:

@@ -167,25 +167,33 @@ def has_attr_path(obj: Any, dotted: str) -> bool:
 
 
 def _check_inputs(value: Any, where: str) -> Inputs:
-    ok = (
-        isinstance(value, (tuple, list))
-        and len(value) == 2
-        and isinstance(value[0], (tuple, list))
-        and isinstance(value[1], Mapping)
-        and all(isinstance(k, str) for k in value[1])
-    )
-    if not ok:
-        got = type(value).__name__
-        if isinstance(value, (tuple, list)):
-            got += f" of length {len(value)}"
+    problem = _inputs_problem(value)
+    if problem is not None:
         fail(
             EXIT_ERROR,
             "FactoryContractError",
             f"{where} must return (args, kwargs): a tuple of positional arguments and a dict of"
-            f" keyword arguments; got {got}",
+            f" keyword arguments; {problem}",
             hint="e.g. `return (x, y), {}`",
         )
     return tuple(value[0]), dict(value[1])
+
+
+def _inputs_problem(value: Any) -> str | None:
+    """What is wrong with a factory's ``(args, kwargs)``, naming the part; None if nothing."""
+    if not isinstance(value, (tuple, list)):
+        return f"got {type(value).__name__}"
+    if len(value) != 2:
+        return f"got {type(value).__name__} of length {len(value)}"
+    args, kwargs = value
+    if not isinstance(args, (tuple, list)):
+        return f"the first item (args) is {type(args).__name__}, not a tuple or list"
+    if not isinstance(kwargs, Mapping):
+        return f"the second item (kwargs) is {type(kwargs).__name__}, not a dict"
+    bad = [k for k in kwargs if not isinstance(k, str)]
+    if bad:
+        return f"the second item (kwargs) has a key that is not a string: {type(bad[0]).__name__}"
+    return None
 
 
 def call_factory(factory: Target, role: str = "factory") -> Inputs:

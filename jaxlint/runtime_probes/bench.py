@@ -47,6 +47,7 @@ from jaxlint.runtime_probes._common import (
     ProbeFailure,
     Report,
     add_jit_flags,
+    count,
     error_text,
     fail,
     fmt_seconds,
@@ -141,13 +142,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_jit_flags(parser)
     parser.add_argument(
         "--warmup",
-        type=int,
+        type=count(0),
         default=2,
         metavar="N",
         help="untimed calls after the first call (default 2)",
     )
     parser.add_argument(
-        "--repeat", type=int, default=20, metavar="N", help="timed calls (default 20)"
+        "--repeat", type=count(1), default=20, metavar="N", help="timed calls (default 20)"
     )
     parser.add_argument(
         "--compare",

@@ -13,6 +13,7 @@ import enum
 import importlib.metadata
 import os
 import platform
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ from typing import Any
 from jaxlint.runtime_probes._common import (
     EXIT_ERROR,
     EXIT_OK,
+    ProbeFailure,
     Report,
     fmt_seconds,
     import_jax,
@@ -184,6 +186,29 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+def _safe_to_show(option: str, value: Any) -> bool:
+    """An option set from the environment is shown only when it is one of the listed
+    enumerations and its value is one of their words: JAX checks an enumeration's
+    value when it is imported (an invalid one stops the import, and that error is
+    redacted), and the free-form lists (platforms, device numbers) are checked here."""
+    if option not in SAFE_STRING_OPTIONS or not isinstance(value, str):
+        return False
+    allowed = _LIST_OPTION_WORDS.get(option)
+    if allowed is not None:
+        return all(part in allowed or part.isdigit() for part in value.split(","))
+    return _ENUM_WORD_RE.fullmatch(value) is not None
+
+
+_ENUM_WORD_RE = re.compile(r"[A-Za-z0-9_]{0,40}")
+_PLATFORM_WORDS = frozenset({"cpu", "gpu", "cuda", "rocm", "tpu", "metal", "all", ""})
+_LIST_OPTION_WORDS = {
+    "jax_platforms": _PLATFORM_WORDS,
+    "jax_platform_name": _PLATFORM_WORDS,
+    "jax_cuda_visible_devices": frozenset({"all"}),
+    "jax_rocm_visible_devices": frozenset({"all"}),
+}
+
+
 def config_report(jax: ModuleType) -> dict[str, Any]:
     values = jax.config.values
     out: dict[str, Any] = {}
@@ -192,12 +217,8 @@ def config_report(jax: ModuleType) -> dict[str, Any]:
             continue
         value = _plain(values[option])
         env_name = option.upper()
-        if (
-            isinstance(value, str)
-            and value
-            and option not in SAFE_STRING_OPTIONS
-            and env_name in os.environ
-        ):
+        if env_name in os.environ and not _safe_to_show(option, value):
+            # whatever its type: an integer or a path can be as private as a string
             value = f"<set from environment variable {env_name}; value not shown>"
         out[option] = value
     return out
@@ -278,8 +299,12 @@ def scrub(obj: Any, secrets: dict[str, str]) -> tuple[Any, int]:
 
 def env_secrets(names: Sequence[str]) -> dict[str, str]:
     """Values worth scrubbing: long enough not to collide with ordinary words."""
-    shown = {option.upper() for option in SAFE_STRING_OPTIONS}
-    return {n: os.environ[n] for n in names if n not in shown and len(os.environ.get(n, "")) >= 6}
+    out = {}
+    for name in names:
+        value = os.environ.get(name, "")
+        if len(value) >= 6 and not _safe_to_show(name.lower(), value):
+            out[name] = value
+    return out
 
 
 # -- smoke test ------------------------------------------------------------------------------
@@ -381,13 +406,37 @@ def run(args: argparse.Namespace, report: Report) -> int:
                 }
                 code = EXIT_ERROR
         return code
+    except ProbeFailure as failure:
+        # JAX's own messages can quote a variable's value ("Invalid value ... for JAX
+        # flag ..."): the error is scrubbed like the rest of the report
+        redacted, hidden = _redact_invalid_values(failure.error)
+        error, count = scrub(redacted, env_secrets(names))
+        failure.error = error
+        report["redactions"] = count + hidden
+        raise
     finally:
         scrubbed, count = scrub(
             {k: v for k, v in report.items() if k != "environment_variables_set"},
             env_secrets(names),
         )
         report.update(scrubbed)
-        report["redactions"] = count
+        report["redactions"] = count + report.get("redactions", 0)
+
+
+_INVALID_VALUE_RE = re.compile(r'(Invalid value )"[^"]*"')
+
+
+def _redact_invalid_values(error: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """``Invalid value "..." for JAX flag X`` -> the value left out, however short it is;
+    returns the error and how many values were left out."""
+    count = 0
+    out: dict[str, Any] = {}
+    for key, value in error.items():
+        if isinstance(value, str):
+            value, n = _INVALID_VALUE_RE.subn(r"\1(not shown)", value)
+            count += n
+        out[key] = value
+    return out, count
 
 
 def render_text(report: Report) -> str:

@@ -29,6 +29,7 @@ from jaxlint.runtime_probes._common import (
     EXIT_USER_CODE,
     Report,
     add_jit_flags,
+    count,
     error_text,
     fmt_seconds,
     import_jax,
@@ -120,7 +121,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="loop mode: call this step function --steps times with fresh inputs, unwrapped",
     )
     parser.add_argument(
-        "--steps", type=int, default=5, metavar="K", help="loop mode: number of steps (default 5)"
+        "--steps",
+        type=count(1),
+        default=5,
+        metavar="K",
+        help="loop mode: number of steps (default 5)",
     )
     parser.add_argument(
         "--factory",
@@ -137,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--expect-compiles",
-        type=int,
+        type=count(0),
         metavar="N",
         help="exit 1 unless the total number of compilations counted is exactly N",
     )

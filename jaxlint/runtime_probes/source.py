@@ -27,6 +27,7 @@ from jaxlint.runtime_probes._common import (
     EXIT_EXPECTATION,
     EXIT_OK,
     Report,
+    count,
     error_text,
     fail,
     make_parser,
@@ -66,10 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="search this JAX checkout instead of the installed jax package",
     )
     parser.add_argument(
-        "--limit", type=int, default=10, metavar="N", help="files to list (default 10)"
+        "--limit", type=count(1), default=10, metavar="N", help="files to list (default 10)"
     )
     parser.add_argument(
-        "--lines", type=int, default=5, metavar="N", help="best lines per file (default 5)"
+        "--lines", type=count(1), default=5, metavar="N", help="best lines per file (default 5)"
     )
     return parser
 
