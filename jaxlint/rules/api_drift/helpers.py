@@ -400,6 +400,13 @@ class DriftBase:
     def visit_If(self, node: cst.If) -> None:
         self._enter_dead(node)  # an ``elif`` that cannot run
         if not self._is_version_test(node.test):
+            fallback = self._feature_test(node.test)
+            if fallback is not None:
+                # ``if hasattr(aval, "to_tangent_aval"): <new> else: <old>``: the branch
+                # taken when the feature is missing is a fallback for an older JAX
+                branch = node.orelse if fallback else node.body
+                if branch is not None:
+                    self._dead.add(id(branch))
             return
         truth = self._truth(node.test)
         if truth is None:
@@ -431,6 +438,28 @@ class DriftBase:
 
     def leave_Else(self, node: cst.Else) -> None:
         self._leave_dead(node)
+
+    def _feature_test(self, test: cst.BaseExpression) -> bool | None:
+        """``True`` for ``hasattr(obj, "name")`` (its ``else`` is the fallback), ``False``
+        for ``not hasattr(...)`` (its body is), else None."""
+        negated = False
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, negated = test.expression, True
+        if (
+            isinstance(test, cst.Call)
+            and len(test.args) == 2
+            and isinstance(test.args[1].value, cst.SimpleString)
+            and self.model.call_name(test) == "builtins.hasattr"
+        ):
+            return not negated
+        return None
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        # ``hasattr(jax, "pxla") and isinstance(x, jax.pxla.ShardedDeviceArray)``
+        self._enter_guard(node, self._is_version_test(node.left))
+
+    def leave_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        self._leave_guard(node)
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
         self._enter_guard(node, self._is_version_test(node.test))
@@ -749,7 +778,11 @@ def table_markdown(status: str) -> str:
         "| Symbol | Deprecated | Removed | Use instead | Fix |",
         "|---|---|---|---|---|",
     ]
+    generated = 0
     for d in load_table().entries:
+        if d.generated:
+            generated += status == "removed" and d.removed_in is not None
+            continue
         if status == "deprecated" and d.removed_in is not None:
             continue
         if status == "removed" and d.removed_in is None:
@@ -771,6 +804,14 @@ def table_markdown(status: str) -> str:
         if d.kind == "keyword" and d.replacement:
             use = f"`{d.replacement}=`"
         rows.append(f"| `{symbol}` | {dep} | {rem} | {use} | {d.fix} |")
+    if generated:
+        rows.append(
+            f"\nAnd {generated} more names that the release diff found removed"
+            " (`jaxlint/data/api_drift_history.json`, written by"
+            " `scripts/jax_api_history.py generate`): internals of `jax.core`,"
+            " `jax.interpreters.*`, `jax.lib`, old module paths, and `jax._src` objects"
+            " whose public name still exists (fixed to that name, unsafe)."
+        )
     return "\n".join(rows)
 
 

@@ -42,7 +42,10 @@ with a literal, `hasattr(jax..., "name")` for a name the table lists as removed,
 and `not`/`and`/`or` of these. A lower-bound guard such as
 `if jax_version >= (0, 3, 1):` is true on current JAX, so its body is checked and
 only its `else` is skipped; a test jaxlint cannot read (`try`/`except
-AttributeError`, `hasattr` of another name) still skips every branch.
+AttributeError`, `hasattr` of another name) still skips every branch. The `else` of
+`if hasattr(obj, "name"):` (feature detection on any object) is taken as the fallback
+for an older JAX and skipped, its body checked; so is the right side of
+`hasattr(jax, "name") and ...`.
 
 ## Why is this bad
 The code fails on the target JAX: `AttributeError: module 'jax' has no attribute
@@ -139,6 +142,17 @@ removal version the flagged line raises as soon as it runs.
             "valid_upper_bound_version_guard_false.py",
             runs=True,
             note="an upper-bound version guard, false on the target JAX: its body never runs",
+        ),
+        EXAMPLES.valid(
+            "valid_feature_test_fallback_branch.py",
+            note="the `else` of `hasattr(obj, name)` is the fallback for a JAX without the"
+            " feature: it never runs on the target JAX (equinox `_ad.py`)",
+        ),
+        EXAMPLES.valid(
+            "valid_hasattr_and_short_circuits.py",
+            runs=True,
+            note="`hasattr(jax, 'pxla') and ...` is false on the target JAX, so the right"
+            " side never runs (chex `asserts.py`)",
         ),
         EXAMPLES.valid(
             "valid_version_string_compared_as_string.py",
