@@ -512,6 +512,19 @@ def generate(cache: Path) -> list[dict[str, str]]:
     return rows
 
 
+_API_MODULES = frozenset(
+    {
+        "jax", "jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.lax", "jax.lax.linalg",
+        "jax.random", "jax.nn", "jax.tree_util", "jax.tree", "jax.core", "jax.dtypes",
+        "jax.errors", "jax.sharding", "jax.typing", "jax.debug", "jax.image", "jax.ops",
+        "jax.scipy", "jax.stages", "jax.profiler", "jax.ffi", "jax.dlpack", "jax.monitoring",
+        "jax.export", "jax.ref",
+    }
+)  # fmt: skip
+"""The API modules that ``import jax`` loads: where a private object's public name may be
+(a name that another module merely imports for its own use is no re-export)."""
+
+
 def public_map(cache: Path) -> dict:
     """The newest release's ``jax._src`` objects that a public module re-exports, with the
     public name (the shortest, when several): what JAX704 fixes a private import to."""
@@ -520,7 +533,8 @@ def public_map(cache: Path) -> dict:
     for module, names in namespace(cache / last).items():
         for name, (state, origin) in names.items():
             if (
-                state != "deprecated"
+                module in _API_MODULES
+                and state != "deprecated"
                 and origin
                 and not (_FAMILY_JAX5XX & set(f"{module}.{name}".split(".")))
             ):

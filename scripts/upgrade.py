@@ -258,8 +258,17 @@ def import_all(site: Path, deps: Path, names: list[str], work: Path, label: str)
     env = {**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("PYTHONPATH", None)
     proc = subprocess.run(
-        [sys.executable, "-c", IMPORTER, str(site), str(deps), str(spec), str(out),
-         str(TIMEOUT_S), str(PARALLEL)],  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            IMPORTER,
+            str(site),
+            str(deps),
+            str(spec),
+            str(out),
+            str(TIMEOUT_S),
+            str(PARALLEL),
+        ],  # fmt: skip
         capture_output=True,
         text=True,
         env=env,
@@ -304,6 +313,8 @@ def classify(res: dict, tops: set[str], deps: Path) -> str:
 
 
 def normalize(message: str) -> str:
+    """One line, without the local file path Python adds to an ImportError."""
+    message = re.sub(r" \(/[^)]*\)", "", message)
     return re.sub(r"\s+", " ", message).strip()[:160]
 
 
@@ -479,7 +490,9 @@ def main(argv: list[str] | None = None) -> int:
         for f in failures:
             print(f"  {f}", file=sys.stderr)
         return 1
-    print("gate passed: 0 newly broken, every fixed file compiles, a second fix run changes nothing")
+    print(
+        "gate passed: 0 newly broken, every fixed file compiles, a second fix run changes nothing"
+    )
     return 0
 
 

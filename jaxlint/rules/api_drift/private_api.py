@@ -207,6 +207,8 @@ re-export, for `import jax._src...` and for star imports.
             chain.append(inner)
             covered.add(id(inner))
             inner = inner.value
+        if not any(part.attr.value == "_src" for part in chain):
+            return  # a use of a name bound by a private import: reported at the import
         target, public = node, None
         for part in chain:
             name = self.model.qualified_name(part)
