@@ -8,12 +8,13 @@
     python scripts/jax_api_history.py missing            # removed names the table lacks
     python scripts/jax_api_history.py generate --output jaxlint/data/api_drift_history.json
     python scripts/jax_api_history.py public-map --output jaxlint/data/jax_public_names.json
-    python scripts/jax_api_history.py changelog WORD     # the CHANGELOG lines that mention WORD
+    python scripts/jax_api_history.py deprecated WORD    # first/last release warning WORD is deprecated
 
 ``fetch`` downloads each ``jax`` release from 0.2.0 on (the wheel, or the sdist where
 there is none) with ``pip download --no-deps`` into ``$JAXLINT_UPGRADE/jax-releases``
 (default ``~/.cache/jaxlint-upgrade``), outside the repository, and keeps only its
-``jax/`` Python sources and ``CHANGELOG.md``.
+``jax/`` Python sources (the sdists ship no CHANGELOG.md: ``deprecated`` finds the
+release whose sources first warn about a name instead).
 
 ``diff`` parses every release statically (``ast``, nothing is imported): the public
 names of each public module (``jax``, ``jax.numpy``, ``jax.lax``, ``jax.random``,
@@ -24,8 +25,8 @@ names of each public module (``jax``, ``jax.numpy``, ``jax.lax``, ``jax.random``
 removed, kept only for the error message). For each name present in some release
 and absent from the last one it prints the last release that had it, the first that
 did not (the removal) and the first that listed it as deprecated. The table is
-curated from this list and from the CHANGELOG: a replacement is never inferred from
-the diff alone.
+curated from this list and from the deprecation warnings in the sources
+(``deprecated``): a replacement is never inferred from the diff alone.
 """
 
 from __future__ import annotations
@@ -67,15 +68,6 @@ def versions() -> list[str]:
     if not found:
         raise RuntimeError(f"pip index versions jax printed no versions:\n{proc.stderr[-500:]}")
     return sorted((v for v in found if parse_version(v) >= FIRST), key=parse_version)
-
-
-def _keep(name: str) -> bool:
-    parts = name.split("/")
-    if len(parts) < 2:
-        return False
-    if parts[-1] == "CHANGELOG.md" and len(parts) <= 2:
-        return True
-    return "jax" in parts[:2] and name.endswith(".py")
 
 
 def _unpack(archive: Path, dest: Path) -> None:
@@ -129,31 +121,6 @@ def fetch(only: list[str] | None = None) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
         (dest / ".complete").write_text(archive.name)
         print(f"jax=={version}: {archive.name}")
-    fetch_changelog(cache)
-
-
-def fetch_changelog(cache: Path) -> None:
-    """Wheels carry no CHANGELOG.md: take it from the newest release's sdist."""
-    done = sorted((p for p in cache.iterdir() if (p / ".complete").exists()),
-                  key=lambda p: parse_version(p.name))  # fmt: skip
-    if not done or (cache / "CHANGELOG.md").exists():
-        return
-    tmp = cache / ".dl-changelog"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
-    subprocess.run(
-        [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet", "download",
-         "--no-deps", "--no-binary", ":all:", "-d", str(tmp), f"jax=={done[-1].name}"],
-        capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    for archive in tmp.iterdir():
-        with tarfile.open(archive) as tf:
-            for member in tf.getmembers():
-                if member.name.endswith("/CHANGELOG.md") and member.name.count("/") == 1:
-                    fh = tf.extractfile(member)
-                    if fh is not None:
-                        (cache / "CHANGELOG.md").write_bytes(fh.read())
-    shutil.rmtree(tmp, ignore_errors=True)
 
 
 # -- the public namespace of one release -----------------------------------------------
@@ -547,16 +514,26 @@ def public_map(cache: Path) -> dict:
             "public": dict(sorted(ok.items()))}  # fmt: skip
 
 
-def changelog(cache: Path) -> str:
-    """The newest release's CHANGELOG.md (else the newest among the sdists)."""
-    if (cache / "CHANGELOG.md").exists():
-        return (cache / "CHANGELOG.md").read_text(encoding="utf-8", errors="replace")
-    best = None
-    dirs = [p for p in cache.iterdir() if p.is_dir() and (p / ".complete").exists()]
-    for p in sorted(dirs, key=lambda p: parse_version(p.name)):
-        if (p / "CHANGELOG.md").exists():
-            best = p / "CHANGELOG.md"
-    return best.read_text(encoding="utf-8", errors="replace") if best else ""
+def deprecation_lines(cache: Path, word: str) -> list[tuple[str, str]]:
+    """(release, line) for the first and the last release whose sources warn that
+    ``word`` is deprecated: the deprecation version of a name from before JAX listed
+    its deprecations in ``_deprecations`` tables (the sdists ship no CHANGELOG.md)."""
+    pattern = re.compile(rf"\b{re.escape(word)}\b")
+    hits: list[tuple[str, str]] = []
+    for version in releases_in(cache):
+        for path in sorted((cache / version / "jax").rglob("*.py")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if word not in text:
+                continue
+            found = next(
+                (ln.strip() for ln in text.splitlines()
+                 if pattern.search(ln) and "deprecat" in ln.lower()),
+                None,
+            )  # fmt: skip
+            if found:
+                hits.append((version, f"{path.relative_to(cache / version)}: {found}"))
+                break
+    return hits[:1] + hits[-1:] if len(hits) > 1 else hits
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -572,7 +549,7 @@ def main(argv: list[str] | None = None) -> int:
     pm.add_argument("--output", type=Path, required=True)
     g = sub.add_parser("generate")
     g.add_argument("--output", type=Path, required=True)
-    c = sub.add_parser("changelog")
+    c = sub.add_parser("deprecated")
     c.add_argument("word")
     args = parser.parse_args(argv)
     cache = cache_dir()
@@ -588,11 +565,12 @@ def main(argv: list[str] | None = None) -> int:
             "error: no releases downloaded: run `jax_api_history.py fetch` first", file=sys.stderr
         )
         return 2
-    if args.cmd == "changelog":
-        pattern = re.compile(re.escape(args.word))
-        for line in changelog(cache).splitlines():
-            if pattern.search(line):
-                print(line.strip())
+    if args.cmd == "deprecated":
+        hits = deprecation_lines(cache, args.word)
+        for version, line in hits:
+            print(f"{version}\t{line}")
+        if not hits:
+            print(f"no release warns that {args.word} is deprecated", file=sys.stderr)
         return 0
     if args.cmd == "public-map":
         data = public_map(cache)

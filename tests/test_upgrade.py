@@ -201,6 +201,12 @@ V2 = {
         _deprecations = {"tree_multimap": ("use jax.tree.map", tree_multimap)}
     """,
 }
+V2["jax/_src/api.py"] = (
+    "import warnings\n"
+    "def jit(f): pass\n"
+    "def tree_multimap(f, *t):\n"
+    "    warnings.warn('tree_multimap() is deprecated: use tree_map()')\n"
+)
 V3 = {
     "jax/__init__.py": """
         from jax._src.api import jit
@@ -260,6 +266,13 @@ def test_diff_command_output(releases: Path, monkeypatch, tmp_path: Path, capsys
     assert "jax.tree_multimap\tfirst 0.2.0\tdeprecated 0.3.5\tremoved 0.3.16" in (
         capsys.readouterr().out
     )
+
+
+def test_deprecation_warnings_in_the_sources(releases: Path) -> None:
+    hits = history.deprecation_lines(releases, "tree_multimap")
+    assert [v for v, _line in hits] == ["0.3.5", "0.3.16"]  # first and last release
+    assert "is deprecated" in hits[0][1]
+    assert history.deprecation_lines(releases, "jit") == []
 
 
 def test_no_releases_is_a_clear_error(tmp_path: Path, monkeypatch, capsys) -> None:
