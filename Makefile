@@ -73,6 +73,13 @@ bench: venv
 realworld: venv
 	$(PY) scripts/realworld.py
 
+# old releases (2021-2022) of twelve JAX libraries imported on the installed JAX before and after
+# `jaxlint check --fix --unsafe-fixes --select ALL` (docs/precision/api_drift.md): 0 newly broken,
+# fixed files compile, a second fix run changes nothing (about 5-10 minutes; downloads once)
+.PHONY: upgrade
+upgrade: venv
+	$(PY) scripts/upgrade.py
+
 # the default rules on ten pinned projects never used for tuning (docs/precision/heldout.md):
 # findings per 1,000 lines, a review sample and the fix diffs (written outside the repo)
 heldout: venv

@@ -562,6 +562,7 @@ def test_add_options_extends_the_default_ignore_list() -> None:
             "JAX401",
             "JAX402",
             "JAX602",
+            "JAX704",
         ]
     )
     assert default_off_codes() == [r.code for r in all_rules() if not r.default_enabled]
@@ -580,6 +581,7 @@ def test_add_options_with_flake8s_option_manager() -> None:
         "JAX401",
         "JAX402",
         "JAX602",
+        "JAX704",
     ]
 
 

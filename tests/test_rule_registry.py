@@ -39,6 +39,7 @@ EXPECTED = {
     "JAX701": "deprecated-api",
     "JAX702": "removed-api",
     "JAX703": "inert-config-call",
+    "JAX704": "private-api",
 }
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from jaxlint.rules.api_drift.deprecated_api import DeprecatedApi
 from jaxlint.rules.api_drift.inert_config_call import InertConfigCall
+from jaxlint.rules.api_drift.private_api import PrivateApi
 from jaxlint.rules.api_drift.removed_api import RemovedApi
 from jaxlint.rules.array_semantics.empty_not_zeros import EmptyNotZeros
 from jaxlint.rules.array_semantics.float64_without_x64 import Float64WithoutX64
@@ -70,6 +71,7 @@ RULES: tuple[type[Rule], ...] = (
     DeprecatedApi,  # JAX701 deprecated-api
     RemovedApi,  # JAX702 removed-api
     InertConfigCall,  # JAX703 inert-config-call
+    PrivateApi,  # JAX704 private-api
 )
 
 

@@ -17,6 +17,7 @@ from jaxlint.analysis.names import dotted as dotted_name
 from jaxlint.analysis.walk import children
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
+from jaxlint.rules.api_drift.guards import VersionGuards
 from jaxlint.rules.api_drift.table import EXPLICIT_IMPORTS, Drift, load_table
 from jaxlint.rules.base import FixOp, ReplaceNode, RequireImport
 from jaxlint.versions import format_version
@@ -31,6 +32,7 @@ _COMPAT_ERRORS = frozenset(
     {"builtins.AttributeError", "builtins.ImportError", "builtins.ModuleNotFoundError"}
 )
 _ORDER = {Applicability.SAFE: 0, Applicability.UNSAFE: 1, Applicability.DISPLAY_ONLY: 2}
+
 
 # Expressions that bind tighter than any operator: a template that renders to one of
 # these replaces an expression anywhere without parentheses.
@@ -80,7 +82,7 @@ _VALUE_SLOTS = frozenset({cst.Arg, cst.Element, cst.Assign, cst.AnnAssign, cst.R
 """Nodes whose ``value`` sits in a slot that needs no parentheses."""
 
 
-class DriftBase:
+class DriftBase(VersionGuards):
     """What JAX701 and JAX702 record during the walk and the fixes they build from it;
     :class:`DriftChecks` adds the checks."""
 
@@ -103,8 +105,13 @@ class DriftBase:
         """Per module entry: the fix applicability of each attribute use reported in it."""
         self._compat_depth = 0
         self._compat_nodes: set[int] = set()
-        self._version_flags: set[str] = set()
-        """Module-level names bound to a version test (``JAX_GE_0_8 = jax.__version__ >= ...``)."""
+        self._version_flags: dict[str, cst.BaseExpression] = {}
+        """Module-level names bound to a version test (``JAX_GE_0_8 = jax.__version__ >= ...``),
+        with the test."""
+        self._jax_version_names: dict[str, str] = {}
+        """Module-level names bound to JAX's version (``jax_version = version.parse(jax.__version__)``)."""
+        self._dead: set[int] = set()
+        """Branches (blocks, ``else``/``elif`` clauses) that cannot run on the target JAX."""
         self._alone_at_top: dict[int, cst.SimpleStatementLine] = {}
         """Module-level statements alone on their line (which a fix may empty)."""
         self._pending: list[Callable[[], None]] = []
@@ -120,9 +127,13 @@ class DriftBase:
                         type(stmt) is cst.Assign
                         and len(stmt.targets) == 1
                         and type(stmt.targets[0].target) is cst.Name
-                        and self._is_version_test(stmt.value)
                     ):
-                        self._version_flags.add(stmt.targets[0].target.value)  # type: ignore[attr-defined]
+                        name = stmt.targets[0].target.value  # type: ignore[attr-defined]
+                        read = self._read_version(stmt.value)
+                        if read is not None and read[0] == "target":
+                            self._jax_version_names[name] = read[1]  # type: ignore[assignment]
+                        elif self._is_version_test(stmt.value):
+                            self._version_flags[name] = stmt.value
             if (
                 isinstance(line, cst.SimpleStatementLine)
                 and len(line.body) == 1
@@ -199,13 +210,19 @@ class DriftBase:
                     if target == "jax" or target.startswith("jax."):
                         return True
             if isinstance(node, cst.Name) and (
-                "version" in node.value.lower() or node.value in self._version_flags
+                "version" in node.value.lower()
+                or node.value in self._version_flags
+                or node.value in self._jax_version_names
             ):
                 return True
             if isinstance(node, cst.Attribute) and "version" in node.attr.value.lower():
                 return True
             stack.extend(children(node))
         return False
+
+    # -- what a version test is worth on the target JAX: ``if jax_version >= (0, 3, 1):``
+    # is true on JAX 0.12, so its body runs (and is checked) and only its ``else`` is
+    # skipped; a test jaxlint cannot read skips every branch ---------------------------------
 
     def _enter_guard(self, node: cst.CSTNode, guarded: bool) -> None:
         if guarded:
@@ -216,10 +233,61 @@ class DriftBase:
         if id(node) in self._compat_nodes:
             self._compat_depth -= 1
 
+    def _enter_dead(self, node: cst.CSTNode) -> None:
+        if id(node) in self._dead:
+            self._compat_depth += 1
+
+    def _leave_dead(self, node: cst.CSTNode) -> None:
+        if id(node) in self._dead:
+            self._compat_depth -= 1
+
     def visit_If(self, node: cst.If) -> None:
-        self._enter_guard(node, self._is_version_test(node.test))
+        self._enter_dead(node)  # an ``elif`` that cannot run
+        if not self._is_version_test(node.test):
+            fallback = self._feature_test(node.test)
+            if fallback is not None:
+                # ``if hasattr(aval, "to_tangent_aval"): <new> else: <old>``: the branch
+                # taken when the feature is missing is a fallback for an older JAX
+                branch = node.orelse if fallback else node.body
+                if branch is not None:
+                    self._dead.add(id(branch))
+            return
+        truth = self._truth(node.test)
+        if truth is None:
+            self._enter_guard(node, True)
+        elif truth:
+            if node.orelse is not None:
+                self._dead.add(id(node.orelse))
+        else:
+            self._dead.add(id(node.body))
 
     def leave_If(self, node: cst.If) -> None:
+        self._leave_guard(node)
+        self._leave_dead(node)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._enter_dead(node)
+
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._leave_dead(node)
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self._enter_dead(node)
+
+    def leave_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self._leave_dead(node)
+
+    def visit_Else(self, node: cst.Else) -> None:
+        self._enter_dead(node)
+
+    def leave_Else(self, node: cst.Else) -> None:
+        self._leave_dead(node)
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        # ``hasattr(jax, "pxla") and isinstance(x, jax.pxla.ShardedDeviceArray)``
+        self._enter_guard(node, self._is_version_test(node.left))
+
+    def leave_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         self._leave_guard(node)
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
@@ -539,7 +607,11 @@ def table_markdown(status: str) -> str:
         "| Symbol | Deprecated | Removed | Use instead | Fix |",
         "|---|---|---|---|---|",
     ]
+    generated = 0
     for d in load_table().entries:
+        if d.generated:
+            generated += status == "removed" and d.removed_in is not None
+            continue
         if status == "deprecated" and d.removed_in is not None:
             continue
         if status == "removed" and d.removed_in is None:
@@ -561,6 +633,14 @@ def table_markdown(status: str) -> str:
         if d.kind == "keyword" and d.replacement:
             use = f"`{d.replacement}=`"
         rows.append(f"| `{symbol}` | {dep} | {rem} | {use} | {d.fix} |")
+    if generated:
+        rows.append(
+            f"\nAnd {generated} more names that the release diff found removed"
+            " (`jaxlint/data/api_drift_history.json`, written by"
+            " `scripts/jax_api_history.py generate`): internals of `jax.core`,"
+            " `jax.interpreters.*`, `jax.lib`, old module paths, and `jax._src` objects"
+            " whose public name still exists (fixed to that name, unsafe)."
+        )
     return "\n".join(rows)
 
 

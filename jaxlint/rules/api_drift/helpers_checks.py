@@ -380,6 +380,8 @@ class DriftChecks(DriftBase):
 
             uses = self._module_uses.get(drift.old, [])
             app = worst([u for u in uses if u is not None]) if uses else Applicability.SAFE
+            if any(u is None for u in uses):
+                fix = None  # a use without a fix keeps the module: nothing to rewrite
         self._report(
             alias,
             drift,

@@ -34,6 +34,19 @@ full table is below). Attribute uses are reported at each use; a name imported
 with `from ... import ...` (or `import ... as ...`) is reported once, at its
 import, and its fix rewrites the import together with its uses.
 
+Code under a version test is judged by the test's value on the target JAX, where
+jaxlint can read it: comparisons of `jax.__version__` (as a string, as Python
+compares it), `jax.__version_info__`, `packaging.version.parse(jax.__version__)`
+or a module-level `jax_version = tuple(int(x) for x in jax.__version__.split("."))`
+with a literal, `hasattr(jax..., "name")` for a name the table lists as removed,
+and `not`/`and`/`or` of these. A lower-bound guard such as
+`if jax_version >= (0, 3, 1):` is true on current JAX, so its body is checked and
+only its `else` is skipped; a test jaxlint cannot read (`try`/`except
+AttributeError`, `hasattr` of another name) still skips every branch. The `else` of
+`if hasattr(obj, "name"):` (feature detection on any object) is taken as the fallback
+for an older JAX and skipped, its body checked; so is the right side of
+`hasattr(jax, "name") and ...`.
+
 ## Why is this bad
 The code fails on the target JAX: `AttributeError: module 'jax' has no attribute
 'tree_map'`, `ImportError: cannot import name 'xla_bridge' from 'jax.lib'`,
@@ -125,8 +138,42 @@ removal version the flagged line raises as soon as it runs.
         ),
         EXAMPLES.valid("valid_tree_map_jax_tree_map.py", runs=True),
         EXAMPLES.valid("valid_tree_map_jax_tree_map_if.py"),
+        EXAMPLES.valid(
+            "valid_upper_bound_version_guard_false.py",
+            runs=True,
+            note="an upper-bound version guard, false on the target JAX: its body never runs",
+        ),
+        EXAMPLES.valid(
+            "valid_feature_test_fallback_branch.py",
+            note="the `else` of `hasattr(obj, name)` is the fallback for a JAX without the"
+            " feature: it never runs on the target JAX (equinox `_ad.py`)",
+        ),
+        EXAMPLES.valid(
+            "valid_hasattr_and_short_circuits.py",
+            runs=True,
+            note="`hasattr(jax, 'pxla') and ...` is false on the target JAX, so the right"
+            " side never runs (chex `asserts.py`)",
+        ),
+        EXAMPLES.valid(
+            "valid_version_string_compared_as_string.py",
+            runs=True,
+            note="`jax.__version__ > '0.4.10'` compares strings, as Python does: false on 0.12",
+        ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_lower_bound_version_guard_true.py",
+            line=6,
+            raises="AttributeError",
+            note="a lower-bound version guard is true on the target JAX: its body runs",
+        ),
+        EXAMPLES.invalid(
+            "invalid_hasattr_removed_name_else_branch.py",
+            count=1,
+            line=10,
+            note="`hasattr(jax, 'tree_leaves')` is false on the target JAX (the table says"
+            " removed): the `else` branch is the one that runs",
+        ),
         EXAMPLES.invalid(
             "invalid_out_jax_tree_map_lambda_x.py",
             line=2,

@@ -1,12 +1,17 @@
-"""The API-drift table (``jaxlint/data/api_drift.toml``): what JAX deprecated, removed or moved.
+"""The API-drift table: what JAX deprecated, removed or moved.
 
-Loaded once, without importing JAX. ``tests/test_api_drift_table.py`` checks every
-entry against the installed JAX.
+Two files: ``jaxlint/data/api_drift.toml``, the curated entries (replacements, fixes,
+notes), and ``jaxlint/data/api_drift_history.json``, the names the release diff of
+``scripts/jax_api_history.py generate`` found removed (advice only; JSON because it is
+large and ``tomllib`` would add a fifth of a second to every start). Loaded once,
+without importing JAX. ``tests/test_api_drift_table.py`` checks every entry against
+the installed JAX.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import sys
 from dataclasses import dataclass, field
 from importlib import resources
@@ -50,7 +55,7 @@ _FIELDS = frozenset(
     }
 )
 
-EXPLICIT_IMPORTS = ("jax.extend",)
+EXPLICIT_IMPORTS = ("jax.extend", "jax.example_libraries.optimizers", "jax.example_libraries.stax")
 """Subpackages that ``import jax`` does not load: a fix that spells a name inside one
 also needs ``import <subpackage>`` (the table test checks this against the installed JAX)."""
 
@@ -77,6 +82,8 @@ class Drift:
     note: str = ""
     example: str = ""
     error: str | None = None
+    generated: bool = False
+    """From the release diff (``api_drift_history.json``), not curated."""
 
     def status(self, target: Version) -> str | None:
         """``"removed"``, ``"deprecated"`` or ``None`` (fine) in the ``target`` JAX."""
@@ -119,7 +126,7 @@ def _version(row: dict[str, Any], key: str) -> Version | None:
     return parse_version(str(value))
 
 
-def _drift(row: dict[str, Any]) -> Drift:
+def _drift(row: dict[str, Any], generated: bool = False) -> Drift:
     unknown = set(row) - _FIELDS
     if unknown:
         raise ValueError(f"api_drift.toml: {row.get('old')}: unknown fields {sorted(unknown)}")
@@ -148,6 +155,7 @@ def _drift(row: dict[str, Any]) -> Drift:
         note=row.get("note", ""),
         example=row.get("example", ""),
         error=row.get("error"),
+        generated=generated,
     )
     if drift.deprecated_in is None and drift.removed_in is None:
         raise ValueError(f"api_drift.toml: {drift.old}: neither deprecated nor removed")
@@ -218,11 +226,19 @@ def _build(entries: tuple[Drift, ...]) -> Table:
 
 
 @functools.cache
-def load_table() -> Table:
-    """The table shipped in the package."""
-    text = resources.files("jaxlint").joinpath("data/api_drift.toml").read_text("utf-8")
-    rows = tomllib.loads(text).get("api", [])
-    return _build(tuple(_drift(row) for row in rows))
+def load_table(history: bool = True) -> Table:
+    """The table shipped in the package (without the release-diff entries if not ``history``)."""
+    data = resources.files("jaxlint").joinpath("data")
+    rows = tomllib.loads(data.joinpath("api_drift.toml").read_text("utf-8")).get("api", [])
+    entries = [_drift(row) for row in rows]
+    if history:
+        generated = json.loads(data.joinpath("api_drift_history.json").read_text("utf-8"))
+        curated = {(d.kind, d.old, d.keyword) for d in entries}
+        for row in generated.get("api", []):
+            drift = _drift(row, generated=True)
+            if (drift.kind, drift.old, drift.keyword) not in curated:
+                entries.append(drift)
+    return _build(tuple(entries))
 
 
 @functools.cache

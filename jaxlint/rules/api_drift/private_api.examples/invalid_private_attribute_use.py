@@ -1,0 +1,5 @@
+import jax
+
+
+def is_tracer(x):
+    return isinstance(x, jax._src.core.Tracer)

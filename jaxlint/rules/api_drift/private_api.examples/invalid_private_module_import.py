@@ -1,0 +1,3 @@
+import jax._src.core as core_internals
+
+Tracer = core_internals.Tracer

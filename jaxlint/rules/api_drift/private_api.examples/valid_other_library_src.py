@@ -1,0 +1,3 @@
+from optax._src import base
+
+state = base.EmptyState()

@@ -1,0 +1,2 @@
+from . import _src
+from ._src import core

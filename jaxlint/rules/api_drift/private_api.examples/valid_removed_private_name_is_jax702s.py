@@ -1,0 +1,1 @@
+from jax._src.numpy.lax_numpy import isin
