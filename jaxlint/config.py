@@ -100,6 +100,9 @@ class Settings:
     """
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     """Files larger than this many bytes are skipped with a warning (0: no limit)."""
+    memory_budget: int | None = None
+    """Bytes the worker processes of one run may use together (``None``: half of the
+    physical memory; 0: no limit): ``-j`` is lowered to fit (see cli/check.py)."""
     root: Path | None = None
     """The folder of the config file (globs are relative to it), or None."""
     source: Path | None = None
@@ -366,6 +369,7 @@ CONFIG_KEYS = (
     "traced-decorators",
     "traced-wrappers",
     "max-file-size",
+    "memory-budget",
     "rules",
 )
 
@@ -452,6 +456,8 @@ def table_settings(table: Mapping[str, Any], where: str) -> dict[str, Any]:
             kwargs[key.replace("-", "_")] = names
         elif key == "max-file-size":
             kwargs["max_file_size"] = parse_size(value, loc)
+        elif key == "memory-budget":
+            kwargs["memory_budget"] = parse_size(value, loc)
         elif key == "rules":
             kwargs["rule_options"] = _rule_options(value, where)
         else:

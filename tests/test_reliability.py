@@ -555,3 +555,31 @@ def test_max_file_size_does_not_skip_a_notebook_with_big_outputs(tmp_path: Path)
     assert proc.returncode == 1, proc.stderr
     assert b"big.ipynb:cell 1:2:5: JAX702" in proc.stdout
     assert b"skipped" not in proc.stderr
+
+
+# -- item 9: a memory budget for -j --------------------------------------------------------------
+
+
+def test_jobs_within_budget_counts_the_largest_file() -> None:
+    from jaxlint.parallel import BASE_WORKER_BYTES, BYTES_PER_SOURCE_BYTE, jobs_within_budget
+
+    per_worker = BASE_WORKER_BYTES + BYTES_PER_SOURCE_BYTE * 1_000_000
+    assert jobs_within_budget(8, [10, 1_000_000], 3 * per_worker) == 3
+    assert jobs_within_budget(8, [10, 1_000_000], per_worker - 1) == 1  # never 0
+    assert jobs_within_budget(2, [10, 1_000_000], 100 * per_worker) == 2  # never more
+    assert jobs_within_budget(8, [10, 1_000_000], 0) == 8  # 0: no limit
+
+
+def test_jobs_are_lowered_to_fit_the_memory_budget(tmp_path: Path) -> None:
+    for i in range(4):
+        (tmp_path / f"m{i}.py").write_text(SAMPLE + "# padding\n" * 20_000)  # 200 kB
+    proc = _jaxlint(
+        "check", "--no-cache", "-j", "4", "--output-format", "concise",
+        "--config", 'memory-budget = "700MB"', ".", cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.count(b"JAX702") == 4
+    assert b"using 1 process(es), not 4" in proc.stderr
+    assert b"memory-budget" in proc.stderr
+    bad = _jaxlint("check", "--config", "memory-budget = -1", ".", cwd=tmp_path)
+    assert bad.returncode == 2 and b"memory-budget" in bad.stderr

@@ -36,7 +36,7 @@ from jaxlint.discovery import discover
 from jaxlint.gc_pause import gc_paused
 from jaxlint.notebook import NotebookError, is_notebook, parse_notebook
 from jaxlint.output import FORMATS, STATISTICS_FORMATS
-from jaxlint.parallel import available_cores, should_parallelize
+from jaxlint.parallel import available_cores, jobs_within_budget, should_parallelize
 from jaxlint.source import DecodeError, decode_source, encode_source
 from jaxlint.timings import Timings
 from jaxlint.versions import parse_version
@@ -266,8 +266,14 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
     tasks = tasks_for(found.files, fixing)
     if cache is not None:
         tasks = take_from_cache(tasks, resolver, args, state, fixing, cache)
-    jobs = args.jobs or available_cores()
+    wanted = args.jobs or available_cores()
     sizes = [task_size(paths) for paths in tasks]
+    jobs = jobs_within_budget(wanted, sizes, resolver.for_path(None).memory_budget)
+    if jobs < wanted and should_parallelize(wanted, sizes):
+        state.notes.append(
+            f"using {jobs} process(es), not {wanted}: {jobs + 1} linting the largest file"
+            f" ({max(sizes) / 1e6:.1f} MB) would exceed the memory budget (`memory-budget`)"
+        )
     parallel = should_parallelize(jobs, sizes)
     project_run.begin(cache, found.files, resolver.for_path(None), share=parallel)
     quiet = args.quiet or args.silent
