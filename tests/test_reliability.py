@@ -109,6 +109,9 @@ SIGNAL_SCRIPT = """\
 import os, signal, sys, time
 import jaxlint.source
 
+# as under a terminal: a run started with ``nohup`` (SIGHUP ignored) keeps ignoring it
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
 main_pid = os.getpid()
 signum = getattr(signal, sys.argv[1])
 
