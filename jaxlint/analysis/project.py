@@ -286,6 +286,10 @@ class SummaryStore:
             self._texts[key] = _read_text(path)
         return self._texts[key]
 
+    def remember_text(self, path: Path, text: str) -> None:
+        """The text of ``path`` as the run read it (not read again)."""
+        self._texts.setdefault(os.path.abspath(path), text)
+
     def key_of(self, path: Path, module: ModuleId) -> str | None:
         abspath = os.path.abspath(path)
         if abspath not in self._keys:
@@ -496,12 +500,22 @@ class ProjectContext:
             current = ".".join([target, *rest[1:]])
         return None
 
+    _displayed: dict[str, str] | None = None
+
     def display(self, path: Path) -> str:
-        root = self.index.root
-        try:
-            return Path(os.path.relpath(path, root)).as_posix() if root else path.name
-        except ValueError:
-            return path.as_posix()
+        """``path`` as messages show it: relative to the project root."""
+        if self._displayed is None:
+            self._displayed = {}
+        key = str(path)
+        found = self._displayed.get(key)
+        if found is None:
+            root = self.index.root
+            try:
+                found = Path(os.path.relpath(path, root)).as_posix() if root else path.name
+            except ValueError:
+                found = path.as_posix()
+            self._displayed[key] = found
+        return found
 
     def within(self, path: str) -> bool:
         """``path`` (absolute) is a file of this project."""
@@ -649,11 +663,7 @@ class ProjectFacts:
         return None if summary is None else (summary, self._display(path))
 
     def _display(self, path: Path) -> str:
-        root = self.project.index.root
-        try:
-            return Path(os.path.relpath(path, root)).as_posix() if root else path.name
-        except ValueError:
-            return path.as_posix()
+        return self.project.display(path)
 
     def _resolve(self, qualname: str) -> tuple[dict[str, Any], str, str, list[str]] | None:
         """Follow re-exports to (summary, display path, name, attributes after it)."""

@@ -263,6 +263,7 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
     for path in found.files:
         resolver.for_path(path)  # configuration errors stop the run here, before any work
     cache = None if args.no_cache else open_cache(args, resolver, state)
+    run = project_run.begin(cache, found.files, resolver.for_path(None))
     tasks = tasks_for(found.files, fixing)
     if cache is not None:
         tasks = take_from_cache(tasks, resolver, args, state, fixing, cache)
@@ -275,7 +276,8 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
             f" ({max(sizes) / 1e6:.1f} MB) would exceed the memory budget (`memory-budget`)"
         )
     parallel = should_parallelize(jobs, sizes)
-    project_run.begin(cache, found.files, resolver.for_path(None), share=parallel)
+    if parallel:
+        run.share()  # the workers exchange summaries (a private folder under --no-cache)
     quiet = args.quiet or args.silent
     # on stderr, and only when stdout is a terminal too: `jaxlint check | less` shows none
     shown = not quiet and _isatty(sys.stdout)

@@ -229,6 +229,9 @@ def take_from_cache(
             state.unsafe_files.add(str(path))
         if hit.queries:  # checked at the end of the run (project_run.stale_files)
             state.project_queries[str(path)] = hit.queries
+        run = project_run.current()
+        if run is not None:
+            run.preload(path, source.text)
         state.diagnostics.extend(hit.diagnostics)
         if hit.diagnostics:
             state.sources[str(path)] = source.text

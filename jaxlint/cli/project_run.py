@@ -67,6 +67,26 @@ class ProjectRun:
             )
         return context.for_file(path)
 
+    def share(self) -> None:
+        """The run uses worker processes: they exchange summaries through the cache, or,
+        without one (``--no-cache``), a private temporary folder (removed by :func:`end`)."""
+        if self.store.cache is None and self.summary_root is None:
+            import tempfile
+
+            from jaxlint.cache import Cache
+
+            self.summary_root = Path(tempfile.mkdtemp(prefix="jaxlint-summaries-"))
+            self.store.cache = Cache(self.summary_root)
+
+    def preload(self, path: Path, text: str) -> None:
+        """A file answered by the cache: its summary, from the cache too (the end-of-run
+        check and the other files' questions need it; its text is already read)."""
+        facts = self.facts(path)
+        if facts is None:
+            return
+        self.store.remember_text(path, text)
+        self.store.get(path, facts.module, False, facts.project)
+
     def finalize(self) -> None:
         """From now on every summary may be computed: the run's own lints are done."""
         self.final = True
@@ -85,26 +105,11 @@ _CURRENT_ID: object | None = None
 
 
 def begin(
-    cache: Any,
-    run_files: Iterable[Path],
-    settings: Any,
-    run_id: object = None,
-    share: bool = False,
+    cache: Any, run_files: Iterable[Path], settings: Any, run_id: object = None
 ) -> ProjectRun:
-    """``share``: the run uses worker processes and has no cache: the workers share
-    their summaries through a private temporary folder (removed by :func:`end`)."""
     global _CURRENT, _CURRENT_ID
     end()
-    summary_root = None
-    if share and cache is None:
-        import tempfile
-
-        from jaxlint.cache import Cache
-
-        summary_root = Path(tempfile.mkdtemp(prefix="jaxlint-summaries-"))
-        cache = Cache(summary_root)
     _CURRENT = ProjectRun(cache, run_files, settings)
-    _CURRENT.summary_root = summary_root
     _CURRENT_ID = run_id
     return _CURRENT
 
