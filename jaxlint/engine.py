@@ -551,7 +551,10 @@ def _lint_module(
         needs = cls.required_names
         if needs is not None and needs.isdisjoint(identifiers):
             if not (
-                cls.project_names and project is not None and project.imports_project(ctx.model)
+                cls.project_names is not None
+                and project is not None
+                and re.search(cls.project_names, text, re.MULTILINE) is not None
+                and project.imports_project(ctx.model)
             ):
                 continue  # the file never spells what the rule looks for
         if timings is not None:

@@ -224,10 +224,11 @@ class Rule:
     (as a name, an attribute or in an import; ``SemanticModel.identifiers``) skips
     the rule. Only for rules that look for particular APIs, whose qualified names
     can only come from code that spells their last component; ``None``: every file."""
-    project_names: ClassVar[bool] = False
-    """The rule also runs on a file that spells none of ``required_names`` but imports
-    from another module of its project, whose summary may say a name is what the rule
-    looks for (``with trainer.device_mesh:`` where ``Trainer`` is defined elsewhere)."""
+    project_names: ClassVar[str | None] = None
+    """A regular expression: the rule also runs on a file that spells none of
+    ``required_names`` but imports from another module of its project (whose summary may
+    say a name is what the rule looks for: ``with trainer.device_mesh:`` where
+    ``Trainer`` is defined elsewhere) and whose text matches it (a ``with`` statement)."""
     VALID: ClassVar[list[Valid]] = []
     INVALID: ClassVar[list[Invalid]] = []
 

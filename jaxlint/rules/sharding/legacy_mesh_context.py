@@ -29,7 +29,7 @@ EXAMPLES = Examples(__file__)
 class LegacyMeshContext(LegacyMeshContextChecks, Rule):
     code = "JAX502"
     required_names = frozenset({"Mesh", "make_mesh", "use_mesh"})
-    project_names = True
+    project_names = r"^[ \t]*(?:async[ \t]+)?with\b"
     name = "legacy-mesh-context"
     message = "{what}; use `{replacement}`{detail}"
     fix_availability = "sometimes"
