@@ -653,14 +653,12 @@ class ProjectFacts:
         return found
 
     def _summary(self, module: str) -> tuple[dict[str, Any], str] | None:
-        path = self.project.index.find_module(module)
-        if path is None:
+        summary = self.project.summary_of(module)
+        if summary is None:
             return None
-        mid = module_id(path)
-        if mid is None or mid.name != module:
-            mid = ModuleId(module, path.parent, path.name == "__init__.py")
-        summary = self.project.store.get(path, mid, self.project.final, self.project)
-        return None if summary is None else (summary, self._display(path))
+        path = self.project.index.find_module(module)
+        assert path is not None  # summary_of found it
+        return summary, self._display(path)
 
     def _display(self, path: Path) -> str:
         return self.project.display(path)
