@@ -52,9 +52,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from jaxlint import __version__
+from jaxlint import __version__, signals
 from jaxlint.config import Settings
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position
+from jaxlint.source import remove_temporary
 
 CACHE_DIR_NAME = ".jaxlint_cache"
 CACHE_ENV = "JAXLINT_CACHE_DIR"
@@ -410,18 +411,21 @@ def _write_atomic(path: Path, data: bytes) -> None:
     No fsync: after a power cut an entry may be empty or torn, and such an entry
     fails its checksum and is ignored.
     """
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=_TMP_SUFFIX, dir=path.parent)
+    held = signals.hold()  # until the temporary file's name is known (see write_atomic)
+    tmp: str | None = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=_TMP_SUFFIX, dir=path.parent)
+        signals.release(held)
+        held = None
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.chmod(tmp, _FILE_MODE)
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        remove_temporary(tmp)
         raise
+    finally:
+        signals.release(held)
 
 
 def _umask_mode() -> int:

@@ -75,6 +75,33 @@ def install(*, force: bool = False) -> dict[int, object]:
     return previous
 
 
+HELD = (signal.SIGINT, *HANDLED)
+"""The signals :func:`hold` defers: every one that ends a run by raising."""
+
+
+def hold() -> object:
+    """Defer SIGINT, SIGTERM and SIGHUP in this thread until :func:`release`.
+
+    For the few steps where an exception would lose track of something: between
+    creating a temporary file and knowing its name (inside ``mkstemp``), a signal
+    that raised would leave the file behind. A signal that arrives meanwhile is
+    kept pending by the OS and delivered by :func:`release`, so its handler raises
+    just after. Returns the previous mask (``None`` where the OS has no signal
+    masks: Windows)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    try:
+        return signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+    except (OSError, ValueError):
+        return None
+
+
+def release(previous: object) -> None:
+    """Undo :func:`hold` (a signal held meanwhile is delivered now)."""
+    if previous is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # type: ignore[arg-type]
+
+
 def restore(previous: dict[int, object]) -> None:
     for signum, handler in previous.items():
         try:

@@ -17,6 +17,8 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
+from jaxlint import signals
+
 
 class SourceError(Exception):
     """The file cannot be read (missing, unreadable, not a file): exit code 2."""
@@ -190,8 +192,14 @@ def write_atomic(
         raise ReadOnlyError(f"{given}: file is read-only: not fixed")
     if mode is None:
         mode = stat.S_IMODE(old.st_mode) if old is not None else _default_mode()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".jaxlint-tmp", dir=path.parent)
+    # A signal is held until the temporary file's name is known: raised inside
+    # ``mkstemp``, after the file was made, it would leave the file behind.
+    held = signals.hold()
+    tmp: str | None = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".jaxlint-tmp", dir=path.parent)
+        signals.release(held)
+        held = None
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -207,12 +215,25 @@ def write_atomic(
             _check_unchanged(given, expect)
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        remove_temporary(tmp)
         raise
+    finally:
+        signals.release(held)
     _fsync_dir(path.parent)
+
+
+def remove_temporary(tmp: str | None) -> None:
+    """Remove a temporary file after a failed write, with signals held meanwhile (one
+    arriving during the cleanup raises just after it, not instead of it)."""
+    if tmp is None:
+        return
+    held = signals.hold()
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+    finally:
+        signals.release(held)
 
 
 def _before_rename(path: Path) -> None:

@@ -130,10 +130,6 @@ sys.exit(jaxlint.cli.main(["check", "--fix", "--no-cache", "-j", sys.argv[2], ".
 def test_sigterm_and_sighup_remove_temporary_files(
     tmp_path: Path, name: str, code: int, jobs: str
 ) -> None:
-    if jobs == "2" and name == "SIGHUP":
-        # Seen once in six full runs (2026-12-02): a worker's `.jaxlint-tmp` file outlived
-        # the run; not yet understood, so issue 18 stays open (docs/reliability.md).
-        pytest.skip("known race: a worker's temporary file can outlive SIGHUP with -j 2")
     body = "".join(f"v{j} = jnp.round_({j})\n" for j in range(300))
     originals = {}
     for i in range(24):  # enough source for a pool with -j 2
@@ -154,6 +150,58 @@ def test_sigterm_and_sighup_remove_temporary_files(
     assert "Traceback" not in proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(originals)  # no temp files
     for file, text in originals.items():  # the signal came before the first rename
+        assert (tmp_path / file).read_text() == text
+
+
+WINDOW_SCRIPT = """\
+import os, signal, sys, tempfile, time
+import jaxlint.source
+
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
+main_pid = os.getpid()
+signum = getattr(signal, sys.argv[1])
+real_mkstemp = tempfile.mkstemp
+
+def mkstemp(*args, **kwargs):
+    # the temporary file exists, but the caller has not got its name yet: the
+    # signal lands here (widened from microseconds to a second)
+    made = real_mkstemp(*args, **kwargs)
+    os.kill(main_pid, signum)
+    time.sleep(1)
+    return made
+
+jaxlint.source.tempfile.mkstemp = mkstemp
+import jaxlint.cli
+sys.exit(jaxlint.cli.main(["check", "--fix", "--no-cache", "-j", sys.argv[2], "."]))
+"""
+
+
+@pytest.mark.parametrize(("name", "code"), [("SIGTERM", 143), ("SIGHUP", 129)])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_signal_between_creating_and_naming_the_temporary_file(
+    tmp_path: Path, name: str, code: int, jobs: str
+) -> None:
+    """The race behind a temporary file that once outlived SIGHUP with ``-j 2``: a
+    signal that arrives after the temporary file is created but before its name is
+    known is held until the write's cleanup is in place."""
+    originals = {}
+    for i in range(8):
+        text = SAMPLE + f"last = {i}\n"
+        (tmp_path / f"m{i}.py").write_text(text)
+        originals[f"m{i}.py"] = text
+    proc = subprocess.run(
+        [sys.executable, "-c", WINDOW_SCRIPT, name, jobs],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == code, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(originals)  # no temp files
+    for file, text in originals.items():
         assert (tmp_path / file).read_text() == text
 
 
