@@ -138,3 +138,124 @@ def test_env_invalid_enum_value_is_not_printed() -> None:
     assert report["ok"] is False and report["error"]["class"] == "JaxImportFailed"
     assert "zq9" not in proc.stdout + proc.stderr
     assert report["redactions"] >= 1
+
+
+# -- a crash in native code or an exit that skips Python's cleanup ------------------------------
+
+CRASHES = """\
+import os
+import jax.numpy as jnp
+
+
+def aborts(x):
+    os.abort()  # as an XLA internal check does
+
+
+def exits_quietly(x):
+    os._exit(0)  # no SystemExit: the process just ends, with "success"
+
+
+def segfaults(x):
+    import ctypes
+
+    ctypes.string_at(0)
+
+
+def make_inputs():
+    return (jnp.ones(3),), {}
+
+
+def make_cases():
+    return [((jnp.ones(3),), {}), ((jnp.ones(4),), {})]
+"""
+
+
+@pytest.mark.parametrize("probe", ["compile", "bench", "recompile"])
+@pytest.mark.parametrize(
+    ("func", "how"),
+    [
+        ("aborts", "was killed by SIGABRT"),
+        ("exits_quietly", "exited with code 0 without writing its report"),
+        ("segfaults", "was killed by SIGSEGV"),
+    ],
+)
+def test_crash_in_user_code_still_gives_the_report(
+    tmp_path: Path, probe: str, func: str, how: str
+) -> None:
+    """The probe runs in a child process: when it dies without its report, the
+    command writes one (``ok: false``, exit 3: the user's code was running)."""
+    path = tmp_path / "crashes.py"
+    path.write_text(CRASHES)
+    proc = run_module(probe, [f"{path}:{func}"])
+    assert proc.returncode == 3, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["ok"] is False
+    assert report["probe"] == probe
+    assert report["error"]["class"] == "ProbeProcessDied"
+    assert report["error"]["message"] == f"the probe's process {how} while running your code"
+    assert "Traceback" not in proc.stderr
+
+
+def test_crash_at_import_names_the_import(tmp_path: Path) -> None:
+    path = tmp_path / "crashes_at_import.py"
+    path.write_text("import os\nos.abort()\n\ndef f(x):\n    return x\n")
+    out = tmp_path / "report.txt"
+    proc = run_module("compile", [f"{path}:f", "--format", "text", "--output", str(out)])
+    assert proc.returncode == 3, proc.stderr
+    text = out.read_text()
+    assert "ProbeProcessDied" in text
+    assert f"while importing target file {path}" in text
+
+
+def test_the_jaxlint_command_supervises_too(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "crashes.py"
+    path.write_text(CRASHES)
+    proc = subprocess.run(
+        [sys.executable, "-m", "jaxlint", "probe", "compile", f"{path}:aborts"],
+        capture_output=True,
+        text=True,
+        env=probe_env(),
+        cwd=Path(__file__).resolve().parents[1],
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 3, proc.stderr
+    assert json.loads(proc.stdout)["error"]["class"] == "ProbeProcessDied"
+
+
+def test_sigterm_reaches_the_probe_process(tmp_path: Path) -> None:
+    """SIGTERM to the command is passed to the probe's process; the run ends with
+    the report (exit 2: interrupted), not with an orphan still running."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "slow.py"
+    path.write_text(
+        "import time\nprint('started', flush=True)\ntime.sleep(120)\n\ndef f(x):\n    return x\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jaxlint.runtime_probes.compile", f"{path}:f", "--args", "f32[3]"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=probe_env(),
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "started\n"
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert time.monotonic() - start < 60
+    assert proc.returncode == 2, err
+    report = json.loads(out)
+    assert report["error"]["class"] == "ProbeProcessDied"
+    assert "killed by SIGTERM" in report["error"]["message"]

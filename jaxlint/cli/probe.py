@@ -64,5 +64,7 @@ def run(args: argparse.Namespace) -> int:
         listed = ", ".join(available) or "none in this version"
         print(f"error: unknown probe {args.name!r} (available: {listed})", file=sys.stderr)
         return EXIT_ERROR
+    from jaxlint.runtime_probes._supervise import run_command
+
     module = importlib.import_module(f"jaxlint.runtime_probes.{args.name}")
-    return int(module.main(list(args.args)))
+    return int(run_command(args.name, list(args.args), module.main))

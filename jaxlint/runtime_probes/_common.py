@@ -17,6 +17,12 @@ from typing import Any, NoReturn
 
 from jaxlint import __version__
 from jaxlint.runtime_probes._errors import describe_exception
+from jaxlint.runtime_probes._supervise import (
+    BACKEND_PHASE,
+    IMPORT_PHASE,
+    USER_CODE_PHASE,
+    mark_phase,
+)
 
 #: Version of the JSON shapes documented in ``docs/probes.md``.
 SCHEMA_VERSION = 1
@@ -73,6 +79,7 @@ def usage_error(message: str) -> NoReturn:
 
 def import_jax() -> ModuleType:
     """Import JAX, or stop the probe with exit code 2 and an install hint."""
+    mark_phase(IMPORT_PHASE)
     try:
         import jax
     except ImportError as exc:
@@ -145,9 +152,12 @@ BACKEND_PREFLIGHT_TIMEOUT = 300
 
 def init_backend(jax: ModuleType) -> list[Any]:
     """Initialise the default backend and return its devices (exit 2 on failure)."""
+    mark_phase(BACKEND_PHASE)
     _backend_preflight()
     try:
-        return list(jax.devices())
+        devices = list(jax.devices())
+        mark_phase(USER_CODE_PHASE)
+        return devices
     except Exception as exc:
         fail(
             EXIT_ERROR,
@@ -366,22 +376,48 @@ def run_probe(
     except BaseException as exc:  # raise BaseException (or a subclass) in the user's code
         code = EXIT_USER_CODE
         report["error"] = describe_exception(exc, phase="running your code")
+    return _emit(name, report, code, args.format, args.output, render_text)
+
+
+def _emit(
+    name: str,
+    report: Report,
+    code: int,
+    fmt: str,
+    output: str | None,
+    render_text: Callable[[Report], str],
+) -> int:
+    """Print (or write) the finished report; returns the exit code."""
     report["ok"] = code == EXIT_OK
     # the text report already shows the error when it goes to standard output
-    stdout_text = args.format == "text" and args.output is None
+    stdout_text = fmt == "text" and output is None
     if code != EXIT_OK and "error" in report and not stdout_text:
         for line in error_text(report["error"]):
             print(
                 f"jaxlint probe {name}: {line}" if line.startswith("error") else line,
                 file=sys.stderr,
             )
-    text = to_json(report) if args.format == "json" else render_text(report)
+    text = to_json(report) if fmt != "text" else render_text(report)
     try:
-        write_output(text, args.output)
+        write_output(text, output)
     except ProbeFailure as failure:
         print(f"jaxlint probe {name}: error: {failure.error['message']}", file=sys.stderr)
         return EXIT_ERROR
     return code
+
+
+def report_without_child(
+    name: str, argv: Sequence[str], cls: str, message: str, code: int, **extra: Any
+) -> int:
+    """The report of a probe whose child process ended without writing one
+    (``_supervise``): ``ok: false`` and the error, in the format and place asked for."""
+    import importlib
+
+    render_text = importlib.import_module(f"jaxlint.runtime_probes.{name}").render_text
+    report = new_report(name)
+    report["error"] = {"class": cls, "message": message, **extra}
+    fmt = "text" if _raw_option(argv, "--format") == "text" else "json"
+    return _emit(name, report, code, fmt, _raw_option(argv, "--output"), render_text)
 
 
 def _exited(exc: SystemExit) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from jaxlint.runtime_probes._common import EXIT_ERROR, EXIT_USER_CODE, ProbeFailure, fail
 from jaxlint.runtime_probes._errors import describe_exception
+from jaxlint.runtime_probes._supervise import USER_CODE_PHASE, mark_phase
 
 DEFAULT_FACTORY = "make_inputs"
 
@@ -110,6 +111,7 @@ class Loader:
         if folder not in sys.path:
             sys.path.insert(0, folder)  # sibling imports work as with `python file.py`
         sys.modules[mod_name] = module
+        mark_phase(f"importing {role} file {path}")
         try:
             spec.loader.exec_module(module)
         except BaseException as exc:
@@ -119,6 +121,7 @@ class Loader:
             raise ProbeFailure(
                 EXIT_USER_CODE, describe_exception(exc, phase=f"importing {role} file {path}")
             ) from exc
+        mark_phase(USER_CODE_PHASE)
         self._files[full] = module
         return module
 
@@ -126,8 +129,11 @@ class Loader:
         cwd = os.getcwd()
         if cwd not in sys.path and "" not in sys.path:
             sys.path.insert(0, cwd)  # as `python -m` does
+        mark_phase(f"importing {role} module {name}")
         try:
-            return importlib.import_module(name)
+            module = importlib.import_module(name)
+            mark_phase(USER_CODE_PHASE)
+            return module
         except ModuleNotFoundError as exc:
             missing = exc.name or ""
             if missing and (name == missing or name.startswith(missing + ".")):

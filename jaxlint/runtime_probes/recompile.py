@@ -541,4 +541,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from jaxlint.runtime_probes._supervise import run_command
+
+    sys.exit(run_command("recompile", None, main))

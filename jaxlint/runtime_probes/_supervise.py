@@ -1,0 +1,243 @@
+"""Run a probe in a child process, so that a crash still ends with its report.
+
+A probe runs the user's code and compiles it with XLA. Some failures there are
+not Python exceptions: XLA aborts the process on an internal check, a C
+extension segfaults, the user's code calls ``os.abort()`` or ``os._exit(0)``.
+The process then ends without the JSON report, with whatever exit code the crash
+gave (``os._exit(0)`` even reports success). ``jaxlint probe NAME`` and ``python -m
+jaxlint.runtime_probes.NAME`` therefore run the probe in a child process (the same
+command, marked by :data:`CHILD_VARIABLE`) and wait for it:
+
+- The child writes its report itself, then tells the parent so through a small
+  status file (:data:`STATUS_VARIABLE`): ``done CODE``. The parent then returns
+  ``CODE``.
+- Without that line (killed by a signal, or exited without reporting) the parent
+  writes the report: ``ok: false``, ``ProbeProcessDied``, where it died (the last
+  phase the child recorded with :func:`mark_phase`) and exit code 2 when it died
+  starting the JAX backend, 3 when running the user's code.
+
+``main(argv)`` called from Python runs in-process as before (tests, library use);
+``JAXLINT_PROBE_IN_PROCESS=1`` makes the commands do so too (for a debugger).
+The parent imports no JAX: its cost is one Python start.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import FrameType
+from typing import IO, TextIO
+
+CHILD_VARIABLE = "JAXLINT_PROBE_CHILD"
+STATUS_VARIABLE = "JAXLINT_PROBE_STATUS"
+IN_PROCESS_VARIABLE = "JAXLINT_PROBE_IN_PROCESS"
+
+SUPERVISED = frozenset({"env", "compile", "recompile", "bench"})
+"""Probes that start JAX or run the user's code (``source`` only reads files)."""
+
+IMPORT_PHASE = "importing JAX"
+BACKEND_PHASE = "starting the JAX backend"
+USER_CODE_PHASE = "running your code"
+
+CHILD_GRACE_SECONDS = 30
+"""How long the child gets to write its report after an interrupt before it is killed."""
+
+
+def mark_phase(phase: str) -> None:
+    """Record what the probe is doing now (in a child; a no-op elsewhere)."""
+    path = os.environ.get(STATUS_VARIABLE)
+    if not path or os.environ.get(CHILD_VARIABLE) != "1":
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(f"phase {phase}\n")
+    except OSError:
+        pass
+
+
+def _mark_done(code: int) -> None:
+    path = os.environ.get(STATUS_VARIABLE)
+    if not path:
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(f"done {code}\n")
+    except OSError:
+        pass
+
+
+def run_command(name: str, argv: Sequence[str] | None, main: Callable[[list[str]], int]) -> int:
+    """What ``jaxlint probe NAME ARGS`` and ``python -m jaxlint.runtime_probes.NAME`` run."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if os.environ.get(CHILD_VARIABLE) == "1":
+        code = main(args)
+        _mark_done(code)
+        return code
+    if name not in SUPERVISED or os.environ.get(IN_PROCESS_VARIABLE) == "1":
+        return main(args)
+    return _supervise(name, args)
+
+
+def _child_environment(status: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env[CHILD_VARIABLE] = "1"
+    env[STATUS_VARIABLE] = str(status)
+    # the child imports this jaxlint, however the parent found it
+    root = str(Path(__file__).resolve().parents[2])
+    old = env.get("PYTHONPATH")
+    env["PYTHONPATH"] = root if not old else f"{root}{os.pathsep}{old}"
+    return env
+
+
+def _supervise(name: str, args: list[str]) -> int:
+    from jaxlint.runtime_probes import _common
+
+    with tempfile.TemporaryDirectory(prefix="jaxlint-probe-") as folder:
+        status = Path(folder) / "status"
+        command = [sys.executable, "-m", f"jaxlint.runtime_probes.{name}", *args]
+        # the child writes to this process's standard streams; where they are not the
+        # OS's (Python code that redirected sys.stdout, a test capturing it), through pipes
+        relay = [stream for stream in (sys.stdout, sys.stderr) if not _is_os_stream(stream)]
+        try:
+            child = subprocess.Popen(
+                command,
+                env=_child_environment(status),
+                stdout=subprocess.PIPE if sys.stdout in relay else None,
+                stderr=subprocess.PIPE if sys.stderr in relay else None,
+            )
+        except OSError as exc:
+            return _common.report_without_child(
+                name,
+                args,
+                "ProbeProcessFailed",
+                f"cannot start the probe's process: {exc.strerror or exc}",
+                _common.EXIT_ERROR,
+            )
+        copiers = [
+            _copy(pipe, stream)
+            for pipe, stream in ((child.stdout, sys.stdout), (child.stderr, sys.stderr))
+            if pipe is not None
+        ]
+        forwarded = _forward_signals(child)
+        interrupted = False
+        try:
+            while True:
+                try:
+                    returncode = child.wait()
+                    break
+                except KeyboardInterrupt:
+                    # Ctrl-C reached the child too (same process group): let it report
+                    interrupted = True
+                    try:
+                        returncode = child.wait(timeout=CHILD_GRACE_SECONDS)
+                    except subprocess.TimeoutExpired:
+                        child.kill()
+                        returncode = child.wait()
+                    break
+        finally:
+            _restore(forwarded)
+            for copier in copiers:
+                copier.join()
+        state = _read_status(status)
+    if state.startswith("done "):
+        try:
+            return int(state.split()[1])
+        except (IndexError, ValueError):
+            pass
+    phase = state[len("phase ") :] if state.startswith("phase ") else "starting"
+    if returncode < 0:
+        try:
+            how = f"was killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            how = f"was killed by signal {-returncode}"
+    else:
+        how = f"exited with code {returncode} without writing its report"
+    if interrupted or -returncode in (signal.SIGINT, *_FORWARDED):
+        code = _common.EXIT_ERROR
+        hint = "the probe was interrupted"
+    elif phase in ("starting", IMPORT_PHASE, BACKEND_PHASE) or name == "env":
+        code = _common.EXIT_ERROR
+        hint = "JAX crashed while starting: check its installation and XLA_FLAGS"
+    else:
+        code = _common.EXIT_USER_CODE
+        hint = (
+            "a crash in native code (XLA, a C extension your code calls) or os.abort()/os._exit()"
+            " in your code; its own message, if any, is above"
+        )
+    return _common.report_without_child(
+        name,
+        args,
+        "ProbeProcessDied",
+        f"the probe's process {how} while {phase}",
+        code,
+        phase=phase,
+        hint=hint,
+    )
+
+
+def _is_os_stream(stream: object) -> bool:
+    try:
+        return stream is not None and stream.fileno() in (1, 2)  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _copy(pipe: IO[bytes], stream: TextIO) -> threading.Thread:
+    """Copy the child's output to ``stream`` as it comes."""
+
+    def run() -> None:
+        decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        with pipe:
+            for chunk in iter(lambda: pipe.read1(65536), b""):
+                try:
+                    stream.write(decode(chunk))
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def _read_status(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+_FORWARDED = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+def _forward_signals(child: subprocess.Popen[bytes]) -> dict[int, object]:
+    """SIGTERM and SIGHUP to this process go to the child, which then ends the run."""
+
+    def forward(signum: int, frame: FrameType | None) -> None:
+        try:
+            child.send_signal(signum)
+        except OSError:
+            pass
+
+    previous: dict[int, object] = {}
+    for signum in _FORWARDED:
+        try:
+            previous[signum] = signal.signal(signum, forward)
+        except (OSError, ValueError):
+            continue
+    return previous
+
+
+def _restore(previous: dict[int, object]) -> None:
+    for signum, handler in previous.items():
+        try:
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+        except (OSError, ValueError, TypeError):
+            pass
