@@ -9,7 +9,7 @@ import re
 import time
 import traceback
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -238,7 +238,7 @@ class _Dispatcher:
         self._leave = _HandlerTable(self.handlers, False)
 
     def run(
-        self, events: Sequence[tuple[cst.CSTNode, bool]], timings: Timings | None = None
+        self, events: Iterable[tuple[cst.CSTNode, int]], timings: Timings | None = None
     ) -> None:
         if not self.handlers:
             return
@@ -255,7 +255,7 @@ class _Dispatcher:
                     except Exception as exc:  # a broken rule must not take the others down
                         self._crash(rule, exc)
 
-    def _run_timed(self, events: Sequence[tuple[cst.CSTNode, bool]], timings: Timings) -> None:
+    def _run_timed(self, events: Iterable[tuple[cst.CSTNode, int]], timings: Timings) -> None:
         spent: dict[int, float] = {}
         calls: dict[int, int] = {}
         rules: dict[int, Rule] = {}

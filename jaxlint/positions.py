@@ -27,13 +27,20 @@ from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionPr
 
 _NEWLINE_RE = re.compile(r"\r\n?|\n")
 
+_SHIFT = 40
+_MASK = (1 << _SHIFT) - 1
+"""A node's span is one int, ``start << _SHIFT | end`` (offsets below 1 TB): a tuple of
+two ints costs about 120 bytes per node, this about 32, and a module has one node per
+two or three source bytes (memory: docs/performance.md)."""
+
 
 @dataclass
 class _OffsetState(CodegenState):
     """A codegen state that records each node's (start, end) character offsets."""
 
     offset: int = 0
-    spans: dict[cst.CSTNode, tuple[int, int]] = field(default_factory=dict)
+    spans: dict[cst.CSTNode, int] = field(default_factory=dict)
+    """Node -> ``start << _SHIFT | end``."""
     starts: list[int] = field(default_factory=list)
     indent_width: int = 0
     popped: str = ""
@@ -65,7 +72,7 @@ class _OffsetState(CodegenState):
     def after_codegen(self, node: cst.CSTNode) -> None:
         start = self.starts.pop()
         if node not in self.spans:  # a syntactic position recorded inside wins
-            self.spans[node] = (start, self.offset)
+            self.spans[node] = start << _SHIFT | self.offset
 
     def record_syntactic_position(
         self,
@@ -100,15 +107,15 @@ class _Syntactic:
 
     def __exit__(self, *exc: object) -> None:
         spans = self.state.spans
-        start = spans[self.start_node][0] if self.start_node is not None else self.start
-        end = spans[self.end_node][1] if self.end_node is not None else self.state.offset
-        spans[self.node] = (start, end)
+        start = spans[self.start_node] >> _SHIFT if self.start_node is not None else self.start
+        end = spans[self.end_node] & _MASK if self.end_node is not None else self.state.offset
+        spans[self.node] = start << _SHIFT | end
 
 
 class Positions(Mapping[cst.CSTNode, CodeRange]):
     """Node -> ``CodeRange`` (1-based lines, 0-based columns), built on first access."""
 
-    def __init__(self, spans: dict[cst.CSTNode, tuple[int, int]], text: str) -> None:
+    def __init__(self, spans: dict[cst.CSTNode, int], text: str) -> None:
         self._spans = spans
         self._line_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(text)]
         self._ranges: dict[cst.CSTNode, CodeRange] = {}
@@ -120,7 +127,8 @@ class Positions(Mapping[cst.CSTNode, CodeRange]):
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
         found = self._ranges.get(node)
         if found is None:
-            start, end = self._spans[node]
+            span = self._spans[node]
+            start, end = span >> _SHIFT, span & _MASK
             found = CodeRange(self._position(start), self._position(end))
             self._ranges[node] = found
         return found

@@ -65,8 +65,9 @@ class _Index:
         """``Queries.jitted_call`` of each call asked about (JAX404 and JAX405 ask for
         every call of the module)."""
         self._parent: dict[int, cst.CSTNode] | None = None
-        self._start: dict[int, int] = {}
-        self._end: dict[int, int] = {}
+        self._span: dict[int, int] = {}
+        """id(node) -> ``first << 32 | last``, the indexes of its entering and leaving
+        events (one int per node: two dicts of ints cost twice the memory)."""
         self._names: set[str] = set()
 
     @property
@@ -77,18 +78,12 @@ class _Index:
         return self._parent
 
     @property
-    def start(self) -> dict[int, int]:
-        """id(node) -> the index of its entering event in ``model.events``."""
+    def span(self) -> dict[int, int]:
+        """id(node) -> ``first << 32 | last``: its entering and leaving event indexes in
+        ``model.events``."""
         if self._parent is None:
             self._build()
-        return self._start
-
-    @property
-    def end(self) -> dict[int, int]:
-        """id(node) -> the index of its leaving event."""
-        if self._parent is None:
-            self._build()
-        return self._end
+        return self._span
 
     @property
     def names(self) -> set[str]:
@@ -101,8 +96,7 @@ class _Index:
         # and ``type(node) is`` (libcst's concrete node classes have no subclasses)
         # instead of ``isinstance``, which goes through ABCMeta for libcst classes.
         parent: dict[int, cst.CSTNode] = {}
-        start = self._start
-        end = self._end
+        span = self._span
         add_name = self._names.add
         name_cls = cst.Name
         stack: list[cst.CSTNode] = []
@@ -113,26 +107,28 @@ class _Index:
                 key = id(node)
                 if stack:
                     parent.setdefault(key, stack[-1])
-                start[key] = i
+                span[key] = i
                 push(node)
                 if type(node) is name_cls:
                     add_name(node.value)
             else:
                 pop()
-                end[id(node)] = i
+                key = id(node)
+                span[key] = span[key] << 32 | i
         self._parent = parent
 
     def inside(self, node: cst.CSTNode, container: cst.CSTNode) -> bool:
-        inner = self.start.get(id(node))
-        outer = self.start.get(id(container))
+        inner = self.span.get(id(node))
+        outer = self.span.get(id(container))
         if inner is None or outer is None:
             return False
-        return outer < inner <= self.end[id(container)]
+        return outer >> 32 < inner >> 32 <= outer & 0xFFFFFFFF
 
     def nodes_in(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         """Every node under ``node`` (entering events), in walk order."""
         key = id(node)
-        first, last = self.start[key], self.end[key]
+        packed = self.span[key]
+        first, last = packed >> 32, packed & 0xFFFFFFFF
         for i in range(first + 1, last):
             child, entering = self.events[i]
             if entering:
