@@ -95,6 +95,19 @@ def failure(kind: str, message: str, frames=(), missing=None, mro=None) -> dict:
             failure("ValueError", "bad value", frames=["/x/fixed/flax/core/scope.py"]),
             "other",
         ),
+        (
+            # a JAX-API failure inside a dependency that is not in the stack (TensorFlow
+            # Probability's JAX substrate): the projects' fixes cannot reach it
+            failure(
+                "AttributeError",
+                "module 'jax.interpreters.xla' has no attribute 'pytype_aval_mappings'",
+                frames=[
+                    "/x/fixed/distrax/_src/utils/conversion.py",
+                    f"{DEPS}/tensorflow_probability/python/internal/backend/jax/ops.py",
+                ],
+            ),
+            "other dependency",
+        ),
     ],
 )
 def test_classify(res: dict, expected: str) -> None:
@@ -134,6 +147,23 @@ def test_build_stack_lists_importable_modules(tmp_path: Path) -> None:
     assert sorted(modules["demo"]) == ["demo", "demo.core"]
     assert (dest / "demo" / "core.py").exists()
     assert not (dest / "demo-0.1.dist-info").exists()
+
+
+def test_build_stack_keeps_the_first_of_two_same_top_levels(tmp_path: Path, capsys) -> None:
+    first = _release(
+        tmp_path / "unpacked" / "a-1", {"a/__init__.py": "", "examples/__init__.py": ""}
+    )
+    second = _release(
+        tmp_path / "unpacked" / "b-1",
+        {"b/__init__.py": "", "examples/__init__.py": "x = 2", "examples/run.py": ""},
+    )
+    dest = tmp_path / "stack"
+    dest.mkdir()
+    modules = upgrade.build_stack({"a": first, "b": second}, dest)
+    assert sorted(modules["a"]) == ["a", "examples"]
+    assert modules["b"] == ["b"]
+    assert (dest / "examples" / "__init__.py").read_text() == ""
+    assert "b: top-level `examples` already comes from another release" in capsys.readouterr().out
 
 
 def test_importer_runs_each_module_in_its_own_process(tmp_path: Path) -> None:

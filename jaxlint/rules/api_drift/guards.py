@@ -105,6 +105,11 @@ class VersionGuards:
                 inner = self._read_version(args[1])
                 return ("target", "int-iter") if inner == ("target", "strs") else None
             return None
+        if isinstance(expr, cst.IfExp):
+            # ``jax.__version_info__ if hasattr(jax, "__version_info__") else
+            # tuple(map(int, jax.__version__.split(".")))``: both sides the same version
+            body, orelse = self._read_version(expr.body), self._read_version(expr.orelse)
+            return body if body is not None and body[0] == "target" and body == orelse else None
         if isinstance(expr, cst.GeneratorExp) and expr.for_in.inner_for_in is None:
             elt = expr.elt
             if (
@@ -189,6 +194,26 @@ class VersionGuards:
                 return False
             return None
         return None
+
+    def _exits_when_taken(self, node: cst.BaseStatement) -> bool:
+        """``node`` is an ``if`` without ``else`` whose body always leaves the block
+        (``return``, ``raise``, ``continue``, ``break``) and that is taken on the
+        target JAX: a version test true there (``if jax_version >= (0, 4, 36):
+        return ...``) or a feature test (``if hasattr(jax, "typeof"): return ...``),
+        so the statements after it are a fallback for an older JAX."""
+        if not isinstance(node, cst.If) or node.orelse is not None:
+            return False
+        body = node.body.body
+        last = body[-1] if body else None
+        if isinstance(node.body, cst.IndentedBlock):
+            if not isinstance(last, cst.SimpleStatementLine):
+                return False
+            last = last.body[-1] if last.body else None
+        if not isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break)):
+            return False
+        if self._is_version_test(node.test):  # type: ignore[attr-defined]
+            return self._truth(node.test) is True
+        return self._feature_test(node.test) is True
 
     def _feature_test(self, test: cst.BaseExpression) -> bool | None:
         """``True`` for ``hasattr(obj, "name")`` (its ``else`` is the fallback), ``False``

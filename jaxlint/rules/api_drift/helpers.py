@@ -267,6 +267,38 @@ class DriftBase(VersionGuards):
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._enter_dead(node)
+        self._mark_dead_tail(node.body)
+
+    def _mark_dead_tail(self, body: Sequence[cst.BaseStatement]) -> None:
+        """The statements after ``if <taken on the target JAX>: return ...`` cannot run."""
+        for i, stmt in enumerate(body[:-1]):
+            if type(stmt) is cst.If and self._exits_when_taken(stmt):
+                self._dead.update(id(s) for s in body[i + 1 :])
+                return
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._enter_dead(node)
+
+    def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._leave_dead(node)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._enter_dead(node)
+
+    def leave_For(self, node: cst.For) -> None:
+        self._leave_dead(node)
+
+    def visit_While(self, node: cst.While) -> None:
+        self._enter_dead(node)
+
+    def leave_While(self, node: cst.While) -> None:
+        self._leave_dead(node)
+
+    def visit_With(self, node: cst.With) -> None:
+        self._enter_dead(node)
+
+    def leave_With(self, node: cst.With) -> None:
+        self._leave_dead(node)
 
     def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._leave_dead(node)
@@ -297,6 +329,7 @@ class DriftBase(VersionGuards):
         self._leave_guard(node)
 
     def visit_Try(self, node: cst.Try) -> None:
+        self._enter_dead(node)
         caught: set[str] = set()
         for handler in node.handlers:
             if handler.type is None:
@@ -311,6 +344,7 @@ class DriftBase(VersionGuards):
 
     def leave_Try(self, node: cst.Try) -> None:
         self._leave_guard(node)
+        self._leave_dead(node)
 
     def _applicability(self, drift: Drift) -> Applicability | None:
         return drift.applicability(self.ctx.target_jax)
@@ -399,6 +433,12 @@ class DriftBase(VersionGuards):
             if key == "obj":
                 assert obj is not None
                 return self.ctx.code(obj)
+            if key.startswith("kw:"):
+                assert call is not None
+                for a in call.args:
+                    if a.keyword is not None and a.keyword.value == key[3:]:
+                        return self.ctx.code(a.value)
+                return "None"
             spelled = self._spell(key, at)
             if spelled is None:
                 failed = True
@@ -428,9 +468,13 @@ class DriftBase(VersionGuards):
     def _call_shape_ok(self, drift: Drift, call: cst.Call) -> bool:
         if any(a.star for a in call.args):
             return False
+        if drift.statement and id(call) not in self._expr_stmt:
+            return False  # the call's value is used: the template does not return it
         if drift.arity is None or drift.arity < 0:
             return True
-        return len(call.args) == drift.arity and all(a.keyword is None for a in call.args)
+        positional = [a for a in call.args if a.keyword is None]
+        keywords = [a.keyword.value for a in call.args if a.keyword is not None]
+        return len(positional) == drift.arity and all(k in drift.call_keywords for k in keywords)
 
     def _use_ops(self, drift: Drift, node: cst.BaseExpression) -> tuple[list[FixOp], str] | None:
         """Edits that replace the use ``node`` of ``drift.old`` (and what it becomes)."""

@@ -114,6 +114,11 @@ re-export, for `import jax._src...` and for star imports.
             note="`import jax._src...`: no fix",
         ),
         EXAMPLES.invalid(
+            "invalid_private_import_reported_once.py",
+            count=2,
+            note="with `import jax` in the file, an import's module name is not reported again",
+        ),
+        EXAMPLES.invalid(
             "invalid_private_import_other_target.py",
             target_jax="0.11.0",
             note="the map was made from JAX 0.12: no fix for another target",
@@ -135,8 +140,17 @@ re-export, for `import jax._src...` and for star imports.
             return f"use `{public}`, the same object"
         return "import the public module that has it, or copy the code"
 
+    def _cover(self, expr: cst.BaseExpression) -> None:
+        """An import's dotted module name is reported with the import, not again as
+        an attribute use (``visit_Attribute`` skips the covered nodes)."""
+        covered: set[int] = self.__dict__.setdefault("_covered", set())
+        while isinstance(expr, cst.Attribute):
+            covered.add(id(expr))
+            expr = expr.value
+
     def visit_Import(self, node: cst.Import) -> None:
         for alias in node.names:
+            self._cover(alias.name)
             dotted = dotted_name(alias.name)
             if _private(dotted) and not self._reported_by_drift(dotted or ""):
                 self.report(alias, used=f"import {dotted}", advice=self._advice(None))
@@ -144,6 +158,7 @@ re-export, for `import jax._src...` and for star imports.
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.relative or node.module is None:
             return
+        self._cover(node.module)
         module = dotted_name(node.module)
         if not _private(module):
             return

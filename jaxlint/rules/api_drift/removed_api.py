@@ -45,7 +45,10 @@ only its `else` is skipped; a test jaxlint cannot read (`try`/`except
 AttributeError`, `hasattr` of another name) still skips every branch. The `else` of
 `if hasattr(obj, "name"):` (feature detection on any object) is taken as the fallback
 for an older JAX and skipped, its body checked; so is the right side of
-`hasattr(jax, "name") and ...`.
+`hasattr(jax, "name") and ...`. After an `if` without `else` whose body returns
+(or raises) and whose test is true on the target JAX (`if jax_version >= (0, 4, 36):
+return ...`, or a feature test `if hasattr(obj, "name"): return ...`), the rest of
+the block is the older JAX's path and is skipped too.
 
 ## Why is this bad
 The code fails on the target JAX: `AttributeError: module 'jax' has no attribute
@@ -85,9 +88,19 @@ as equivalent (`jnp.msort(a)` -> `jnp.sort(a, axis=0)`, `jnp.in1d(a, b)` ->
 `jax.lax.tie_in(a, b)` -> `b`). Unsafe: replacements that differ in a corner
 (`x.device()` -> `x.device`, `jax.random.KeyArray` -> `jax.Array`,
 `jax.linear_util` -> `jax.extend.linear_util`) and deleting a
-`jax.config.update` of a removed option. No fix where the replacement takes other
-arguments (`host_callback`, `sph_harm`, `build_tree`): the message says what to
-use. A fix that needs `import jax` (or `import jax.extend`, which `import jax`
+`jax.config.update` of a removed option. `host_callback.id_tap(tap, x)` as a
+statement of its own and `host_callback.call(f, x, result_shape=s)` become
+`jax.experimental.io_callback(tap, None, x, (), ordered=True)` and
+`io_callback(f, s, x, ordered=True)`: what JAX 0.4.34's `host_callback` ran itself
+(its default `JAX_HOST_CALLBACK_LEGACY=False`), checked on the installed JAX
+(the tap gets `x` and empty transforms `()`, in program order, also under `jit`
+when the value is unused; `call` returns `f`'s result). Unsafe: under `vmap` or
+`grad` the new code raises `ValueError` where the pre-0.4.34 `id_tap` batched and
+differentiated (passing the transforms to the tap), the callbacks now get
+`jax.Array`s, and a Python scalar `result_shape` fails. No fix for `id_tap`
+whose value is used or with `result=`/`tap_with_device=` (the device has no
+equivalent), for `id_print` (its output format) and where the replacement takes
+other arguments (`sph_harm`, `build_tree`): the message says what to use. A fix that needs `import jax` (or `import jax.extend`, which `import jax`
 does not load) adds it once.
 
 ## Verify at runtime
@@ -159,8 +172,21 @@ removal version the flagged line raises as soon as it runs.
             runs=True,
             note="`jax.__version__ > '0.4.10'` compares strings, as Python does: false on 0.12",
         ),
+        EXAMPLES.valid(
+            "valid_early_return_version_guard.py",
+            runs=True,
+            note="after `if jax_version >= (0, 4, 26): return ...` (true on the target JAX),"
+            " the rest of the block never runs (kfac-jax `parallel.py`)",
+        ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_early_return_guard_not_taken.py",
+            count=1,
+            line=9,
+            raises="AttributeError",
+            note="the early return is under a test false on the target JAX: the rest runs",
+        ),
         EXAMPLES.invalid(
             "invalid_lower_bound_version_guard_true.py",
             line=6,
@@ -222,9 +248,23 @@ removal version the flagged line raises as soon as it runs.
             note="`hasattr` on something else than JAX is no version guard",
         ),
         EXAMPLES.invalid(
+            "invalid_host_callback_tap_and_call.py",
+            count=1,
+            unsafe_fix=True,
+            raises="ImportError",
+            note="`id_tap(tap, x)` as a statement and `call(f, x, result_shape=...)`: what"
+            " JAX 0.4.34's host_callback ran, `io_callback(..., ordered=True)` (unsafe)",
+        ),
+        EXAMPLES.invalid(
+            "invalid_host_callback_value_used_or_device.py",
+            count=1,
+            message_contains="`tap_with_device`/`call_with_device` have no equivalent",
+            note="no fix: `tap_with_device=True`, and an `id_tap` whose value is used",
+        ),
+        EXAMPLES.invalid(
             "invalid_mechanical_fix_callback_apis_differ.py",
             count=1,
-            message_contains="use `jax.debug.print`",
+            message_contains="`jax.debug.print` (id_print)",
             note="no mechanical fix: the callback APIs differ",
         ),
     ]

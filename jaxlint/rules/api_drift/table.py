@@ -43,6 +43,8 @@ _FIELDS = frozenset(
         "template",
         "call",
         "arity",
+        "call_keywords",
+        "statement",
         "keyword",
         "value_map",
         "max_positional",
@@ -73,6 +75,11 @@ class Drift:
     template: str | None = None
     call: bool = False
     arity: int | None = None
+    call_keywords: tuple[str, ...] = ()
+    """With ``call`` and ``arity``: the keyword arguments the call may have, read by the
+    template as ``{kw:NAME}`` (``None`` where the call omits one); any other: no fix."""
+    statement: bool = False
+    """With ``call``: fixed only where the call is a statement of its own (its value unused)."""
     keyword: str | None = None
     value_map: dict[str, str] = field(default_factory=dict)
     max_positional: int | None = None
@@ -146,6 +153,8 @@ def _drift(row: dict[str, Any], generated: bool = False) -> Drift:
         template=row.get("template"),
         call=bool(row.get("call", False)),
         arity=row.get("arity"),
+        call_keywords=tuple(row.get("call_keywords", ())),
+        statement=bool(row.get("statement", False)),
         keyword=row.get("keyword"),
         value_map=dict(row.get("value_map", {})),
         max_positional=row.get("max_positional"),
