@@ -95,3 +95,18 @@ def test_another_binding_of_the_name_keeps_it_silent() -> None:
 def test_a_host_function_parameter_is_never_proven() -> None:
     text = "import jax.numpy as jnp\n\ndef f(x, v):\n    x[0] = v\n    return jnp.sqrt(x)\n"
     assert lint_text(text, "case.py", Settings(), [InPlaceUpdate]).diagnostics == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a Flax NNX Variable passed bare to jax.jit (flax's own test does this): it
+        # forwards arithmetic, and its attributes and ``v[...]`` say what it is
+        "x[...] = v\n    x[...] += 5\n    return x + 2",
+        "x[0] = v\n    assert x.ref\n    return x + 2",
+        "x[0] = v\n    return x.value - 1",
+    ],
+)
+def test_a_use_no_array_allows_disproves_it(body: str) -> None:
+    text = f"import jax\n\n@jax.jit\ndef f(x, v):\n    {body}\n"
+    assert lint_text(text, "case.py", Settings(), [InPlaceUpdate]).diagnostics == []

@@ -9,7 +9,12 @@ import libcst as cst
 
 from jaxlint.analysis.names import Binding, Scope, SemanticModel
 from jaxlint.analysis.tracing import Level, TracedFunction
-from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
+from jaxlint.analysis.transforms import (
+    ARRAY_ATTRIBUTES,
+    ARRAY_MODULES,
+    STATIC_ATTRIBUTES,
+    STATIC_CALLS,
+)
 from jaxlint.rules.base import Rule
 
 # -- which expressions are certainly one immutable jax.Array ------------------------------
@@ -385,6 +390,7 @@ class ArrayEvidence:
         array allows: its code (shortened) and line."""
         evidence = self
         found: list[cst.CSTNode] = []
+        disproved: list[cst.CSTNode] = []
 
         def is_it(expr: cst.BaseExpression) -> bool:
             if not isinstance(expr, cst.Name) or expr.value != name:
@@ -397,18 +403,20 @@ class ArrayEvidence:
                 return False
 
             def on_visit(self, node: cst.CSTNode) -> bool:
-                if found:
+                if disproved:
                     return False
-                if evidence._array_use(node, is_it):
+                if _not_an_array(node, is_it):
+                    disproved.append(node)
+                    return False
+                if not found and evidence._array_use(node, is_it):
                     found.append(node)
-                    return False
                 return super().on_visit(node)
 
         body = scope.node.body if isinstance(scope.node, (cst.FunctionDef, cst.Lambda)) else None
         if body is None:
             return None
         body.visit(_Uses())
-        if not found:
+        if not found or disproved:
             return None
         text = " ".join(self.ctx.code(found[0]).split())
         if len(text) > 40:
@@ -602,6 +610,25 @@ _LAX_ARRAY_FIRST = frozenset(
         " dot dot_general"
     ).split()
 )
+
+
+_KNOWN_ARRAY_ATTRIBUTES = (
+    ARRAY_ATTRIBUTES
+    | STATIC_ATTRIBUTES
+    | {"copy", "item", "tolist", "block_until_ready", "device", "devices", "addressable_shards"}
+)
+
+
+def _not_an_array(node: cst.CSTNode, is_it: Callable[[cst.BaseExpression], bool]) -> bool:
+    """``node`` treats the name as something other than one array: an attribute a
+    ``jax.Array`` lacks (``v.ref``, ``v.value``: a Flax NNX ``Variable``, a module),
+    or the whole-value index ``x[...]`` of a ``jax.Ref`` or an NNX ``Variable``."""
+    if isinstance(node, cst.Attribute):
+        return is_it(node.value) and node.attr.value not in _KNOWN_ARRAY_ATTRIBUTES
+    if isinstance(node, cst.Subscript) and is_it(node.value) and len(node.slice) == 1:
+        part = node.slice[0].slice
+        return isinstance(part, cst.Index) and isinstance(part.value, cst.Ellipsis)
+    return False
 
 
 def _rejects_lists(qualname: str) -> bool:
