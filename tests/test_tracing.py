@@ -1230,3 +1230,19 @@ def test_calling_a_traced_parameter_of_a_jit_like_function_gives_a_tracer() -> N
     assert p.level_of("model(x)") is T
     assert p.level_of("model.helper(3)") is not T
     assert p.level_of("fn(x)") is S
+
+
+def test_an_outer_transform_of_a_name_bound_to_a_transform_traces_the_function() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def jitter(x):
+            return x * 2
+
+        per_point = jax.vmap(jitter)
+        fast = jax.jit(per_point)
+        """
+    )
+    info = p.fn("jitter")
+    assert info is not None and info.staging and "jax.jit" in info.transforms

@@ -699,6 +699,13 @@ class TraceAnalysis:
         transforms: ``jax.grad(loss)``, ``jax.vmap(jax.grad(loss))``. The composed
         function takes the wrapped one's arguments (``grad``, ``vmap``, ``checkpoint``
         and ``jit`` keep the signature), so an outer ``jit`` traces its parameters."""
+        if type(expr) is cst.Name and depth <= 4:  # ``g = jax.vmap(f); jax.jit(g)``
+            found = self.model.lookup(expr.value, self.model.scope_for(expr))
+            if found is not None and len(found[1]) == 1 and found[1][0].kind == "assign":
+                value = self.model.assigned.get(id(found[1][0].node))
+                if value is not None and type(value) is cst.Call:
+                    return self._resolve_transformed(value, depth + 1)
+            return None
         if type(expr) is not cst.Call or depth > 4:
             return None
         if self._transform_of(expr.func) is None:
