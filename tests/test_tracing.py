@@ -1186,3 +1186,63 @@ def test_enumerate_index_and_zip_with_a_static_list_stay_static() -> None:
     assert p.level_of("k", 1) is T
     assert p.level_of("j", 1) is T  # ``enumerate(params, n)``: the index starts at a tracer
     assert p.level_of("i2", 1) is S
+
+
+def test_numpy_function_that_calls_the_array_method_returns_a_tracer() -> None:
+    # ``np.mean(x)`` is ``x.mean()``: a tracer of a tracer (so ``np.sqrt`` around it
+    # converts one); of a list or of a static value it stays what it was
+    p = Probe(
+        """
+        import jax
+        import numpy as np
+
+        @jax.jit
+        def f(x, n):
+            a = np.mean(x)
+            b = np.sqrt(a)
+            c = np.mean([1.0, 2.0])
+            d = np.sum(x.shape)
+            return a, b, c, d
+        """
+    )
+    assert p.level_of("np.mean(x)") is T
+    assert p.level_of("a", occurrence=1) is T
+    assert p.level_of("np.mean([1.0, 2.0])") is S
+    assert p.level_of("np.sum(x.shape)") is S
+
+
+def test_calling_a_traced_parameter_of_a_jit_like_function_gives_a_tracer() -> None:
+    p = Probe(
+        """
+        import jax
+        from flax import nnx
+
+        @nnx.jit
+        def forward(model, x):
+            y = model(x)
+            z = model.helper(3)
+            return y, z
+
+        def host(fn, x):
+            return fn(x)
+        """
+    )
+    assert p.level_of("model(x)") is T
+    assert p.level_of("model.helper(3)") is not T
+    assert p.level_of("fn(x)") is S
+
+
+def test_an_outer_transform_of_a_name_bound_to_a_transform_traces_the_function() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def jitter(x):
+            return x * 2
+
+        per_point = jax.vmap(jitter)
+        fast = jax.jit(per_point)
+        """
+    )
+    info = p.fn("jitter")
+    assert info is not None and info.staging and "jax.jit" in info.transforms

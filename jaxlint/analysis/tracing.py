@@ -49,6 +49,7 @@ from jaxlint.analysis.transforms import (
     BODY_KEYWORDS,
     CONSTANT_COLLECTIVES,
     EAGER_BODIES,
+    NUMPY_ARRAY_METHODS,
     PARTIAL,
     POSITIONAL_OPTIONS,
     STAGING,
@@ -698,6 +699,13 @@ class TraceAnalysis:
         transforms: ``jax.grad(loss)``, ``jax.vmap(jax.grad(loss))``. The composed
         function takes the wrapped one's arguments (``grad``, ``vmap``, ``checkpoint``
         and ``jit`` keep the signature), so an outer ``jit`` traces its parameters."""
+        if type(expr) is cst.Name and depth <= 4:  # ``g = jax.vmap(f); jax.jit(g)``
+            found = self.model.lookup(expr.value, self.model.scope_for(expr))
+            if found is not None and len(found[1]) == 1 and found[1][0].kind == "assign":
+                value = self.model.assigned.get(id(found[1][0].node))
+                if value is not None and type(value) is cst.Call:
+                    return self._resolve_transformed(value, depth + 1)
+            return None
         if type(expr) is not cst.Call or depth > 4:
             return None
         if self._transform_of(expr.func) is None:
@@ -1747,6 +1755,11 @@ class _FunctionWalker:
                 return Val(joined.level, joined.origin, False, True, joined.level > Level.STATIC)
             if qn in TRANSFORMS or qn in PARTIAL:
                 return STATIC  # builds a function
+            if qn in NUMPY_ARRAY_METHODS and args and args[0][0] is None:
+                first = args[0][1]
+                if first.traced and not first.container:
+                    # ``np.mean(x)`` is ``x.mean()``: a tracer of a tracer
+                    return Val(first.level, first.origin, False, True, True)
         if type(func) is cst.Call:
             # ``jax.jit(f)(x)``, ``jax.vmap(f)(x)``: the wrapped function's results
             self._eval(func)
@@ -1803,6 +1816,21 @@ class _FunctionWalker:
             ):
                 # calling a jitted function from host code returns jax.Arrays
                 return Val(Level.STATIC, array=True)
+        if joined.traced and staging and type(func) is cst.Name:
+            callee = self._lookup(func.value)
+            origin = callee.origin
+            if (
+                callee.traced
+                and origin is not None
+                and origin.func is info
+                and origin.param == func.value
+                and origin.name == func.value
+            ):
+                # ``model(x)`` for a traced parameter ``model`` of a jit-like function
+                # (an NNX/Equinox module under ``nnx.jit``/``eqx.filter_jit``, a
+                # ``tree_util.Partial``): its leaves are tracers and so is what it
+                # computes from a traced argument (one array or a pytree of them)
+                return Val(Level.TRACED, joined.origin, False, True, False)
         if joined.level > Level.STATIC:
             return Val(Level.MAYBE, joined.origin, False, joined.array, joined.computed)
         return STATIC

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 
 import libcst as cst
 
 from jaxlint.analysis.names import Binding, Scope, SemanticModel
 from jaxlint.analysis.tracing import Level, TracedFunction
-from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
+from jaxlint.analysis.transforms import (
+    ARRAY_ATTRIBUTES,
+    ARRAY_MODULES,
+    STATIC_ATTRIBUTES,
+    STATIC_CALLS,
+)
 from jaxlint.rules.base import Rule
 
 # -- which expressions are certainly one immutable jax.Array ------------------------------
@@ -129,6 +135,7 @@ class ArrayEvidence:
         self.ctx = rule.ctx
         self._assigned: dict[int, tuple[str, cst.BaseExpression]] | None = None
         self._returns: dict[int, list[cst.Return]] = {}
+        self._uses: dict[tuple[int, str], tuple[str, int] | None] = {}
 
     # bookkeeping ------------------------------------------------------------------
 
@@ -337,7 +344,7 @@ class ArrayEvidence:
         if info is None or info.param_levels.get(param.name.value) is not Level.TRACED:
             return None
         if param.annotation is None:
-            return self._loop_carry(info, param)
+            return self._loop_carry(info, param) or self._used_as_array(scope, info, param)
         ann = param.annotation.annotation
         qualname = self.model.qualified_name(ann)
         if qualname is None and isinstance(ann, cst.Subscript) and ann.slice:
@@ -353,6 +360,127 @@ class ArrayEvidence:
             f"parameter of `{info.name}` annotated `{text}`,"
             f" {info.how(lambda n: self.ctx.positions[n].start.line)}"
         )
+
+    def _used_as_array(self, scope: Scope, info: TracedFunction, param: cst.Param) -> str | None:
+        """An unannotated traced parameter that the function itself uses in a way only one
+        array allows (``x - 1``, ``x.sum()``, ``jnp.sqrt(x)``), with no other binding in
+        its scope than augmented assignments. A dict or list of arrays (a pytree), a
+        mutable ``jax.Ref`` and a tuple all fail those uses: see ``_array_use``."""
+        name = param.name.value
+        bindings = scope.bindings.get(name, [])
+        for binding in bindings:
+            if binding.node is param or binding.kind == "param":
+                continue
+            kind, _ = self.assigned.get(id(binding.node), ("", param))
+            if kind != "aug":
+                return None
+        key = (id(scope.node), name)
+        if key not in self._uses:
+            self._uses[key] = self._find_array_use(scope, name)
+        use = self._uses[key]
+        if use is None:
+            return None
+        return (
+            f"a parameter of `{info.name}` used as an array (`{use[0]}` at line {use[1]}),"
+            f" {info.how(lambda n: self.ctx.positions[n].start.line, name)}"
+        )
+
+    def _find_array_use(self, scope: Scope, name: str) -> tuple[str, int] | None:
+        """The first use of ``name`` (bound in ``scope``) in ``scope.node`` that only one
+        array allows: its code (shortened) and line."""
+        evidence = self
+        found: list[cst.CSTNode] = []
+        disproved: list[cst.CSTNode] = []
+
+        def is_it(expr: cst.BaseExpression) -> bool:
+            if not isinstance(expr, cst.Name) or expr.value != name:
+                return False
+            got = evidence.model.lookup(name, evidence.model.scope_for(expr))
+            return got is not None and got[0] is scope
+
+        class _Uses(cst.CSTVisitor):
+            def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+                return False
+
+            def on_visit(self, node: cst.CSTNode) -> bool:
+                if disproved:
+                    return False
+                if _not_an_array(node, is_it):
+                    disproved.append(node)
+                    return False
+                if not found and evidence._array_use(node, is_it):
+                    found.append(node)
+                return super().on_visit(node)
+
+        body = scope.node.body if isinstance(scope.node, (cst.FunctionDef, cst.Lambda)) else None
+        if body is None:
+            return None
+        body.visit(_Uses())
+        if not found or disproved:
+            return None
+        text = " ".join(self.ctx.code(found[0]).split())
+        if len(text) > 40:
+            text = text[:37] + "..."
+        return text, self.line(found[0])
+
+    def _array_use(self, node: cst.CSTNode, is_it: Callable[[cst.BaseExpression], bool]) -> bool:
+        """``node`` uses the name ``is_it`` accepts as one array: arithmetic that a list,
+        a tuple, a dict and a ``jax.Ref`` reject (``x - y``, ``x / 2``, ``-x``, ``x + 1``,
+        ``x * 0.5``, ``x > 0``), an array method a ``jax.Ref`` lacks (``x.sum()``,
+        ``x.astype(...)``, ``x.at[i].add(v)``), ``x.real``/``x.imag``, or an argument of
+        a ``jnp`` function that rejects lists (checked on JAX 0.12: every ``jnp``
+        function but the sequence and shape ones raises on a list, and on a Ref). Not
+        ``x.shape``/``.dtype``/``.ndim``/``.T``/``.reshape``/``.at[i].set``, which a
+        ``jax.Ref`` has too."""
+        if isinstance(node, cst.BinaryOperation):
+            op = node.operator
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                if not is_it(side):
+                    continue
+                if isinstance(op, _ARITH_OPERATORS):
+                    return True
+                if isinstance(op, cst.Add) and is_number(other):
+                    return True
+                if isinstance(op, cst.Multiply) and is_number(other):
+                    whole = other.expression if isinstance(other, cst.UnaryOperation) else other
+                    if not isinstance(whole, cst.Integer):  # ``xs * 2`` repeats a list
+                        return True
+            return False
+        if isinstance(node, cst.UnaryOperation):
+            return isinstance(node.operator, cst.Minus) and is_it(node.expression)
+        if isinstance(node, cst.Comparison):
+            left = node.left
+            for target in node.comparisons:
+                right = target.comparator
+                if isinstance(target.operator, _ORDER_OPERATORS) and (
+                    (is_it(left) and is_number(right)) or (is_it(right) and is_number(left))
+                ):
+                    return True
+                left = right
+            return False
+        if isinstance(node, cst.Attribute):
+            return node.attr.value in _REF_LACKS_VIEWS and is_it(node.value)
+        if isinstance(node, cst.Call):
+            qualname = self.model.call_name(node)
+            if qualname is not None:
+                if not _rejects_lists(qualname):
+                    return False
+                positional = [a for a in node.args if a.keyword is None and not a.star]
+                return bool(positional) and is_it(positional[0].value)
+            func = node.func
+            if isinstance(func, cst.Attribute):
+                method = func.attr.value
+                inner = func.value
+                if method in _REF_LACKS_METHODS and is_it(inner):
+                    return True
+                return (
+                    method in _AT_UPDATES
+                    and isinstance(inner, cst.Subscript)
+                    and isinstance(inner.value, cst.Attribute)
+                    and inner.value.attr.value == "at"
+                    and is_it(inner.value.value)
+                )
+        return False
 
     def _loop_inits(
         self, info: TracedFunction, param: cst.Param
@@ -439,6 +567,77 @@ class ArrayEvidence:
                 return None
             evidence = evidence or got
         return evidence
+
+
+# Binary operators whose use on a name proves one array: a list, a tuple, a dict and a
+# ``jax.Ref`` all raise (``+``/``*`` concatenate or repeat lists: only with a number).
+_ARITH_OPERATORS = (
+    cst.Subtract,
+    cst.Divide,
+    cst.FloorDivide,
+    cst.Power,
+    cst.MatrixMultiply,
+)
+_ORDER_OPERATORS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+# Array methods a ``jax.Ref`` lacks (checked on JAX 0.12: ``AttributeError``), and lists
+# and dicts too (``sort`` and ``copy`` are list methods, ``reshape``/``transpose`` Ref ones).
+_REF_LACKS_METHODS = frozenset(
+    "astype sum mean max min prod cumsum cumprod clip round conj conjugate swapaxes argmax"
+    " argmin argsort std var dot squeeze ravel flatten".split()
+)
+_REF_LACKS_VIEWS = frozenset({"real", "imag"})
+# ``x.at[i].METHOD(v)``: a Ref's ``.at[i]`` has ``set`` (and ``get``), not these.
+_AT_UPDATES = frozenset({"add", "subtract", "multiply", "mul", "divide", "power", "min", "max"})
+# ``jnp`` functions that accept a list (checked on JAX 0.12 by calling each with a list of
+# arrays), take a shape or a dtype first, or build an array from scratch.
+_ACCEPT_LISTS = frozenset(
+    f"jax.numpy.{n}"
+    for n in (
+        "array asarray asanyarray block column_stack concat concatenate dstack hstack vstack"
+        " row_stack stack iscomplexobj isrealobj isscalar iterable lexsort ndim shape size"
+        " printoptions vectorize select piecewise result_type promote_types dtype can_cast"
+        " issubdtype broadcast_shapes broadcast_arrays ix_ meshgrid einsum einsum_path zeros"
+        " ones empty full arange linspace logspace geomspace eye identity tri indices"
+        " frombuffer fromiter fromfunction fromstring from_dlpack load save savez copy"
+    ).split()
+)
+_LAX_ARRAY_FIRST = frozenset(
+    f"jax.lax.{n}"
+    for n in (
+        "dynamic_slice dynamic_slice_in_dim dynamic_index_in_dim dynamic_update_slice"
+        " dynamic_update_slice_in_dim dynamic_update_index_in_dim slice slice_in_dim"
+        " index_in_dim convert_element_type broadcast_in_dim rev squeeze expand_dims"
+        " dot dot_general"
+    ).split()
+)
+
+
+_KNOWN_ARRAY_ATTRIBUTES = (
+    ARRAY_ATTRIBUTES
+    | STATIC_ATTRIBUTES
+    | {"copy", "item", "tolist", "block_until_ready", "device", "devices", "addressable_shards"}
+)
+
+
+def _not_an_array(node: cst.CSTNode, is_it: Callable[[cst.BaseExpression], bool]) -> bool:
+    """``node`` treats the name as something other than one array: an attribute a
+    ``jax.Array`` lacks (``v.ref``, ``v.value``: a Flax NNX ``Variable``, a module),
+    or the whole-value index ``x[...]`` of a ``jax.Ref`` or an NNX ``Variable``."""
+    if isinstance(node, cst.Attribute):
+        return is_it(node.value) and node.attr.value not in _KNOWN_ARRAY_ATTRIBUTES
+    if isinstance(node, cst.Subscript) and is_it(node.value) and len(node.slice) == 1:
+        part = node.slice[0].slice
+        return isinstance(part, cst.Index) and isinstance(part.value, cst.Ellipsis)
+    return False
+
+
+def _rejects_lists(qualname: str) -> bool:
+    """``qualname(x, ...)`` raises unless ``x`` is an array (or a scalar)."""
+    if qualname in _LAX_ARRAY_FIRST:
+        return True
+    if not qualname.startswith("jax.numpy.") or qualname in _ACCEPT_LISTS:
+        return False
+    return qualname.count(".") == 2 or qualname.startswith("jax.numpy.linalg.")
 
 
 # Where a lax loop passes its body and what each body parameter starts from:

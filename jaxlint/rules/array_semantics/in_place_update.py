@@ -2,56 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import libcst as cst
 
-from jaxlint.diagnostics import Applicability
-from jaxlint.rules.array_semantics.helpers import ArrayEvidence, is_number
+from jaxlint.rules.array_semantics.helpers import ArrayEvidence
+from jaxlint.rules.array_semantics.in_place_update_fix import AUG_METHODS, InPlaceFixPlan
 from jaxlint.rules.base import Examples, FixOp, Raises, ReplaceNode, Rule
 
 EXAMPLES = Examples(__file__)
-
-_SUBTRACT_SINCE = (0, 4, 35)
-"""``x.at[i].subtract`` exists since JAX 0.4.35 (checked on the release tags)."""
-_AUG_METHODS: dict[type[cst.BaseAugOp], str] = {
-    cst.AddAssign: "add",
-    cst.SubtractAssign: "subtract",
-    cst.MultiplyAssign: "multiply",
-    cst.DivideAssign: "divide",
-    cst.PowerAssign: "power",
-}
-_AUG_OPERATORS: dict[type[cst.BaseAugOp], str] = {
-    cst.FloorDivideAssign: "//",
-    cst.ModuloAssign: "%",
-    cst.MatrixMultiplyAssign: "@",
-    cst.BitAndAssign: "&",
-    cst.BitOrAssign: "|",
-    cst.BitXorAssign: "^",
-    cst.LeftShiftAssign: "<<",
-    cst.RightShiftAssign: ">>",
-}
-_WHOLE_ARRAY_METHODS = frozenset({"divide", "power"})
-"""``.at[i].divide``/``.power`` compute over every element (``x / ones.at[i].mul(v)``)."""
-_MIN_MAX = {"jax.numpy.minimum": "min", "jax.numpy.maximum": "max"}
-_ATOMIC = (
-    cst.Name,
-    cst.Attribute,
-    cst.Call,
-    cst.Subscript,
-    cst.Integer,
-    cst.Float,
-    cst.Imaginary,
-    cst.SimpleString,
-    cst.ConcatenatedString,
-    cst.FormattedString,
-    cst.List,
-    cst.Dict,
-    cst.Set,
-    cst.ListComp,
-    cst.SetComp,
-    cst.DictComp,
-)
 
 
 def _subscript_targets(expr: cst.BaseExpression) -> list[cst.Subscript]:
@@ -64,7 +21,7 @@ def _subscript_targets(expr: cst.BaseExpression) -> list[cst.Subscript]:
     return []
 
 
-class InPlaceUpdate(Rule):
+class InPlaceUpdate(InPlaceFixPlan, Rule):
     code = "JAX601"
     name = "in-place-update"
     message = (
@@ -87,15 +44,22 @@ tracer, a traced parameter annotated `jax.Array` (or jaxtyping `Float[Array,
 ...]`), the carry of a `lax.scan`/`fori_loop`/`while_loop` body (and `scan`'s
 per-step slice) when the loop's initial value is certainly one array, a name
 unpacked from such a carry (`total, hist = carry`) whose element of the initial
-tuple is one, or the result of a jitted function of the module whose every `return` is
-such a value. Every assignment to the name in its scope must qualify
-(`x = np.zeros(3)` on one branch keeps the rule silent).
+tuple is one, an unannotated traced parameter that the function itself uses in a way
+only one array allows (`x - 1`, `x / n`, `x + 1.0`, `-x`, `x > 0`, `x.sum()`,
+`x.astype(...)`, `x.at[i].add(v)`, `jnp.sqrt(x)`), or the result of a jitted function of
+the module whose every `return` is such a value. Every assignment to the name in its
+scope must qualify (`x = np.zeros(3)` on one branch keeps the rule silent).
 
 It stays silent on values that accept item assignment: NumPy arrays, Python
 lists and dicts, pytrees of parameters passed to a jitted function, mutable
 `jax.Ref`s (`r = jax.new_ref(x); r[...] = v`, also inside `jax.jit`) and Flax
 NNX `Variable`s (`v[...] += 1`). An unannotated parameter of a jitted function may
-be any of these, so it needs an annotation to be flagged.
+be any of these, so it needs an annotation to be flagged, or a use in the function
+that all of them reject: `x.shape`, `x.dtype`, `x.ndim`, `x.T`, `x.reshape(...)` and
+`x.at[i].set(v)` do not count (a `jax.Ref` has them), nor do `xs + ys`, `xs * 2` (list
+concatenation and repetition) or `jnp.stack(xs)` (the `jnp` functions that take a
+list). A Flax NNX `Variable` passed bare to a jitted function and used in arithmetic
+would still be reported (it forwards every array operation); NNX code passes modules.
 
 ## Why is this bad
 JAX arrays are immutable. `x[i] = v` raises, on the host and under `jit` alike:
@@ -226,6 +190,12 @@ support in-place item assignment`, with the file and line of the assignment.
             "valid_equinox_dict_gradients_list_repeated.py",
             note="Equinox: a dict of gradients, a list repeated with `*`",
         ),
+        EXAMPLES.valid(
+            "valid_unannotated_parameter_pytree_or_ref.py",
+            runs=True,
+            note="unannotated parameters that are a dict, a list and a jax.Ref (`.shape` is"
+            " no proof of an array: a Ref has one)",
+        ),
         EXAMPLES.valid("valid_suppressed.py", note="suppressed"),
     ]
     INVALID = [
@@ -272,6 +242,22 @@ support in-place item assignment`, with the file and line of the assignment.
             unsafe_fix=True,
             note="a traced parameter: unsafe (the caller does not see a rebinding)",
             raises="TypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_unannotated_parameter_used_as_array.py",
+            line=6,
+            message_contains="a parameter of `boost` used as an array (`jnp.sqrt(x)` at line 7)",
+            unsafe_fix=True,
+            raises="TypeError",
+            note="an unannotated parameter passed to `jnp.sqrt`: one array, not a pytree",
+        ),
+        EXAMPLES.invalid(
+            "invalid_unannotated_parameter_arithmetic.py",
+            line=6,
+            message_contains="used as an array (`x - x.mean()` at line 7)",
+            unsafe_fix=True,
+            raises="TypeError",
+            note="an unannotated parameter in arithmetic: one array",
         ),
         EXAMPLES.invalid(
             "invalid_arithmetic_tracer_array_divide_unsafe.py",
@@ -343,7 +329,7 @@ support in-place item assignment`, with the file and line of the assignment.
             text, applicability, fix_message = plan
             suggestion = text
         else:
-            method = "set" if op is None else _AUG_METHODS.get(type(op), "set")
+            method = "set" if op is None else AUG_METHODS.get(type(op), "set")
             root = target.value
             while isinstance(root, cst.Subscript):
                 root = root.value
@@ -367,103 +353,3 @@ support in-place item assignment`, with the file and line of the assignment.
             applicability=plan[1] if plan is not None else None,
             fix_message=plan[2] if plan is not None else None,
         )
-
-    def _plan(
-        self, stmt: cst.Assign | cst.AugAssign, target: cst.Subscript, op: cst.BaseAugOp | None
-    ) -> tuple[str, Applicability, str] | None:
-        """The replacement statement, its applicability and the fix message."""
-        name = target.value
-        if not isinstance(name, cst.Name):
-            return None
-        found = self.evidence.bindings(name)
-        scope = self.model.scope_for(name)
-        if found is None:
-            return None
-        owner, bindings = found
-        if owner is not scope and not (
-            name.value in scope.global_names or name.value in scope.nonlocal_names
-        ):
-            return None  # ``x = x.at[...]`` would make ``x`` local here
-        code = self.ctx.code
-        base = name.value
-        index = code(target)[len(code(name)) :]
-        value = stmt.value
-        unsafe: list[str] = []
-        if op is None:
-            method, arg = "set", _unwrapped(value, code)
-            if isinstance(value, cst.Call) and not any(a.keyword or a.star for a in value.args):
-                minmax = _MIN_MAX.get(self.model.call_name(value) or "")
-                args = [a.value for a in value.args]
-                if minmax is not None and len(args) == 2:
-                    same = [a for a in args if code(a) == code(target)]
-                    if same:
-                        other = args[1] if args[0] is same[0] else args[0]
-                        method, arg = minmax, _unwrapped(other, code)
-        elif type(op) in _AUG_METHODS:
-            method, arg = _AUG_METHODS[type(op)], _unwrapped(value, code)
-            if method == "subtract" and self.ctx.target_jax < _SUBTRACT_SINCE:
-                method, arg = "add", f"-{_atom(value, code)}"
-            if method in _WHOLE_ARRAY_METHODS:
-                unsafe.append(
-                    f"`.{method}` computes over the whole array (subnormals flushed on CPU,"
-                    " floats for an integer array)"
-                )
-        elif type(op) in _AUG_OPERATORS:
-            symbol = _AUG_OPERATORS[type(op)]
-            method, arg = "set", f"{code(target)} {symbol} {_atom(value, code)}"
-        else:
-            return None
-        if not self._basic_index(target):
-            unsafe.append("an index array may repeat indices, which `.at[]` treats differently")
-        if any(b.kind == "param" for b in bindings):
-            unsafe.append(f"the caller does not see the update: return `{base}`")
-        text = f"{base} = {base}.at{index}.{method}({arg})"
-        shown = f"Replace with `{base} = {base}.at[...].{method}(...)`"
-        if unsafe:
-            return text, Applicability.UNSAFE, f"{shown} (unsafe: {'; '.join(unsafe)})"
-        return text, Applicability.SAFE, shown
-
-    def _basic_index(self, target: cst.Subscript) -> bool:
-        """No element can be an index array (which may repeat indices)."""
-        for element in target.slice:
-            part = element.slice
-            if isinstance(part, cst.Slice):
-                continue
-            if part.star is not None:
-                return False
-            value = part.value
-            if is_number(value) or isinstance(value, cst.Ellipsis):
-                continue
-            if isinstance(value, cst.Name) and (value.value == "None" or self._range_index(value)):
-                continue
-            return False
-        return True
-
-    def _range_index(self, name: cst.Name) -> bool:
-        """``name`` is only ever bound by ``for name in range(...)``."""
-        found = self.evidence.bindings(name)
-        if found is None:
-            return False
-        for binding in found[1]:
-            kind, it = self.evidence.assigned.get(id(binding.node), ("", name))
-            if (
-                kind != "for"
-                or not isinstance(it, cst.Call)
-                or self.model.call_name(it) != "builtins.range"
-            ):
-                return False
-        return True
-
-
-def _unwrapped(value: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> str:
-    """``value`` as one call argument (a bare tuple needs parentheses)."""
-    if isinstance(value, (cst.Tuple, cst.Yield, cst.GeneratorExp)) and not value.lpar:
-        return f"({code(value)})"
-    return code(value)
-
-
-def _atom(value: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> str:
-    """``value`` as an operand of a binary or unary operator."""
-    if isinstance(value, _ATOMIC) or getattr(value, "lpar", None):
-        return code(value)
-    return f"({code(value)})"

@@ -52,16 +52,77 @@ def static_hint(val: Val) -> str:
     return "make it a Python value known at trace time (a static argument, a shape)"
 
 
+_CATCH_ALL = frozenset({"builtins.TypeError", "builtins.Exception", "builtins.BaseException"})
+BOOL_ERRORS = _CATCH_ALL | {
+    "jax.errors.ConcretizationTypeError",
+    "jax.core.ConcretizationTypeError",
+    "jax.errors.TracerBoolConversionError",
+}
+"""What ``bool(tracer)`` raises on jax 0.12 (``TracerBoolConversionError``, a
+``ConcretizationTypeError``, a ``TypeError``), and its bases."""
+INT_ERRORS = _CATCH_ALL | {"jax.errors.TracerIntegerConversionError"}
+"""What ``range(tracer)`` raises (``TracerIntegerConversionError``, a ``TypeError``)."""
+
+
 class TracerQueries:
-    """Common queries of the JAX2xx rules (a mixin, not a rule: it does not subclass Rule)."""
+    """Common queries of the JAX2xx rules (a mixin, not a rule: it does not subclass Rule).
+
+    A rule that sets ``guard_errors`` is silent in the body of a ``try`` whose handler
+    catches one of them (or everything): ``try: if x > 0: ... except TypeError:`` tests
+    at runtime whether ``x`` is concrete, as ``isinstance(x, jax.core.Tracer)`` would.
+    """
 
     ctx: FileContext
+    guard_errors: frozenset[str] = frozenset()
+
+    def visit_Try(self, node: cst.Try) -> None:
+        if not self.guard_errors:
+            return
+        model = self.ctx.model
+        for handler in node.handlers:
+            kind = handler.type
+            kinds = [e.value for e in kind.elements] if isinstance(kind, cst.Tuple) else [kind]
+            if kind is None or any(model.qualified_name(k) in self.guard_errors for k in kinds):  # type: ignore[arg-type]
+                self.__dict__.setdefault("_guarded_bodies", set()).add(id(node.body))
+                return
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        if id(node) in self.__dict__.get("_guarded_bodies", ()):
+            self.__dict__.setdefault("_guards", []).append(node)
+
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        guards = self.__dict__.get("_guards")
+        if guards and guards[-1] is node:
+            guards.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        # a function defined in a ``try`` body runs later, outside it
+        if self.guard_errors:
+            self.__dict__.setdefault("_guards", []).append(None)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        guards = self.__dict__.get("_guards")
+        if self.guard_errors and guards and guards[-1] is None:
+            guards.pop()
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self.visit_FunctionDef(node)  # type: ignore[arg-type]
+
+    def leave_Lambda(self, node: cst.Lambda) -> None:
+        self.leave_FunctionDef(node)  # type: ignore[arg-type]
+
+    def guarded(self) -> bool:
+        """Inside a ``try`` body of the current function that catches the tracer's error."""
+        guards = self.__dict__.get("_guards")
+        return bool(guards) and guards[-1] is not None
 
     def abstract(self, expr: cst.CSTNode) -> Val | None:
         """The value of ``expr`` when Python cannot know it while tracing."""
         trace = self.ctx.trace
         val = trace.value(expr)
         if val is None or not trace.is_abstract(val, expr):
+            return None
+        if self.guard_errors and self.guarded():
             return None
         return val
 

@@ -11,6 +11,7 @@ from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
 from jaxlint.rules.base import Examples, FixOp, Raises, ReplaceNode, Rule
 from jaxlint.rules.control_flow.helpers import (
+    BOOL_ERRORS,
     PROBE,
     TracerQueries,
     short,
@@ -30,9 +31,21 @@ _AMBIGUOUS_TRUTH = Raises(
 )
 
 
+_ADVICE = {
+    "select": "select with `jnp.where(cond, a, b)` or branch with `lax.cond`",
+    "assert": (
+        "check values with `jax.experimental.checkify` or `equinox.error_if`,"
+        " or assert on shapes only"
+    ),
+    "filter": "filter with a mask (`jnp.where`) or `jnp.nonzero(..., size=n)`",
+    "logical": "use `jnp.logical_and`/`jnp.logical_or`/`jnp.logical_not` (`&`, `|`, `~`)",
+}
+
+
 class PythonBranchOnTracer(TracerQueries, Rule):
     code = "JAX201"
     name = "python-branch-on-tracer"
+    guard_errors = BOOL_ERRORS
     message = "{construct} needs the truth value of traced `{cond}`: {why}; {advice}"
     fix_availability = "sometimes"
     probe = PROBE
@@ -52,7 +65,9 @@ It stays silent on conditions known at trace time: shapes, `ndim`, `len()`,
 `static_argnames`, Equinox `filter_jit` non-array arguments), parameters left at
 their default, and the truth value of Python containers and pytrees
 (`if params:`). Under `grad` alone values stay concrete and `if` works, so it is
-not reported there.
+not reported there; nor in the body of a `try` whose `except` catches the tracer's
+error (`TypeError`, `ConcretizationTypeError`, `TracerBoolConversionError`): the code
+tests at runtime whether it holds a tracer.
 
 ## Why is this bad
 Python evaluates the condition once, while JAX traces the function, and a tracer
@@ -104,6 +119,11 @@ branches, and does not accept pytrees.
 JAX201.
 """
     VALID = [
+        EXAMPLES.valid(
+            "valid_try_catches_tracer_bool_error.py",
+            note="a `try` that catches the tracer's error tests at runtime whether it is one",
+            runs=True,
+        ),
         EXAMPLES.valid(
             "valid_shape_ndim_len_dtype_tests.py",
             note="shape, ndim, len and dtype tests are static",
@@ -168,6 +188,12 @@ JAX201.
         ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_try_catches_other_error.py",
+            line=8,
+            raises="TracerBoolConversionError",
+            note="`except ValueError` does not catch the tracer's error",
+        ),
         EXAMPLES.invalid(
             "invalid_if_x_0.py",
             line=5,
@@ -355,15 +381,7 @@ JAX201.
         val = self.truth_tested(leaf)
         if val is None or not self.once(leaf):
             return
-        advice = {
-            "select": "select with `jnp.where(cond, a, b)` or branch with `lax.cond`",
-            "assert": (
-                "check values with `jax.experimental.checkify` or `equinox.error_if`,"
-                " or assert on shapes only"
-            ),
-            "filter": "filter with a mask (`jnp.where`) or `jnp.nonzero(..., size=n)`",
-            "logical": "use `jnp.logical_and`/`jnp.logical_or`/`jnp.logical_not` (`&`, `|`, `~`)",
-        }[kind]
+        advice = _ADVICE[kind]
         if kind == "select" and isinstance(leaf, cst.Name):  # ``if flag:``
             hint = static_hint(val)
             if hint.startswith("mark"):
@@ -383,14 +401,7 @@ JAX201.
     # fixes --------------------------------------------------------------------------------
 
     def _where(self, at: cst.CSTNode, test: cst.BaseExpression, a, b):  # type: ignore[no-untyped-def]
-        if not (_selectable(self.ctx, a) and _selectable(self.ctx, b)):
-            return None
-        spelled = spell(self.model, "jax.numpy.where", at)
-        if spelled is None:
-            return None
-        func, ops = spelled
-        code = self.ctx.code
-        return f"{func}({code(test).strip()}, {code(a).strip()}, {code(b).strip()})", ops
+        return _where(self.ctx, at, test, a, b)
 
     def _ifexp_fix(self, node: cst.IfExp):  # type: ignore[no-untyped-def]
         assign = self._single_assign.get(id(node))
@@ -456,3 +467,15 @@ def _only_assign(block: cst.BaseSuite) -> cst.Assign | None:
     if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1:
         return stmt
     return None
+
+
+def _where(ctx: FileContext, at: cst.CSTNode, test: cst.BaseExpression, a, b):  # type: ignore[no-untyped-def]
+    """``jnp.where(test, a, b)`` and its imports, when both sides are cheap and pure."""
+    if not (_selectable(ctx, a) and _selectable(ctx, b)):
+        return None
+    spelled = spell(ctx.model, "jax.numpy.where", at)
+    if spelled is None:
+        return None
+    func, ops = spelled
+    code = ctx.code
+    return f"{func}({code(test).strip()}, {code(a).strip()}, {code(b).strip()})", ops

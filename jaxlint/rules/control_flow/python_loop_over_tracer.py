@@ -7,6 +7,8 @@ import libcst as cst
 
 from jaxlint.rules.base import Examples, Raises, Rule
 from jaxlint.rules.control_flow.helpers import (
+    BOOL_ERRORS,
+    INT_ERRORS,
     PROBE,
     TracerQueries,
     short,
@@ -20,6 +22,7 @@ EXAMPLES = Examples(__file__)
 class PythonLoopOverTracer(TracerQueries, Rule):
     code = "JAX202"
     name = "python-loop-over-tracer"
+    guard_errors = INT_ERRORS | BOOL_ERRORS
     message = "{what}: {why}; {advice}"
     probe = PROBE
     # range(n) and while on a tracer; the rule is named when the failing line has its finding
@@ -33,7 +36,9 @@ else), and `while` loops whose condition is a traced array.
 
 Loops over `range(3)`, `range(x.shape[0])`, `range(len(xs))`, over Python lists
 of layers and over static arguments are fine and not reported; so is iterating
-over a traced array (`for row in x`), whose length is its static shape.
+over a traced array (`for row in x`), whose length is its static shape. A loop in
+the body of a `try` whose `except` catches the tracer's error (`TypeError`,
+`TracerIntegerConversionError`, ...) is a runtime test and not reported either.
 
 ## Why is this bad
 Python runs the loop while JAX traces the function, so it needs the trip count

@@ -15,6 +15,7 @@ import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.tracing import Val
+from jaxlint.analysis.transforms import NUMPY_ARRAY_METHODS
 from jaxlint.analysis.walk import children
 
 if TYPE_CHECKING:
@@ -26,17 +27,14 @@ if TYPE_CHECKING:
 # (``np.shape``) or call the array's own method (``np.sum(x)`` is ``x.sum()``), so they
 # work under ``jit``. Every other ``numpy.*`` call converts its array arguments with
 # ``__array__``, which raises TracerArrayConversionError on a tracer.
-NUMPY_ACCEPTS_TRACERS = frozenset(
+NUMPY_ACCEPTS_TRACERS = NUMPY_ARRAY_METHODS | frozenset(
     "numpy." + name
     for name in (
         # metadata
         "shape ndim size isscalar iterable result_type dtype can_cast issubdtype isdtype"
         " promote_types iscomplexobj isrealobj common_type finfo iinfo"
-        # delegate to the array's method
-        " all any amax amin max min argmax argmin argsort around round cumprod cumsum"
-        " mean std var prod sum squeeze swapaxes transpose permute_dims moveaxis rollaxis"
-        " flip real imag isreal split array_split unstack tril_indices_from"
-        " triu_indices_from reshape repeat searchsorted"
+        # delegate to the array's method (one array: ``NUMPY_ARRAY_METHODS``)
+        " prod split array_split unstack tril_indices_from triu_indices_from"
     ).split()
 )
 

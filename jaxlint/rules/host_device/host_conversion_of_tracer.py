@@ -7,10 +7,17 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.tracing import Val
+from jaxlint.analysis.transforms import NUMPY_ARRAY_METHODS
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
 from jaxlint.rules.base import Examples, FixOp, Raises, ReplaceNode, Rule
-from jaxlint.rules.host_device.helpers import Shared, conversion, short_code
+from jaxlint.rules.host_device.helpers import (
+    NUMPY_ACCEPTS_TRACERS,
+    Shared,
+    conversion,
+    short_code,
+    walk,
+)
 
 EXAMPLES = Examples(__file__)
 
@@ -69,7 +76,7 @@ JNP_TWINS = frozenset(
     ).split()
 )
 # NumPy-only keywords: the JAX twin rejects them, so no fix is offered.
-_NUMPY_ONLY_KEYWORDS = frozenset({"out", "like", "subok", "casting", "where", "order"})
+_NUMPY_ONLY_KEYWORDS = frozenset({"out", "like", "subok", "casting", "where", "order", "newshape"})
 
 # ``math`` functions with a ``jax.numpy`` twin of the same name (for the hint only:
 # ``math.floor`` returns an int, ``jnp.floor`` an array, so no fix).
@@ -117,7 +124,8 @@ NumPy functions that only read metadata (`np.shape`, `np.ndim`, `np.size`,
 `np.result_type`, ...) or that call the array's own method (`np.sum(x)` is
 `x.sum()`, also `np.mean`, `np.max`, `np.reshape`, `np.transpose`, ...) work on
 tracers and are not flagged; the list was checked on jax 0.12 by calling every
-NumPy function on a tracer. Values the analysis is not sure about (the result of
+NumPy function on a tracer. Their result is a tracer too, so the call around them
+is: `np.sqrt(np.mean(x))` raises in `np.sqrt`. Values the analysis is not sure about (the result of
 an unknown function, an attribute of a pytree) are not flagged either. Under
 `jax.grad` alone (no `jit`, no `vmap`) the primal value is concrete, so `int(x)`,
 `bool(x)` and `x.item()` work there and are flagged only under `jit`-like
@@ -159,7 +167,10 @@ Unsafe, offered for a NumPy function that has a `jax.numpy` twin of the same nam
 (`np.asarray` -> `jnp.asarray`, `np.linalg.norm` -> `jnp.linalg.norm`): the result
 becomes a JAX array, dtypes follow JAX (float32 unless x64 is enabled) and the
 NumPy-only keywords (`out=`, `where=`, `order=`, ...) have no equivalent, so no fix
-is offered when they are used. Functions whose JAX twin needs a static size under
+is offered when they are used. Nested NumPy calls are converted together, never half:
+the fix of `np.sqrt(np.mean(x))` also converts the `np.mean` of the tracer inside it,
+and the fix of `np.mean(np.log1p(x))`'s inner call also converts the `np.mean` that
+takes it (`jnp.mean(jnp.log1p(x))`); when one of them has no twin, no fix. Functions whose JAX twin needs a static size under
 `jit` (`np.unique`, `np.nonzero`, one-argument `np.where`) get no fix. `float()`,
 `int()`, `.item()` and the others have no mechanical replacement: the value must
 stay an array or the conversion must move out of the traced function.
@@ -270,6 +281,23 @@ your file and line and `"rule": "JAX101"`.
             note="an `isinstance` host-type guard covers only its own branch",
         ),
         EXAMPLES.invalid(
+            "invalid_nested_numpy_calls_on_tracer.py",
+            line=8,
+            message_contains="`np.sqrt(np.mean(err ** 2))` needs a concrete value",
+            unsafe_fix=True,
+            raises="TracerArrayConversionError",
+            note="`np.mean` of a tracer is a tracer (it calls `.mean()`); the fix converts"
+            " the nest together",
+        ),
+        EXAMPLES.invalid(
+            "invalid_numpy_conversion_inside_reduction.py",
+            line=7,
+            column=20,
+            unsafe_fix=True,
+            raises="TracerArrayConversionError",
+            note="the fix of the inner conversion converts the enclosing `np.mean` too",
+        ),
+        EXAMPLES.invalid(
             "invalid_return_v_item.py",
             line=6,
             message_contains="vmapped by `jax.vmap`",
@@ -328,7 +356,19 @@ your file and line and `"rule": "JAX101"`.
     # ``float``, ``complex``, ``.tolist()``, NumPy and ``math`` raise under any transform.
     _NEEDS_ABSTRACT = frozenset({"builtins.int", "builtins.bool", "item"})
 
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self._numpy_parent: dict[int, cst.Call] = {}
+        """id(first positional argument) -> the ``numpy.*`` call it is passed to."""
+
     def visit_Call(self, node: cst.Call) -> None:
+        qn = self.model.call_name(node)
+        if qn is not None and qn.startswith("numpy."):
+            # ``np.mean(np.abs(x))``: the enclosing NumPy call of each first argument, so
+            # that a fix converts the whole nest (``jnp.mean(jnp.abs(x))``)
+            first = next((a.value for a in node.args if a.keyword is None and not a.star), None)
+            if first is not None:
+                self._numpy_parent[id(first)] = node
         conv = conversion(self.model, node)
         if conv is None:
             return
@@ -345,6 +385,55 @@ your file and line and `"rule": "JAX101"`.
             self._report(node, kind, qn, operand, val)
             return
 
+    def _twin(self, call: cst.Call, rel: str) -> tuple[str, list[FixOp]] | None:
+        """The ``jax.numpy`` spelling of ``numpy.<rel>`` at ``call`` and its imports, when
+        the twin takes the same arguments."""
+        positional = [a for a in call.args if a.keyword is None]
+        keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+        if (
+            (rel not in JNP_TWINS and "numpy." + rel not in NUMPY_ARRAY_METHODS)
+            or keywords & _NUMPY_ONLY_KEYWORDS
+            or (rel == "where" and len(positional) < 3)
+        ):
+            return None
+        return spell(self.model, "jax.numpy." + rel, call.func)
+
+    def _nest_fix(self, node: cst.Call, ops: list[FixOp]) -> list[FixOp]:
+        """``ops`` plus the conversion of the NumPy calls nested in ``node``'s arguments
+        that take a tracer (``np.sqrt(np.mean(x))``: ``np.mean`` of a tracer works, but
+        ``jnp.sqrt(np.mean(x))`` would be half converted) and of the NumPy calls that
+        take ``node`` as their first argument, out to the first that is not one. No fix
+        when one of them cannot be spelled."""
+        nested: list[cst.Call] = []
+        for inner in walk(node):
+            if inner is node or not isinstance(inner, cst.Call):
+                continue
+            qn = self.model.call_name(inner)
+            if qn is None or not qn.startswith("numpy."):
+                continue
+            positional = [a.value for a in inner.args if a.keyword is None and not a.star]
+            if qn in NUMPY_ARRAY_METHODS:
+                first = self._traced(positional[0]) if positional else None
+                if first is not None and not first.container:
+                    nested.append(inner)
+            elif qn not in NUMPY_ACCEPTS_TRACERS and any(
+                self._traced(a.value) is not None for a in inner.args
+            ):
+                nested.append(inner)
+        current: cst.CSTNode = node
+        while id(current) in self._numpy_parent:
+            current = self._numpy_parent[id(current)]
+            nested.append(current)  # type: ignore[arg-type]
+        for call in nested:
+            qn = self.model.call_name(call) or ""
+            spelled = self._twin(call, qn[len("numpy.") :])
+            if spelled is None:
+                return []
+            text, more = spelled
+            ops.append(ReplaceNode(call.func, text))
+            ops.extend(op for op in more if op not in ops)
+        return ops
+
     def _report(
         self, node: cst.Call, kind: str, qn: str, operand: cst.BaseExpression, val: Val
     ) -> None:
@@ -356,15 +445,7 @@ your file and line and `"rule": "JAX101"`.
         if kind == "numpy":
             rel = qn[len("numpy.") :]
             twin = "jax.numpy." + rel
-            spelled = None
-            positional = [a for a in node.args if a.keyword is None]
-            keywords = {a.keyword.value for a in node.args if a.keyword is not None}
-            if (
-                rel in JNP_TWINS
-                and not keywords & _NUMPY_ONLY_KEYWORDS
-                and not (rel == "where" and len(positional) < 3)
-            ):
-                spelled = spell(self.model, twin, node.func)
+            spelled = self._twin(node, rel)
             shown = spelled[0] if spelled else twin.replace("jax.numpy.", "jnp.")
             if rel in JNP_TWINS:
                 hint = f"use `{shown}`, which stays on device"
@@ -374,7 +455,7 @@ your file and line and `"rule": "JAX101"`.
                 text, ops = spelled
 
                 def fix() -> list[FixOp]:
-                    return [ReplaceNode(node.func, text), *ops]
+                    return self._nest_fix(node, [ReplaceNode(node.func, text), *ops])
 
                 fix_message = f"Replace with `{shown}`"
         elif kind == "builtin":

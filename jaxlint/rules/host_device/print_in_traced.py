@@ -31,10 +31,7 @@ def _py_str(text: str) -> str:
 class PrintInTraced(Shared, Rule):
     code = "JAX103"
     name = "print-in-traced"
-    message = (
-        "`print` in traced `{fn}` prints a tracer, not the value, and only when JAX"
-        " traces it: {why}; use `jax.debug.print`"
-    )
+    message = "`print` in traced `{fn}` {effect}: {why}; use `jax.debug.print`"
     fix_availability = "sometimes"
     probe = "jaxlint probe recompile FILE.py:FUNC"
     docs = """\
@@ -56,7 +53,9 @@ A `print` of static values only (`print(x.shape)`, `print(x.dtype)`,
 `print("compiling")`) is **not** flagged: it runs at trace time, which is usually
 what such a print is for (seeing shapes when a function compiles). A `print` under
 `jax.grad` alone is not flagged either: the function runs on every call there, and
-the tracer shows its concrete primal.
+the tracer shows its concrete primal. A format spec on a tracer (`f"{loss:.3f}"`) is
+flagged there too: it raises `TypeError` ("unsupported format string passed to
+LinearizeTracer.__format__", checked on JAX 0.12) under any transform.
 
 ## Example
 ```python
@@ -185,6 +184,14 @@ checks this on JAX 0.12.
             note="vmap; text built from a tracer: no fix",
         ),
         EXAMPLES.invalid("invalid_formatting_tracer.py", note="%-formatting of a tracer"),
+        EXAMPLES.invalid(
+            "invalid_format_spec_under_grad_alone.py",
+            line=7,
+            message_contains="formats a tracer with a format spec, which raises TypeError",
+            unsafe_fix=True,
+            raises="TypeError",
+            note="`grad` alone: a plain print shows the values, a format spec raises",
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -205,8 +212,14 @@ checks this on JAX 0.12.
                     break
             if traced is not None:
                 break
+        effect = "prints a tracer, not the value, and only when JAX traces it"
         if traced is None:
-            return
+            # ``f"{loss:.3f}"``: a format spec raises on any tracer, also under ``grad``
+            # alone where a plain ``print`` shows the concrete primal
+            traced = self._format_spec_on_tracer(node)
+            if traced is None:
+                return
+            effect = "formats a tracer with a format spec, which raises TypeError"
         plan = self._debug_print(node)
         fix = None
         if plan is not None:
@@ -221,11 +234,25 @@ checks this on JAX 0.12.
         self.report(
             node,
             fn=owner.name,
+            effect=effect,
             why=trace.why(traced),
             fix=fix,
             applicability=Applicability.UNSAFE if fix is not None else None,
             fix_message="Replace with `jax.debug.print`",
         )
+
+    def _format_spec_on_tracer(self, call: cst.Call) -> Val | None:
+        """A traced value formatted with a spec in an f-string argument (``f"{x:.3f}"``)."""
+        for arg in call.args:
+            value = arg.value
+            if arg.keyword is not None or not isinstance(value, cst.FormattedString):
+                continue
+            for part in value.parts:
+                if isinstance(part, cst.FormattedStringExpression) and part.format_spec:
+                    val = self._traced(part.expression)
+                    if val is not None and not val.container:
+                        return val
+        return None
 
     def _debug_print(self, call: cst.Call) -> list[str] | None:
         """The arguments of the equivalent ``jax.debug.print``: the format string, then

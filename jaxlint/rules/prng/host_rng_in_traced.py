@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis.keys import compiled_function_of
+from jaxlint.analysis.transforms import BATCHING
 from jaxlint.rules.base import Examples, Rule
 from jaxlint.rules.prng.helpers import line, short
 from jaxlint.rules.prng.key_hygiene import KEY_HYGIENE
 
 if TYPE_CHECKING:
+    from jaxlint.analysis.tracing import TracedFunction
     from jaxlint.engine import FileContext
 
 EXAMPLES = Examples(__file__)
@@ -91,10 +93,7 @@ def _host_value(qn: str, call: cst.Call) -> tuple[str, str] | None:
 class HostRngInTraced(Rule):
     code = "JAX303"
     name = "host-rng-in-traced"
-    message = (
-        "`{call}` runs once, when `{fn}` is traced ({how}): {what} frozen into the"
-        " compiled program, the same on every {repeat}; {advice}"
-    )
+    message = "`{call}` runs once, when `{fn}` is traced ({how}): {what} {effect}; {advice}"
     fix_availability = "none"
     probe = "jaxlint probe compile FILE.py:FUNC --dump jaxpr.txt"
     docs = """\
@@ -107,7 +106,7 @@ generator created outside the traced function, the `random` module,
 `uuid.uuid1/uuid4` and `secrets`. Traced code here is a function under `jax.jit`
 (or `pmap`, `shard_map`, `nnx.jit`, `eqx.filter_jit`, `checkpoint`), the body of
 `lax.scan`/`fori_loop`/`while_loop`/`map`, and the helpers and `cond` branches
-they call.
+they call, and (random draws only) a function under `jax.vmap` alone.
 
 ## Why is this bad
 Tracing runs the Python function once with abstract values. A call such as
@@ -115,8 +114,13 @@ Tracing runs the Python function once with abstract values. A call such as
 becomes a constant of the compiled program. Every later call of the jitted
 function, and every iteration of a `scan` body, reuses that same number. Nothing
 warns: the code "works", but the noise, dropout mask or timestamp never changes.
-Under `jax.grad` or `jax.vmap` alone the function is traced on every call, so
-these are not flagged there, nor inside `jax.eval_shape`.
+Under `jax.grad` alone the function is traced on every call, so these are not
+flagged there, nor inside `jax.eval_shape`. Under `jax.vmap` alone (also
+`nnx.vmap`, `eqx.filter_vmap`, and the helpers such a function calls) it is traced
+once per call for the whole batch: a random draw there is flagged, since every
+element of the batch gets the same numbers where the per-element code meant one
+draw each (checked on JAX 0.12: `jax.vmap(lambda x: x + np.random.normal())` gives
+equal outputs); a clock read there is not.
 
 ## Example
 ```python
@@ -180,11 +184,21 @@ writes the jaxpr, where the host value appears as a literal constant and no
             note="seeding: a side effect, not a frozen value",
         ),
         EXAMPLES.valid(
-            "valid_vmap_alone_traces_every_call.py", note="`vmap` alone traces on every call"
+            "valid_vmap_or_grad_alone_clock_and_draw.py",
+            runs=True,
+            note="`grad` alone traces on every call (a new draw each time); under `vmap` alone"
+            " a clock read once per batch is what the code means",
         ),
         *KEY_HYGIENE,
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_vmap_alone_one_draw_per_batch.py",
+            line=7,
+            message_contains="shared by the whole batch",
+            note="`vmap` alone: one draw per call, shared by every element (the program's"
+            " assert holds)",
+        ),
         EXAMPLES.invalid(
             "invalid_numpy_alias_under_jit_of_vmap.py",
             line=6,
@@ -235,20 +249,47 @@ writes the jaxpr, where the host value appears as a literal constant and no
             found = self._generator_method(node)
         if found is None:
             return
-        info = compiled_function_of(self.ctx.trace, self.ctx.keys, node)
-        if info is None:
-            return
         what, advice = found
-        loop_body = self.ctx.keys.loop_body_of(info.node) is not None
+        info = compiled_function_of(self.ctx.trace, self.ctx.keys, node)
+        if info is not None:
+            loop_body = self.ctx.keys.loop_body_of(info.node) is not None
+            repeat = "iteration and call" if loop_body else "call"
+            effect = f"frozen into the compiled program, the same on every {repeat}"
+        elif qn not in _CLOCKS:
+            info = self._batched_function_of(node)
+            if info is None:
+                return
+            effect = (
+                "shared by the whole batch: `vmap` traces the function once per call, not"
+                " once per element, so every element gets the same values"
+            )
+        else:
+            return
         self.report(
             node,
             call=short(self.ctx.code(node), 48),
             fn=info.name,
             how=info.how(lambda n: line(self, n)),
             what=what,
-            repeat="iteration and call" if loop_body else "call",
+            effect=effect,
             advice=advice,
         )
+
+    def _batched_function_of(self, node: cst.CSTNode) -> TracedFunction | None:
+        """The traced function containing ``node`` when a batching transform
+        (``jax.vmap``) traces it, or a helper it calls, and no compiling one does: the
+        Python code runs once per call for the whole batch."""
+        info = self.ctx.trace.traced_function_of(node)
+        found = info
+        seen: set[int] = set()
+        while info is not None and id(info) not in seen:
+            seen.add(id(info))
+            if info.transforms:
+                return found if info.transforms & BATCHING else None
+            if info.caller is None:
+                return None
+            info = info.caller
+        return None
 
     def _generator_method(self, call: cst.Call) -> tuple[str, str] | None:
         """``rng.normal()`` on a NumPy/``random.Random`` generator made outside the

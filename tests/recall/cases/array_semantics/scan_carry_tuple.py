@@ -2,10 +2,11 @@ import jax.numpy as jnp
 from jax import lax
 
 
-def body(carry, x):
-    total, hist = carry
-    hist[0] *= 0.9  # expect: JAX601
-    return (total + x, hist), total
+def accumulate(state, obs):
+    count, histogram = state
+    histogram[obs.astype(int)] += 1.0  # expect: JAX601
+    return (count + 1, histogram), count
 
 
-out = lax.scan(body, (0.0, jnp.ones(3)), jnp.arange(4.0))
+bins = jnp.zeros(5)
+final, _ = lax.scan(accumulate, (0, bins), jnp.array([1.0, 3.0, 3.0]))

@@ -1,18 +1,19 @@
-from functools import partial
+import functools
 
 import jax
 import jax.numpy as jnp
 
 
-def evaluate(params, batches):
-    total = 0.0
-    for batch in batches:
-        @partial(jax.jit, static_argnums=1)  # expect: JAX401
-        def metric(p, n):
-            return jnp.sum(p[:n] * batch[:n])
+def fit(w, xs, epochs):
+    epoch = 0
+    while epoch < epochs:
+        @functools.partial(jax.jit, donate_argnums=0)  # expect: JAX401
+        def sgd(w, xs):
+            return w - 0.1 * jnp.mean(xs, axis=0)
 
-        total = total + metric(params, 2)
-    return total
+        w = sgd(w, xs)
+        epoch += 1
+    return w
 
 
-print(evaluate(jnp.ones(3), [jnp.ones(3)]))
+fit(jnp.zeros(3), jnp.ones((4, 3)), 5)

@@ -2,13 +2,15 @@ import jax
 import jax.numpy as jnp
 
 
-class Model:
-    def __init__(self, w):
-        self.w = w
+class LinearRegressor:
+    def __init__(self, n):
+        self.coef = jnp.zeros(n)
+        self.bias = 0.0
 
     @jax.jit  # expect: JAX403
-    def apply(self, x):
-        return x @ self.w
+    def predict(self, features):
+        return features @ self.coef + self.bias
 
 
-print(Model(jnp.ones((2, 2))).apply(jnp.ones(2)))
+reg = LinearRegressor(4)
+print(reg.predict(jnp.ones((3, 4))))

@@ -3,16 +3,15 @@ import jax.numpy as jnp
 
 
 @jax.jit
-def train_step(w, x):
-    loss = jnp.mean((x @ w) ** 2)
-    return w - 0.01 * x.T @ (x @ w), loss
+def newton_update(x):
+    fx = x**3 - 2.0
+    return x - fx / (3 * x**2), jnp.abs(fx)
 
 
-w = jnp.ones(3)
-x = jnp.ones((8, 3))
-prev = jnp.inf
-for _ in range(1000):
-    w, loss = train_step(w, x)
-    if bool(jnp.abs(prev - loss) < 1e-6):  # expect: JAX102
+x = jnp.array(1.5)
+for it in range(50):
+    x, residual = newton_update(x)
+    converged = bool(residual <= 1e-7)  # expect: JAX102
+    if converged:
+        print("converged after", it)
         break
-    prev = loss

@@ -1,15 +1,16 @@
 import jax
 import jax.numpy as jnp
 
-last_loss = None
+latest_penalty = None
 
 
-def loss_fn(w, x):
-    global last_loss
-    value = jnp.mean((x * w) ** 2)
-    last_loss = value  # expect: JAX104
-    return value
+def regularized(w, x):
+    global latest_penalty
+    penalty = 1e-3 * jnp.sum(w**2)
+    latest_penalty = penalty  # expect: JAX104
+    return jnp.mean((x @ w) ** 2) + penalty
 
 
-grad_fn = jax.jit(jax.grad(loss_fn))
-g = grad_fn(jnp.ones(3), jnp.ones(3))
+update = jax.jit(jax.grad(regularized))
+update(jnp.ones(2), jnp.ones((3, 2)))
+print(latest_penalty)

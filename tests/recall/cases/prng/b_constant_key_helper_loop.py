@@ -1,17 +1,19 @@
 import jax
 import jax.numpy as jnp
 
-
-def make_key():
-    return jax.random.key(42)
+SEED = 7
 
 
-@jax.jit
-def noisy_step(w, key):
-    return w + 0.01 * jax.random.normal(key, w.shape)
+def fresh_rng():
+    return jax.random.key(SEED)
 
 
-w = jnp.zeros(3)
-for _ in range(100):
-    key = make_key()  # expect: JAX304
-    w = noisy_step(w, key)
+def augment(images, rng):
+    flips = jax.random.bernoulli(rng, 0.5, (images.shape[0],))
+    return jnp.where(flips[:, None], images[:, ::-1], images)
+
+
+data = jnp.arange(12.0).reshape(3, 4)
+for epoch in range(5):
+    rng = fresh_rng()  # expect: JAX304
+    data = augment(data, rng)

@@ -1,12 +1,13 @@
 import jax
 import jax.numpy as jnp
-import numpy as onp
+import numpy as host_np
 
 
-def dropout(x):
-    mask = onp.random.binomial(1, 0.9, size=x.shape)  # expect: JAX303
-    return x * mask / 0.9
+def jitter(point):
+    shift = host_np.random.uniform(-0.1, 0.1)  # expect: JAX303
+    return point + shift
 
 
-batched = jax.jit(jax.vmap(dropout))
-batched(jnp.ones((4, 3)))
+per_point = jax.vmap(jitter)
+per_point_jit = jax.jit(per_point)
+per_point_jit(jnp.zeros((5, 2)))

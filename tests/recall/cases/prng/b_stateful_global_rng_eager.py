@@ -1,17 +1,16 @@
 import jax
-import jax.numpy as jnp
-
-_KEY = jax.random.key(0)
 
 
-def next_key():
-    global _KEY
-    _KEY, sub = jax.random.split(_KEY)
-    return sub
+class _Seeds:
+    pass
 
 
-def init_layer(n_in, n_out):
-    return jax.random.normal(next_key(), (n_in, n_out)) / jnp.sqrt(n_in)
+_state = {"key": jax.random.key(3)}
 
 
-layers = [init_layer(3, 4), init_layer(4, 2)]
+def take_key():
+    _state["key"], out = jax.random.split(_state["key"])
+    return out
+
+
+embeddings = {name: jax.random.normal(take_key(), (4,)) for name in ("a", "b", "c")}

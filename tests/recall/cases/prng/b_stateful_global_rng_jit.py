@@ -1,19 +1,20 @@
 import jax
 import jax.numpy as jnp
 
-_KEY = jax.random.key(0)
+RNG = jax.random.key(11)
 
 
-def next_key():
-    global _KEY
-    _KEY, sub = jax.random.split(_KEY)  # expect: JAX104
-    return sub
+def split_global():
+    global RNG
+    RNG, child = jax.random.split(RNG)  # expect: JAX104
+    return child
 
 
 @jax.jit
-def add_noise(x):
-    return x + jax.random.normal(next_key(), x.shape)  # expect: JAX305
+def noisy_relu(h):
+    noise = jax.random.uniform(split_global(), h.shape)  # expect: JAX305
+    return jnp.maximum(h + 0.01 * noise, 0.0)
 
 
-a = add_noise(jnp.zeros(3))
-b = add_noise(jnp.zeros(3))
+first = noisy_relu(jnp.ones(4))
+second = noisy_relu(jnp.ones(4))

@@ -1,10 +1,10 @@
-from functools import partial
+import functools
 
 import jax
 import jax.numpy as jnp
-from jax.sharding import PartitionSpec as P
+from jax.sharding import PartitionSpec
 
 
-@partial(jax.jit, out_axis_resources=P())  # expect: JAX503
-def total(x):
-    return jnp.sum(x)
+@functools.partial(jax.jit, in_shardings=None, out_axis_resources=PartitionSpec())  # expect: JAX503
+def normalize(v):
+    return v / jnp.linalg.norm(v)

@@ -1,0 +1,9 @@
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def clamp_first(x, lo):
+    x[0] = lo
+    return x - x.mean()
+
+clamp_first(jnp.arange(3.0), 1.0)

@@ -1,0 +1,9 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+@jax.jit
+def mean_log(x):
+    return np.mean(np.log1p(x), axis=0)
+
+mean_log(jnp.ones((3, 2)))

@@ -1,7 +1,0 @@
-import jax
-import random
-
-
-@jax.vmap
-def f(x):
-    return x * random.random()
