@@ -116,8 +116,17 @@ class DriftChecks(DriftBase):
         rendered = self._render(drift.template, node, obj=node.value) if drift.template else None
         planned = None
         if rendered is not None and applicability is not None:
-            text = self._placed(rendered[0], node)
-            planned = [ReplaceNode(node, text), *rendered[1]]
+            target: cst.CSTNode = node
+            text = rendered[0]
+            outer = self._attr_of_value.get(id(node))
+            if outer is not None and outer.attr.value in drift.now_properties:
+                call = self._call_of_func.get(id(outer))
+                if call is None or call.args:
+                    text = None  # ``obj.old.NAME`` not called as ``NAME()``: no fix
+                else:
+                    target, text = call, f"{text}.{outer.attr.value}"
+            if text is not None:
+                planned = [ReplaceNode(target, self._placed(text, target)), *rendered[1]]
         self._report(
             node,
             drift,

@@ -45,6 +45,7 @@ _FIELDS = frozenset(
         "arity",
         "call_keywords",
         "statement",
+        "now_properties",
         "keyword",
         "value_map",
         "max_positional",
@@ -80,6 +81,10 @@ class Drift:
     template as ``{kw:NAME}`` (``None`` where the call omits one); any other: no fix."""
     statement: bool = False
     """With ``call``: fixed only where the call is a statement of its own (its value unused)."""
+    now_properties: tuple[str, ...] = ()
+    """Methods of the old object that are properties of the replacement: ``obj.old.NAME()``
+    is fixed as a whole, to ``<replacement>.NAME`` (``x.device_buffer.device()`` ->
+    ``x.addressable_data(0).device``); kept as a call it would raise."""
     keyword: str | None = None
     value_map: dict[str, str] = field(default_factory=dict)
     max_positional: int | None = None
@@ -155,6 +160,7 @@ def _drift(row: dict[str, Any], generated: bool = False) -> Drift:
         arity=row.get("arity"),
         call_keywords=tuple(row.get("call_keywords", ())),
         statement=bool(row.get("statement", False)),
+        now_properties=tuple(row.get("now_properties", ())),
         keyword=row.get("keyword"),
         value_map=dict(row.get("value_map", {})),
         max_positional=row.get("max_positional"),
