@@ -160,7 +160,10 @@ depends on the mesh and specs you want (`NamedSharding(mesh, P(...))`,
 `jax.shard_map`, or `jax.vmap(..., spmd_axis_name=...)`).
 
 ## Fix safety
-`maps.Mesh` -> `jax.sharding.Mesh` is safe (the same class). The
+`maps.Mesh` -> `jax.sharding.Mesh` is safe (the same class), and so is removing
+`from jax.experimental import maps` once nothing uses `maps` any more (the module is
+gone, so that import can only fail; not done where it is the only statement of a
+block, such as a `try:` body). The
 `device_put_replicated`/`device_put_sharded` rewrites are unsafe: the result is
 a `NamedSharding` array on a one-axis mesh `'x'` instead of the old
 `PmapSharding` array (same values and shapes, checked with 8 CPU devices; `pmap`
@@ -249,6 +252,7 @@ from the versions named) and the devices the new mesh will span.
         self.target = ctx.target_jax
         self.rewrites: dict[int, Rewrite | str] = {}
         self.imported: list[tuple[cst.ImportFrom, cst.ImportAlias, str, str]] = []
+        self._maps_imports: list[tuple[cst.ImportFrom, cst.ImportAlias]] = []
 
     def _legacy(self, expr: cst.BaseExpression) -> tuple[str, _Legacy, str] | None:
         qualname = self.model.qualified_name(expr)
@@ -382,7 +386,7 @@ from the versions named) and the devices the new mesh will span.
         if module == "jax.experimental":
             for alias in node.names:
                 if isinstance(alias.name, cst.Name) and alias.name.value == "maps":
-                    self._module_report(alias)
+                    self._maps_imports.append((node, alias))  # reported at the end
         for alias, local, qualname in import_hits(self, node, _LEGACY_SHARDING.get):
             self.imported.append((node, alias, local, qualname))
 
@@ -391,7 +395,43 @@ from the versions named) and the devices the new mesh will span.
         if status is not None:
             self._reference_report(alias, _MAPS_MODULE, _MAPS, status, None, None)
 
+    def _unused_maps_import_fix(
+        self, imp: cst.ImportFrom, alias: cst.ImportAlias
+    ) -> Callable[[], list[FixOp]] | None:
+        """Drop ``from jax.experimental import maps`` once nothing uses ``maps`` (after the
+        ``maps.Mesh`` rewrites): the module is gone, so the import can only fail. Only
+        where removing it leaves valid code: other names stay, or the statement is a
+        module-level line of its own."""
+        local = alias.asname.name if alias.asname is not None else alias.name
+        if not isinstance(local, cst.Name) or self.names.get(local.value):
+            return None
+        text = rewrite_import(self, imp, [alias], [])
+        if text:
+            return lambda: [ReplaceNode(imp, text)]
+        for line in self.ctx.module.body:
+            if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+                if line.body[0] is imp:
+                    return lambda: [ReplaceNode(line, "")]
+        return None
+
     def leave_Module(self, node: cst.Module) -> None:
+        for imp, alias in self._maps_imports:
+            status = _status(self.target, _MAPS.deprecated, _MAPS.removed)
+            if status is None:
+                continue
+            fix = self._unused_maps_import_fix(imp, alias)
+            if fix is None:
+                self._reference_report(alias, _MAPS_MODULE, _MAPS, status, None, None)
+                continue
+            self.report(
+                alias,
+                what=f"`{_MAPS_MODULE}` was {status}",
+                replacement=_MAPS.replacement,
+                detail="",
+                fix=fix,
+                applicability=Applicability.SAFE,
+                fix_message="Remove the import (nothing uses it any more)",
+            )
         for imp, alias, local, qualname in self.imported:
             legacy = _LEGACY_SHARDING[qualname]
             status = _status(self.target, legacy.deprecated, legacy.removed)
