@@ -235,6 +235,11 @@ removal version the flagged line raises as soon as it runs.
             note="`import jax` does not load jax.extend: the fix imports it",
         ),
         EXAMPLES.invalid("invalid_assert_x_device_buffer_none.py", raises="AttributeError"),
+        EXAMPLES.invalid(
+            "invalid_device_buffer_device_method.py",
+            raises="AttributeError",
+            note="the old buffer's device() is the new array's device property",
+        ),
         EXAMPLES.invalid("invalid_d_x_device.py", unsafe_fix=True, raises="TypeError"),
         EXAMPLES.invalid(
             "invalid_jax_config_update_jax_enable_memories.py",

@@ -229,6 +229,12 @@ from the versions named) and the devices the new mesh will span.
         ),
         EXAMPLES.invalid("invalid_mesh_mesh_devices_x.py"),
         EXAMPLES.invalid(
+            "invalid_maps_module_import_then_mesh.py",
+            count=2,
+            raises="ImportError",
+            note="the import goes once maps.Mesh is rewritten",
+        ),
+        EXAMPLES.invalid(
             "invalid_f_jax_experimental_maps_xmap_g.py",
             count=2,
             message_contains="`jax.experimental.maps` was removed in JAX 0.4.31",
