@@ -96,6 +96,8 @@ class SemanticModel:
         # holds the model: left alone, that cycle keeps the whole tree alive until the
         # garbage collector runs
         builder.__dict__.clear()
+        self._resolved: dict[tuple[int, str], str | None] = {}
+        self._import_names: dict[int, list[tuple[str, str]]] = {}
         self._qualified: dict[int, str | None] = {}
         """``qualified_name`` per node id (the tree and the model do not change once built)."""
 
@@ -121,6 +123,18 @@ class SemanticModel:
         return None
 
     def resolve_name(self, name: str, scope: Scope) -> str | None:
+        # cached per scope and name: the answer reads every binding of the name, and
+        # generated code can bind one name thousands of times (quadratic without it)
+        key = (id(scope), name)
+        try:
+            return self._resolved[key]
+        except KeyError:
+            pass
+        found = self._resolve_name(name, scope)
+        self._resolved[key] = found
+        return found
+
+    def _resolve_name(self, name: str, scope: Scope) -> str | None:
         found = self.lookup(name, scope)
         if found is None:
             return f"builtins.{name}" if name in _BUILTINS else None
@@ -182,11 +196,21 @@ class SemanticModel:
     def _visible_import_names(self, scope: Scope) -> Iterator[tuple[str, str]]:
         current: Scope | None = scope
         while current is not None:
-            for name, bindings in current.bindings.items():
+            yield from self._import_names_of(current)
+            current = current.parent
+
+    def _import_names_of(self, scope: Scope) -> list[tuple[str, str]]:
+        """The scope's ``(name, imported qualname)`` pairs, each once (a module that
+        repeats ``import jax`` lists it once), in binding order."""
+        found = self._import_names.get(id(scope))
+        if found is None:
+            pairs: dict[tuple[str, str], None] = {}
+            for name, bindings in scope.bindings.items():
                 for b in bindings:
                     if b.kind == "import" and b.qualname is not None:
-                        yield name, b.qualname
-            current = current.parent
+                        pairs[(name, b.qualname)] = None
+            found = self._import_names[id(scope)] = list(pairs)
+        return found
 
     def import_target(self, node: cst.Import | cst.ImportFrom, local: str) -> str | None:
         """What ``local``, bound by the import statement ``node``, refers to in its scope.
