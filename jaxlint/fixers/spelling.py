@@ -11,6 +11,28 @@ from jaxlint.analysis.names import SemanticModel
 if TYPE_CHECKING:
     from jaxlint.rules.base import FixOp
 
+ATOMS = (
+    cst.Name,
+    cst.Attribute,
+    cst.Call,
+    cst.Subscript,
+    cst.Integer,
+    cst.Float,
+    cst.Imaginary,
+    cst.SimpleString,
+    cst.ConcatenatedString,
+    cst.FormattedString,
+    cst.List,
+    cst.Dict,
+    cst.Set,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+    cst.GeneratorExp,
+)
+"""Expressions that bind tighter than any operator: text that parses to one of these can
+replace an expression anywhere (or be an operand) without parentheses."""
+
 
 def spell(model: SemanticModel, qualname: str, at: cst.CSTNode) -> tuple[str, list[FixOp]] | None:
     """Text for ``qualname`` at ``at``, plus any import it needs.

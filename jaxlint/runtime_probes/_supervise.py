@@ -35,6 +35,8 @@ from pathlib import Path
 from types import FrameType
 from typing import IO, TextIO
 
+from jaxlint import signals
+
 CHILD_VARIABLE = "JAXLINT_PROBE_CHILD"
 STATUS_VARIABLE = "JAXLINT_PROBE_STATUS"
 IN_PROCESS_VARIABLE = "JAXLINT_PROBE_IN_PROCESS"
@@ -52,23 +54,17 @@ CHILD_GRACE_SECONDS = 30
 
 def mark_phase(phase: str) -> None:
     """Record what the probe is doing now (in a child; a no-op elsewhere)."""
-    path = os.environ.get(STATUS_VARIABLE)
-    if not path or os.environ.get(CHILD_VARIABLE) != "1":
-        return
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(f"phase {phase}\n")
-    except OSError:
-        pass
+    if os.environ.get(CHILD_VARIABLE) == "1":
+        _write_status(f"phase {phase}")
 
 
-def _mark_done(code: int) -> None:
+def _write_status(line: str) -> None:
     path = os.environ.get(STATUS_VARIABLE)
     if not path:
         return
     try:
         with open(path, "w", encoding="utf-8") as fh:
-            fh.write(f"done {code}\n")
+            fh.write(line + "\n")
     except OSError:
         pass
 
@@ -78,7 +74,7 @@ def run_command(name: str, argv: Sequence[str] | None, main: Callable[[list[str]
     args = list(sys.argv[1:] if argv is None else argv)
     if os.environ.get(CHILD_VARIABLE) == "1":
         code = main(args)
-        _mark_done(code)
+        _write_status(f"done {code}")
         return code
     if name not in SUPERVISED or os.environ.get(IN_PROCESS_VARIABLE) == "1":
         return main(args)
@@ -142,7 +138,7 @@ def _supervise(name: str, args: list[str]) -> int:
                         returncode = child.wait()
                     break
         finally:
-            _restore(forwarded)
+            signals.restore(forwarded)
             for copier in copiers:
                 copier.join()
         state = _read_status(status)
@@ -233,11 +229,3 @@ def _forward_signals(child: subprocess.Popen[bytes]) -> dict[int, object]:
         except (OSError, ValueError):
             continue
     return previous
-
-
-def _restore(previous: dict[int, object]) -> None:
-    for signum, handler in previous.items():
-        try:
-            signal.signal(signum, handler)  # type: ignore[arg-type]
-        except (OSError, ValueError, TypeError):
-            pass

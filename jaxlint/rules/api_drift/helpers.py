@@ -16,7 +16,7 @@ import libcst as cst
 from jaxlint.analysis.names import dotted as dotted_name
 from jaxlint.analysis.walk import children
 from jaxlint.diagnostics import Applicability
-from jaxlint.fixers.spelling import spell
+from jaxlint.fixers.spelling import ATOMS, spell
 from jaxlint.rules.api_drift.guards import VersionGuards
 from jaxlint.rules.api_drift.table import EXPLICIT_IMPORTS, Drift, load_table
 from jaxlint.rules.base import FixOp, ReplaceNode, RequireImport
@@ -32,29 +32,6 @@ _COMPAT_ERRORS = frozenset(
     {"builtins.AttributeError", "builtins.ImportError", "builtins.ModuleNotFoundError"}
 )
 _ORDER = {Applicability.SAFE: 0, Applicability.UNSAFE: 1, Applicability.DISPLAY_ONLY: 2}
-
-
-# Expressions that bind tighter than any operator: a template that renders to one of
-# these replaces an expression anywhere without parentheses.
-_ATOMS = (
-    cst.Name,
-    cst.Attribute,
-    cst.Call,
-    cst.Subscript,
-    cst.Integer,
-    cst.Float,
-    cst.Imaginary,
-    cst.SimpleString,
-    cst.ConcatenatedString,
-    cst.FormattedString,
-    cst.List,
-    cst.Dict,
-    cst.Set,
-    cst.ListComp,
-    cst.SetComp,
-    cst.DictComp,
-    cst.GeneratorExp,
-)
 
 
 def worst(apps: Sequence[Applicability]) -> Applicability:
@@ -459,7 +436,7 @@ class DriftBase(VersionGuards):
             expr = cst.parse_expression(text)
         except cst.ParserSyntaxError:
             return f"({text})"
-        if isinstance(expr, _ATOMS) and not expr.lpar:
+        if isinstance(expr, ATOMS) and not expr.lpar:
             return text
         if expr.lpar:
             return text

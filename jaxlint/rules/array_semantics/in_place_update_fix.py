@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.diagnostics import Applicability
+from jaxlint.fixers.spelling import ATOMS
 from jaxlint.rules.array_semantics.helpers import is_number
 
 if TYPE_CHECKING:
@@ -38,24 +39,6 @@ _AUG_OPERATORS: dict[type[cst.BaseAugOp], str] = {
 _WHOLE_ARRAY_METHODS = frozenset({"divide", "power"})
 """``.at[i].divide``/``.power`` compute over every element (``x / ones.at[i].mul(v)``)."""
 _MIN_MAX = {"jax.numpy.minimum": "min", "jax.numpy.maximum": "max"}
-_ATOMIC = (
-    cst.Name,
-    cst.Attribute,
-    cst.Call,
-    cst.Subscript,
-    cst.Integer,
-    cst.Float,
-    cst.Imaginary,
-    cst.SimpleString,
-    cst.ConcatenatedString,
-    cst.FormattedString,
-    cst.List,
-    cst.Dict,
-    cst.Set,
-    cst.ListComp,
-    cst.SetComp,
-    cst.DictComp,
-)
 
 
 class InPlaceFixPlan:
@@ -161,6 +144,6 @@ def _unwrapped(value: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) ->
 
 def _atom(value: cst.BaseExpression, code: Callable[[cst.CSTNode], str]) -> str:
     """``value`` as an operand of a binary or unary operator."""
-    if isinstance(value, _ATOMIC) or getattr(value, "lpar", None):
+    if isinstance(value, ATOMS) or getattr(value, "lpar", None):
         return code(value)
     return f"({code(value)})"
