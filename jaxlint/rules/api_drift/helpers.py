@@ -442,6 +442,32 @@ class DriftBase(VersionGuards):
             return text
         return f"({text})"
 
+    def _visibly_flat(self, call: cst.Call) -> bool:
+        """Whether the call's first positional argument is visibly one-dimensional: a
+        ``arange``/``linspace`` call, or ``array``/``asarray`` of a list or tuple display of
+        numbers (``jax.numpy`` or ``numpy``). Names are not followed."""
+        first = next((a.value for a in call.args if a.keyword is None), None)
+        if first is None:
+            return False
+        if not isinstance(first, cst.Call):
+            return False
+        qualname = self.model.qualified_name(first.func)
+        module, _, function = (qualname or "").rpartition(".")
+        if module not in ("jax.numpy", "numpy"):
+            return False
+        if function in ("arange", "linspace"):
+            return True
+        if function not in ("array", "asarray"):
+            return False
+        args = [a for a in first.args if a.keyword is None]
+        keywords = {a.keyword.value for a in first.args if a.keyword is not None}
+        return (
+            len(args) == 1
+            and keywords <= {"dtype"}
+            and isinstance(args[0].value, (cst.List, cst.Tuple))
+            and _plain_elements(args[0].value)
+        )
+
     def _call_shape_ok(self, drift: Drift, call: cst.Call) -> bool:
         if any(a.star for a in call.args):
             return False
@@ -459,7 +485,10 @@ class DriftBase(VersionGuards):
             call = self._call_of_func.get(id(node))
             if call is None or not self._call_shape_ok(drift, call):
                 return None
-            rendered = self._render(drift.template, node, call=call)
+            template = drift.template
+            if drift.flat_template is not None and self._visibly_flat(call):
+                template = drift.flat_template
+            rendered = self._render(template, node, call=call)
             if rendered is None:
                 return None
             text = self._placed(rendered[0], call)
@@ -670,3 +699,17 @@ The table lives in `jaxlint/data/api_drift.toml` (one entry per symbol: old name
 deprecated-in, removed-in, replacement, fix safety, note) and is checked against
 the installed JAX by `tests/test_api_drift_table.py`.
 """
+
+
+def _plain_elements(display: cst.List | cst.Tuple) -> bool:
+    """A non-empty display of number literals (``-1`` included): a one-dimensional array.
+    Names are not enough: ``jnp.array([a, b])`` of arrays has more dimensions."""
+
+    def number(value: cst.BaseExpression) -> bool:
+        if isinstance(value, cst.UnaryOperation):
+            value = value.expression
+        return isinstance(value, (cst.Integer, cst.Float))
+
+    return bool(display.elements) and all(
+        isinstance(e, cst.Element) and number(e.value) for e in display.elements
+    )

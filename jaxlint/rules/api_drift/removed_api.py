@@ -84,7 +84,8 @@ backend = jax.extend.backend.get_backend()
 Per entry, as the table says. Renames to the same function or class, import path
 moves and keyword renames are safe; so are the rewrites that JAX's changelog gives
 as equivalent (`jnp.msort(a)` -> `jnp.sort(a, axis=0)`, `jnp.in1d(a, b)` ->
-`jnp.isin(a, b).ravel()`, `x.device_buffer` -> `x.addressable_data(0)`,
+`jnp.isin(a, b).ravel()`, without the `.ravel()` where `a` is visibly one-dimensional
+such as `jnp.arange(n)`, `x.device_buffer` -> `x.addressable_data(0)`,
 `jax.lax.tie_in(a, b)` -> `b`). Unsafe: replacements that differ in a corner
 (`x.device()` -> `x.device`, `jax.random.KeyArray` -> `jax.Array`,
 `jax.linear_util` -> `jax.extend.linear_util`) and deleting a
@@ -221,6 +222,12 @@ removal version the flagged line raises as soon as it runs.
             note="a removed module imported by name: the import and every use rewritten",
         ),
         EXAMPLES.invalid("invalid_y_jnp_full_2_jnp_ninf.py", count=2, raises="AttributeError"),
+        EXAMPLES.invalid(
+            "invalid_in1d_of_visibly_flat_input.py",
+            count=2,
+            raises="AttributeError",
+            note="`.ravel()` only where the input is not visibly one-dimensional",
+        ),
         EXAMPLES.invalid(
             "invalid_parenthesized_where_precedence_needs.py",
             note="parenthesized where precedence needs it",

@@ -41,6 +41,7 @@ _FIELDS = frozenset(
         "replacement",
         "replacement_since",
         "template",
+        "flat_template",
         "call",
         "arity",
         "call_keywords",
@@ -74,6 +75,10 @@ class Drift:
     replacement: str | None = None
     replacement_since: Version | None = None
     template: str | None = None
+    flat_template: str | None = None
+    """With ``call``: the template used instead where the first positional argument is
+    visibly one-dimensional (``jnp.arange(n)``, ``jnp.array([1, 2])``), so that a flattening
+    step the old function did (``.ravel()``) is left out as a maintainer would."""
     call: bool = False
     arity: int | None = None
     call_keywords: tuple[str, ...] = ()
@@ -156,6 +161,7 @@ def _drift(row: dict[str, Any], generated: bool = False) -> Drift:
         replacement=row.get("replacement"),
         replacement_since=_version(row, "replacement_since"),
         template=row.get("template"),
+        flat_template=row.get("flat_template"),
         call=bool(row.get("call", False)),
         arity=row.get("arity"),
         call_keywords=tuple(row.get("call_keywords", ())),
@@ -178,6 +184,8 @@ def _drift(row: dict[str, Any], generated: bool = False) -> Drift:
         raise ValueError(f"api_drift.toml: {drift.old}: a keyword entry needs `keyword`")
     if kind == "positional" and (drift.max_positional is None or not drift.parameters):
         raise ValueError(f"api_drift.toml: {drift.old}: needs max_positional and parameters")
+    if drift.flat_template is not None and not drift.call:
+        raise ValueError(f"api_drift.toml: {drift.old}: `flat_template` needs `call`")
     if drift.call and drift.template is None:
         raise ValueError(f"api_drift.toml: {drift.old}: `call` needs a `template`")
     return drift
