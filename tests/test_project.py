@@ -89,6 +89,30 @@ def test_module_names_from_packages_and_src_layout(tmp_path: Path) -> None:
     assert index.find_module("jax") is None  # installed packages are never looked at
 
 
+def test_without_a_project_marker_only_the_folder_and_its_packages_are_read(
+    tmp_path: Path,
+) -> None:
+    """A script checked in a folder with no pyproject.toml/setup.py/.git (a home folder,
+    /tmp, Colab's /content): the folder's own files and its packages stand in for the
+    project; other folders below it (datasets, checkouts, caches) are not read."""
+    (tmp_path / "train.py").write_text("import jax\n")
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "sub" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "sub" / "layers.py").write_text("import jax\n")
+    (tmp_path / "checkouts" / "other").mkdir(parents=True)
+    (tmp_path / "checkouts" / "other" / "big.py").write_text("import jax\n")
+    assert find_project_root(tmp_path / "train.py") is None
+    index = ProjectIndex(None)
+    index.add_search_root(tmp_path)
+    files = {p.relative_to(tmp_path).as_posix() for p in index.project_files()}
+    assert files == {"train.py", "pkg/__init__.py", "pkg/sub/__init__.py", "pkg/sub/layers.py"}
+    marked = ProjectIndex(tmp_path)
+    assert "checkouts/other/big.py" in {
+        p.relative_to(tmp_path).as_posix() for p in marked.project_files()
+    }
+
+
 def test_relative_import_levels() -> None:
     mod = ModuleId("pkg.train.step", Path("."), False)
     assert absolute_module(mod, 1, None) == "pkg.train"

@@ -222,14 +222,24 @@ class ProjectIndex:
         return None
 
     def project_files(self) -> list[Path]:
-        """The project's Python files (for the modules that import a given one)."""
+        """The project's Python files (for the modules that import a given one).
+
+        Without a project marker the folder of the checked file stands in for the
+        project, and only its own files and its packages (folders with ``__init__.py``,
+        all the way down) are read: a script checked in a home folder or ``/tmp`` must
+        not read every file below it."""
         if self._files is None:
             files: list[Path] = []
-            roots = [self.root] if self.root is not None else self.search_roots[:1]
+            marked = self.root is not None
+            roots = [self.root] if marked else self.search_roots[:1]
             for root in roots:
                 for folder, dirs, names in os.walk(root):
                     dirs[:] = sorted(
-                        d for d in dirs if d not in _SKIP_DIRS and not d.endswith(".egg-info")
+                        d
+                        for d in dirs
+                        if d not in _SKIP_DIRS
+                        and not d.endswith(".egg-info")
+                        and (marked or os.path.isfile(os.path.join(folder, d, "__init__.py")))
                     )
                     files.extend(Path(folder, n) for n in sorted(names) if n.endswith(".py"))
             self._files = files

@@ -72,14 +72,20 @@ from jax import shard_map
 
 f = shard_map(body, mesh=mesh, in_specs=P("x"), out_specs=P(), check_vma=False, axis_names=frozenset(mesh.axis_names) - frozenset({"y"}))
 ```
+(`axis_names=frozenset({"x"})` where the mesh is built in view with axis names
+`("x", "y")`.)
 
 ## Fix safety
 Safe when mechanical: on JAX 0.12 the experimental function is
 `jax.shard_map` with `check_vma=check_rep` and no manual-axis subset (read
 from its source, and checked for equal results with 8 CPU devices).
-`auto=A` becomes `axis_names=frozenset(mesh.axis_names) - frozenset(A)` when
-the mesh argument is a variable or attribute; with another mesh expression the
-complement would evaluate it twice, so the fix is shown but not applied.
+`auto=A` becomes the manual axes written out, `axis_names=frozenset({"data"})`,
+when `A` is a set of strings and the mesh is a variable bound once, in its
+scope's own statements, to `jax.make_mesh`/`Mesh` with its axis names written
+as strings (what a maintainer writes); otherwise
+`axis_names=frozenset(mesh.axis_names) - frozenset(A)` when the mesh argument
+is a variable or attribute; with another mesh expression the complement would
+evaluate it twice, so the fix is shown but not applied.
 `*args`/`**kwargs` and `shard_map` used as a plain value get no fix.
 
 ## Verify at runtime
@@ -124,6 +130,11 @@ complement would evaluate it twice, so the fix is shown but not applied.
             "invalid_auto_raises_typeerror_since_0.py",
             raises="TypeError",
             note="auto= raises TypeError since 0.8.0",
+        ),
+        EXAMPLES.invalid(
+            "invalid_auto_with_mesh_axes_from_a_variable.py",
+            raises="TypeError",
+            note="the mesh's axis names are not written out: the complement is computed",
         ),
         EXAMPLES.invalid(
             "invalid_f_shm_shard_map_g_make.py",
@@ -215,12 +226,71 @@ complement would evaluate it twice, so the fix is shown but not applied.
                     and self.model.call_name(auto) in ("builtins.frozenset", "builtins.set")
                 ):
                     value = f"frozenset({value})"
-                out.edits.append(
-                    (arg, f"axis_names=frozenset({code(mesh.value)}.axis_names) - {value}")
-                )
+                literal = self._literal_complement(mesh.value, auto)
+                if literal is not None:
+                    value = literal
+                else:
+                    value = f"frozenset({code(mesh.value)}.axis_names) - {value}"
+                out.edits.append((arg, f"axis_names={value}"))
             elif arg.keyword is None:
                 out.edits.append((arg, f"{name}={value}"))
         return out
+
+    def _literal_complement(self, mesh: cst.BaseExpression, auto: cst.BaseExpression) -> str | None:
+        """``frozenset({"data"})`` when the mesh is a name bound once, in its scope's own
+        statements, to ``jax.make_mesh``/``Mesh`` with axis names written as strings, and
+        ``auto`` is a set of strings among them: the manual axes spelled out, as a
+        maintainer writes them (the mesh's quotes, its order)."""
+        names = self._mesh_axis_names(mesh)
+        auto_names = _string_set(auto)
+        if names is None or auto_names is None:
+            return None
+        values = [n.evaluated_value for n in names]
+        if not auto_names <= set(values):
+            return None
+        manual = [
+            self.ctx.code(n) for n, v in zip(names, values, strict=True) if v not in auto_names
+        ]
+        if not manual:
+            return None
+        body = "{" + ", ".join(manual) + "}"
+        return body if isinstance(auto, cst.Set) else f"frozenset({body})"
+
+    def _mesh_axis_names(self, mesh: cst.BaseExpression) -> list[cst.SimpleString] | None:
+        if not isinstance(mesh, cst.Name):
+            return None
+        found = self.model.lookup(mesh.value, self.model.scope_for(mesh))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return None
+        scope, (binding,) = found
+        body = getattr(scope.node, "body", None)
+        statements = getattr(body, "body", body) if scope.kind != "module" else body
+        value = None
+        for line in statements or ():
+            if isinstance(line, cst.SimpleStatementLine):
+                for small in line.body:
+                    if (
+                        isinstance(small, cst.Assign)
+                        and len(small.targets) == 1
+                        and small.targets[0].target is binding.node
+                    ):
+                        value = small.value
+        if not isinstance(value, cst.Call):
+            return None
+        if self.model.call_name(value) not in ("jax.make_mesh", "jax.sharding.Mesh"):
+            return None
+        names = next(
+            (a.value for a in value.args if a.keyword and a.keyword.value == "axis_names"), None
+        )
+        positional = [a.value for a in value.args if a.keyword is None]
+        if names is None and len(positional) >= 2:
+            names = positional[1]
+        if not isinstance(names, (cst.Tuple, cst.List)):
+            return None
+        out = [e.value for e in names.elements if isinstance(e, cst.Element)]
+        if len(out) != len(names.elements) or not all(isinstance(n, cst.SimpleString) for n in out):
+            return None
+        return out  # type: ignore[return-value]
 
     def _report(
         self,
@@ -298,3 +368,23 @@ complement would evaluate it twice, so the fix is shown but not applied.
                     return ops
 
             self._report(alias, _LEGACY_SHARD_MAP, plans, fix, reason)
+
+
+def _string_set(expr: cst.BaseExpression) -> set[str] | None:
+    """The strings of ``{"a"}``, ``frozenset({"a"})``, ``set(("a",))`` or ``frozenset()``."""
+    if isinstance(expr, cst.Call):
+        if not isinstance(expr.func, cst.Name) or expr.func.value not in ("set", "frozenset"):
+            return None
+        if not expr.args:
+            return set()
+        if len(expr.args) != 1 or expr.args[0].keyword or expr.args[0].star:
+            return None
+        expr = expr.args[0].value
+    if not isinstance(expr, (cst.Set, cst.Tuple, cst.List)):
+        return None
+    out = set()
+    for element in expr.elements:
+        if not isinstance(element, cst.Element) or not isinstance(element.value, cst.SimpleString):
+            return None
+        out.add(element.value.evaluated_value)
+    return out
