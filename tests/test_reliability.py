@@ -131,14 +131,25 @@ def test_sigterm_and_sighup_remove_temporary_files(
     tmp_path: Path, name: str, code: int, jobs: str
 ) -> None:
     body = "".join(f"v{j} = jnp.round_({j})\n" for j in range(300))
+    # 24 files: enough source for a pool with -j 2; the signal comes before the first rename
+    stderr = _signal_run(tmp_path, SIGNAL_SCRIPT, name, jobs, code, 24, body)
+    assert f"error: terminated by {name}" in stderr
+
+
+def _signal_run(
+    folder: Path, script: str, name: str, jobs: str, code: int, files: int, body: str = ""
+) -> str:
+    """Write ``files`` modules, run ``script`` (``jaxlint check --fix`` that gets signal
+    ``name``) in ``folder`` and check that it exits ``code`` without a traceback and
+    leaves the folder as it was: the same files, unchanged, no temporary file."""
     originals = {}
-    for i in range(24):  # enough source for a pool with -j 2
+    for i in range(files):
         text = SAMPLE + body + f"last = {i}\n"
-        (tmp_path / f"m{i:02d}.py").write_text(text)
+        (folder / f"m{i:02d}.py").write_text(text)
         originals[f"m{i:02d}.py"] = text
     proc = subprocess.run(
-        [sys.executable, "-c", SIGNAL_SCRIPT, name, jobs],
-        cwd=tmp_path,
+        [sys.executable, "-c", script, name, jobs],
+        cwd=folder,
         capture_output=True,
         text=True,
         env=ENV,
@@ -146,11 +157,11 @@ def test_sigterm_and_sighup_remove_temporary_files(
         check=False,
     )
     assert proc.returncode == code, proc.stderr
-    assert f"error: terminated by {name}" in proc.stderr
     assert "Traceback" not in proc.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(originals)  # no temp files
-    for file, text in originals.items():  # the signal came before the first rename
-        assert (tmp_path / file).read_text() == text
+    assert sorted(p.name for p in folder.iterdir()) == sorted(originals)  # no temp files
+    for file, text in originals.items():
+        assert (folder / file).read_text() == text
+    return proc.stderr
 
 
 WINDOW_SCRIPT = """\
@@ -184,25 +195,7 @@ def test_signal_between_creating_and_naming_the_temporary_file(
     """The race behind a temporary file that once outlived SIGHUP with ``-j 2``: a
     signal that arrives after the temporary file is created but before its name is
     known is held until the write's cleanup is in place."""
-    originals = {}
-    for i in range(8):
-        text = SAMPLE + f"last = {i}\n"
-        (tmp_path / f"m{i}.py").write_text(text)
-        originals[f"m{i}.py"] = text
-    proc = subprocess.run(
-        [sys.executable, "-c", WINDOW_SCRIPT, name, jobs],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=300,
-        check=False,
-    )
-    assert proc.returncode == code, proc.stderr
-    assert "Traceback" not in proc.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(originals)  # no temp files
-    for file, text in originals.items():
-        assert (tmp_path / file).read_text() == text
+    _signal_run(tmp_path, WINDOW_SCRIPT, name, jobs, code, 8)
 
 
 def test_sigterm_while_linting_exits_143(tmp_path: Path) -> None:
