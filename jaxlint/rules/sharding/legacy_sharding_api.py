@@ -72,7 +72,23 @@ _LEGACY_SHARDING: dict[str, _Legacy] = {
     "jax.experimental.maps.Mesh": _Legacy(
         (0, 4, 1), (0, 4, 11), "jax.sharding.Mesh", moved_to="jax.sharding.Mesh"
     ),
+    # jax/experimental/pjit.py of each release: deprecation shims added in 0.4.4
+    # (PartitionSpec, NamedSharding) and 0.4.16 (with_sharding_constraint, the same
+    # function as jax.lax's), gone in 0.4.11 and 0.4.24
+    "jax.experimental.pjit.PartitionSpec": _Legacy(
+        (0, 4, 4), (0, 4, 11), "jax.sharding.PartitionSpec", moved_to="jax.sharding.PartitionSpec"
+    ),
+    "jax.experimental.pjit.NamedSharding": _Legacy(
+        (0, 4, 4), (0, 4, 11), "jax.sharding.NamedSharding", moved_to="jax.sharding.NamedSharding"
+    ),
+    "jax.experimental.pjit.with_sharding_constraint": _Legacy(
+        (0, 4, 16),
+        (0, 4, 24),
+        "jax.lax.with_sharding_constraint",
+        moved_to="jax.lax.with_sharding_constraint",
+    ),
 }
+_PJIT_MODULE = "jax.experimental.pjit"
 _MAPS_MODULE = "jax.experimental.maps"
 _MAPS = _Legacy((0, 4, 26), (0, 4, 31), "jax.shard_map and jax.sharding.Mesh")
 _DEVICE_PUT = {
@@ -98,8 +114,12 @@ class LegacyShardingApi(Facts, Rule):
     code = "JAX505"
     required_names = frozenset(
         {
-            # anything under jax.experimental.maps spells "maps"
-            "maps" if q.startswith(_MAPS_MODULE + ".") else q.rsplit(".", 1)[-1]
+            # anything under jax.experimental.maps (.pjit) spells "maps" ("pjit")
+            "maps"
+            if q.startswith(_MAPS_MODULE + ".")
+            else "pjit"
+            if q.startswith(_PJIT_MODULE + ".")
+            else q.rsplit(".", 1)[-1]
             for q in (*_LEGACY_SHARDING, _MAPS_MODULE, *_DEVICE_PUT, _CREATE_DEVICE_MESH)
         }
     )
@@ -121,7 +141,9 @@ Flags sharding APIs that JAX deprecated or removed, when the target JAX is at
 or past the deprecation: `jax.sharding.PositionalSharding` (removed in 0.7.0),
 `jax.sharding.PmapSharding` (removed in 0.10.0), `jax.device_put_replicated`
 and `jax.device_put_sharded` (removed in 0.10.0), and `jax.experimental.maps`
-with `xmap` and `maps.Mesh` (removed in 0.4.31). Attribute uses are reported at
+with `xmap` and `maps.Mesh` (removed in 0.4.31), and the names that
+`jax.experimental.pjit` re-exported: `PartitionSpec` and `NamedSharding` (removed
+in 0.4.11), `with_sharding_constraint` (removed in 0.4.24). Attribute uses are reported at
 each use, names imported from these modules once, at the import. With the
 option `create-device-mesh` it also flags `Mesh(mesh_utils.create_device_mesh(
 shape), names)`, which works but is the two-step spelling of `jax.make_mesh`.
@@ -148,7 +170,7 @@ import jax
 from jax.experimental import mesh_utils
 from jax.sharding import Mesh
 
-replicated = jax.tree.map(lambda leaf: jax.device_put(jax.numpy.stack([leaf] * len(jax.local_devices())), jax.NamedSharding(jax.sharding.Mesh(jax.local_devices(), ('x',)), jax.P('x'))), params)
+replicated = jax.device_put(jax.tree.map(lambda leaf: jax.numpy.stack([leaf] * len(jax.local_devices())), params), jax.NamedSharding(jax.sharding.Mesh(jax.local_devices(), ('x',)), jax.P('x')))
 mesh = jax.make_mesh((4, 2), ("data", "model"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
 ```
 The `device_put_*` rewrites are JAX's own drop-in replacements from the pmap
@@ -160,7 +182,11 @@ depends on the mesh and specs you want (`NamedSharding(mesh, P(...))`,
 `jax.shard_map`, or `jax.vmap(..., spmd_axis_name=...)`).
 
 ## Fix safety
-`maps.Mesh` -> `jax.sharding.Mesh` is safe (the same class), and so is removing
+`maps.Mesh` -> `jax.sharding.Mesh` is safe (the same class), as are
+`pjit.PartitionSpec`/`pjit.NamedSharding` -> `jax.sharding.*` and
+`pjit.with_sharding_constraint` -> `jax.lax.with_sharding_constraint` (in the
+releases that still had them, `jax/experimental/pjit.py` re-exported the same
+objects with a deprecation warning), and so is removing
 `from jax.experimental import maps` once nothing uses `maps` any more (the module is
 gone, so that import can only fail; not done where it is the only statement of a
 block, such as a `try:` body). The
@@ -228,6 +254,13 @@ from the versions named) and the devices the new mesh will span.
             note="xmap gets no fix",
         ),
         EXAMPLES.invalid("invalid_mesh_mesh_devices_x.py"),
+        EXAMPLES.invalid(
+            "invalid_pjit_module_partition_spec.py",
+            count=3,
+            raises="AttributeError",
+            note="`pjit.PartitionSpec` (gone in 0.4.11) and `pjit.with_sharding_constraint`"
+            " (gone in 0.4.24) renamed to their public homes",
+        ),
         EXAMPLES.invalid(
             "invalid_maps_module_import_then_mesh.py",
             count=2,
@@ -310,13 +343,15 @@ from the versions named) and the devices the new mesh will span.
             f"({s('jax.sharding.Mesh')}({code(bare(devices))}, ('x',)), {s.partition_spec()}('x'))"
         )
         put, stack, tree_map = s("jax.device_put"), s("jax.numpy.stack"), s("jax.tree.map")
+        # the leaves stacked, then one device_put of the tree with one sharding
         if name == "jax.device_put_replicated":
-            text = (
-                f"{tree_map}(lambda {leaf}: {put}({stack}([{leaf}] * len({code(bare(devices))})),"
-                f" {sharding}), {code(bare(data))})"
+            stacked = (
+                f"{tree_map}(lambda {leaf}: {stack}([{leaf}] * len({code(bare(devices))})),"
+                f" {code(bare(data))})"
             )
         else:
-            text = f"{tree_map}(lambda *{leaf}: {put}({stack}({leaf}), {sharding}), *{code(data)})"
+            stacked = f"{tree_map}(lambda *{leaf}: {stack}({leaf}), *{code(data)})"
+        text = f"{put}({stacked}, {sharding})"
         if not s.ok:
             return "the name `jax` is taken here"
         return Rewrite(call, text, s.ops)

@@ -3,4 +3,4 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 def shard(chunks, devices):
-    return jax.tree.map(lambda *leaf: jax.device_put(jnp.stack(leaf), NamedSharding(jax.sharding.Mesh(devices, ('x',)), P('x'))), *chunks)
+    return jax.device_put(jax.tree.map(lambda *leaf: jnp.stack(leaf), *chunks), NamedSharding(jax.sharding.Mesh(devices, ('x',)), P('x')))
