@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.walk import children
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.base import Examples, FixOp, Option, ReplaceNode, Rule
 from jaxlint.rules.sharding.helpers import (
@@ -99,6 +100,35 @@ _CREATE_DEVICE_MESH = "jax.experimental.mesh_utils.create_device_mesh"
 _MAKE_MESH_SINCE = (0, 7, 0)
 
 
+_RUNS_OTHER_THAN_ONCE = (
+    cst.Lambda,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+    cst.GeneratorExp,
+    cst.IfExp,
+    cst.BooleanOperation,
+)
+
+
+def _path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
+    """The nodes from ``root`` down to ``target`` (both included), or None."""
+    if root is target:
+        return [root]
+    for child in children(root):
+        below = _path_to(child, target)
+        if below is not None:
+            return [root, *below]
+    return None
+
+
+def _variables_in(node: cst.CSTNode) -> set[str]:
+    """The names in ``node`` other than attribute names (``devices`` of ``jax.devices``)."""
+    nodes = list(walk_all(node))
+    attrs = {id(n.attr) for n in nodes if isinstance(n, cst.Attribute)}
+    return {n.value for n in nodes if isinstance(n, cst.Name) and id(n) not in attrs}
+
+
 def _names_in(node: cst.CSTNode) -> set[str]:
     return {n.value for n in walk_all(node) if isinstance(n, cst.Name)}
 
@@ -170,12 +200,16 @@ import jax
 from jax.experimental import mesh_utils
 from jax.sharding import Mesh
 
-replicated = jax.device_put(jax.tree.map(lambda leaf: jax.numpy.stack([leaf] * len(jax.local_devices())), params), jax.NamedSharding(jax.sharding.Mesh(jax.local_devices(), ('x',)), jax.P('x')))
+devices = jax.local_devices()
+replicated = jax.device_put(jax.tree.map(lambda leaf: jax.numpy.stack([leaf] * len(devices)), params), jax.NamedSharding(jax.sharding.Mesh(devices, ('x',)), jax.P('x')))
 mesh = jax.make_mesh((4, 2), ("data", "model"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
 ```
 The `device_put_*` rewrites are JAX's own drop-in replacements from the pmap
 migration guide: they build the same stacked arrays, sharded over their leading
-axis (what `pmap` consumes). When the value is meant to be replicated, prefer
+axis (what `pmap` consumes), with one `device_put` of the stacked tree; a devices
+expression that is not a name (`jax.local_devices()`) is bound once on a line of its
+own above the statement (not in a class body, a lambda, a comprehension or a
+conditional expression, where it stays inline). When the value is meant to be replicated, prefer
 `jax.device_put(x, NamedSharding(mesh, P()))`, which does not stack copies.
 `PositionalSharding`, `PmapSharding` and `xmap` get no fix: the replacement
 depends on the mesh and specs you want (`NamedSharding(mesh, P(...))`,
@@ -255,6 +289,14 @@ from the versions named) and the devices the new mesh will span.
         ),
         EXAMPLES.invalid("invalid_mesh_mesh_devices_x.py"),
         EXAMPLES.invalid(
+            "invalid_device_put_replicated_devices_bound_once.py",
+            count=4,
+            unsafe_fix=True,
+            raises="AttributeError",
+            note="`jax.local_devices()` bound once above the statement; inline in a"
+            " conditional expression and in a class body",
+        ),
+        EXAMPLES.invalid(
             "invalid_pjit_module_partition_spec.py",
             count=3,
             raises="AttributeError",
@@ -292,6 +334,7 @@ from the versions named) and the devices the new mesh will span.
         self.rewrites: dict[int, Rewrite | str] = {}
         self.imported: list[tuple[cst.ImportFrom, cst.ImportAlias, str, str]] = []
         self._maps_imports: list[tuple[cst.ImportFrom, cst.ImportAlias]] = []
+        self._line: cst.SimpleStatementLine | None = None
 
     def _legacy(self, expr: cst.BaseExpression) -> tuple[str, _Legacy, str] | None:
         qualname = self.model.qualified_name(expr)
@@ -338,15 +381,24 @@ from the versions named) and the devices the new mesh will span.
         code = self.ctx.code
         s = Speller(self, call.func)
         leaf = _fresh("leaf", _names_in(devices))
+        # ``devices`` of device_put_replicated is read twice (its length per leaf, and the
+        # mesh): a call such as ``jax.local_devices()`` is bound once, on a line of its own
+        # above, where that keeps the order of evaluation
+        hoist = None
+        devices_text = code(bare(devices))
+        if name == "jax.device_put_replicated" and not is_reference(devices):
+            hoist = self._hoist_point(call)
+            if hoist is not None:
+                devices_text = _fresh("devices", _variables_in(self.ctx.module))
         sharding = (
             f"{s('jax.NamedSharding', 'jax.sharding.NamedSharding')}"
-            f"({s('jax.sharding.Mesh')}({code(bare(devices))}, ('x',)), {s.partition_spec()}('x'))"
+            f"({s('jax.sharding.Mesh')}({devices_text}, ('x',)), {s.partition_spec()}('x'))"
         )
         put, stack, tree_map = s("jax.device_put"), s("jax.numpy.stack"), s("jax.tree.map")
         # the leaves stacked, then one device_put of the tree with one sharding
         if name == "jax.device_put_replicated":
             stacked = (
-                f"{tree_map}(lambda {leaf}: {stack}([{leaf}] * len({code(bare(devices))})),"
+                f"{tree_map}(lambda {leaf}: {stack}([{leaf}] * len({devices_text})),"
                 f" {code(bare(data))})"
             )
         else:
@@ -354,7 +406,46 @@ from the versions named) and the devices the new mesh will span.
         text = f"{put}({stacked}, {sharding})"
         if not s.ok:
             return "the name `jax` is taken here"
+        if hoist is not None:
+            small = hoist
+            replaced = small.deep_replace(call, cst.parse_expression(text))
+            line = cst.Module([]).code_for_node(replaced)  # type: ignore[arg-type]
+            newline = self.ctx.module.default_newline
+            indent = self.ctx.line_indent(small)
+            bound = f"{devices_text} = {code(bare(devices))}"
+            return Rewrite(small, f"{bound}{newline}{indent}{line}", s.ops)
         return Rewrite(call, text, s.ops)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._line = node
+
+    def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self._line = None
+
+    def _hoist_point(self, call: cst.Call) -> cst.BaseSmallStatement | None:
+        """The statement above which a value the call reads can be bound: the call's line
+        holds one statement (an assignment, expression or ``return``) outside a class
+        body, the call is the
+        line's only ``device_put_*`` and it is not inside a lambda, comprehension,
+        conditional expression or ``and``/``or`` (where it might run other than once)."""
+        line = self._line
+        if line is None or len(line.body) != 1:
+            return None
+        small = line.body[0]
+        if not isinstance(small, (cst.Assign, cst.AnnAssign, cst.Expr, cst.Return)):
+            return None
+        first = self.model.leftmost_name(call.func)
+        if first is None or self.model.scope_for(first).kind == "class":
+            return None  # a class attribute would appear
+        path = _path_to(small, call)
+        if path is None or any(isinstance(n, _RUNS_OTHER_THAN_ONCE) for n in path):
+            return None
+        calls = [
+            n
+            for n in walk_all(small)
+            if isinstance(n, cst.Call) and self.model.call_name(n) in _DEVICE_PUT
+        ]
+        return small if calls == [call] else None
 
     # -- references
 
