@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.walk import children
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.base import Examples, FixOp, Option, ReplaceNode, Rule
 from jaxlint.rules.sharding.helpers import (
@@ -26,8 +25,8 @@ from jaxlint.rules.sharding.helpers import (
     is_string,
     positional,
     rewrite_import,
-    walk_all,
 )
+from jaxlint.rules.sharding.legacy_sharding_api_fix import DEVICE_PUT, device_put_rewrite
 from jaxlint.versions import Version, format_version
 
 if TYPE_CHECKING:
@@ -92,52 +91,8 @@ _LEGACY_SHARDING: dict[str, _Legacy] = {
 _PJIT_MODULE = "jax.experimental.pjit"
 _MAPS_MODULE = "jax.experimental.maps"
 _MAPS = _Legacy((0, 4, 26), (0, 4, 31), "jax.shard_map and jax.sharding.Mesh")
-_DEVICE_PUT = {
-    "jax.device_put_replicated": ("x", "devices"),
-    "jax.device_put_sharded": ("shards", "devices"),
-}
 _CREATE_DEVICE_MESH = "jax.experimental.mesh_utils.create_device_mesh"
 _MAKE_MESH_SINCE = (0, 7, 0)
-
-
-_RUNS_OTHER_THAN_ONCE = (
-    cst.Lambda,
-    cst.ListComp,
-    cst.SetComp,
-    cst.DictComp,
-    cst.GeneratorExp,
-    cst.IfExp,
-    cst.BooleanOperation,
-)
-
-
-def _path_to(root: cst.CSTNode, target: cst.CSTNode) -> list[cst.CSTNode] | None:
-    """The nodes from ``root`` down to ``target`` (both included), or None."""
-    if root is target:
-        return [root]
-    for child in children(root):
-        below = _path_to(child, target)
-        if below is not None:
-            return [root, *below]
-    return None
-
-
-def _variables_in(node: cst.CSTNode) -> set[str]:
-    """The names in ``node`` other than attribute names (``devices`` of ``jax.devices``)."""
-    nodes = list(walk_all(node))
-    attrs = {id(n.attr) for n in nodes if isinstance(n, cst.Attribute)}
-    return {n.value for n in nodes if isinstance(n, cst.Name) and id(n) not in attrs}
-
-
-def _names_in(node: cst.CSTNode) -> set[str]:
-    return {n.value for n in walk_all(node) if isinstance(n, cst.Name)}
-
-
-def _fresh(base: str, taken: set[str]) -> str:
-    name = base
-    while name in taken:
-        name += "_"
-    return name
 
 
 class LegacyShardingApi(Facts, Rule):
@@ -150,7 +105,7 @@ class LegacyShardingApi(Facts, Rule):
             else "pjit"
             if q.startswith(_PJIT_MODULE + ".")
             else q.rsplit(".", 1)[-1]
-            for q in (*_LEGACY_SHARDING, _MAPS_MODULE, *_DEVICE_PUT, _CREATE_DEVICE_MESH)
+            for q in (*_LEGACY_SHARDING, _MAPS_MODULE, *DEVICE_PUT, _CREATE_DEVICE_MESH)
         }
     )
     name = "legacy-sharding-api"
@@ -350,8 +305,8 @@ from the versions named) and the devices the new mesh will span.
 
     def visit_Call(self, node: cst.Call) -> None:
         name = self.model.call_name(node)
-        if name in _DEVICE_PUT:
-            self.rewrites[id(node.func)] = self._device_put(node, name)
+        if name in DEVICE_PUT:
+            self.rewrites[id(node.func)] = device_put_rewrite(self, node, name, self._line)
         elif (
             name == "jax.sharding.Mesh"
             and self.settings["create-device-mesh"]
@@ -359,93 +314,11 @@ from the versions named) and the devices the new mesh will span.
         ):
             _mesh_of_device_mesh(self, node)
 
-    def _device_put(self, call: cst.Call, name: str) -> Rewrite | str:
-        if has_star(call):
-            return "it passes `*args` or `**kwargs`"
-        params = _DEVICE_PUT[name]
-        given: dict[str, cst.BaseExpression] = {}
-        for index, arg in enumerate(positional(call)):
-            if index >= len(params):
-                return "too many arguments"
-            given[params[index]] = arg.value
-        for arg in call.args:
-            if arg.keyword is not None:
-                if arg.keyword.value not in params:
-                    return f"`{arg.keyword.value}`"
-                given[arg.keyword.value] = arg.value
-        if len(given) != 2:
-            return "missing arguments"
-        if has_comment(call):
-            return "comments inside the call"
-        data, devices = given[params[0]], given["devices"]
-        code = self.ctx.code
-        s = Speller(self, call.func)
-        leaf = _fresh("leaf", _names_in(devices))
-        # ``devices`` of device_put_replicated is read twice (its length per leaf, and the
-        # mesh): a call such as ``jax.local_devices()`` is bound once, on a line of its own
-        # above, where that keeps the order of evaluation
-        hoist = None
-        devices_text = code(bare(devices))
-        if name == "jax.device_put_replicated" and not is_reference(devices):
-            hoist = self._hoist_point(call)
-            if hoist is not None:
-                devices_text = _fresh("devices", _variables_in(self.ctx.module))
-        sharding = (
-            f"{s('jax.NamedSharding', 'jax.sharding.NamedSharding')}"
-            f"({s('jax.sharding.Mesh')}({devices_text}, ('x',)), {s.partition_spec()}('x'))"
-        )
-        put, stack, tree_map = s("jax.device_put"), s("jax.numpy.stack"), s("jax.tree.map")
-        # the leaves stacked, then one device_put of the tree with one sharding
-        if name == "jax.device_put_replicated":
-            stacked = (
-                f"{tree_map}(lambda {leaf}: {stack}([{leaf}] * len({devices_text})),"
-                f" {code(bare(data))})"
-            )
-        else:
-            stacked = f"{tree_map}(lambda *{leaf}: {stack}({leaf}), *{code(data)})"
-        text = f"{put}({stacked}, {sharding})"
-        if not s.ok:
-            return "the name `jax` is taken here"
-        if hoist is not None:
-            small = hoist
-            replaced = small.deep_replace(call, cst.parse_expression(text))
-            line = cst.Module([]).code_for_node(replaced)  # type: ignore[arg-type]
-            newline = self.ctx.module.default_newline
-            indent = self.ctx.line_indent(small)
-            bound = f"{devices_text} = {code(bare(devices))}"
-            return Rewrite(small, f"{bound}{newline}{indent}{line}", s.ops)
-        return Rewrite(call, text, s.ops)
-
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self._line = node
 
     def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         self._line = None
-
-    def _hoist_point(self, call: cst.Call) -> cst.BaseSmallStatement | None:
-        """The statement above which a value the call reads can be bound: the call's line
-        holds one statement (an assignment, expression or ``return``) outside a class
-        body, the call is the
-        line's only ``device_put_*`` and it is not inside a lambda, comprehension,
-        conditional expression or ``and``/``or`` (where it might run other than once)."""
-        line = self._line
-        if line is None or len(line.body) != 1:
-            return None
-        small = line.body[0]
-        if not isinstance(small, (cst.Assign, cst.AnnAssign, cst.Expr, cst.Return)):
-            return None
-        first = self.model.leftmost_name(call.func)
-        if first is None or self.model.scope_for(first).kind == "class":
-            return None  # a class attribute would appear
-        path = _path_to(small, call)
-        if path is None or any(isinstance(n, _RUNS_OTHER_THAN_ONCE) for n in path):
-            return None
-        calls = [
-            n
-            for n in walk_all(small)
-            if isinstance(n, cst.Call) and self.model.call_name(n) in _DEVICE_PUT
-        ]
-        return small if calls == [call] else None
 
     # -- references
 
@@ -594,7 +467,7 @@ from the versions named) and the devices the new mesh will span.
                     break
                 rewrites.append(plan)
             fix = None
-            if reason is None and qualname in _DEVICE_PUT:
+            if reason is None and qualname in DEVICE_PUT:
                 fix = import_and_uses_fix(self, imp, alias, rewrites)
             self._reference_report(
                 alias, qualname, legacy, status, fix, Applicability.UNSAFE, reason

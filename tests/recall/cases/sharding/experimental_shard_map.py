@@ -3,7 +3,7 @@ import jax.numpy as jnp
 from jax.experimental.shard_map import shard_map  # expect: JAX504
 from jax.sharding import PartitionSpec as P
 
-mesh = jax.make_mesh((len(jax.devices()),), ("x",))
+mesh = jax.make_mesh((len(jax.devices()),), ("x",), axis_types=(jax.sharding.AxisType.Auto,))
 
 
 def local_sum(x):
