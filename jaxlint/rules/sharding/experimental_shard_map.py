@@ -11,6 +11,7 @@ import libcst as cst
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
 from jaxlint.rules.sharding.helpers import (
+    MESH_CONSTRUCTORS,
     PARTIAL,
     ArgEdits,
     Facts,
@@ -80,9 +81,9 @@ Safe when mechanical: on JAX 0.12 the experimental function is
 `jax.shard_map` with `check_vma=check_rep` and no manual-axis subset (read
 from its source, and checked for equal results with 8 CPU devices).
 `auto=A` becomes the manual axes written out, `axis_names=frozenset({"data"})`,
-when `A` is a set of strings and the mesh is a variable bound once, in its
-scope's own statements, to `jax.make_mesh`/`Mesh` with its axis names written
-as strings (what a maintainer writes); otherwise
+when `A` is a set of strings and the mesh is a variable whose one assigned
+value is `jax.make_mesh`/`Mesh` with its axis names written as strings (what a
+maintainer writes); otherwise
 `axis_names=frozenset(mesh.axis_names) - frozenset(A)` when the mesh argument
 is a variable or attribute; with another mesh expression the complement would
 evaluate it twice, so the fix is shown but not applied.
@@ -237,8 +238,8 @@ evaluate it twice, so the fix is shown but not applied.
         return out
 
     def _literal_complement(self, mesh: cst.BaseExpression, auto: cst.BaseExpression) -> str | None:
-        """``frozenset({"data"})`` when the mesh is a name bound once, in its scope's own
-        statements, to ``jax.make_mesh``/``Mesh`` with axis names written as strings, and
+        """``frozenset({"data"})`` when the mesh is a name whose one value is
+        ``jax.make_mesh``/``Mesh`` with axis names written as strings, and
         ``auto`` is a set of strings among them: the manual axes spelled out, as a
         maintainer writes them (the mesh's quotes, its order)."""
         names = self._mesh_axis_names(mesh)
@@ -257,27 +258,13 @@ evaluate it twice, so the fix is shown but not applied.
         return body if isinstance(auto, cst.Set) else f"frozenset({body})"
 
     def _mesh_axis_names(self, mesh: cst.BaseExpression) -> list[cst.SimpleString] | None:
-        if not isinstance(mesh, cst.Name):
+        """The axis names of the mesh a name certainly holds (one value, ``jax.make_mesh``
+        or ``Mesh``), where they are written as strings."""
+        values = self._values(mesh) if isinstance(mesh, cst.Name) else None
+        if values is None or len(values) != 1:
             return None
-        found = self.model.lookup(mesh.value, self.model.scope_for(mesh))
-        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
-            return None
-        scope, (binding,) = found
-        body = getattr(scope.node, "body", None)
-        statements = getattr(body, "body", body) if scope.kind != "module" else body
-        value = None
-        for line in statements or ():
-            if isinstance(line, cst.SimpleStatementLine):
-                for small in line.body:
-                    if (
-                        isinstance(small, cst.Assign)
-                        and len(small.targets) == 1
-                        and small.targets[0].target is binding.node
-                    ):
-                        value = small.value
-        if not isinstance(value, cst.Call):
-            return None
-        if self.model.call_name(value) not in ("jax.make_mesh", "jax.sharding.Mesh"):
+        value = values[0]
+        if not isinstance(value, cst.Call) or self.model.call_name(value) not in MESH_CONSTRUCTORS:
             return None
         names = next(
             (a.value for a in value.args if a.keyword and a.keyword.value == "axis_names"), None
