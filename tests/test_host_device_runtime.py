@@ -85,6 +85,44 @@ def test_jax103_print_runs_once_with_a_tracer_and_the_fix_prints_every_call(
     ]
 
 
+def test_jax103_literal_braces_print_as_written(tmp_path: Path) -> None:
+    """Text with braces before the first value is passed as an argument, not escaped:
+    on the installed JAX, ``jax.debug.print`` treats a format whose text before the first
+    field has braces as having no fields, so the escaped form misprints (checked here
+    too, so that a JAX that fixes it shows up as a failing test to revisit the fix)."""
+    path = _write(
+        tmp_path,
+        "braces.py",
+        """
+        import jax
+        import jax.numpy as jnp
+
+
+        @jax.jit
+        def step(x):
+            print("{metrics}", x)
+            return x + 1
+
+
+        @jax.jit
+        def escaped(x):
+            jax.debug.print("{{metrics}} {}", x)
+            return x
+
+
+        step(jnp.ones(2)).block_until_ready()
+        escaped(jnp.ones(2)).block_until_ready()
+        """,
+    )
+    before = _run(path).stdout.splitlines()
+    assert before[0].startswith("{metrics} ") and "Tracer" in before[0], before
+    assert before[1] == "{{metrics}} {} [1. 1.]", before  # JAX's own misprint
+    fixed = _fix(path, "JAX103")
+    assert 'jax.debug.print("{} {}", "{metrics}", x)' in fixed
+    after = _run(path).stdout.splitlines()
+    assert after[0] == "{metrics} [1. 1.]", after
+
+
 def test_jax104_side_effects_run_once_per_trace(tmp_path: Path) -> None:
     path = _write(
         tmp_path,
