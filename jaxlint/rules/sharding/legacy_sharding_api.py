@@ -212,6 +212,16 @@ from the versions named) and the devices the new mesh will span.
         EXAMPLES.valid("valid_mesh_jax_make_mesh_2_4.py", options={"create-device-mesh": True}),
         EXAMPLES.valid("valid_s_jax_sharding_positionalsharding_devs.py", target_jax="0.5.3"),
         EXAMPLES.valid("valid_y_device_put_replicated_1.py"),
+        EXAMPLES.valid(
+            "valid_pjit_module_with_current_names.py",
+            runs=True,
+            note="`pjit.pjit` is JAX503's; the sharding names come from jax.sharding",
+        ),
+        EXAMPLES.valid(
+            "valid_pjit_partition_spec_before_its_deprecation.py",
+            target_jax="0.4.3",
+            note="`pjit.PartitionSpec` before its deprecation (0.4.4)",
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(

@@ -1,0 +1,3 @@
+from jax.experimental import pjit
+
+spec = pjit.PartitionSpec("data", None)
