@@ -164,7 +164,9 @@ migration guide: they build the same stacked arrays, sharded over their leading
 axis (what `pmap` consumes), with one `device_put` of the stacked tree; a devices
 expression that is not a name (`jax.local_devices()`) is bound once on a line of its
 own above the statement (not in a class body, a lambda, a comprehension or a
-conditional expression, where it stays inline). When the value is meant to be replicated, prefer
+conditional expression, where it stays inline), under a name no variable of the
+file uses (`devices`; at module level it is a new module global). When the value
+is meant to be replicated, prefer
 `jax.device_put(x, NamedSharding(mesh, P()))`, which does not stack copies.
 `PositionalSharding`, `PmapSharding` and `xmap` get no fix: the replacement
 depends on the mesh and specs you want (`NamedSharding(mesh, P(...))`,
