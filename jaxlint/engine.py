@@ -160,6 +160,25 @@ class FileContext:
         out.append(pieces[last][: span.end.column])
         return "".join(out)
 
+    def source_with(self, outer: cst.CSTNode, inner: cst.CSTNode, text: str) -> str:
+        """:meth:`source` of ``outer`` with the part that is ``inner`` (a node inside it)
+        replaced by ``text``: the rest keeps its exact formatting."""
+        src = self.source(outer)
+        start = self.positions[outer].start
+        starts = [0] + [m.end() for m in _LINE_BREAK_RE.finditer(src)]
+
+        def offset(line: int, column: int) -> int:
+            if line == start.line:
+                return column - start.column
+            return starts[line - start.line] + column
+
+        span = self.positions[inner]
+        return (
+            src[: offset(span.start.line, span.start.column)]
+            + text
+            + src[offset(span.end.line, span.end.column) :]
+        )
+
     def line_prefix(self, node: cst.CSTNode) -> str:
         """The text of the line on which ``node`` starts, up to ``node``."""
         pos = self.positions[node].start

@@ -257,11 +257,11 @@ from the versions named) and the devices the new mesh will span.
         EXAMPLES.invalid("invalid_mesh_mesh_devices_x.py"),
         EXAMPLES.invalid(
             "invalid_device_put_replicated_devices_bound_once.py",
-            count=4,
+            count=5,
             unsafe_fix=True,
             raises="AttributeError",
-            note="`jax.local_devices()` bound once above the statement; inline in a"
-            " conditional expression and in a class body",
+            note="`jax.local_devices()` bound once above the statement (a multi-line one"
+            " keeps its layout); inline in a conditional expression and in a class body",
         ),
         EXAMPLES.invalid(
             "invalid_pjit_module_partition_spec.py",

@@ -118,11 +118,10 @@ def device_put_rewrite(
         return "the name `jax` is taken here"
     if hoist is not None:
         small = hoist
-        replaced = small.deep_replace(call, cst.parse_expression(text))
-        line = cst.Module([]).code_for_node(replaced)  # type: ignore[arg-type]
+        line = rule.ctx.source_with(small, call, text)
         newline = rule.ctx.module.default_newline
         indent = rule.ctx.line_indent(small)
-        bound = f"{devices_text} = {code(bare(devices))}"
+        bound = f"{devices_text} = {rule.ctx.source(devices)}"
         return Rewrite(small, f"{bound}{newline}{indent}{line}", s.ops)
     return Rewrite(call, text, s.ops)
 
