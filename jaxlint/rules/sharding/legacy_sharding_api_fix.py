@@ -53,10 +53,6 @@ def _variables_in(node: cst.CSTNode) -> set[str]:
     return {n.value for n in nodes if isinstance(n, cst.Name) and id(n) not in attrs}
 
 
-def _names_in(node: cst.CSTNode) -> set[str]:
-    return {n.value for n in walk_all(node) if isinstance(n, cst.Name)}
-
-
 def _fresh(base: str, taken: set[str]) -> str:
     name = base
     while name in taken:
@@ -90,7 +86,7 @@ def device_put_rewrite(
     data, devices = given[params[0]], given["devices"]
     code = rule.ctx.code
     s = Speller(rule, call.func)
-    leaf = _fresh("leaf", _names_in(devices))
+    leaf = _fresh("leaf", _variables_in(devices))
     # ``devices`` of device_put_replicated is read twice (its length per leaf, and the
     # mesh): a call such as ``jax.local_devices()`` is bound once, on a line of its own
     # above, where that keeps the order of evaluation
