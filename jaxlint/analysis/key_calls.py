@@ -1,0 +1,511 @@
+"""The key walk at a call: which calls consume, derive, split or make a key, what a
+function of this module (or of the project) does with the keys passed to it, and what
+flax/haiku/equinox conventions mean (the call half of :class:`key_walk._Walker`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.key_purpose import _CONTAINERS, _RNGS
+from jaxlint.analysis.key_values import (
+    _COPIES,
+    _FLAX_RNG_METHODS,
+    _FORWARDERS,
+    _FORWARDING_METHODS,
+    _INIT_METHODS,
+    _NON_CONSUMING,
+    _NON_CONSUMING_PREFIXES,
+    _RAW_BUILTINS,
+    _RAW_LAX,
+    _RAW_METHODS,
+    _RECORD_FACTORIES,
+    _SAFE_JNP,
+    _SHAPE_READERS,
+    CALL,
+    DERIVERS,
+    FRESH_KEY_CALLS,
+    INDEX_DRAWS,
+    LEGACY,
+    LOCAL,
+    LOOP_BODIES,
+    MAKERS,
+    MAPPERS,
+    ONCE_CALLERS,
+    RANDOM,
+    SAMPLERS,
+    SPLIT,
+    Reuse,
+    Use,
+    _key_arg,
+    _stronger,
+    _Summary,
+    key_factory,
+)
+from jaxlint.analysis.transforms import TRANSFORMS
+from jaxlint.analysis.walk import descendants
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.key_values import FunctionNode, KeyValue
+
+
+class _CallWalker:
+    """The call handlers of the key walk, mixed into ``key_walk._Walker``."""
+
+    # -- calls -------------------------------------------------------------------------
+
+    def _call(self, call: cst.Call) -> KeyValue | None:
+        func = call.func
+        qn = self.model.call_name(call)
+        receiver: KeyValue | None = None
+        func_kind = type(func)  # exact classes: see ``_eval_inner``
+        if func_kind is cst.Attribute:
+            receiver = self._eval(func.value)
+        elif func_kind is cst.Call:
+            self._eval(func)
+        args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]] = []
+        for arg in call.args:
+            v = self._eval(arg.value)
+            inside: list[tuple[cst.BaseExpression, KeyValue]] = []
+            if type(arg.value) in _CONTAINERS:
+                for el in arg.value.elements:
+                    ev = self.a._values.get(id(el.value))
+                    if ev is not None:
+                        inside.append((el.value, ev))
+            args.append((arg, v, inside))
+        if self.state is None:
+            return None
+
+        # a method of a key: never consumes (reshape, block_until_ready...)
+        if receiver is not None and receiver.certain and func_kind is cst.Attribute:
+            method = func.attr.value
+            if method in _RAW_METHODS:
+                self.a.note_raw(receiver, call, "reads its bits")
+                return None
+            if method in _FORWARDING_METHODS:
+                return receiver
+            return None
+
+        if qn is not None:
+            if qn in SAMPLERS:
+                key = _key_arg(call)
+                kv = self.a._values.get(id(key)) if key is not None else None
+                if key is not None and kv is not None:
+                    self._consume(kv, Use(key, call, RANDOM, qn))
+                if qn == SPLIT:
+                    return self._new(
+                        call,
+                        self.a.code(call),
+                        True,
+                        array=True,
+                        raw=kv.raw_roots if kv is not None else frozenset(),
+                    )
+                return None
+            if qn in MAKERS:
+                raw = frozenset({id(call)}) if qn == LEGACY else frozenset()
+                return self._new(call, self.a.code(call), True, raw=raw)
+            if qn in DERIVERS:
+                key = _key_arg(call)
+                kv = self.a._values.get(id(key)) if key is not None else None
+                raw = kv.raw_roots if kv is not None else frozenset()
+                return self._new(call, self.a.code(call), True, raw=raw)
+            if qn in FRESH_KEY_CALLS:
+                return self._new(call, self.a.code(call), True)
+            if qn in _FORWARDERS:
+                first = args[0][1] if args else None
+                for arg, _, _ in args:
+                    if (
+                        arg.keyword is not None
+                        and arg.keyword.value == "dtype"
+                        and first is not None
+                    ):
+                        self.a.note_raw(first, call, "converts its bits")
+                return first
+            if (
+                qn.startswith("numpy.")
+                or qn in _RAW_BUILTINS
+                or qn in _RAW_LAX
+                or (qn.startswith("jax.numpy.") and qn not in _SAFE_JNP)
+            ):
+                for _, v, _ in args:
+                    if v is not None and not (v.array and qn in _RAW_BUILTINS):
+                        if qn in _SHAPE_READERS and v.array:
+                            continue
+                        self.a.note_raw(v, call, f"passes its bits to `{self.a.code(func)}`")
+        if func_kind is cst.Attribute and func.attr.value == "make_rng":  # type: ignore[attr-defined]
+            return self._new(call, self.a.code(call), True)
+        if self._is_rngs_stream(func):
+            return self._new(call, self.a.code(call), True)
+
+        if qn is not None and (qn.startswith(_NON_CONSUMING_PREFIXES) or qn in _NON_CONSUMING):
+            return None
+        if qn in ONCE_CALLERS or qn in MAPPERS or qn in LOOP_BODIES:
+            self._function_args(call, qn, args)
+            # the carry, operands and trees: consumed, as by any function we cannot see
+            for arg, v, inside in args:
+                if self.a.resolve_function(arg.value) is None:
+                    self._consume_arg(call, arg.value, v, inside, CALL)
+            return None
+        if qn is not None and (qn in TRANSFORMS or qn.startswith("jax.random.")):
+            return None
+
+        if self._is_predicate(call):
+            return None  # ``assert is_prng_key(key)``: a predicate does not sample
+        if self._flax_rngs(call, args):
+            return None
+        target, skip_first = self._local_target(call)
+        if target is not None:
+            summary = self.a.summary(target)
+            if summary is not None:
+                self._apply_summary(call, target, summary, args, skip_first)
+                if key_factory(self.a.model, target) is not None:
+                    # ``def make_key(): return jax.random.key(0)``: each call, a new key
+                    return self._new(call, self.a.code(call), True)
+                return None
+        imported = self._imported_summary(call)
+        if imported is not None:
+            self._apply_summary(call, None, imported, args, False)
+            return None
+        if self._stores(call):
+            return None
+        weak = self._foreign_init(call, args)
+        for arg, v, inside in args:
+            self._consume_arg(call, arg.value, v, inside, CALL, weak=weak)
+        return None
+
+    def _imported_summary(self, call: cst.Call) -> _Summary | None:
+        """What a function of another module of the project consumes, from that module's
+        summary (``rand.normal(key, shape)`` where ``rand.normal`` passes ``key`` to
+        ``jax.random.normal``); ``None`` when no summary says."""
+        project = self.a.project
+        func = call.func
+        if project is None or type(func) not in (cst.Name, cst.Attribute):
+            return None
+        if project.in_test_file:
+            # a test reuses keys on purpose (two runs compared): as for any function the
+            # file cannot see, what the callee does with the key is not used there
+            return None
+        qn = project.qualified_name(self.model, func)
+        if qn is None or qn.startswith(("jax.", "numpy.", "builtins.")):
+            return None
+        fact = project.function(qn)
+        if fact is None or fact.get("transform") or not isinstance(fact.get("params"), list):
+            return None
+        kinds = fact.get("keys") or {}
+        draws = set(fact.get("draws") or ())
+        # a parameter it draws from on every call is a certain consumption; one it draws
+        # from only on some paths (a branch the call's arguments may never take) is
+        # consumed as by any function we cannot see
+        params = {
+            p: (LOCAL if p in draws else CALL)
+            for p, k in kinds.items()
+            if isinstance(p, str) and k in (CALL, LOCAL, RANDOM)
+        }
+        return _Summary(params=params, positional=list(fact["params"]))
+
+    def _foreign_init(
+        self,
+        call: cst.Call,
+        args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]],
+    ) -> bool:
+        """``x = normal(key, ...); model.init(key, x)`` (``init_with_output``,
+        ``lazy_init``, ``mclmc.init(x, fn, key)``) where ``model`` is not a class or an
+        instance of a class of this file (a module of another package, which may split
+        the key or only fold it in) and a draw from the same key flows into the call as
+        its example input: the usual way to initialise a model, not two independent
+        uses. A foreign ``init`` given only the key consumes it like any call."""
+        func = call.func
+        if type(func) is not cst.Attribute or func.attr.value not in _INIT_METHODS:
+            return False
+        if self._local_receiver(func.value):
+            return False
+        keys = {self.a.code(arg.value) for arg, v, _ in args if v is not None}
+        return any(
+            self._draws_from(value, keys)
+            for arg, v, _ in args
+            if v is None
+            for value in (arg.value, *self._bound_values(arg.value))
+        )
+
+    def _bound_values(self, expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """The values assigned to the name ``expr`` in its scope (none for other nodes)."""
+        if type(expr) is not cst.Name:
+            return []
+        found = self.model.lookup(expr.value, self.model.scope_for(expr))
+        if found is None:
+            return []
+        values = (self.a.assigned_value(b.node) for b in found[1] if b.kind == "assign")
+        return [v for v in values if v is not None]
+
+    def _draws_from(self, expr: cst.BaseExpression, keys: set[str]) -> bool:
+        """``expr`` contains a ``jax.random`` call given one of ``keys``."""
+        for node in descendants(expr):
+            if type(node) is not cst.Call:
+                continue
+            qn = self.model.call_name(node)
+            if (
+                qn is not None
+                and qn.startswith("jax.random.")
+                and any(self.a.code(a.value) in keys for a in node.args)
+            ):
+                return True
+        return False
+
+    def _local_receiver(self, expr: cst.BaseExpression) -> bool:
+        """``expr`` is a class of this file, or a name bound to an instance of one."""
+        while type(expr) is cst.Call:
+            expr = expr.func  # ``Model(...).init``
+        if type(expr) is not cst.Name:
+            return False  # ``self.model``, ``mod.Model``: nothing this file shows
+        found = self.model.lookup(expr.value, self.model.scope_for(expr))
+        if found is None:
+            return False
+        for binding in found[1]:
+            if binding.kind == "class":
+                return True
+            if binding.kind == "assign":
+                value = self.a.assigned_value(binding.node)
+                if type(value) is cst.Call and self._constructor_class(value.func):
+                    return True
+        return False
+
+    def _constructor_class(self, func: cst.BaseExpression) -> bool:
+        if type(func) is not cst.Name:
+            return False
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        return found is not None and any(b.kind == "class" for b in found[1])
+
+    def _is_predicate(self, call: cst.Call) -> bool:
+        """A call that reads its arguments without drawing from them: its result is a
+        truth value (used as a condition: ``assert``, ``if``, ``not``...; or named like
+        a predicate: ``is_prng_key``, ``has_rng``), or a copy (``clone``, ``copy``)."""
+        if id(call) in self.conditions:
+            return True
+        func = call.func
+        name = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", "")
+        if not isinstance(name, str):
+            return False
+        return name.lstrip("_").startswith(("is_", "has_")) or name in _COPIES
+
+    def _flax_rngs(
+        self,
+        call: cst.Call,
+        args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]],
+    ) -> bool:
+        """Flax's ``module.init(key, x)``/``init_with_output``/``lazy_init`` and the
+        ``rngs=`` of ``apply``: Flax derives every stream from these root keys with
+        ``random.fold_in`` (``flax/core/scope.py``: ``LazyRng.as_jax_rng`` ->
+        ``_fold_in_static``; ``flax/nnx/rnglib.py``), which does not consume them.
+        The key arguments are not consumed; other arguments are, as usual."""
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return False
+        method = func.attr.value
+        if method not in _FLAX_RNG_METHODS:
+            return False
+        if not self.a.uses_flax and self._project_framework(func.value) != "flax.linen":
+            return False
+        for i, (arg, v, inside) in enumerate(args):
+            root = (i == 0 and arg.keyword is None and method != "apply") or (
+                arg.keyword is not None and arg.keyword.value == "rngs"
+            )
+            if not root:
+                self._consume_arg(call, arg.value, v, inside, CALL)
+        return True
+
+    def _project_framework(self, receiver: cst.BaseExpression) -> str | None:
+        """The framework of a model class imported from another module of the project
+        (``Model(...).init``, or ``model.init`` with ``model = Model(...)``): a Flax
+        module through its bases there, although this file never imports Flax."""
+        project = self.a.project
+        if project is None:
+            return None
+        expr = receiver
+        if type(expr) is cst.Name:
+            found = self.model.lookup(expr.value, self.model.scope_for(expr))
+            if found is not None and len(found[1]) == 1 and found[1][0].kind == "assign":
+                value = self.a.assigned_value(found[1][0].node)
+                if type(value) is cst.Call:
+                    expr = value
+        if type(expr) is not cst.Call:
+            return None
+        qn = project.qualified_name(self.model, expr.func)
+        if qn is None:
+            return None
+        fact = project.class_(qn)
+        return None if fact is None else fact.get("framework")
+
+    def _stores(self, call: cst.Call) -> bool:
+        """A constructor that only stores its arguments: a ``namedtuple`` or a class of
+        this module without ``__init__`` (a dataclass, a ``NamedTuple``, a struct)."""
+        func = call.func
+        if type(func) is not cst.Name:
+            return False
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        if found is None or len(found[1]) != 1:
+            return False
+        binding = found[1][0]
+        if binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
+            return not any(
+                isinstance(stmt, cst.FunctionDef)
+                and stmt.name.value in ("__init__", "__post_init__")
+                for stmt in binding.node.body.body
+            )
+        if binding.kind == "assign":
+            value = self.a.assigned_value(binding.node)
+            return isinstance(value, cst.Call) and self.model.call_name(value) in _RECORD_FACTORIES
+        return False
+
+    def _is_rngs_stream(self, func: cst.BaseExpression) -> bool:
+        """``rngs()`` / ``rngs.params()`` on an ``nnx.Rngs``: a fresh key per call."""
+        base = func.value if type(func) is cst.Attribute else func
+        if type(base) is not cst.Name:
+            return False
+        if base.value in self.rngs_names:
+            return True
+        found = self.model.lookup(base.value, self.model.scope_for(base))
+        if found is None:
+            return False
+        for b in found[1]:
+            if b.kind == "param" and type(b.node) is cst.Param:
+                if _RNGS.search(self.a.annotation(b.node)):
+                    return True
+        return False
+
+    def _consume_arg(
+        self,
+        call: cst.Call,
+        expr: cst.BaseExpression,
+        v: KeyValue | None,
+        inside: list[tuple[cst.BaseExpression, KeyValue]],
+        kind: str,
+        *,
+        weak: bool = False,
+    ) -> None:
+        if v is not None:
+            self._consume(v, Use(expr, call, kind, weak=weak))
+        for el, ev in inside:
+            self._consume(ev, Use(el, call, kind, weak=weak))
+
+    def _local_target(self, call: cst.Call) -> tuple[FunctionNode | None, bool]:
+        func = call.func
+        init = self._constructor(func)
+        if init is not None:
+            return init, True
+        kind = type(func)  # exact classes: see ``_eval_inner``
+        if kind is cst.Call:
+            # ``jax.jit(f)(key)``, ``jax.vmap(f)(keys)``
+            qn = self.model.call_name(func)
+            if qn in TRANSFORMS and func.args and func.args[0].keyword is None:
+                return self.a.resolve_function(func.args[0].value), False
+            return None, False
+        if kind is cst.Name:
+            return self.a.resolve_function(func), False
+        if kind is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
+            return self.a.method(self._method_owner(), func.attr.value), True
+        return None, False
+
+    def _constructor(self, func: cst.BaseExpression) -> cst.FunctionDef | None:
+        """``Cls(...)`` for a class of this module with an ``__init__``: that method."""
+        if type(func) is not cst.Name:
+            return None
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "class":
+            return None
+        cls = found[1][0].node
+        if not isinstance(cls, cst.ClassDef):
+            return None
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+                return stmt
+        return None
+
+    def _method_owner(self) -> FunctionNode | None:
+        fn = self.fn
+        while fn is not None and id(fn) not in self.a._class_of:
+            fn = self.a._parent.get(id(fn))
+        return fn
+
+    def _apply_summary(
+        self,
+        call: cst.Call,
+        target: FunctionNode | None,
+        summary: _Summary,
+        args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]],
+        skip_first: bool,
+    ) -> None:
+        positional = summary.positional[1:] if skip_first else summary.positional
+        i = 0
+        for arg, v, inside in args:
+            if arg.star:
+                if v is not None or inside:
+                    self._consume_arg(call, arg.value, v, inside, CALL)
+                continue
+            if arg.keyword is None:
+                pname = positional[i] if i < len(positional) else None
+                i += 1
+            else:
+                pname = arg.keyword.value
+            if pname is None:
+                if v is not None or inside:
+                    self._consume_arg(call, arg.value, v, inside, CALL)
+                continue
+            kind = summary.params.get(pname)
+            if kind is not None:
+                self._consume_arg(call, arg.value, v, inside, LOCAL if kind != CALL else CALL)
+        self._apply_free(call, summary)
+        for name in sorted(summary.advances):
+            self.a.stateful_calls.append((call, name, target, self.fn))
+
+    def _apply_free(self, call: cst.Call, summary: _Summary) -> None:
+        for name, kind in summary.free.items():
+            val = self._lookup(name, None)
+            if val is not None:
+                kind = LOCAL if kind != CALL else CALL
+                self._consume(val, Use(call, call, kind, key_name=name))
+
+    def _function_args(
+        self,
+        call: cst.Call,
+        qn: str,
+        args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]],
+    ) -> None:
+        """Functions passed to ``cond``/``switch`` (called once) or to ``tree.map``/``map``
+        (called once per leaf): what they consume from this scope."""
+        fns: list[FunctionNode] = []
+        for arg, _, _ in args:
+            fn = self.a.resolve_function(arg.value)
+            if fn is not None:
+                fns.append(fn)
+            elif qn == "jax.lax.switch" and isinstance(arg.value, (cst.List, cst.Tuple)):
+                for el in arg.value.elements:
+                    f = self.a.resolve_function(el.value)
+                    if f is not None:
+                        fns.append(f)
+        if qn in LOOP_BODIES:
+            return  # the body reports what it consumes from outside itself
+        if self.state is None:
+            return
+        once = _Summary()
+        for fn in fns:
+            summary = self.a.summary(fn)
+            if summary is None:
+                continue
+            if qn in MAPPERS:
+                for name, kind in summary.free.items():
+                    drawn_by = summary.free_by.get(name)
+                    if drawn_by and drawn_by <= INDEX_DRAWS:
+                        # ``tree.map(lambda x: permutation(key, x), batch)``: the same
+                        # permutation for every leaf keeps the leaves aligned, on purpose
+                        continue
+                    val = self._lookup(name, None)
+                    if val is not None and (kind != CALL or val.certain):
+                        kind = LOCAL if kind != CALL else CALL
+                        use = Use(call, call, kind, key_name=name)
+                        val.uses.append(use)
+                        self.a.report(Reuse(val, use, use, "mapped", call, fn, self.fn))
+            else:  # one branch runs: what any branch consumes, consumed once
+                for name, kind in summary.free.items():
+                    once.free[name] = _stronger(once.free.get(name), kind)
+        self._apply_free(call, once)

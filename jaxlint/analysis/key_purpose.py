@@ -1,0 +1,252 @@
+"""What two uses of a key are *for*, read from the statements of the function that holds
+them: conditions, comparisons of results, paired index draws, collectors (see
+:meth:`jaxlint.analysis.keys.KeyAnalysis.compared` and ``aligned``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+import libcst as cst
+
+from jaxlint.analysis.key_values import KEY_TAKERS, _code, _key_arg, _target_names
+from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.walk import children
+
+_SCOPE_NODES = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
+"""Tested with ``type(node) in``: ``isinstance`` on libcst classes goes through ABCMeta."""
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
+_CONTAINERS = frozenset({cst.Tuple, cst.List, cst.Dict})
+_RNGS = re.compile(r"\bRngs\b")
+
+
+def _own_nodes(body: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
+    """Every node of ``body``, not descending into nested functions and classes."""
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if type(node) in _SCOPE_NODES:
+            continue
+        stack.extend(reversed(children(node)))
+
+
+_CONDITION_NODES = frozenset(
+    {cst.If, cst.While, cst.IfExp, cst.Assert, cst.BooleanOperation, cst.UnaryOperation}
+)
+"""Nodes whose operands are used as truth values (and ``assertTrue``/``assertFalse`` calls)."""
+
+
+class _OwnFacts:
+    """What a walker needs from the own nodes of its function (or the module body).
+
+    Gathered for every function in one pass over ``model.events`` (``_collect``)
+    rather than by walking each body again."""
+
+    __slots__ = ("conditions", "evidence")
+
+    def __init__(self) -> None:
+        self.evidence: set[str] = set()
+        """Names passed as the key of a ``jax.random`` function."""
+        self.conditions: set[int] = set()
+        """Calls whose result is used as a truth value (``assert``, ``if``, ``not``...)."""
+
+    def note_condition(self, node: cst.CSTNode) -> None:
+        kind = type(node)  # libcst's concrete classes: no ABCMeta isinstance per node
+        if kind is cst.If or kind is cst.While or kind is cst.IfExp or kind is cst.Assert:
+            self._test(node.test)  # type: ignore[attr-defined]
+        elif kind is cst.BooleanOperation:
+            self._test(node.left)  # type: ignore[attr-defined]
+            self._test(node.right)  # type: ignore[attr-defined]
+        elif kind is cst.UnaryOperation:
+            if type(node.operator) is cst.Not:  # type: ignore[attr-defined]
+                self._test(node.expression)  # type: ignore[attr-defined]
+        elif kind is cst.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if (
+                type(func) is cst.Attribute
+                and func.attr.value in ("assertTrue", "assertFalse")
+                and node.args  # type: ignore[attr-defined]
+            ):
+                self._test(node.args[0].value)  # type: ignore[attr-defined]
+
+    def _test(self, test: cst.BaseExpression) -> None:
+        if type(test) is cst.Call:
+            self.conditions.add(id(test))
+
+    @classmethod
+    def of(cls, body: Sequence[cst.CSTNode], model: SemanticModel) -> _OwnFacts:
+        """The same facts by walking ``body`` (for a function ``_collect`` did not see)."""
+        facts = cls()
+        for node in _own_nodes(body):
+            kind = type(node)
+            if kind is cst.Call:
+                if model.call_name(node) in KEY_TAKERS:  # type: ignore[arg-type]
+                    arg = _key_arg(node, ("key", "keys"))  # type: ignore[arg-type]
+                    if type(arg) is cst.Name:
+                        facts.evidence.add(arg.value)
+                facts.note_condition(node)
+            elif kind in _CONDITION_NODES:
+                facts.note_condition(node)
+        return facts
+
+
+# -- what two uses of a key are for (asked only about reuses) --------------------------------
+
+_PAIRED_DRAWS = frozenset({"jax.random.choice", "jax.random.permutation", "jax.random.shuffle"})
+"""Index draws over an array: one key for two arrays gives the same indices for both."""
+_SHAPE_SLOTS = {
+    "jax.random.randint": {"1", "shape"},
+    "jax.random.choice": {"2", "shape"},
+    "jax.random.bernoulli": {"2", "shape"},
+    "jax.random.categorical": {"3", "shape"},
+}
+"""The shape argument of samplers that do not take it second (slot number or keyword)."""
+_COMPARER_WORDS = ("equal", "close", "near")
+_COMPARERS = frozenset({"allclose", "arrayequal", "arrayequiv", "isclose"})
+
+
+def _draw_args(call: cst.Call) -> list[tuple[str, str]]:
+    """``(keyword or "", code)`` of each argument, spaces removed."""
+    return [
+        (a.keyword.value if a.keyword is not None else "", "".join(_code(a.value, 10_000).split()))
+        for a in call.args
+    ]
+
+
+def _is_comparer(func: cst.BaseExpression) -> bool:
+    """``np.testing.assert_allclose``, ``self.assertEqual``, ``chex.assert_trees_all_close``,
+    ``jnp.allclose``, ``np.array_equal``: calls that compare their first two arguments."""
+    name = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", None)
+    if not isinstance(name, str):
+        return False
+    flat = name.lower().replace("_", "")
+    if flat.startswith("assert") and any(w in flat for w in _COMPARER_WORDS):
+        return True
+    return flat in _COMPARERS
+
+
+def _is_collector(func: cst.BaseExpression) -> bool:
+    return type(func) is cst.Attribute and func.attr.value in _COLLECTORS
+
+
+_COLLECTORS = frozenset({"append", "extend", "insert", "add", "appendleft"})
+
+
+class _Reach:
+    """What a use's result reaches: the call itself and the names assigned from it."""
+
+    __slots__ = ("call", "names")
+
+    def __init__(self, call: cst.Call) -> None:
+        self.call = id(call)
+        self.names: set[str] = set()
+
+    def touches(self, side: tuple[frozenset[str], frozenset[int]]) -> bool:
+        names, calls = side
+        return self.call in calls or not self.names.isdisjoint(names)
+
+
+class _PurposeIndex:
+    """A function's statements in order, each with the names it assigns, the names and
+    calls it reads; and its comparisons, each as sides of (names, calls)."""
+
+    def __init__(self, body: Sequence[cst.CSTNode]) -> None:
+        self.statements: list[tuple[set[str], frozenset[str], frozenset[int]]] = []
+        self.comparisons: list[list[tuple[frozenset[str], frozenset[int]]]] = []
+        self.collectors: list[tuple[frozenset[str], frozenset[int]]] = []
+        """What ``xs.append(...)``/``extend``/``insert``/``add`` and ``total += ...`` keep."""
+        for node in _own_nodes(body):
+            kind = type(node)
+            if kind in _STATEMENTS:
+                targets: set[str] = set()
+                if kind is cst.Assign:
+                    for t in node.targets:  # type: ignore[attr-defined]
+                        targets.update(_target_names(t.target))
+                elif kind is cst.AnnAssign or kind is cst.AugAssign:
+                    targets.update(_target_names(node.target))  # type: ignore[attr-defined]
+                if kind is cst.Assign or kind is cst.AnnAssign:
+                    value = node.value  # type: ignore[attr-defined]
+                    reads = _reads(value) if value is not None else (frozenset(), frozenset())
+                else:
+                    reads = _reads(node)
+                self.statements.append((targets, *reads))
+                if kind is cst.AugAssign or kind is cst.Expr and type(node.value) is cst.Yield:  # type: ignore[attr-defined]
+                    self.collectors.append(_reads(node.value))  # type: ignore[attr-defined]
+                elif kind is cst.Assign:
+                    value = _reads(node.value)  # type: ignore[attr-defined]
+                    stores = any(type(t.target) is cst.Subscript for t in node.targets)  # type: ignore[attr-defined]
+                    if stores or not targets.isdisjoint(value[0]):
+                        # ``out[i] = draw``; ``x = x + draw``: kept across iterations
+                        self.collectors.append(value)
+            elif kind is cst.Call and _is_collector(node.func):  # type: ignore[attr-defined]
+                for arg in node.args:  # type: ignore[attr-defined]
+                    self.collectors.append(_reads(arg.value))
+            elif kind is cst.Call and _is_comparer(node.func):  # type: ignore[attr-defined]
+                args = [a.value for a in node.args if not a.star][:2]  # type: ignore[attr-defined]
+                if len(args) == 2:
+                    self.comparisons.append([_value_reads(a) for a in args])
+            elif kind is cst.Comparison and any(
+                type(c.operator) in (cst.Equal, cst.NotEqual)
+                for c in node.comparisons  # type: ignore[attr-defined]
+            ):
+                sides = [node.left, *(c.comparator for c in node.comparisons)]  # type: ignore[attr-defined]
+                self.comparisons.append([_value_reads(side) for side in sides])
+
+    def results(self, call: cst.Call, hops: int | None = None) -> _Reach | None:
+        """What ``call``'s result reaches through assignments: in statement order, or,
+        with ``hops``, through at most that many assignments after the one holding the
+        call, in any order (a loop body wraps around)."""
+        reach = _Reach(call)
+        found = False
+        for targets, names, calls in self.statements:
+            if not found:
+                if reach.call not in calls:
+                    continue
+                found = True
+                reach.names |= targets
+                if hops is not None:
+                    break
+            elif not reach.names.isdisjoint(names):
+                reach.names |= targets
+        if not found:
+            return None
+        frontier = set(reach.names)
+        for _ in range(hops or 0):
+            step: set[str] = set()
+            for targets, names, _calls in self.statements:
+                if not frontier.isdisjoint(names):
+                    step |= targets - reach.names
+            reach.names |= step
+            frontier = step
+        return reach
+
+
+_STATEMENTS = frozenset(
+    {cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr, cst.Return, cst.Assert}
+)
+
+
+_METADATA = frozenset({"shape", "dtype", "ndim", "size"})
+
+
+def _value_reads(side: cst.BaseExpression) -> tuple[frozenset[str], frozenset[int]]:
+    """What one side of a comparison reads, unless it compares metadata only
+    (``x.shape``, ``len(x)``): equal shapes say nothing about equal values."""
+    if type(side) is cst.Attribute and side.attr.value in _METADATA:
+        return frozenset(), frozenset()
+    if type(side) is cst.Call and getattr(side.func, "value", None) == "len":
+        return frozenset(), frozenset()
+    return _reads(side)
+
+
+def _reads(node: cst.CSTNode) -> tuple[frozenset[str], frozenset[int]]:
+    names: set[str] = set()
+    calls: set[int] = set()
+    for sub in _own_nodes([node]):
+        kind = type(sub)
+        if kind is cst.Name:
+            names.add(sub.value)  # type: ignore[attr-defined]
+        elif kind is cst.Call:
+            calls.add(id(sub))
+    return frozenset(names), frozenset(calls)

@@ -1,0 +1,486 @@
+"""PRNG key values and their uses: the ``jax.random`` vocabulary (what samples, splits,
+derives or reads a key), the values the key walk tracks (:class:`KeyValue`, :class:`Use`,
+:class:`Reuse`) and the small syntax helpers it shares (see :mod:`jaxlint.analysis.keys`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import libcst as cst
+
+from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.transforms import PARTIAL, STATIC_CALLS
+
+LineOf = Callable[[cst.CSTNode], int]
+
+RANDOM = "random"
+"""Consumed by a ``jax.random`` sampler, ``split`` or ``bits``: certainly a consumption."""
+LOCAL = "local"
+"""Consumed by a function of this module whose body consumes it that way."""
+CALL = "call"
+"""Passed to a function this module does not show: it may sample."""
+
+# jax.random functions whose first argument (or ``key=``) is a key they consume.
+SAMPLERS = frozenset(
+    f"jax.random.{n}"
+    for n in (
+        "ball bernoulli beta binomial bits categorical cauchy chisquare choice dirichlet "
+        "double_sided_maxwell exponential f gamma generalized_normal geometric gumbel "
+        "laplace loggamma logistic lognormal maxwell multinomial multivariate_normal "
+        "normal orthogonal pareto permutation poisson rademacher randint rayleigh "
+        "shuffle split t triangular truncated_normal uniform wald weibull_min"
+    ).split()
+)
+SPLIT = "jax.random.split"
+MAKERS = frozenset({"jax.random.key", "jax.random.PRNGKey", "jax.random.wrap_key_data"})
+"""Make a fresh key from a seed or raw bits."""
+DERIVERS = frozenset({"jax.random.fold_in", "jax.random.clone"})
+"""Read a key without consuming it and return a fresh one."""
+READERS = frozenset({"jax.random.key_data", "jax.random.key_impl"})
+"""Read a key without consuming it."""
+KEY_TAKERS = SAMPLERS | DERIVERS | READERS
+LEGACY = "jax.random.PRNGKey"
+
+# Calls that return a fresh key on every call (Flax, Haiku).
+FRESH_KEY_CALLS = frozenset({"haiku.next_rng_key", "haiku.maybe_next_rng_key"})
+
+# Loop primitives: which argument is the body (by position and keyword).
+LOOP_BODIES: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+    "jax.lax.scan": ((0,), ("f",)),
+    "jax.lax.fori_loop": ((2,), ("body_fun",)),
+    "jax.lax.while_loop": ((0, 1), ("cond_fun", "body_fun")),
+    "jax.lax.map": ((0,), ("f",)),
+}
+_COPIES = frozenset({"clone", "copy", "deepcopy"})
+"""Functions named like copies (``test_utils.clone(key)``): like ``jax.random.clone``,
+they do not consume."""
+INDEX_DRAWS = frozenset(
+    {"jax.random.permutation", "jax.random.choice", "jax.random.shuffle", "jax.random.randint"}
+)
+"""Draws of indices: one key for several arrays keeps them aligned (same shuffle)."""
+_FLAX_RNG_METHODS = frozenset({"init", "init_with_output", "lazy_init", "apply"})
+_INIT_METHODS = frozenset({"init", "init_with_output", "lazy_init"})
+_RECORD_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
+ONCE_CALLERS = frozenset({"jax.lax.cond", "jax.lax.switch"})
+"""Call one of the functions they receive, once."""
+MAPPERS = frozenset(
+    {
+        "jax.tree.map",
+        "jax.tree_util.tree_map",
+        "jax.tree_util.tree_map_with_path",
+        "jax.tree.map_with_path",
+        "builtins.map",
+    }
+)
+"""Call the function they receive once per element or leaf."""
+
+# Calls that never consume a key passed to them.
+_NON_CONSUMING_PREFIXES = (
+    "builtins.",
+    "logging.",
+    "warnings.",
+    "typing.",
+    "jax.debug.",
+    "jax.dtypes.",
+    "numpy.testing.",
+    "chex.assert",
+    "absl.logging.",
+)
+_NON_CONSUMING = (
+    STATIC_CALLS
+    | READERS
+    | DERIVERS
+    | PARTIAL
+    | frozenset(
+        {
+            "jax.block_until_ready",
+            "jax.device_get",
+            "jax.tree.leaves",
+            "jax.tree.flatten",
+            "jax.tree.structure",
+            "jax.tree_util.tree_leaves",
+            "jax.tree_util.tree_flatten",
+            "jax.tree_util.tree_structure",
+            "jax.numpy.array_equal",
+            "jax.eval_shape",
+            "jax.make_jaxpr",
+            "haiku.experimental.fast_eval_shape",
+        }
+    )
+)
+# Calls that return their key argument unchanged (``Forward`` in JAX's table).
+_FORWARDERS = frozenset(
+    {
+        "jax.numpy.asarray",
+        "jax.numpy.array",
+        "jax.numpy.copy",
+        "jax.device_put",
+        "jax.lax.stop_gradient",
+        "jax.lax.with_sharding_constraint",
+    }
+)
+_FORWARDING_METHODS = frozenset(
+    {"reshape", "squeeze", "flatten", "ravel", "copy", "block_until_ready", "T"}
+)
+
+# -- raw uint32 data uses of a key (what breaks when PRNGKey becomes key) -------------------
+_RAW_METHODS = frozenset({"astype", "view", "tolist", "item", "tobytes", "__array__"})
+_SAFE_JNP = frozenset(
+    f"jax.numpy.{n}"
+    for n in (
+        "asarray array stack concatenate vstack hstack where copy take reshape ravel squeeze "
+        "expand_dims broadcast_to transpose swapaxes moveaxis array_equal split tile repeat "
+        "zeros_like empty_like"
+    ).split()
+)
+_RAW_LAX = frozenset(
+    f"jax.lax.{n}"
+    for n in (
+        "bitcast_convert_type convert_element_type shift_right_logical shift_left "
+        "shift_right_arithmetic bitwise_and bitwise_or bitwise_xor bitwise_not add sub mul"
+    ).split()
+)
+_SHAPE_READERS = frozenset(
+    {
+        "numpy.shape",
+        "numpy.ndim",
+        "numpy.size",
+        "jax.numpy.shape",
+        "jax.numpy.ndim",
+        "jax.numpy.size",
+    }
+)
+_RAW_BUILTINS = frozenset(
+    {
+        "builtins.float",
+        "builtins.int",
+        "builtins.bytes",
+        "builtins.hash",
+        "builtins.list",
+        "builtins.tuple",
+    }
+)
+
+_KEY_NAME = re.compile(r"^(key|rng|prng|subkey|sub_key|subrng|rngkey|prngkey)\d*$|_(key|rng)\d*$")
+_KEY_ANNOTATION = re.compile(r"PRNGKey|KeyArray|\bKey\[|PRNGKeyArray")
+_ARRAY_ANNOTATION = re.compile(r"^(jax\.|jnp\.|jt\.|jaxtyping\.)?(Array|ArrayLike|ndarray)$")
+
+
+def is_key_name(name: str) -> bool:
+    """``key``, ``rng``, ``prng_key``, ``dropout_rng``, ``key2``: named like a PRNG key."""
+    return _KEY_NAME.search(name) is not None
+
+
+# -- results -------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class KeyValue:
+    """One key (or array of keys) as the program makes it.
+
+    Each evaluation of the expression that makes it gives a new value (loop bodies
+    are walked twice, so a key made in a loop has one value per walked iteration).
+    """
+
+    name: str
+    """The name it was first bound to, or the code that made it."""
+    origin: cst.CSTNode
+    certain: bool
+    """Certainly a key (made by a key function, used as one by ``jax.random``, annotated)."""
+    array: bool = False
+    """An array of keys (``split(key, n)``): its elements are distinct keys."""
+    where: str = "local"
+    """``local``, ``param``, ``global`` (a module-level key read in a function) or
+    ``closure`` (a key of an enclosing function)."""
+    raw_roots: frozenset[int] = frozenset()
+    """``id`` of the ``PRNGKey`` calls it derives from: raw ``uint32`` data."""
+    outer_name: str | None = None
+    """For ``global``/``closure`` keys (and their elements): the variable of the
+    module or enclosing function that holds them."""
+    uses: list[Use] = field(default_factory=list)
+    """Every consumption recorded on it, on any path."""
+
+
+@dataclass(frozen=True, eq=False)
+class Use:
+    """A consumption: ``arg`` (a key expression) passed to ``call``."""
+
+    arg: cst.CSTNode
+    call: cst.Call
+    kind: str
+    """``RANDOM``, ``LOCAL`` or ``CALL``."""
+    qualname: str | None = None
+    """The ``jax.random`` function, for ``RANDOM`` uses."""
+    key_name: str | None = None
+    """The variable, when the key is consumed by a function that closes over it."""
+    weak: bool = False
+    """The root key of ``x.init(key, ...)`` where ``x`` comes from another package: the
+    module may split the key or only fold it in (Flax, Haiku, Equinox differ), and this
+    file cannot tell. Recorded, but it never makes a later use a reuse, and a reuse it
+    takes part in is not ``definite``."""
+
+    @cached_property
+    def by(self) -> str:
+        """The callee as the user wrote it: ``jax.random.normal``, ``self.dropout``.
+
+        Generated when a message asks for it: code generation is slow, and most uses
+        are never reported."""
+        return _code(self.call.func)
+
+
+@dataclass(frozen=True, eq=False)
+class Reuse:
+    """``value`` consumed at ``second`` after ``first`` on one path."""
+
+    value: KeyValue
+    first: Use
+    second: Use
+    how: str
+    """``again`` (straight-line code), ``loop`` (every iteration of ``loop``),
+    ``stored`` (a loop body returns a key it consumed in its carry: ``second.arg`` is
+    the returned name),
+    ``body`` (a loop primitive's body consumes a key it closes over), ``mapped``
+    (a function called once per element or leaf consumes a key it closes over)."""
+    loop: cst.CSTNode | None = None
+    """The ``for``/``while``/comprehension, or the loop primitive's call."""
+    body: cst.FunctionDef | cst.Lambda | None = None
+    fn: cst.FunctionDef | cst.Lambda | None = None
+    """The function whose body holds both uses (``None``: the module body)."""
+
+    @property
+    def definite(self) -> bool:
+        """Certainly a reuse: both consumptions are certain (a ``jax.random`` consumer,
+        or a function of this module that passes the key to one), or one is and the
+        other passes a certain key to a function we cannot see. Two calls of unknown
+        functions are not enough: they may only derive keys with ``fold_in`` (Flax's
+        ``init``/``apply`` do) or compare them, and tests reuse keys on purpose to
+        compare two runs."""
+        kinds = (self.first.kind, self.second.kind)
+        if self.first.weak or self.second.weak:
+            return False
+        if self.first is self.second:
+            return kinds[0] != CALL
+        if CALL not in kinds:
+            return True
+        return kinds != (CALL, CALL) and self.value.certain
+
+
+@dataclass(frozen=True)
+class RawUse:
+    """A legacy raw key used as ``uint32`` data: ``node`` does ``what``."""
+
+    node: cst.CSTNode
+    what: str
+
+
+@dataclass(frozen=True)
+class _Mark:
+    use: Use
+    maybe_depth: int | None
+    """``None``: consumed on every path here; else consumed on some paths only, the
+    join having happened at this branch depth."""
+
+
+class _State:
+    __slots__ = ("consumed", "env")
+
+    def __init__(self, env: dict[str, KeyValue], consumed: dict[KeyValue, _Mark]) -> None:
+        self.env = env
+        self.consumed = consumed
+
+    def copy(self) -> _State:
+        return _State(dict(self.env), dict(self.consumed))
+
+
+@dataclass
+class _Summary:
+    """What calling a function of this module consumes."""
+
+    params: dict[str, str] = field(default_factory=dict)
+    """Parameter name -> the strongest kind of consumption in the body."""
+    free: dict[str, str] = field(default_factory=dict)
+    """Names of enclosing or module scopes consumed by the body -> kind."""
+    free_by: dict[str, set[str]] = field(default_factory=dict)
+    """Those names -> what consumes them (``jax.random`` names, or the kind)."""
+    advances: set[str] = field(default_factory=set)
+    """Module-level keys the body consumes and rebinds (``global KEY``; ``KEY, sub =
+    split(KEY)``): a stateful RNG. Each call draws from the key the previous call left,
+    so a caller consumes nothing (eagerly); under ``jit`` the split runs once, at trace
+    time (``KeyAnalysis.stateful_calls``)."""
+    positional: list[str] = field(default_factory=list)
+
+
+_STRENGTH = {CALL: 0, LOCAL: 1, RANDOM: 2}
+
+
+def _stronger(a: str | None, b: str) -> str:
+    return b if a is None or _STRENGTH[b] > _STRENGTH[a] else a
+
+
+FunctionNode = cst.FunctionDef | cst.Lambda
+
+
+def _body_args(
+    call: cst.Call, positions: Sequence[int], keywords: Sequence[str]
+) -> Iterator[cst.BaseExpression]:
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    for idx in positions:
+        if idx < len(positional):
+            yield positional[idx].value
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in keywords:
+            yield arg.value
+
+
+def _key_arg(call: cst.Call, names: tuple[str, ...] = ("key",)) -> cst.BaseExpression | None:
+    for arg in call.args:
+        if arg.keyword is None and not arg.star:
+            return arg.value
+        break
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in names:
+            return arg.value
+    return None
+
+
+def _literal_int(expr: cst.BaseExpression) -> int | None:
+    if isinstance(expr, cst.Integer):
+        return int(expr.evaluated_value)
+    if (
+        isinstance(expr, cst.UnaryOperation)
+        and isinstance(expr.operator, cst.Minus)
+        and isinstance(expr.expression, cst.Integer)
+    ):
+        return -int(expr.expression.evaluated_value)
+    return None
+
+
+def _code(node: cst.CSTNode, limit: int = 40) -> str:
+    text = cst.Module([]).code_for_node(node)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _params(fn: FunctionNode) -> list[cst.Param]:
+    p = fn.params
+    out = [*p.posonly_params, *p.params]
+    if isinstance(p.star_arg, cst.Param):
+        out.append(p.star_arg)
+    out.extend(p.kwonly_params)
+    if p.star_kwarg is not None:
+        out.append(p.star_kwarg)
+    return out
+
+
+def _annotation(param: cst.Param) -> str:
+    if param.annotation is None:
+        return ""
+    expr = param.annotation.annotation
+    dotted = _plain_dotted(expr)
+    if dotted is not None:
+        return dotted
+    return " ".join(cst.Module([]).code_for_node(expr).split())
+
+
+def _no_space(ws: cst.BaseParenthesizableWhitespace) -> bool:
+    return type(ws) is cst.SimpleWhitespace and ws.value == ""
+
+
+def _plain_dotted(expr: cst.BaseExpression) -> str | None:
+    """The code of ``x`` or ``a.b.c`` written without parentheses or spaces, without
+    code generation (slow, and most annotations are such names); else ``None``."""
+    kind = type(expr)
+    if kind is cst.Name:
+        return None if expr.lpar else expr.value  # type: ignore[attr-defined]
+    if kind is cst.Attribute and not expr.lpar:  # type: ignore[attr-defined]
+        dot = expr.dot  # type: ignore[attr-defined]
+        if not (_no_space(dot.whitespace_before) and _no_space(dot.whitespace_after)):
+            return None
+        base = _plain_dotted(expr.value)  # type: ignore[attr-defined]
+        attr = _plain_dotted(expr.attr)  # type: ignore[attr-defined]
+        return None if base is None or attr is None else f"{base}.{attr}"
+    return None
+
+
+def _annotated_key(name: str, annotation: str) -> bool:
+    if not annotation:
+        return False
+    if _KEY_ANNOTATION.search(annotation):
+        return True
+    bare = annotation.replace(" ", "")
+    for part in re.split(r"\||Optional\[|\]", bare):
+        if part and _ARRAY_ANNOTATION.match(part) and is_key_name(name):
+            return True
+    return False
+
+
+def key_factory(model: SemanticModel, fn: cst.CSTNode) -> cst.Call | None:
+    """The ``jax.random.key(...)``/``PRNGKey(...)`` call that ``fn`` returns when its body
+    is that one ``return`` (after a docstring): a key factory (``def make_key(): return
+    jax.random.key(0)``)."""
+    if type(fn) is not cst.FunctionDef or type(fn.body) is not cst.IndentedBlock:
+        return None
+    stmts = list(fn.body.body)
+    if (
+        stmts
+        and type(stmts[0]) is cst.SimpleStatementLine
+        and len(stmts[0].body) == 1
+        and type(stmts[0].body[0]) is cst.Expr
+        and isinstance(stmts[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    ):
+        stmts = stmts[1:]
+    if len(stmts) != 1 or type(stmts[0]) is not cst.SimpleStatementLine:
+        return None
+    small = stmts[0].body
+    if len(small) != 1 or type(small[0]) is not cst.Return:
+        return None
+    value = small[0].value
+    if type(value) is not cst.Call or model.call_name(value) not in _FACTORY_MAKERS:
+        return None
+    return value
+
+
+_FACTORY_MAKERS = frozenset({"jax.random.key", "jax.random.PRNGKey"})
+
+
+def _suite(body: cst.BaseSuite | cst.CSTNode) -> Sequence[cst.CSTNode]:
+    if type(body) is cst.IndentedBlock:
+        return body.body
+    if type(body) is cst.SimpleStatementSuite:
+        return [cst.SimpleStatementLine(body=body.body)]
+    return [body]
+
+
+def _target_names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: list[str] = []
+        for el in target.elements:
+            out.extend(_target_names(el.value))
+        return out
+    return []
+
+
+def _repeats(iterable: cst.BaseExpression, model: SemanticModel) -> bool:
+    """The loop may run its body more than once (not a literal of at most one element,
+    not ``range(0)``/``range(1)``)."""
+    if isinstance(iterable, (cst.Tuple, cst.List, cst.Set)):
+        return len(iterable.elements) > 1
+    if isinstance(iterable, cst.Call) and model.call_name(iterable) == "builtins.range":
+        positional = [a.value for a in iterable.args if a.keyword is None]
+        if len(positional) == 1:
+            n = _literal_int(positional[0])
+            return n is None or n > 1
+        if len(positional) == 2:
+            lo, hi = (_literal_int(p) for p in positional)
+            return lo is None or hi is None or hi - lo > 1
+    return True
+
+
+def repeats(iterable: cst.BaseExpression, model: SemanticModel) -> bool:
+    """A ``for`` over ``iterable`` may run its body more than once."""
+    return _repeats(iterable, model)

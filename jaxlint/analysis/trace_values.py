@@ -1,0 +1,434 @@
+"""What the trace analysis says about a function and a value: :class:`TracedFunction`
+(why a function is traced, said the shortest true way), :class:`Val` and its
+:class:`Level` (static, maybe, traced) and where a tracer came from (:class:`Origin`);
+the answers of :mod:`jaxlint.analysis.tracing`."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from jaxlint.analysis.transforms import (
+    Transform,
+)
+from jaxlint.analysis.walk import children
+
+
+class Level(enum.IntEnum):
+    STATIC = 0
+    MAYBE = 1
+    TRACED = 2
+
+
+LineOf = Callable[[cst.CSTNode], int]
+
+
+@dataclass(eq=False)
+class TracedFunction:
+    """A function (``def`` or ``lambda``) whose body JAX traces."""
+
+    node: cst.FunctionDef | cst.Lambda
+    name: str
+    verb: str
+    """``jitted``, ``vmapped``, ``the body of `lax.scan```, ``called from traced `step```."""
+    site: cst.CSTNode
+    """The decorator, wrapping call or call site that makes it traced (for its line)."""
+    staging: bool
+    """Inside it every JAX operation returns a tracer (jit-like), not only those on inputs."""
+    static_params: set[str] = field(default_factory=set)
+    param_levels: dict[str, Level] = field(default_factory=dict)
+    unknown_statics: bool = False
+    """``static_argnums`` was not a literal: no parameter is definitely traced."""
+    caller: TracedFunction | None = None
+    abstract: bool = False
+    """Its tracers are abstract: ``if``, ``int()``, ``range()`` or a shape on a traced
+    value raises (jit-like staging, ``vmap``). Under ``grad`` alone values stay concrete."""
+    transforms: set[str] = field(default_factory=set)
+    """Qualified names of the transforms that trace it (``jax.jit``, ``flax.nnx.jit``);
+    empty when it is traced only as a lax body or a helper of traced code."""
+    own: list[Reason] = field(default_factory=list)
+    """Its own transforms, first seen first (``@jax.jit``, ``g = jax.jit(f)``,
+    ``self.step = jax.jit(self._step)``): the explanation a message gives first."""
+    bodies: list[Reason] = field(default_factory=list)
+    """The lax calls it is a body of (``lax.scan(body, ...)``): said after its own
+    transforms."""
+    calls: dict[tuple[int, int], CallEdge] = field(default_factory=dict)
+    """Helpers only: every call from traced code, (id(caller), id(call)) -> the edge."""
+    inside: TracedFunction | None = None
+    """The traced function its transform is applied in, when that function's trace is
+    what stages it (``jax.grad(loss)(p)`` inside a jitted ``step``)."""
+    external: bool = False
+    """Traced only because traced code of another module of the project calls it (not
+    by a transform or a traced caller of this module)."""
+
+    def how(self, line_of: LineOf, param: str | None = None) -> str:
+        """Why it is traced, the shortest true way: its own transform, else the fewest
+        calls from traced code back to a transform or lax body, naming each function,
+        the line of each call and of the transform. The reason must explain what its
+        tracers are: staged (jit-like: every JAX operation makes a tracer) and abstract
+        (``if``/``int()`` on them raise) when this function's are. ``param``: explain
+        why that parameter is a tracer (abstract is what matters, and the first call
+        must pass it a traced value)."""
+        need = (self.staging and param is None, self.abstract)
+        return self._how(line_of, param, need, 0)
+
+    def _how(self, line_of: LineOf, param: str | None, need: _Need, depth: int) -> str:
+        if self.caller is None or self._own_reason(need, param) is not None:
+            return self._seed_how(line_of, param, need, depth)
+        chain = self._chain(param, need)
+        if not chain:
+            return f"{self.verb} at line {line_of(self.site)}"
+        text = []
+        for i, edge in enumerate(chain):
+            traced = "traced " if i == 0 else ""
+            prefix = "" if i == 0 else ", which is "
+            text.append(
+                f"{prefix}called from {traced}`{edge.caller.name}` at line {line_of(edge.call)}"
+            )
+        text.append(", which is " + chain[-1].caller._seed_how(line_of, None, need, depth))
+        return "".join(text)
+
+    def _seed_how(self, line_of: LineOf, param: str | None, need: _Need, depth: int) -> str:
+        """Its own transform, else its lax body or first transform, and the traced
+        function that transform is applied in when that is what stages it."""
+        own = self._own_reason(need, param)
+        if own is not None:
+            return own.at(line_of)
+        reasons = self.own or self.bodies or [Reason(self.verb, self.site, False, False)]
+        first = reasons[0]
+        text = first.at(line_of)
+        inside = self.inside
+        if inside is not None and inside is not self and depth < 8:
+            text += (
+                f" inside `{inside.name}`, which is {inside._how(line_of, None, need, depth + 1)}"
+            )
+        return text
+
+    def _own_reason(self, need: _Need, param: str | None = None) -> Reason | None:
+        """Its first own transform whose tracers are as staged and abstract as ``need``
+        says (a ``grad`` alone explains no abstract tracer, a ``vmap`` no staging) and
+        that traces ``param``, if given."""
+        staging, abstract = need
+        for reason in (*self.own, *self.bodies):
+            if (
+                (reason.staging or not staging)
+                and (reason.abstract or not abstract)
+                and (param is None or reason.params is None or param in reason.params)
+            ):
+                return reason
+        return None
+
+    def _ends(self, need: _Need) -> bool:
+        """A chain may end here: its own transform or its lax body explains ``need``."""
+        if self._own_reason(need) is not None:
+            return True
+        staging, abstract = need
+        return (
+            self.caller is None
+            and (self.staging or not staging)
+            and (self.abstract or not abstract)
+        )
+
+    def _chain(self, param: str | None, need: _Need) -> list[CallEdge]:
+        """The fewest calls from traced code that end at a function whose own transform
+        or lax body explains this one (breadth first, first-seen calls first)."""
+        first = [
+            e
+            for e in self.calls.values()
+            if param is None
+            or e.levels.get(param, Level.STATIC) >= self.param_levels.get(param, Level.STATIC)
+        ] or list(self.calls.values())
+        seen = {id(self)}
+        paths: list[list[CallEdge]] = [[e] for e in first]
+        deferred: list[CallEdge] | None = None
+        while paths:
+            nxt: list[list[CallEdge]] = []
+            via_inside = None
+            for path in paths:
+                fn = path[-1].caller
+                if id(fn) in seen:
+                    continue
+                seen.add(id(fn))
+                if fn._ends(need):
+                    if fn._own_reason(need) is None and fn.inside is not None:
+                        # staged by the function its transform is applied in: one hop more
+                        via_inside = via_inside or path
+                        continue
+                    return path
+                nxt.extend([*path, e] for e in fn.calls.values())
+            if deferred is not None:
+                return deferred
+            deferred = via_inside
+            paths = nxt
+        return deferred or []
+
+
+_Need = tuple[bool, bool]
+"""What an explanation must account for: (staged, abstract) tracers."""
+
+
+def _transform_phrase(t: Transform) -> str:
+    """``jitted by `jax.jit```; ``traced by `jax.eval_shape``` (not "traced by
+    jax.eval_shape by `jax.eval_shape`")."""
+    for lead in ("traced by ", "wrapped in "):
+        if t.verb == lead + t.qualname or t.verb == lead + t.short:
+            return f"{lead}`{t.short}`"
+    return f"{t.verb} by `{t.short}`"
+
+
+@dataclass(frozen=True)
+class Reason:
+    """A transform or lax body that traces a function: ``jitted by `jax.jit``` at a site."""
+
+    verb: str
+    site: cst.CSTNode
+    staging: bool
+    abstract: bool
+    params: frozenset[str] | None = None
+    """The parameters it surely traces, when not all that the analysis found traced."""
+    located: bool = False
+    """``verb`` already says where (a call from another module): no "at line N"."""
+
+    def at(self, line_of: LineOf) -> str:
+        return self.verb if self.located else f"{self.verb} at line {line_of(self.site)}"
+
+
+@dataclass(eq=False)
+class CallEdge:
+    """A call from a traced function to a helper, with what it passes each parameter."""
+
+    caller: TracedFunction
+    call: cst.CSTNode
+    levels: dict[str, Level] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Why a value is traced, in the user's names."""
+
+    name: str
+    role: str
+    func: TracedFunction | None
+    param: str | None = None
+    """The parameter of ``func`` the value comes from, if any."""
+
+    def describe(self, line_of: LineOf) -> str:
+        if self.func is None:
+            return f"`{self.name}` is traced: {self.role}"
+        return f"`{self.name}` is traced: {self.role}, {self.func.how(line_of, self.param)}"
+
+
+@dataclass(frozen=True)
+class Val:
+    level: Level = Level.STATIC
+    origin: Origin | None = None
+    container: bool = False
+    """A Python tuple/list/dict/set built here: its truth value and length are static."""
+    array: bool = False
+    """Known to be a JAX array (or tracer): a ``jnp`` result, a jitted call's result."""
+    computed: bool = False
+    """The result of an array operation (arithmetic, a comparison, a ``jnp``/``lax`` call,
+    an array method) or an array-annotated parameter: one array, never a pytree of
+    arrays, a Python container or ``None`` (whose truth value is static)."""
+
+    @property
+    def traced(self) -> bool:
+        return self.level is Level.TRACED
+
+
+STATIC = Val()
+MAYBE = Val(Level.MAYBE)
+
+
+def join(*vals: Val) -> Val:
+    best = STATIC
+    array = False
+    for v in vals:
+        array = array or v.array
+        if v.level > best.level or (v.level == best.level and best.origin is None):
+            best = v
+    if best.array != array:
+        best = Val(best.level, best.origin, best.container, array, best.computed)
+    return best
+
+
+class LazyWhy:
+    """Formats to an origin's description only when a message is rendered."""
+
+    def __init__(self, origin: Origin | None, line_of: LineOf, fallback: str) -> None:
+        self.origin = origin
+        self.line_of = line_of
+        self.fallback = fallback
+
+    def __format__(self, spec: str) -> str:
+        text = self.origin.describe(self.line_of) if self.origin else self.fallback
+        return format(text, spec)
+
+    def __str__(self) -> str:
+        return format(self, "")
+
+
+# -- finding traced functions --------------------------------------------------------------
+
+
+@dataclass
+class _Wrap:
+    transform: Transform
+    kwargs: dict[str, cst.BaseExpression]
+    bound_positional: int = 0
+    bound_keywords: frozenset[str] = frozenset()
+
+
+def _literal_ints(expr: cst.BaseExpression | None) -> list[int] | None:
+    if expr is None:
+        return []
+    if isinstance(expr, cst.Integer):
+        return [int(expr.evaluated_value)]
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        inner = _literal_ints(expr.expression)
+        return None if inner is None or len(inner) != 1 else [-inner[0]]
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        out: list[int] = []
+        for el in expr.elements:
+            got = _literal_ints(el.value)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+    if isinstance(expr, cst.Name) and expr.value == "None":
+        return []
+    return None
+
+
+def _literal_strs(expr: cst.BaseExpression | None) -> list[str] | None:
+    if expr is None:
+        return []
+    if isinstance(expr, cst.SimpleString):
+        value = expr.evaluated_value
+        return [value] if isinstance(value, str) else None
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        out: list[str] = []
+        for el in expr.elements:
+            got = _literal_strs(el.value)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+    if isinstance(expr, cst.Name) and expr.value == "None":
+        return []
+    return None
+
+
+def positional_params(fn: cst.FunctionDef | cst.Lambda) -> list[str]:
+    p = fn.params
+    return [x.name.value for x in (*p.posonly_params, *p.params)]
+
+
+def all_param_names(fn: cst.FunctionDef | cst.Lambda) -> list[str]:
+    p = fn.params
+    names = [x.name.value for x in (*p.posonly_params, *p.params)]
+    if isinstance(p.star_arg, cst.Param):
+        names.append(p.star_arg.name.value)
+    names.extend(x.name.value for x in p.kwonly_params)
+    if p.star_kwarg is not None:
+        names.append(p.star_kwarg.name.value)
+    return names
+
+
+_STATIC_ANNOTATIONS = frozenset(
+    {"bool", "int", "str", "float", "Callable", "type", "callable", "Literal", "Sequence[int]"}
+)
+_ARRAY_ANNOTATION_HINTS = ("Array", "ndarray", "Float[", "Int[", "Bool[", "Shaped[", "PRNGKey")
+
+
+_SCOPE_NODES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
+
+
+def _conditional_nodes(fn: cst.FunctionDef | cst.Lambda) -> list[cst.CSTNode]:
+    """The nodes of ``fn``'s own body that run only on some calls: the blocks of its
+    ``if``, ``match``, ``while`` and ``try`` statements (their tests run every time)."""
+    from jaxlint.analysis.walk import descendants
+
+    out: list[cst.CSTNode] = []
+    if not isinstance(fn, cst.FunctionDef):
+        return out
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        node = stack.pop()
+        for child in children(node):
+            kind = type(child)
+            if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                continue
+            if kind in (cst.If, cst.While):
+                out.extend(descendants(child.body))  # type: ignore[attr-defined]
+                if child.orelse is not None:  # type: ignore[attr-defined]
+                    out.extend(descendants(child.orelse))  # type: ignore[attr-defined]
+                continue
+            if kind in (cst.Try, cst.TryStar, cst.Match):
+                out.extend(descendants(child))
+                continue
+            stack.append(child)
+    return out
+
+
+def _params(fn: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:
+    p = fn.params
+    out = [*p.posonly_params, *p.params]
+    if isinstance(p.star_arg, cst.Param):
+        out.append(p.star_arg)
+    out.extend(p.kwonly_params)
+    if p.star_kwarg is not None:
+        out.append(p.star_kwarg)
+    return out
+
+
+def _annotation_text(param: cst.Param) -> str:
+    if param.annotation is None:
+        return ""
+    return cst.Module([]).code_for_node(param.annotation.annotation)
+
+
+_ARRAY_ANNOTATIONS = frozenset(
+    {"Array", "ArrayLike", "ndarray", "bool", "int", "float", "complex", "Scalar"}
+)
+_JAXTYPING = ("Float[", "Int[", "Bool[", "Shaped[", "Num[", "Real[", "Inexact[", "Integer[")
+
+
+def _array_annotation(fn: cst.FunctionDef | cst.Lambda | None, name: str) -> bool:
+    """The parameter is annotated as one array or scalar (not Optional, not a pytree)."""
+    if fn is None:
+        return False
+    for param in _params(fn):
+        if param.name.value == name:
+            ann = _annotation_text(param).replace(" ", "")
+            if not ann:
+                return False
+            if ann.startswith(_JAXTYPING) or any(
+                ann.startswith(f"{m}.{k}") for m in ("jaxtyping", "jt") for k in _JAXTYPING
+            ):
+                return True
+            return ann.split(".")[-1] in _ARRAY_ANNOTATIONS
+    return False
+
+
+def _filter_level(param: cst.Param) -> Level:
+    """Equinox filter transforms trace arrays and keep every other leaf static."""
+    ann = _annotation_text(param)
+    if ann:
+        base = ann.split("[")[0].split(".")[-1]
+        if base in _STATIC_ANNOTATIONS or ann in _STATIC_ANNOTATIONS:
+            return Level.STATIC
+        if any(h in ann for h in _ARRAY_ANNOTATION_HINTS):
+            return Level.TRACED
+    default = param.default
+    if isinstance(default, (cst.Integer, cst.Float, cst.SimpleString)):
+        return Level.STATIC
+    if isinstance(default, cst.Name) and default.value in ("True", "False", "None"):
+        return Level.STATIC
+    return Level.MAYBE
+
+
+# -- the per-function walk -----------------------------------------------------------------
