@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from jaxlint import __version__
 from jaxlint.runtime_probes._errors import describe_exception
-from jaxlint.runtime_probes._supervise import (
+from jaxlint.runtime_probes._phases import (
     BACKEND_PHASE,
     IMPORT_PHASE,
     USER_CODE_PHASE,

@@ -36,37 +36,21 @@ from types import FrameType
 from typing import IO, TextIO
 
 from jaxlint import signals
+from jaxlint.runtime_probes._phases import (
+    BACKEND_PHASE,
+    CHILD_VARIABLE,
+    IMPORT_PHASE,
+    STATUS_VARIABLE,
+    _write_status,
+)
 
-CHILD_VARIABLE = "JAXLINT_PROBE_CHILD"
-STATUS_VARIABLE = "JAXLINT_PROBE_STATUS"
 IN_PROCESS_VARIABLE = "JAXLINT_PROBE_IN_PROCESS"
 
 SUPERVISED = frozenset({"env", "compile", "recompile", "bench"})
 """Probes that start JAX or run the user's code (``source`` only reads files)."""
 
-IMPORT_PHASE = "importing JAX"
-BACKEND_PHASE = "starting the JAX backend"
-USER_CODE_PHASE = "running your code"
-
 CHILD_GRACE_SECONDS = 30
 """How long the child gets to write its report after an interrupt before it is killed."""
-
-
-def mark_phase(phase: str) -> None:
-    """Record what the probe is doing now (in a child; a no-op elsewhere)."""
-    if os.environ.get(CHILD_VARIABLE) == "1":
-        _write_status(f"phase {phase}")
-
-
-def _write_status(line: str) -> None:
-    path = os.environ.get(STATUS_VARIABLE)
-    if not path:
-        return
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(line + "\n")
-    except OSError:
-        pass
 
 
 def run_command(name: str, argv: Sequence[str] | None, main: Callable[[list[str]], int]) -> int:

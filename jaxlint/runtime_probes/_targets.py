@@ -20,7 +20,7 @@ from typing import Any
 
 from jaxlint.runtime_probes._common import EXIT_ERROR, EXIT_USER_CODE, ProbeFailure, fail
 from jaxlint.runtime_probes._errors import describe_exception
-from jaxlint.runtime_probes._supervise import USER_CODE_PHASE, mark_phase
+from jaxlint.runtime_probes._phases import USER_CODE_PHASE, mark_phase
 
 DEFAULT_FACTORY = "make_inputs"
 
