@@ -53,8 +53,8 @@ from pathlib import Path
 from typing import Any
 
 from jaxlint import __version__, signals
-from jaxlint.config import Settings
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Position
+from jaxlint.settings import Settings
 from jaxlint.source import remove_temporary
 
 CACHE_DIR_NAME = ".jaxlint_cache"

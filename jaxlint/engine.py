@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 from libcst import CSTNode
@@ -20,9 +21,8 @@ from libcst.metadata import CodeRange
 from jaxlint import deep_stack
 from jaxlint.analysis.keys import KeyAnalysis
 from jaxlint.analysis.names import SemanticModel
-from jaxlint.analysis.project import ProjectFacts
+from jaxlint.analysis.project import ModuleId, ProjectFacts
 from jaxlint.analysis.tracing import TraceAnalysis
-from jaxlint.config import Settings
 from jaxlint.diagnostics import (
     PARSE_ERROR_CODE,
     Diagnostic,
@@ -35,6 +35,7 @@ from jaxlint.positions import compute_positions
 from jaxlint.prefilter import PREFILTER_WORDS as PREFILTER_WORDS
 from jaxlint.prefilter import mentions_jax
 from jaxlint.rules.base import ReplaceNode, RequireImport, Rule, Violation
+from jaxlint.settings import Settings
 from jaxlint.timings import RULE_PREFIX, Timings
 from jaxlint.verify import commands as verify_commands
 
@@ -438,7 +439,7 @@ def lint_text(
     text: str,
     filename: str,
     settings: Settings,
-    rules: Sequence[type[Rule]] | None = None,
+    rules: Sequence[type[Rule]],
     *,
     want_fixes: bool = False,
     path: Path | None = None,
@@ -446,7 +447,9 @@ def lint_text(
     timings: Timings | None = None,
     project: ProjectFacts | None = None,
 ) -> FileResult:
-    """Lint ``text``. ``rules`` defaults to the rules ``settings`` enables.
+    """Lint ``text`` with ``rules`` (the caller's choice, usually
+    ``settings.enabled_rules(all_rules())``: the engine never imports the rule registry,
+    which sits above it).
 
     With ``timings``, the time of each phase and each rule is added to it. With
     ``project``, the analyses ask it about names imported from the project's other
@@ -480,7 +483,7 @@ def _lint_text(
     text: str,
     filename: str,
     settings: Settings,
-    rules: Sequence[type[Rule]] | None = None,
+    rules: Sequence[type[Rule]],
     *,
     want_fixes: bool = False,
     path: Path | None = None,
@@ -488,10 +491,6 @@ def _lint_text(
     timings: Timings | None = None,
     project: ProjectFacts | None = None,
 ) -> FileResult:
-    if rules is None:
-        from jaxlint.rules import all_rules
-
-        rules = settings.enabled_rules(all_rules())
     result = FileResult()
     if timings is not None:
         with timings.measure("prefilter"):
@@ -612,6 +611,24 @@ def _publish_summary(ctx: FileContext, project: ProjectFacts) -> None:
 
     summary = build_summary(ctx, project.module)
     project.project.store.publish(project.path, ctx.text, project.module, summary)
+
+
+def summarize_module(
+    text: str, path: Path, module: ModuleId, settings: Settings, facts: ProjectFacts | None
+) -> dict[str, Any] | None:
+    """The summary of a module the run does not lint (a parse and the analyses, no
+    rules): the ``summarize`` that :class:`~jaxlint.analysis.project.SummaryStore` is
+    given, since the analysis layer never imports the engine."""
+    from jaxlint.analysis.summary import build_summary
+
+    parsed = parse_module(text, str(path))
+    if not isinstance(parsed, cst.Module):
+        return None
+    try:
+        ctx = FileContext(parsed, text, str(path), settings, facts)
+        return build_summary(ctx, module)
+    except RecursionError:
+        return None
 
 
 def _release(ctx: FileContext, instances: list[Rule]) -> None:

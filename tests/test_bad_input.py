@@ -538,8 +538,12 @@ def test_lists_nested_up_to_the_parser_limit_are_linted_and_fixed(cli, tmp_path:
 
 def test_deep_nesting_in_lint_text_directly() -> None:
     from jaxlint.config import Settings
+    from jaxlint.rules import all_rules
 
-    result = lint_text(_nested("parens", 5000), "deep.py", Settings())
+    settings = Settings()
+    result = lint_text(
+        _nested("parens", 5000), "deep.py", settings, settings.enabled_rules(all_rules())
+    )
     assert [(d.code, d.start.row) for d in result.diagnostics] == [("JAX000", 2)]
     assert not result.parsed
 

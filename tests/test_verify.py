@@ -13,7 +13,7 @@ from jaxlint.verify import parse_declaration
 
 
 def probes(code: str, filename: str = "model.py") -> dict[str, list[str | None]]:
-    result = lint_text(textwrap.dedent(code), filename, Settings(select=("ALL",)))
+    result = lint_text(textwrap.dedent(code), filename, Settings(select=("ALL",)), all_rules())
     out: dict[str, list[str | None]] = {}
     for d in result.diagnostics:
         out.setdefault(d.code, []).append(d.probe)
@@ -173,6 +173,7 @@ def test_json_and_sarif_carry_the_command():
         "import jax\n\n@jax.jit\ndef f(x):\n    return float(x)\n",
         "m.py",
         Settings(select=("ALL",)),
+        all_rules(),
     )
     (item,) = json.loads(render_json(result.diagnostics))
     assert item["probe"] == "jaxlint probe compile m.py:f"

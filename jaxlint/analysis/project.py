@@ -34,7 +34,7 @@ import functools
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -257,22 +257,40 @@ def _read_text(path: Path) -> str | None:
         return None
 
 
-def summary_key(text: str, module: ModuleId, settings_fp: str) -> str:
-    from jaxlint.cache import engine_fingerprint
-
+def summary_key(text: str, module: ModuleId, settings_fp: str, engine_fp: str) -> str:
+    """``engine_fp``: the linter's own fingerprint (the cache's ``engine_fingerprint``)."""
     digest = hashlib.sha256()
-    digest.update(f"summary{SUMMARY_FORMAT}\0{engine_fingerprint()}\0{settings_fp}\0".encode())
+    digest.update(f"summary{SUMMARY_FORMAT}\0{engine_fp}\0{settings_fp}\0".encode())
     digest.update(f"{module.name}\0{module.package}\0".encode())
     digest.update(text.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
-class SummaryStore:
-    """Module summaries by file: in memory for the run, on disk in the cache folder."""
+Summarize = Callable[[str, Path, ModuleId, Any, Any], Any]
+"""``(text, path, module, settings, facts: ProjectFacts | None) -> summary dict or None``:
+a module's summary made by parsing it and running the analyses, which the engine does
+(``engine.summarize_module``); this layer never imports the engine."""
 
-    def __init__(self, cache: Any = None, settings: Any = None) -> None:
+
+class SummaryStore:
+    """Module summaries by file: in memory for the run, on disk in the cache folder.
+
+    What it needs from the layers above comes in as data: ``summarize`` (the engine's
+    parse and analyses), ``engine_fingerprint`` (the cache's fingerprint of the linter,
+    part of every summary key) and ``cache`` (``get_blob``/``put_blob``)."""
+
+    def __init__(
+        self,
+        cache: Any = None,
+        settings: Any = None,
+        *,
+        summarize: Summarize,
+        engine_fingerprint: Callable[[], str],
+    ) -> None:
         self.cache = cache
         self.settings = settings
+        self.summarize = summarize
+        self.engine_fingerprint = engine_fingerprint
         self.by_path: dict[str, tuple[str, dict[str, Any]]] = {}
         """abspath -> (summary key, summary)."""
         self._keys: dict[str, str | None] = {}
@@ -305,13 +323,15 @@ class SummaryStore:
         if abspath not in self._keys:
             text = self.text_of(path)
             self._keys[abspath] = (
-                None if text is None else summary_key(text, module, self.settings_fp())
+                None
+                if text is None
+                else summary_key(text, module, self.settings_fp(), self.engine_fingerprint())
             )
         return self._keys[abspath]
 
     def publish(self, path: Path, text: str, module: ModuleId, summary: dict[str, Any]) -> None:
         """A summary made by the lint of ``path`` (``text`` is what was linted)."""
-        key = summary_key(text, module, self.settings_fp())
+        key = summary_key(text, module, self.settings_fp(), self.engine_fingerprint())
         abspath = os.path.abspath(path)
         self.by_path[abspath] = (key, summary)
         self.version += 1
@@ -351,7 +371,7 @@ class SummaryStore:
         facts = None
         if context is not None:  # its calls into other modules, not what they say of it
             facts = ProjectFacts(context, path, module, callers=False)
-        summary = compute_summary(text, path, module, self.settings, facts)
+        summary = compute_summary(text, path, module, self.settings, facts, self.summarize)
         if summary is None:
             return None
         self.by_path[abspath] = ("p" + key, summary)
@@ -375,23 +395,18 @@ def _mentions_jax(text: str, settings: Any) -> bool:
 
 
 def compute_summary(
-    text: str, path: Path, module: ModuleId, settings: Any, facts: ProjectFacts | None = None
+    text: str,
+    path: Path,
+    module: ModuleId,
+    settings: Any,
+    facts: ProjectFacts | None,
+    summarize: Summarize,
 ) -> dict[str, Any] | None:
     """A module's summary without linting it: a libcst parse and the same analyses for
-    code that mentions JAX, Python's own parser for the imports of the rest."""
+    code that mentions JAX (``summarize``), Python's own parser for the imports of the rest."""
     if not _mentions_jax(text, settings):
         return _imports_only(text, module)
-    from jaxlint.analysis.summary import build_summary
-    from jaxlint.engine import FileContext, parse_module
-
-    parsed = parse_module(text, str(path))
-    if not isinstance(parsed, cst.Module):
-        return None
-    try:
-        ctx = FileContext(parsed, text, str(path), settings, facts)
-        return build_summary(ctx, module)
-    except RecursionError:
-        return None
+    return summarize(text, path, module, settings, facts)
 
 
 def _imports_only(text: str, module: ModuleId) -> dict[str, Any] | None:

@@ -19,7 +19,7 @@ JSON so that it can be cached and sent between processes:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import libcst as cst
 
@@ -29,7 +29,25 @@ from jaxlint.analysis.transforms import DEVICE_LOOPS, TRANSFORMS
 from jaxlint.analysis.walk import descendants
 
 if TYPE_CHECKING:
-    from jaxlint.engine import FileContext
+    from jaxlint.analysis.keys import KeyAnalysis
+    from jaxlint.analysis.names import SemanticModel
+    from jaxlint.analysis.tracing import TraceAnalysis
+
+
+class SummaryContext(Protocol):
+    """What :func:`build_summary` reads of a file's context: the engine's ``FileContext``
+    has these (the analysis layer never imports the engine, not even for a type)."""
+
+    model: SemanticModel
+    text: str
+    project: Any
+
+    @property
+    def trace(self) -> TraceAnalysis: ...
+
+    @property
+    def keys(self) -> KeyAnalysis: ...
+
 
 _MESH_CONSTRUCTORS = frozenset({"jax.sharding.Mesh", "jax.make_mesh"})
 _KEY_CONSTRUCTORS = frozenset({"jax.random.key", "jax.random.PRNGKey"})
@@ -41,7 +59,7 @@ _LIBRARIES = (
 _TRANSFORM_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in TRANSFORMS)
 
 
-def build_summary(ctx: FileContext, module: ModuleId) -> dict[str, Any]:
+def build_summary(ctx: SummaryContext, module: ModuleId) -> dict[str, Any]:
     from jaxlint.analysis.project import ProjectFacts
 
     model = ctx.model
@@ -171,7 +189,7 @@ def _function(
     return entry
 
 
-def _key_params(ctx: FileContext, fn: cst.FunctionDef) -> dict[str, str]:
+def _key_params(ctx: SummaryContext, fn: cst.FunctionDef) -> dict[str, str]:
     """Parameters the function consumes as PRNG keys, with how (``random``: passed to a
     ``jax.random`` sampler; ``local``: to a function of its module that does), from the
     key analysis of its module. Only for modules that spell ``random``."""

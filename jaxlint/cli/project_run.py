@@ -39,8 +39,13 @@ function calls a helper, which calls a helper of a third module) needs one per h
 
 class ProjectRun:
     def __init__(self, cache: Any, run_files: Iterable[Path], settings: Any) -> None:
+        from jaxlint.cache import engine_fingerprint
+        from jaxlint.engine import summarize_module
+
         clear_caches()
-        self.store = SummaryStore(cache, settings)
+        self.store = SummaryStore(
+            cache, settings, summarize=summarize_module, engine_fingerprint=engine_fingerprint
+        )
         self.store.run_files = {os.path.abspath(p) for p in run_files}
         self.contexts: dict[str | None, ProjectContext] = {}
         self.final = False
