@@ -6,6 +6,9 @@ docs/reliability.md ("Round two") lists the promise each one checks.
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,3 +125,63 @@ def test_a_fix_whose_text_holds_a_dropped_form_feed_is_not_offered() -> None:
     assert positions.drops_within(func)  # a fix replacing it would lose the form feed
     first = func.body.body[0]
     assert not positions.drops_within(first)
+
+
+# -- 4. checking never runs a program the checked tree configures --------------------------------
+
+SAMPLE = "import jax.numpy as jnp\nx = jnp.round_(3)\n"
+
+
+def _git(*args: str, cwd: Path) -> None:
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(cwd)}
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
+
+
+def _planted_program(tmp_path: Path) -> tuple[Path, Path]:
+    """A script that leaves a marker file when anything runs it."""
+    marker = tmp_path / "RAN"
+    script = tmp_path / "evil.sh"
+    script.write_text(f"#!/bin/sh\necho ran >> '{marker}'\nexit 0\n")
+    script.chmod(0o755)
+    return script, marker
+
+
+TREE_CONFIGS = {
+    "fsmonitor": lambda script: f"[core]\n\tfsmonitor = {script}\n",
+    "fsmonitor-bool-hook": lambda script: (
+        f"[core]\n\tfsmonitor = {script}\n\tfsmonitorHookVersion = 2\n"
+    ),
+    "pager-and-editor": lambda script: f"[core]\n\tpager = {script}\n\teditor = {script}\n",
+    "ssh-and-askpass": lambda script: f"[core]\n\tsshCommand = {script}\n\taskPass = {script}\n",
+    "hooks-path": lambda script: f"[core]\n\thooksPath = {script.parent / 'hooks'}\n",
+}
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+@pytest.mark.parametrize("kind", sorted(TREE_CONFIGS))
+@pytest.mark.parametrize("included", [False, True], ids=["config", "include-path"])
+def test_check_never_runs_what_the_trees_git_config_names(
+    cli, tmp_path: Path, kind: str, included: bool
+) -> None:
+    script, marker = _planted_program(tmp_path)
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    for hook in ("post-index-change", "fsmonitor-watchman", "reference-transaction"):
+        (hooks / hook).symlink_to(script)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    _git("init", "-q", cwd=tree)
+    (tree / ".gitignore").write_text("ignored_*.py\n")
+    (tree / "a.py").write_text(SAMPLE)
+    (tree / "ignored_b.py").write_text(SAMPLE)
+    _git("add", "a.py", ".gitignore", cwd=tree)  # an index for fsmonitor to refresh
+    config = TREE_CONFIGS[kind](script)
+    if included:
+        (tree / ".git" / "extra.conf").write_text(config)
+        config = "[include]\n\tpath = extra.conf\n"
+    with open(tree / ".git" / "config", "a") as fh:
+        fh.write(config)
+    assert not marker.exists()
+    run = cli(*CONCISE, str(tree))
+    assert not marker.exists(), f"jaxlint ran the tree's program ({kind})"
+    assert "a.py" in run.out and "ignored_b.py" not in run.out  # .gitignore still honoured
