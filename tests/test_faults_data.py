@@ -185,3 +185,119 @@ def test_check_never_runs_what_the_trees_git_config_names(
     run = cli(*CONCISE, str(tree))
     assert not marker.exists(), f"jaxlint ran the tree's program ({kind})"
     assert "a.py" in run.out and "ignored_b.py" not in run.out  # .gitignore still honoured
+
+
+# -- 7. a cached module summary of the wrong shape is a miss, never a failed run --------------
+
+PROJECT = {
+    "pyproject.toml": "",
+    "b.py": (
+        "import jax\n\ndef helper(x, n):\n    if x > 0:\n        return x\n    return n\n\n"
+        "class Model:\n    w: jax.Array\n\n"
+        'mesh = jax.sharding.Mesh(jax.devices(), ("x",))\nkey = jax.random.key(0)\n'
+    ),
+    "a.py": (
+        "import jax\nfrom b import helper, Model\n\n@jax.jit\ndef step(x):\n"
+        "    return helper(x, 1)\n\ng = jax.jit(helper, static_argnums=1)\n"
+    ),
+}
+
+MALFORMED_SUMMARIES = {
+    "imports-a-list": lambda b: {**b, "imports": [1]},
+    "import-target-a-number": lambda b: {**b, "imports": dict.fromkeys(b["imports"], 3)},
+    "calls-target-a-number": lambda b: {**b, "calls": [{"target": 1}]},
+    "calls-a-dict": lambda b: {**b, "calls": {"x": 1}},
+    "call-args-a-number": lambda b: {**b, "calls": [{**c, "args": 5} for c in b["calls"]]},
+    "call-args-not-pairs": lambda b: {**b, "calls": [{**c, "args": [[1]]} for c in b["calls"]]},
+    "call-literal-a-deep-list": lambda b: {
+        **b,
+        "calls": [{**c, "static_argnums": _deep(200)} for c in b["calls"]],
+    },
+    "functions-a-number": lambda b: {**b, "functions": 5},
+    "function-params-a-number": lambda b: {
+        **b,
+        "functions": {k: {**v, "params": 7} for k, v in b["functions"].items()},
+    },
+    "function-keys-a-list": lambda b: {
+        **b,
+        "functions": {k: {**v, "keys": [1]} for k, v in b["functions"].items()},
+    },
+    "class-bases-a-number": lambda b: {
+        **b,
+        "classes": {k: {**v, "bases": 3} for k, v in b["classes"].items()},
+    },
+    "class-attrs-a-list": lambda b: {
+        **b,
+        "classes": {k: {**v, "attrs": ["w"]} for k, v in b["classes"].items()},
+    },
+    "value-kind-missing": lambda b: {**b, "values": {k: {"line": 1} for k in b["values"]}},
+    "module-a-number": lambda b: {**b, "module": 1},
+    "line-a-string": lambda b: {
+        **b,
+        "functions": {k: {**v, "line": "1"} for k, v in b["functions"].items()},
+    },
+    "not-a-dict": lambda b: [b],
+}
+
+
+def _deep(n: int) -> list:
+    out: list = []
+    for _ in range(n):
+        out = [out]
+    return out
+
+
+def _poison_summaries(cache: Path, mutate) -> int:
+    import hashlib
+    import json
+
+    count = 0
+    for path in cache.rglob("*"):
+        if not path.is_file() or path.parent.parent.parent != cache:
+            continue
+        fmt, key, _, payload = path.read_bytes().split(b"\n", 3)
+        if not key.startswith((b"s", b"p")):
+            continue
+        payload = json.dumps(mutate(json.loads(payload))).encode()
+        checksum = hashlib.sha256(payload).hexdigest().encode()
+        path.write_bytes(b"\n".join([fmt, key, checksum, payload]))
+        count += 1
+    return count
+
+
+@pytest.mark.parametrize("edited", ["a.py", "b.py"])
+@pytest.mark.parametrize("kind", sorted(MALFORMED_SUMMARIES))
+def test_malformed_cached_summary_is_a_miss(cli, tmp_path: Path, kind: str, edited: str) -> None:
+    for name, text in PROJECT.items():
+        (tmp_path / name).write_text(text)
+    expected = cli("--output-format", "concise", "--no-cache", ".")
+    assert "JAX201" in expected.out  # the finding needs b's summary of a's call
+    cli("--output-format", "concise", ".")  # fills the cache
+    assert _poison_summaries(tmp_path / ".jaxlint_cache", MALFORMED_SUMMARIES[kind]) >= 2
+    with open(tmp_path / edited, "a") as fh:  # linted again, reading the other's summary
+        fh.write("# edited\n")
+    run = cli("--output-format", "concise", ".")
+    assert "internal error" not in run.err and "JAX000" not in run.out
+    assert (run.code, run.out) == (expected.code, expected.out)
+
+
+def test_summaries_jaxlint_writes_pass_the_shape_check(cli, tmp_path: Path) -> None:
+    """The check must not turn every sound summary into a miss (each run would parse again)."""
+    import json
+
+    from jaxlint.analysis.project import SUMMARY_FORMAT
+    from jaxlint.analysis.summary_check import is_summary
+
+    for name, text in PROJECT.items():
+        (tmp_path / name).write_text(text)
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    shutil.copytree(examples, tmp_path / "examples")
+    cli("--output-format", "concise", ".")
+    blobs = []
+    for path in (tmp_path / ".jaxlint_cache").rglob("*"):
+        if path.is_file() and path.parent.parent.parent == tmp_path / ".jaxlint_cache":
+            _, key, _, payload = path.read_bytes().split(b"\n", 3)
+            if key.startswith((b"s", b"p")):
+                blobs.append(json.loads(payload))
+    assert len(blobs) >= 3 and any(b["calls"] for b in blobs)
+    assert all(is_summary(b, SUMMARY_FORMAT) for b in blobs)
