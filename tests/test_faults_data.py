@@ -301,3 +301,170 @@ def test_summaries_jaxlint_writes_pass_the_shape_check(cli, tmp_path: Path) -> N
                 blobs.append(json.loads(payload))
     assert len(blobs) >= 3 and any(b["calls"] for b in blobs)
     assert all(is_summary(b, SUMMARY_FORMAT) for b in blobs)
+
+
+# -- 2. `jaxlint clean` deletes only a cache jaxlint made, and only what it made -------------------
+
+OLD_MARKER = "jaxlint results cache: this whole folder is removed by `jaxlint clean`.\n"
+"""The marker's text as jaxlint wrote it before issue 28 (anyone can write it)."""
+
+
+def _checkout(root: Path) -> list[str]:
+    (root / ".git").mkdir(parents=True)
+    (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (root / "src").mkdir()
+    (root / "src" / "a.py").write_text(SAMPLE)
+    (root / "JAXLINT_CACHE").write_text(OLD_MARKER)  # a file named like the marker
+    return _listing(root)
+
+
+def _listing(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize(
+    "args", [(), (".",), ("--cache-dir", "."), ("ABS",), ("--cache-dir", "ABS")]
+)
+def test_clean_never_deletes_a_checkout_holding_a_marker_file(
+    cli, tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    root = tmp_path / "checkout"
+    root.mkdir()
+    before = _checkout(root)
+    os.chdir(root)
+    run = cli("clean", *(str(root) if a == "ABS" else a for a in args))
+    assert root.exists() and _listing(root) == before
+    assert "Removing" not in run.out
+    if "--cache-dir" in args:  # named, holds the marker, and is no cache: an error
+        assert run.code == 2 and "not removed" in run.err
+
+
+def test_clean_of_a_former_cache_dir_keeps_the_users_file(cli, tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(SAMPLE)
+    cli("check", "--cache-dir", "c", "a.py")
+    notes = tmp_path / "c" / "notes.txt"
+    notes.write_text("mine")
+    before = _listing(tmp_path / "c")
+    run = cli("clean", "--cache-dir", "c")
+    assert run.code == 2 and "notes.txt" in run.err and "Removing" not in run.out
+    assert notes.read_text() == "mine" and _listing(tmp_path / "c") == before
+    # nor is it used as a cache any more
+    assert cli("check", "--cache-dir", "c", "a.py").code == 2
+    assert _listing(tmp_path / "c") == before
+
+
+@pytest.mark.parametrize("extra", ["file", "folder", "link", "git"])
+def test_clean_refuses_a_cache_folder_holding_anything_else(
+    cli, tmp_path: Path, extra: str
+) -> None:
+    (tmp_path / "a.py").write_text(SAMPLE)
+    cli("check", "a.py")
+    cache = tmp_path / ".jaxlint_cache"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("keep")
+    if extra == "file":
+        (cache / "todo.md").write_text("mine")
+    elif extra == "folder":
+        (cache / "data").mkdir()
+    elif extra == "link":
+        engine = next(p for p in cache.iterdir() if p.is_dir())
+        (engine / "zz").symlink_to(outside)
+    else:
+        (cache / ".git").mkdir()
+    before = _listing(tmp_path)
+    run = cli("clean")
+    assert run.code == 2 and "not removed" in run.err
+    assert _listing(tmp_path) == before
+    assert (outside / "keep.txt").read_text() == "keep"
+
+
+def test_clean_never_deletes_the_folder_it_runs_in(cli, tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text(SAMPLE)
+    cli("check", "a.py")
+    cache = tmp_path / ".jaxlint_cache"
+    os.chdir(cache)
+    run = cli("clean", "--cache-dir", ".")
+    assert cache.is_dir() and run.code == 2
+    os.chdir(tmp_path)
+    run = cli("clean")  # from outside it, it is a cache
+    assert run.code == 0 and not cache.exists()
+
+
+# -- 5. a committed or copied cache folder is not trusted, and no link in it is followed ---------
+
+
+def _plant_cache(root: Path) -> Path:
+    """A committed ``.jaxlint_cache/`` as the issue's attack ships it."""
+    from jaxlint.cache import CACHEDIR_TAG, GITIGNORE
+
+    cache = root / ".jaxlint_cache"
+    cache.mkdir()
+    (cache / "JAXLINT_CACHE").write_text(OLD_MARKER)
+    (cache / "CACHEDIR.TAG").write_text(CACHEDIR_TAG)
+    (cache / ".gitignore").write_text(GITIGNORE)
+    return cache
+
+
+@pytest.mark.parametrize("where", ["engine-folder", "shard-folders", "cache-folder"])
+def test_a_link_in_a_committed_cache_is_never_written_through(
+    cli, tmp_path: Path, where: str
+) -> None:
+    from jaxlint.cache import engine_fingerprint
+
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "a.py").write_text(SAMPLE)
+    (project / "pyproject.toml").write_text("")
+    if where == "cache-folder":
+        (project / ".jaxlint_cache").symlink_to(victim)
+    else:
+        cache = _plant_cache(project)
+        engine = cache / engine_fingerprint()[:16]
+        if where == "engine-folder":
+            engine.symlink_to(victim)
+        else:
+            engine.mkdir()
+            for first in "0123456789abcdefsp":
+                for second in "0123456789abcdef":
+                    (engine / f"{first}{second}").symlink_to(victim)
+    os.chdir(project)
+    run = cli("check", *CONCISE[:2], "a.py")
+    assert run.code == 1 and "JAX702" in run.out  # the run itself goes on
+    assert list(victim.iterdir()) == []
+
+
+def test_a_copied_cache_with_forged_entries_is_not_trusted(cli, tmp_path: Path) -> None:
+    from jaxlint.cache import CachedResult, encode_entry
+
+    (tmp_path / "a.py").write_text(SAMPLE)
+    assert "JAX702" in cli("check", "--output-format", "concise", "a.py").out
+    cache = tmp_path / ".jaxlint_cache"
+    # every entry now says "no findings", checksums right: what a committed cache can ship
+    for path in cache.rglob("*"):
+        if path.is_file() and len(path.name) == 64:
+            path.write_bytes(encode_entry(path.name, CachedResult([])))
+    shutil.copytree(cache, tmp_path / "copy", symlinks=True)
+    shutil.rmtree(cache)
+    (tmp_path / "copy").rename(cache)  # the same files, another folder
+    run = cli("check", "--output-format", "concise", "a.py")
+    assert run.code == 1 and "JAX702" in run.out
+
+
+def test_a_link_made_inside_a_cache_after_it_was_opened_is_not_followed(tmp_path: Path) -> None:
+    from jaxlint.cache import Cache, CachedResult
+
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    cache = Cache.open(tmp_path / "cache")
+    assert cache is not None
+    cache.entries.symlink_to(victim)  # swapped in while the run goes on
+    key = "ab" + "0" * 62
+    cache.put(key, CachedResult([]))
+    cache.put_blob("s" + key, {"format": 1})
+    assert list(victim.iterdir()) == [] and cache.write_errors == 2
+    (victim / "ab").mkdir()
+    (victim / "ab" / key).write_bytes(b"anything")
+    assert cache.get(key, "a.py") is None and cache.get_blob("s" + key) is None
