@@ -468,3 +468,44 @@ def test_a_link_made_inside_a_cache_after_it_was_opened_is_not_followed(tmp_path
     (victim / "ab").mkdir()
     (victim / "ab" / key).write_bytes(b"anything")
     assert cache.get(key, "a.py") is None and cache.get_blob("s" + key) is None
+
+
+# -- 3. a hard-linked file is never split by a fix ----------------------------------------------
+
+FIXED = "import jax.numpy as jnp\nx = jnp.round(3)\n"
+
+
+@pytest.mark.parametrize("mode", ["--fix", "--add-noqa"])
+def test_hard_linked_file_is_not_fixed_and_keeps_every_name(cli, tmp_path: Path, mode: str) -> None:
+    (tmp_path / "f.py").write_text(SAMPLE)
+    os.link(tmp_path / "f.py", tmp_path / "other_name.txt")
+    (tmp_path / "ok.py").write_text(SAMPLE)
+    run = cli("check", *CONCISE, mode, "f.py", "ok.py")
+    assert run.code == 2
+    assert "f.py: file has 2 hard links" in run.err and "not fixed" in run.err
+    assert (tmp_path / "f.py").read_text() == SAMPLE
+    assert (tmp_path / "other_name.txt").read_text() == SAMPLE
+    assert os.stat(tmp_path / "f.py").st_nlink == 2  # still one file
+    assert (tmp_path / "ok.py").read_text() != SAMPLE  # the others are written
+    assert [p.name for p in tmp_path.iterdir() if "jaxlint-tmp" in p.name] == []
+    if mode == "--fix":
+        assert (tmp_path / "ok.py").read_text() == FIXED
+        assert "f.py:2:5: JAX702" in run.out  # its finding is still reported
+
+
+def test_hard_link_made_while_fixing_is_not_split(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import jaxlint.source
+
+    (tmp_path / "f.py").write_text(SAMPLE)
+
+    def link_now(path: Path) -> None:
+        os.link(path, tmp_path / "late_link.py.bak")
+
+    monkeypatch.setattr(jaxlint.source, "_before_rename", link_now)
+    run = cli("check", *CONCISE, "--fix", "f.py")
+    assert run.code == 2 and "hard links" in run.err
+    assert (tmp_path / "f.py").read_text() == SAMPLE
+    assert (tmp_path / "late_link.py.bak").read_text() == SAMPLE
+    assert [p.name for p in tmp_path.iterdir() if "jaxlint-tmp" in p.name] == []
