@@ -15,12 +15,22 @@ jaxlint's own marker file, ``JAXLINT_CACHE``. ``JAXLINT_CACHE_DIR`` or
 ``--cache-dir`` put it elsewhere; ``--no-cache`` turns it off; ``jaxlint clean``
 removes it.
 
-A cache folder is only ever created empty or recognised by its marker: an
-existing folder that holds anything else (a project, ``.``, ``src``) is refused
-before anything is written into it (:class:`NotACacheError`), and ``jaxlint
-clean`` removes only folders it recognises (a folder made by an older jaxlint,
+A cache folder is only ever created empty or recognised by its marker, and the
+marker proves more than a name anyone can write (issue 28): it names the folder
+it was written into by its inode number, so a copied or committed
+``.jaxlint_cache/`` is not trusted (a folder that holds nothing but jaxlint's
+names is emptied of its entries and marked anew; any other existing folder is
+refused before anything is written into it, :class:`NotACacheError`). ``jaxlint
+clean`` removes a folder only if it holds nothing but what jaxlint writes (no
+``.git``, no user's file, no link; never the folder it runs in or one holding
+it), and then only those names, one at a time; a folder with jaxlint's marker
+and anything else is refused with an error. A folder made by an older jaxlint,
 holding nothing but its ``CACHEDIR.TAG``, ``.gitignore`` and entry folders, is
-recognised too).
+recognised too.
+
+Entries are reached from the cache folder one component at a time, never
+following a link (``O_NOFOLLOW`` and folder descriptors), so a link planted in
+the cache cannot make jaxlint read or write elsewhere.
 
 Entries are read with :func:`read_regular_file`: a regular file only (no
 symlink followed, no FIFO, no device) and at most :data:`MAX_ENTRY_BYTES`;
@@ -37,12 +47,13 @@ file is linted again and the entry rewritten.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import os
 import re
-import shutil
+import secrets
 import stat
 import sys
 import tempfile
@@ -79,11 +90,13 @@ _ENGINE_DIR = re.compile(r"[0-9a-f]{16}")
 class NotACacheError(Exception):
     """An existing folder that is not a jaxlint cache was named as the cache folder."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, reason: str | None = None) -> None:
         self.folder = folder
+        self.reason = reason
+        why = reason or f"it is not empty and has no {MARKER_NAME} marker"
         super().__init__(
-            f"{folder}: not a jaxlint cache folder (it is not empty and has no"
-            f" {MARKER_NAME} marker); name a new or empty folder for the cache"
+            f"{folder}: not a jaxlint cache folder ({why}); name a new or empty folder"
+            " for the cache"
         )
 
 
@@ -91,7 +104,9 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLO
 _OPEN_FLAGS |= getattr(os, "O_BINARY", 0)
 
 
-def read_regular_file(path: Path, limit: int = MAX_ENTRY_BYTES) -> bytes | None:
+def read_regular_file(
+    path: Path, limit: int = MAX_ENTRY_BYTES, dir_fd: int | None = None
+) -> bytes | None:
     """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else ``None``.
 
     No symlink is followed (``O_NOFOLLOW``, and an ``lstat`` where that flag is
@@ -103,7 +118,7 @@ def read_regular_file(path: Path, limit: int = MAX_ENTRY_BYTES) -> bytes | None:
     try:
         if not hasattr(os, "O_NOFOLLOW") and stat.S_ISLNK(os.lstat(path).st_mode):
             return None
-        fd = os.open(path, _OPEN_FLAGS)
+        fd = os.open(path, _OPEN_FLAGS, dir_fd=dir_fd)
     except (OSError, ValueError):
         return None
     try:
@@ -313,7 +328,12 @@ def decode_entry(data: bytes, key: str, filename: str) -> CachedResult | None:
 
 
 class Cache:
-    """One cache folder; every operation fails soft (a cache problem never fails a run)."""
+    """One cache folder; every operation fails soft (a cache problem never fails a run).
+
+    Entries are reached from the cache folder one component at a time, each opened
+    without following a link (``O_NOFOLLOW`` with a folder descriptor): a link
+    planted inside the cache (a committed ``.jaxlint_cache/`` whose engine folder
+    is a link) is a miss to read and a failed write, never a write elsewhere."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -326,25 +346,39 @@ class Cache:
     def open(cls, root: Path) -> Cache | None:
         """The cache in ``root``, or ``None`` if it cannot be made (not writable, not a folder).
 
-        ``root`` is created if missing; an existing folder is used only if it is
-        empty or a jaxlint cache (:func:`is_jaxlint_cache`), else
-        :class:`NotACacheError` is raised before anything is written into it.
+        ``root`` is created if missing. An existing folder is used if jaxlint made
+        it there (:func:`is_jaxlint_cache`: its marker names this very folder), or
+        if it is empty. A folder that holds nothing but what jaxlint writes (a
+        copied or committed cache, one from an older jaxlint) is emptied of its
+        entries and used; any other folder raises :class:`NotACacheError` before
+        anything is written into it.
         """
         try:
-            if root.is_dir():
+            try:
+                info = os.lstat(root)
+            except FileNotFoundError:
+                info = None
+            if info is not None and stat.S_ISLNK(info.st_mode):
+                raise NotACacheError(root, "it is a symbolic link")
+            if info is not None and stat.S_ISDIR(info.st_mode):
                 if not is_jaxlint_cache(root) and not _is_empty(root):
-                    raise NotACacheError(root)
+                    problem = foreign_entry(root)
+                    if problem is not None:
+                        raise NotACacheError(root, problem)
+                    # only jaxlint's names, but not made here: its entries are not trusted
+                    _remove_entries(root, keep_root=True)
+                    _write_atomic(root / MARKER_NAME, _marker(root))
             else:
                 root.mkdir(parents=True)
             # the marker first: a folder left half-made holds nothing but jaxlint's files
             for name, content in (
-                (MARKER_NAME, MARKER),
-                (".gitignore", GITIGNORE),
-                ("CACHEDIR.TAG", CACHEDIR_TAG),
+                (MARKER_NAME, None),
+                (".gitignore", GITIGNORE.encode()),
+                ("CACHEDIR.TAG", CACHEDIR_TAG.encode()),
             ):
                 marker = root / name
                 if not os.path.lexists(marker):
-                    _write_atomic(marker, content.encode())
+                    _write_atomic(marker, content if content is not None else _marker(root))
         except OSError:
             return None
         return cls(root)
@@ -352,8 +386,57 @@ class Cache:
     def _path(self, key: str) -> Path:
         return self.entries / key[:2] / key
 
+    def _folder(self, key: str, create: bool) -> int:
+        """A descriptor of the folder of ``key``'s entry, every component opened without
+        following a link (created when ``create``). Raises ``OSError``."""
+        fd = os.open(self.root, _DIR_FLAGS)
+        try:
+            for name in (self.entries.name, key[:2]):
+                try:
+                    sub = os.open(name, _DIR_FLAGS, dir_fd=fd)
+                except FileNotFoundError:
+                    if not create:
+                        raise
+                    with contextlib.suppress(FileExistsError):
+                        os.mkdir(name, 0o777, dir_fd=fd)
+                    sub = os.open(name, _DIR_FLAGS, dir_fd=fd)
+                os.close(fd)
+                fd = sub
+            return fd
+        except BaseException:
+            os.close(fd)
+            raise
+
+    def _read(self, key: str) -> bytes | None:
+        if not _FD_WALK:
+            if _links_on_the_way(self.root, self._path(key)):
+                return None
+            return read_regular_file(self._path(key))
+        try:
+            fd = self._folder(key, create=False)
+        except (OSError, ValueError):
+            return None
+        try:
+            return read_regular_file(Path(key), dir_fd=fd)
+        finally:
+            os.close(fd)
+
+    def _write(self, key: str, data: bytes) -> None:
+        if not _FD_WALK:
+            path = self._path(key)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if _links_on_the_way(self.root, path):
+                raise OSError(f"{path}: a link inside the cache folder")
+            _write_atomic(path, data)
+            return
+        fd = self._folder(key, create=True)
+        try:
+            _write_atomic_at(fd, key, data)
+        finally:
+            os.close(fd)
+
     def get(self, key: str, filename: str) -> CachedResult | None:
-        data = read_regular_file(self._path(key))
+        data = self._read(key)
         if data is None:
             self.misses += 1
             return None
@@ -365,19 +448,17 @@ class Cache:
         return result
 
     def put(self, key: str, result: CachedResult) -> None:
-        path = self._path(key)
         data = encode_entry(key, result)
         if len(data) > MAX_ENTRY_BYTES:
             return  # it would never be read back
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomic(path, data)
+            self._write(key, data)
         except OSError:
             self.write_errors += 1
 
     def get_blob(self, key: str) -> Any:
         """A JSON value stored with :meth:`put_blob` (a module summary), or ``None``."""
-        data = read_regular_file(self._path(key))
+        data = self._read(key)
         if data is None:
             return None
         try:
@@ -398,11 +479,66 @@ class Cache:
         if len(data) > MAX_ENTRY_BYTES:
             return
         try:
-            path = self._path(key)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomic(path, data)
+            self._write(key, data)
         except OSError:
             self.write_errors += 1
+
+
+_DIR_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_DIRECTORY", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_FD_WALK = (
+    hasattr(os, "O_NOFOLLOW")
+    and hasattr(os, "O_DIRECTORY")
+    and os.open in os.supports_dir_fd
+    and os.mkdir in os.supports_dir_fd
+    and os.unlink in os.supports_dir_fd
+    and os.rename in os.supports_dir_fd
+)
+"""Whether entries are reached through folder descriptors (POSIX); elsewhere every
+component is checked with ``lstat`` first."""
+
+
+def _links_on_the_way(root: Path, path: Path) -> bool:
+    """Whether a component of ``path`` below ``root`` is a link (or cannot be checked)."""
+    here = root
+    try:
+        for part in path.relative_to(root).parts:
+            here = here / part
+            if os.path.lexists(here) and stat.S_ISLNK(os.lstat(here).st_mode):
+                return True
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+def _write_atomic_at(dir_fd: int, name: str, data: bytes) -> None:
+    """:func:`_write_atomic` inside the folder ``dir_fd``: a new temporary file (never a
+    link followed), then a rename within that folder."""
+    tmp = f".{name}.{secrets.token_hex(6)}{_TMP_SUFFIX}"
+    held = signals.hold()  # the name is known before the file exists: cleaned up below
+    try:
+        fd = os.open(
+            tmp,
+            os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
+            _FILE_MODE,
+            dir_fd=dir_fd,
+        )
+        signals.release(held)
+        held = None
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        held = signals.hold() if held is None else held
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=dir_fd)
+        raise
+    finally:
+        signals.release(held)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -446,49 +582,156 @@ def default_cache_dir(project_root: Path | None) -> Path:
     return (project_root if project_root is not None else Path.cwd()) / CACHE_DIR_NAME
 
 
-def is_jaxlint_cache(folder: Path) -> bool:
-    """Whether ``folder`` is a cache jaxlint made (so ``jaxlint clean`` may delete it).
+def _marker(folder: Path) -> bytes:
+    """The marker jaxlint writes into ``folder``: its text and the folder's identity.
 
-    It is if it holds jaxlint's marker file (a regular file with the marker's
-    text), or if it is a cache made by a jaxlint from before the marker: jaxlint's
-    ``CACHEDIR.TAG`` and nothing else but its ``.gitignore`` and entry folders
-    (named by 16 hex digits). A folder an older jaxlint wrote its tag into by
-    mistake (a project, ``.``) holds other things, and is not recognised.
-    """
+    A marker file anyone can write proves nothing (a checkout whose root holds one
+    was deleted by ``jaxlint clean``, issue 28), so the marker names the folder it
+    was written into by its inode number: a copy of the folder (a committed
+    ``.jaxlint_cache/``, an unpacked archive, ``cp -r``) is a new folder with
+    another number, and its marker does not match."""
+    info = os.lstat(folder)
+    return (MARKER + f"folder: {info.st_ino}\n").encode()
+
+
+def is_jaxlint_cache(folder: Path) -> bool:
+    """Whether jaxlint made ``folder`` as a cache, there, and may use what it holds.
+
+    Its marker must name this very folder (:func:`_marker`) and it must hold
+    nothing but jaxlint's files and entry folders, none of them a link (a folder
+    once named by ``--cache-dir`` that a user later put a file into is not used,
+    nor cleaned). Cheap: only the folder itself is listed."""
     try:
-        if os.path.islink(folder) or not folder.is_dir():
+        info = os.lstat(folder)
+        if not stat.S_ISDIR(info.st_mode):
             return False
     except (OSError, ValueError):
         return False
-    if read_regular_file(folder / MARKER_NAME, 4096) == MARKER.encode():
-        return True
-    if read_regular_file(folder / "CACHEDIR.TAG", 4096) != CACHEDIR_TAG.encode():
+    if read_regular_file(folder / MARKER_NAME, 4096) != _marker(folder):
         return False
+    return _foreign_here(folder, 0) is None
+
+
+_TOP_FILES = frozenset({MARKER_NAME, ".gitignore", "CACHEDIR.TAG"})
+_TOP_TMP = re.compile(r"\.(?:JAXLINT_CACHE|\.gitignore|CACHEDIR\.TAG)\.[A-Za-z0-9_]+\.tmp")
+_SHARD_DIR = re.compile(r"[sp]?[0-9a-f]{1,2}")
+_ENTRY = re.compile(r"[sp]?[0-9a-f]{64}")
+_ENTRY_TMP = re.compile(r"\.[sp]?[0-9a-f]{64}\.[A-Za-z0-9_]+\.tmp")
+
+
+def _kind_of(name: str, depth: int) -> str | None:
+    """What jaxlint makes under this name at this depth: ``"file"``, ``"dir"`` or ``None``."""
+    if depth == 0:
+        if name in _TOP_FILES or _TOP_TMP.fullmatch(name):
+            return "file"
+        return "dir" if _ENGINE_DIR.fullmatch(name) else None
+    if depth == 1:
+        return "dir" if len(name) == 2 and _SHARD_DIR.fullmatch(name) else None
+    return "file" if _ENTRY.fullmatch(name) or _ENTRY_TMP.fullmatch(name) else None
+
+
+def _foreign_here(folder: Path, depth: int) -> str | None:
+    """The first entry of ``folder`` jaxlint does not make there, described, or ``None``."""
     try:
         with os.scandir(folder) as it:
             for entry in it:
-                if entry.name in ("CACHEDIR.TAG", ".gitignore"):
-                    if not entry.is_file(follow_symlinks=False):
-                        return False
-                elif not (
-                    _ENGINE_DIR.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False)
-                ):
-                    return False
-    except OSError:
+                kind = _kind_of(entry.name, depth)
+                if entry.is_symlink():
+                    return f"{entry.path} is a symbolic link"
+                if kind == "dir" and entry.is_dir(follow_symlinks=False):
+                    continue
+                if kind == "file" and entry.is_file(follow_symlinks=False):
+                    continue
+                return f"{entry.path} is not something jaxlint made"
+    except OSError as exc:
+        return f"{folder}: cannot be listed ({exc.strerror or exc})"
+    return None
+
+
+def foreign_entry(folder: Path) -> str | None:
+    """``None`` if ``folder`` holds nothing but what jaxlint writes into a cache (its
+    three files, engine folders of 16 hex digits, shard folders, entries named by their
+    key, jaxlint's temporary files), no link anywhere; else what is foreign, described."""
+    pending = [(folder, 0)]
+    while pending:
+        here, depth = pending.pop()
+        problem = _foreign_here(here, depth)
+        if problem is not None:
+            return problem
+        if depth < 2:
+            try:
+                with os.scandir(here) as it:
+                    pending += [
+                        (Path(e.path), depth + 1) for e in it if _kind_of(e.name, depth) == "dir"
+                    ]
+            except OSError as exc:
+                return f"{here}: cannot be listed ({exc.strerror or exc})"
+    return None
+
+
+def cache_problem(folder: Path) -> str | None:
+    """Why ``jaxlint clean`` must not remove ``folder`` (``None``: it may).
+
+    It may if it holds jaxlint's marker, or (a cache from before the marker) jaxlint's
+    ``CACHEDIR.TAG``, and nothing but what jaxlint writes into a cache
+    (:func:`foreign_entry`): a project root holding a file named like the marker, a
+    ``.git`` folder or a user's file is refused, whatever its marker says."""
+    try:
+        info = os.lstat(folder)
+    except (OSError, ValueError) as exc:
+        return f"{folder}: {getattr(exc, 'strerror', None) or exc}"
+    if stat.S_ISLNK(info.st_mode):
+        return f"{folder} is a symbolic link"
+    if not stat.S_ISDIR(info.st_mode):
+        return f"{folder} is not a folder"
+    if not os.path.lexists(folder / MARKER_NAME):
+        if read_regular_file(folder / "CACHEDIR.TAG", 4096) != CACHEDIR_TAG.encode():
+            return f"{folder} has no {MARKER_NAME} marker"
+        gitignore = read_regular_file(folder / ".gitignore", 4096)
+        if gitignore is not None and gitignore != GITIGNORE.encode():
+            return f"{folder}/.gitignore is not the one jaxlint writes"
+    if _holds_the_current_folder(folder):
+        return f"{folder} is the current folder or holds it"
+    return foreign_entry(folder)
+
+
+def claims_to_be_a_cache(folder: Path) -> bool:
+    """Whether ``folder`` holds an entry named like jaxlint's marker (whatever it is)."""
+    try:
+        return os.path.lexists(folder / MARKER_NAME)
+    except (OSError, ValueError):
         return False
-    gitignore = read_regular_file(folder / ".gitignore", 4096)
-    return gitignore is None or gitignore == GITIGNORE.encode()
+
+
+def _holds_the_current_folder(folder: Path) -> bool:
+    try:
+        target = os.stat(folder)
+        here = Path.cwd().resolve()
+    except OSError:
+        return True
+    for candidate in (here, *here.parents):
+        try:
+            info = os.stat(candidate)
+        except OSError:
+            continue
+        if (info.st_dev, info.st_ino) == (target.st_dev, target.st_ino):
+            return True
+    return False
 
 
 _CLEAN_SKIP = frozenset({".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__"})
 
 
-def find_caches(roots: Iterable[Path]) -> list[Path]:
-    """Every jaxlint cache folder under ``roots`` (not looking inside VCS or virtualenv folders)."""
+def find_caches(roots: Iterable[Path], folders: Iterable[Path] = ()) -> list[Path]:
+    """The folders named ``.jaxlint_cache`` under ``roots`` (not looking inside VCS or
+    virtualenv folders), and those of ``folders`` that exist: the candidates for
+    ``jaxlint clean``, which checks each with :func:`cache_problem`. A root itself is
+    never one (``jaxlint clean`` is started in a project, never to delete it), unless
+    it is named ``.jaxlint_cache``."""
     found: list[Path] = []
     for root in roots:
-        if root.name == CACHE_DIR_NAME or is_jaxlint_cache(root):
-            if is_jaxlint_cache(root):
+        if root.name == CACHE_DIR_NAME:
+            if os.path.lexists(root):
                 found.append(root)
             continue
         for dirpath, dirnames, _ in os.walk(root):
@@ -498,11 +741,11 @@ def find_caches(roots: Iterable[Path]) -> list[Path]:
                     continue
                 candidate = Path(dirpath) / name
                 if name == CACHE_DIR_NAME:
-                    if is_jaxlint_cache(candidate):
-                        found.append(candidate)
+                    found.append(candidate)
                     continue
                 keep.append(name)
             dirnames[:] = keep
+    found += [f for f in folders if os.path.lexists(f)]
     return sorted(set(found))
 
 
@@ -511,8 +754,35 @@ def _is_empty(folder: Path) -> bool:
         return next(it, None) is None
 
 
+def _remove_entries(folder: Path, keep_root: bool) -> None:
+    """Remove what jaxlint made in ``folder`` (checked just before with
+    :func:`foreign_entry`): each file by its name and each folder with ``rmdir``, so
+    anything that appeared meanwhile stays (and its folder with it: ``OSError``)."""
+    for depth_dir in sorted(
+        (p for p in folder.iterdir() if _kind_of(p.name, 0) == "dir"), key=lambda p: p.name
+    ):
+        for shard in depth_dir.iterdir():
+            if _kind_of(shard.name, 1) != "dir" or shard.is_symlink():
+                continue
+            for entry in shard.iterdir():
+                if _kind_of(entry.name, 2) == "file" and not entry.is_symlink():
+                    entry.unlink()
+            shard.rmdir()
+        depth_dir.rmdir()
+    for entry in folder.iterdir():
+        if _TOP_TMP.fullmatch(entry.name) and not entry.is_symlink():
+            entry.unlink()
+    if not keep_root:
+        for name in _TOP_FILES:
+            with contextlib.suppress(FileNotFoundError):
+                (folder / name).unlink()
+        folder.rmdir()
+
+
 def remove_cache(folder: Path) -> None:
-    """Delete ``folder``, checked once more to be a jaxlint cache (else :class:`NotACacheError`)."""
-    if not is_jaxlint_cache(folder):
-        raise NotACacheError(folder)
-    shutil.rmtree(folder)
+    """Delete ``folder``, checked once more (:func:`cache_problem`, else
+    :class:`NotACacheError`); only what jaxlint made is removed, one name at a time."""
+    problem = cache_problem(folder)
+    if problem is not None:
+        raise NotACacheError(folder, problem)
+    _remove_entries(folder, keep_root=False)

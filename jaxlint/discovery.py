@@ -96,6 +96,44 @@ def _walk(root: Path, resolver: ConfigResolver, out: Discovery) -> list[Path]:
     return found
 
 
+_GIT_SAFE_CONFIG = (
+    # the index is read (a tracked file is never ignored), and reading it runs the
+    # fsmonitor program a repository's own .git/config names (or starts git's daemon):
+    "core.fsmonitor=false",
+    "core.untrackedCache=false",
+    # neither command runs hooks, pages or connects anywhere; these make sure that a
+    # repository's config (or a file it includes) cannot name a program that they run
+    "core.hooksPath=/dev/null",
+    "core.pager=cat",
+    "core.sshCommand=false",
+    "core.askPass=",
+    "credential.helper=",
+    "protocol.allow=never",
+)
+
+
+def _git(args: list[str], **kwargs) -> subprocess.CompletedProcess[bytes]:
+    """Run ``git`` on a checked tree without anything that tree's config could make it run.
+
+    A checked tree is not trusted (an unpacked archive, a shared folder): its
+    ``.git/config`` may set ``core.fsmonitor`` to a program, and ``git
+    check-ignore`` reads the index, which runs it (issue 28). Options given with
+    ``-c`` win over every config file, ``include.path`` and ``includeIf`` ones too.
+    """
+    command = ["git", "--no-optional-locks"]
+    for item in _GIT_SAFE_CONFIG:
+        command += ["-c", item]
+    env = {
+        **os.environ,
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_OPTIONAL_LOCKS": "0",
+        "GIT_PAGER": "cat",
+        "GIT_ASKPASS": "",
+        "SSH_ASKPASS": "",
+    }
+    return subprocess.run(command + args, env=env, check=False, **kwargs)
+
+
 def _drop_gitignored(paths: list[Path], resolver: ConfigResolver) -> list[Path]:
     """Remove files that git ignores, when ``respect-gitignore`` is on (the default)."""
     if not paths or shutil.which("git") is None:
@@ -130,12 +168,11 @@ def _drop_gitignored(paths: list[Path], resolver: ConfigResolver) -> list[Path]:
         # with surrogate escapes here, and goes back to git as its original bytes.
         payload = b"\0".join(os.fsencode(rel) for rel in rel_to_path) + b"\0"
         try:
-            proc = subprocess.run(
-                ["git", "-C", top, "check-ignore", "--stdin", "-z"],
+            proc = _git(
+                ["-C", top, "check-ignore", "--stdin", "-z"],
                 input=payload,
                 capture_output=True,
                 timeout=60,
-                check=False,
             )
         except (OSError, subprocess.SubprocessError):
             continue
@@ -162,11 +199,8 @@ def _git_toplevel(directory: str, cache: dict[str, str | None]) -> str | None:
         cache[directory] = top
         return top
     try:
-        proc = subprocess.run(
-            ["git", "-C", directory, "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            timeout=30,
-            check=False,
+        proc = _git(
+            ["-C", directory, "rev-parse", "--show-toplevel"], capture_output=True, timeout=30
         )
         # the top level's own name may not be UTF-8 either: keep its bytes (surrogate escapes)
         top = os.fsdecode(proc.stdout.rstrip(b"\n")) if proc.returncode == 0 else None

@@ -701,9 +701,16 @@ def _materialize(v: Violation, positions, importer: _ImportPlacer) -> Fix | None
     ops = v.fix_factory()
     if not ops:
         return None
+    if not getattr(positions, "exact", True):
+        return None  # positions not in the text's units (see jaxlint.positions): no fix
     edits: list[Edit] = []
     for op in ops:
         if isinstance(op, ReplaceNode):
+            drops_within = getattr(positions, "drops_within", None)
+            if drops_within is not None and drops_within(op.node):
+                # the replaced text holds blanks libcst's tree leaves out (a form feed
+                # that starts a line): the new text, made from the tree, would lose them
+                return None
             rng: CodeRange = positions[op.node]
             end = Position(rng.end.line, rng.end.column + 1)
             if (

@@ -8,9 +8,18 @@ jaxlint needs positions only for the handful of nodes it reports.
 
 Here the same code generation (libcst's own ``_codegen`` methods, so the same
 hooks in the same order) only adds up character offsets, and a node's range is
-turned into lines and columns when it is asked for. The result is checked
-against the source: if the generated length differs from the text (it never
-should: libcst round-trips), libcst's own provider is used instead.
+turned into lines and columns when it is asked for.
+
+Offsets are those of the file's text, the text every fix is applied to. libcst
+round-trips nearly every file, but not all: a form feed that starts a line, and
+the blanks around it before a statement (``\fx = 1``, ``    \fy = 2``), are not
+kept by its parser (Python ignores them), so its generated code is shorter than
+the text and every later column on that line would be off (issue 28: the safe
+JAX702 fix wrote ``x =jax.tree.mapp(f, y)``). The generated code is then aligned
+with the text (it differs only by those dropped blanks, never a line break) and
+every offset is moved to the text's; the dropped runs are kept so that a fix
+whose replaced text holds one is not offered (its new text would lose them). If
+the two cannot be aligned, positions are marked inexact and no fix is offered.
 """
 
 from __future__ import annotations
@@ -112,13 +121,111 @@ class _Syntactic:
         spans[self.node] = start << _SHIFT | end
 
 
-class Positions(Mapping[cst.CSTNode, CodeRange]):
-    """Node -> ``CodeRange`` (1-based lines, 0-based columns), built on first access."""
+_DROPPABLE = " \t\f"
+"""What libcst's parser may leave out of a line's start (around a form feed)."""
 
-    def __init__(self, spans: dict[cst.CSTNode, int], text: str) -> None:
+
+@dataclass
+class _Shifts:
+    """Where libcst's generated code is shorter than the text: the blanks it dropped.
+
+    ``points[k]`` is the generated offset just after the ``k``-th dropped run and
+    ``deltas[k]`` how many characters were dropped up to and including it;
+    ``runs`` are the dropped runs as (start, end) offsets in the text."""
+
+    points: list[int]
+    deltas: list[int]
+    runs: list[tuple[int, int]]
+
+    def start(self, offset: int) -> int:
+        """The text offset of the character at generated ``offset`` (after any dropped run)."""
+        k = bisect.bisect_right(self.points, offset)
+        return offset + (self.deltas[k - 1] if k else 0)
+
+    def end(self, offset: int) -> int:
+        """The text offset just after the character before generated ``offset``."""
+        if offset == 0:
+            return 0
+        k = bisect.bisect_right(self.points, offset - 1)
+        return offset + (self.deltas[k - 1] if k else 0)
+
+
+def _align(generated: str, text: str) -> _Shifts | None:
+    """The runs of blanks ``text`` has that ``generated`` lacks, or ``None`` if it differs otherwise."""
+    points: list[int] = []
+    deltas: list[int] = []
+    runs: list[tuple[int, int]] = []
+    gen_lines = _NEWLINE_RE.split(generated)
+    text_lines = _NEWLINE_RE.split(text)
+    if len(gen_lines) != len(text_lines):
+        return None
+    gen_breaks = [m.end() for m in _NEWLINE_RE.finditer(generated)]
+    text_breaks = [m.end() for m in _NEWLINE_RE.finditer(text)]
+    dropped = 0
+    gen_at = text_at = 0
+    for row, (g, t) in enumerate(zip(gen_lines, text_lines, strict=True)):
+        if g != t:
+            i = j = 0
+            while j < len(t):
+                if i < len(g) and g[i] == t[j]:
+                    i += 1
+                    j += 1
+                    continue
+                if t[j] not in _DROPPABLE:
+                    return None
+                run_start = j
+                while j < len(t) and t[j] in _DROPPABLE and not (i < len(g) and g[i] == t[j]):
+                    j += 1
+                dropped += j - run_start
+                points.append(gen_at + i)
+                deltas.append(dropped)
+                runs.append((text_at + run_start, text_at + j))
+            if i != len(g):
+                return None
+        if row < len(gen_breaks):
+            gen_end, text_end = gen_breaks[row], text_breaks[row]
+            if generated[gen_at + len(g) : gen_end] != text[text_at + len(t) : text_end]:
+                return None  # the line breaks differ
+            gen_at, text_at = gen_end, text_end
+    return _Shifts(points, deltas, runs)
+
+
+class Positions(Mapping[cst.CSTNode, CodeRange]):
+    """Node -> ``CodeRange`` (1-based lines, 0-based columns), built on first access.
+
+    Lines and columns are the text's (``shifts``: where libcst's generated code
+    left blanks out)."""
+
+    exact = True
+    """Whether the positions are the text's (see :class:`_Inexact`)."""
+
+    def __init__(
+        self, spans: dict[cst.CSTNode, int], text: str, shifts: _Shifts | None = None
+    ) -> None:
         self._spans = spans
         self._line_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(text)]
         self._ranges: dict[cst.CSTNode, CodeRange] = {}
+        self._shifts = shifts
+
+    def _text_span(self, node: cst.CSTNode) -> tuple[int, int]:
+        span = self._spans[node]
+        start, end = span >> _SHIFT, span & _MASK
+        shifts = self._shifts
+        if shifts is None:
+            return start, end
+        if start == end:
+            start = end = shifts.start(start)
+        else:
+            start, end = shifts.start(start), shifts.end(end)
+        return start, end
+
+    def drops_within(self, node: cst.CSTNode) -> bool:
+        """Whether the text of ``node`` holds blanks that libcst's tree does not keep
+        (code generated from the node would lose them)."""
+        if self._shifts is None:
+            return False
+        start, end = self._text_span(node)
+        return any(a < end and b > start for a, b in self._shifts.runs)
 
     def _position(self, offset: int) -> CodePosition:
         line = bisect.bisect_right(self._line_starts, offset)
@@ -127,8 +234,7 @@ class Positions(Mapping[cst.CSTNode, CodeRange]):
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
         found = self._ranges.get(node)
         if found is None:
-            span = self._spans[node]
-            start, end = span >> _SHIFT, span & _MASK
+            start, end = self._text_span(node)
             found = CodeRange(self._position(start), self._position(end))
             self._ranges[node] = found
         return found
@@ -153,11 +259,45 @@ def compute_positions(module: cst.Module, text: str | None = None) -> Mapping[An
     try:
         module._codegen(state)
     except Exception:  # a libcst that generates code differently: use its own provider
-        return _libcst_positions(module)
-    if state.offset - len(state.popped) != len(text):  # never seen: libcst round-trips
-        return _libcst_positions(module)
+        ranges = _libcst_positions(module)
+        try:
+            same = module.code == text
+        except Exception:
+            same = False
+        return ranges if same else _Inexact(ranges)
     # the popped newline still counts for the ranges that end after it
-    return Positions(state.spans, text + state.popped)
+    if state.offset - len(state.popped) == len(text):
+        return Positions(state.spans, text + state.popped)
+    # libcst left something out (a form feed that starts a line): align with the text
+    generated = "".join(state.tokens) + state.popped
+    # a file that ends with a lone "\r" keeps it, although libcst pops it as "missing"
+    for full in (text + state.popped, text):
+        shifts = _align(generated, full)
+        if shifts is not None:
+            return Positions(state.spans, full, shifts)
+    return _Inexact(_libcst_positions(module))  # never seen: libcst drops only blanks
+
+
+class _Inexact(Mapping[cst.CSTNode, CodeRange]):
+    """libcst's positions of a tree whose code differs from the text in a way that
+    could not be aligned: good enough to report a finding, not to apply a fix."""
+
+    exact = False
+
+    def __init__(self, ranges: Mapping[Any, CodeRange]) -> None:
+        self._ranges = ranges
+
+    def __getitem__(self, node: cst.CSTNode) -> CodeRange:
+        return self._ranges[node]
+
+    def __iter__(self) -> Iterator[cst.CSTNode]:
+        return iter(self._ranges)
+
+    def __len__(self) -> int:
+        return len(self._ranges)
+
+    def drops_within(self, node: cst.CSTNode) -> bool:
+        return True
 
 
 def _libcst_positions(module: cst.Module) -> Mapping[Any, CodeRange]:

@@ -37,6 +37,18 @@ class ReadOnlyError(NotFixedError):
     """The file is write-protected (no write bit in its mode, or ``os.access`` says no)."""
 
 
+class HardLinkedError(NotFixedError):
+    """The file has more than one name (hard links): it is not rewritten.
+
+    A fix is written to a new file that replaces the old one by a rename, the only
+    way that a kill at any moment leaves the old text or the new one, never a mix.
+    A rename gives the new text to this one name only: the file's other names would
+    silently keep the old text (issue 28). Writing into the file itself would keep
+    every name, but a kill in the middle would leave it half-written. So a
+    hard-linked file is refused, as a read-only one is: its findings are still
+    reported, and ``--diff`` shows the fix to apply by hand."""
+
+
 @dataclass(frozen=True)
 class FileIdentity:
     """What a file was when it was read; checked again just before a fix replaces it."""
@@ -175,7 +187,8 @@ def write_atomic(
 
     An existing file that is write-protected (no write bit in its mode, or
     ``os.access`` says no; root passes ``os.access``, so the mode is checked too)
-    raises :class:`ReadOnlyError`, as an in-place writer would fail. With
+    raises :class:`ReadOnlyError`, as an in-place writer would fail; a file with
+    more than one hard link raises :class:`HardLinkedError`. With
     ``expect``, the file must still be the one that was read just before the
     rename (same place, no symlink swapped in, same inode, size, mtime and content
     hash), else :class:`FileChangedError`; either way the file is left untouched.
@@ -190,6 +203,8 @@ def write_atomic(
         old = None
     if old is not None and (not stat.S_IMODE(old.st_mode) & 0o222 or not os.access(path, os.W_OK)):
         raise ReadOnlyError(f"{given}: file is read-only: not fixed")
+    if old is not None and old.st_nlink > 1:
+        raise _hard_linked(given, old.st_nlink)
     if mode is None:
         mode = stat.S_IMODE(old.st_mode) if old is not None else _default_mode()
     # A signal is held until the temporary file's name is known: raised inside
@@ -213,6 +228,10 @@ def write_atomic(
         _before_rename(path)
         if expect is not None:
             _check_unchanged(given, expect)
+        if old is not None:
+            links = os.stat(path).st_nlink
+            if links > 1:  # a link made while jaxlint ran
+                raise _hard_linked(given, links)
         os.replace(tmp, path)
     except BaseException:
         remove_temporary(tmp)
@@ -220,6 +239,13 @@ def write_atomic(
     finally:
         signals.release(held)
     _fsync_dir(path.parent)
+
+
+def _hard_linked(given: Path, links: int) -> HardLinkedError:
+    return HardLinkedError(
+        f"{given}: file has {links} hard links (names); rewriting it would leave the"
+        " others with the old text: not fixed (see the fix with --diff)"
+    )
 
 
 def remove_temporary(tmp: str | None) -> None:

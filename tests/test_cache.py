@@ -98,7 +98,7 @@ def test_cache_folder_is_ignored_by_git_and_tagged(cli, tmp_path: Path) -> None:
     folder = tmp_path / CACHE_DIR_NAME
     assert (folder / ".gitignore").read_text().splitlines()[-1] == "*"
     assert (folder / "CACHEDIR.TAG").read_text() == CACHEDIR_TAG
-    assert (folder / MARKER_NAME).read_text() == MARKER
+    assert (folder / MARKER_NAME).read_text().startswith(MARKER)  # and the folder it names
     for entry in entries(tmp_path):
         assert entry.stat().st_mode & 0o044  # readable like any new file, not mkstemp's 0600
 
@@ -369,10 +369,8 @@ def test_failed_entry_write_leaves_no_partial_entry(cli, tmp_path: Path, monkeyp
     real_replace = os.replace
 
     def failing(src, dst, *args, **kwargs):
-        if CACHE_DIR_NAME in str(dst) and len(os.path.basename(dst)) in (
-            64,
-            65,
-        ):  # entries, summaries
+        in_cache = CACHE_DIR_NAME in str(dst) or kwargs.get("dst_dir_fd") is not None
+        if in_cache and len(os.path.basename(dst)) in (64, 65):  # entries, summaries
             raise OSError(28, "No space left on device")
         return real_replace(src, dst, *args, **kwargs)
 
@@ -484,7 +482,7 @@ def test_an_empty_existing_folder_becomes_a_cache(cli, tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text(SAMPLE)
     (tmp_path / "c").mkdir()
     assert cli("--cache-dir", "c", "a.py").linted == ["a.py"]
-    assert (tmp_path / "c" / MARKER_NAME).read_text() == MARKER
+    assert (tmp_path / "c" / MARKER_NAME).read_text().startswith(MARKER)
     assert cli("--cache-dir", "c", "a.py").linted == []  # recognised by its marker
     assert main(["clean", "--cache-dir", "c"]) == 0
     assert not (tmp_path / "c").exists()
@@ -504,9 +502,13 @@ def test_a_cache_from_before_the_marker_is_still_recognised(cli, tmp_path: Path)
     cli("a.py")
     folder = tmp_path / CACHE_DIR_NAME
     (folder / MARKER_NAME).unlink()  # as an older jaxlint left it
+    # recognised (clean may remove it), but not proven made here (issue 28): its entries
+    # are not trusted, so it is emptied, marked and used
+    assert jaxlint.cache.cache_problem(folder) is None
+    assert not jaxlint.cache.is_jaxlint_cache(folder)
+    assert cli("a.py").linted == ["a.py"]
     assert jaxlint.cache.is_jaxlint_cache(folder)
     assert cli("a.py").linted == []
-    assert (folder / MARKER_NAME).exists()
     (folder / MARKER_NAME).unlink()
     assert main(["clean"]) == 0
     assert not folder.exists()

@@ -42,6 +42,7 @@ from typing import Any
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel, dotted
+from jaxlint.analysis.summary_check import is_summary
 from jaxlint.analysis.testcode import is_test_path
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
@@ -360,7 +361,7 @@ class SummaryStore:
             # "s": made by the module's lint; "p": made for another file's question
             for kind in ("s", "p"):
                 blob = self.cache.get_blob(kind + key)
-                if isinstance(blob, dict) and blob.get("format") == SUMMARY_FORMAT:
+                if is_summary(blob, SUMMARY_FORMAT):  # a checksum proves no shape
                     self.by_path[abspath] = (key if kind == "s" else "p" + key, blob)
                     return blob
         text = self.text_of(path)

@@ -7,7 +7,14 @@ import os
 import sys
 from pathlib import Path
 
-from jaxlint.cache import NotACacheError, default_cache_dir, find_caches, remove_cache
+from jaxlint.cache import (
+    NotACacheError,
+    cache_problem,
+    claims_to_be_a_cache,
+    default_cache_dir,
+    find_caches,
+    remove_cache,
+)
 from jaxlint.cli.common import EXIT_ERROR, EXIT_OK, cache_dir
 
 
@@ -22,17 +29,32 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Remove the cache folders jaxlint made (only folders ``is_jaxlint_cache`` recognises)."""
+    """Remove the cache folders jaxlint made, and only what jaxlint made in them.
+
+    Candidates are the ``.jaxlint_cache`` folders under the given folders (never a
+    given folder itself, nor the current folder or one that holds it) and the
+    ``--cache-dir`` or ``$JAXLINT_CACHE_DIR`` folder. A candidate is removed only if
+    it holds nothing but jaxlint's files (``jaxlint.cache.cache_problem``); one that
+    holds jaxlint's marker and anything else (a ``.git`` folder, a user's file, a
+    link) is refused with an error and exit 2, and nothing in it is deleted. A
+    folder without the marker is not a cache and is left alone quietly.
+    """
     roots = [Path(p) for p in args.paths] or [Path.cwd()]
     extra = [args.cache_dir] if args.cache_dir is not None else []
     env_dir = default_cache_dir(None)
     if os.environ.get("JAXLINT_CACHE_DIR"):
         extra.append(env_dir)
     code = EXIT_OK
-    for folder in find_caches([*roots, *extra]):
+    for folder in find_caches(roots, extra):
+        problem = cache_problem(folder)
+        if problem is not None:
+            if claims_to_be_a_cache(folder):
+                print(f"error: {folder}: not removed: {problem}", file=sys.stderr)
+                code = EXIT_ERROR
+            continue
         try:
             remove_cache(folder)
-        except NotACacheError as exc:  # changed since it was found
+        except NotACacheError as exc:  # changed since it was checked
             print(f"error: {exc}", file=sys.stderr)
             code = EXIT_ERROR
             continue
