@@ -543,3 +543,19 @@ def test_reindenting_a_moved_statement_leaves_string_content_alone() -> None:
         moved = _reindented(statement, "        ", "    ")
         assert f'"a{sep}            b"' in moved
         assert moved == f'step = jax.jit(\n        f, "a{sep}            b",\n    )'
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+@pytest.mark.parametrize("ending", [True, False], ids=["ends-with-newline", "no-final-newline"])
+def test_added_import_counts_lines_as_positions_do(newline: str, ending: bool) -> None:
+    from jaxlint.analysis.names import SemanticModel
+    from jaxlint.engine import _ImportPlacer
+    from jaxlint.fixers.edits import edit_text
+
+    text = f"import os{newline}x = 1" + (newline if ending else "")
+    module = cst.parse_module(text)
+    placer = _ImportPlacer(module, SemanticModel(module), compute_positions(module, text), text)
+    edit = placer.edit_for("jax")
+    assert edit is not None
+    expected = f"import os{newline}import jax{newline}x = 1" + (newline if ending else "")
+    assert edit_text(text, [edit]) == expected
