@@ -772,7 +772,9 @@ class _ImportPlacer:
         pos, after = self._find_anchor()
         newline = self.module.default_newline
         content = f"import {module_name}{newline}"
-        n_lines = self.text.count("\n") + (0 if self.text.endswith("\n") else 1)
+        # lines as positions count them (a lone "\r" too: issue 28)
+        n_lines = len(_LINE_BREAK_RE.findall(self.text))
+        n_lines += 0 if self.text.endswith(("\n", "\r")) else 1
         if after and pos.row > n_lines and self.text and not self.text.endswith(("\n", "\r")):
             content = newline + content
         return Edit(pos, pos, content)

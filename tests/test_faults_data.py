@@ -509,3 +509,53 @@ def test_hard_link_made_while_fixing_is_not_split(
     assert (tmp_path / "f.py").read_text() == SAMPLE
     assert (tmp_path / "late_link.py.bak").read_text() == SAMPLE
     assert [p.name for p in tmp_path.iterdir() if "jaxlint-tmp" in p.name] == []
+
+
+# -- 1 (continued). a rule's own fix counts lines as positions do --------------------------------
+
+JIT_IN_LOOP = (
+    "import jax\n\ndef train_step(w, x):\n    return w\n\ndef train(w, batches):\n"
+    "    for x in batches:\n        step = jax.jit(train_step)\n        w = step(w, x)\n"
+    "    return w\n"
+)
+JIT_HOISTED = (
+    "import jax\n\ndef train_step(w, x):\n    return w\n\ndef train(w, batches):\n"
+    "    step = jax.jit(train_step)\n    for x in batches:\n        w = step(w, x)\n"
+    "    return w\n"
+)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+def test_jit_in_loop_fix_counts_lines_as_positions_do(cli, tmp_path: Path, newline: str) -> None:
+    path = tmp_path / "m.py"
+    path.write_bytes(JIT_IN_LOOP.replace("\n", newline).encode())
+    run = cli("check", *CONCISE, "--extend-select", "JAX401", "--fix", "--unsafe-fixes", "m.py")
+    assert "internal error" not in run.err and run.code == 0
+    assert path.read_bytes() == JIT_HOISTED.replace("\n", newline).encode()
+
+
+def test_reindenting_a_moved_statement_leaves_string_content_alone() -> None:
+    from jaxlint.rules.compilation.jit_in_loop_fix import _reindented
+
+    # U+2028 and a form feed inside a string are not line breaks to Python
+    for sep in ("\u2028", "\f", "\x1c", "\x85"):
+        statement = f'step = jax.jit(\n            f, "a{sep}            b",\n        )'
+        moved = _reindented(statement, "        ", "    ")
+        assert f'"a{sep}            b"' in moved
+        assert moved == f'step = jax.jit(\n        f, "a{sep}            b",\n    )'
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+@pytest.mark.parametrize("ending", [True, False], ids=["ends-with-newline", "no-final-newline"])
+def test_added_import_counts_lines_as_positions_do(newline: str, ending: bool) -> None:
+    from jaxlint.analysis.names import SemanticModel
+    from jaxlint.engine import _ImportPlacer
+    from jaxlint.fixers.edits import edit_text
+
+    text = f"import os{newline}x = 1" + (newline if ending else "")
+    module = cst.parse_module(text)
+    placer = _ImportPlacer(module, SemanticModel(module), compute_positions(module, text), text)
+    edit = placer.edit_for("jax")
+    assert edit is not None
+    expected = f"import os{newline}import jax{newline}x = 1" + (newline if ending else "")
+    assert edit_text(text, [edit]) == expected

@@ -3,6 +3,7 @@ above the loop (the statement moved, or a new name bound to it)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -49,6 +50,10 @@ def pure(rule: JitInLoop, wrapper: cst.Call) -> bool:
 # -- source text helpers for fixes ---------------------------------------------------------
 
 
+_LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
+_PHYSICAL_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
+
+
 def _reindented(statement: str, old: str, new: str) -> str:
     """A statement's continuation lines moved from indentation ``old`` to ``new``.
 
@@ -56,7 +61,9 @@ def _reindented(statement: str, old: str, new: str) -> str:
     skipped where a line's leading space could be string content (a triple-quoted
     string, or a backslash continuation, which may be inside a string).
     """
-    lines = statement.splitlines(keepends=True)
+    # physical lines as Python counts them: ``str.splitlines`` also breaks at a form
+    # feed, U+2028 and other characters that may sit inside a string literal
+    lines = [m.group() for m in _PHYSICAL_LINE_RE.finditer(statement) if m.group()]
     if len(lines) < 2 or '"""' in statement or "'''" in statement:
         return statement
     if any(line.rstrip("\r\n").endswith("\\") for line in lines[:-1]):
@@ -71,11 +78,8 @@ class _Text:
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
         self.text = ctx.text
-        starts = [0]
-        for i, ch in enumerate(self.text):
-            if ch == "\n":
-                starts.append(i + 1)
-        self.starts = starts
+        # the line breaks positions count (``\r`` alone too: issue 28)
+        self.starts = [0] + [m.end() for m in _LINE_BREAK_RE.finditer(self.text)]
 
     def offset(self, line: int, column: int) -> int:
         return self.starts[line - 1] + column
@@ -88,12 +92,10 @@ class _Text:
         )
 
     def line_end(self, offset: int) -> int:
-        """The offset of the end of the physical line containing ``offset`` (before \\n)."""
-        end = self.text.find("\n", offset)
-        end = len(self.text) if end < 0 else end
-        if end > 0 and self.text[end - 1] == "\r":
-            end -= 1
-        return end
+        """The offset of the end of the physical line containing ``offset`` (before its
+        line break: ``\\n``, ``\\r\\n`` or ``\\r``)."""
+        found = _LINE_BREAK_RE.search(self.text, offset)
+        return len(self.text) if found is None else found.start()
 
 
 def hoist_fix(
