@@ -335,7 +335,7 @@ def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunS
         project_run.end()
     if args.diff:
         if new_text is not None and new_text != text:
-            state.diffs.append(unified_diff(text, new_text, name))
+            state.diffs[name] = unified_diff(text, new_text, name)
     elif args.fix:
         # The code goes back in its own encoding, BOM and line endings.
         sys.stdout.flush()
@@ -371,7 +371,7 @@ def _check_stdin_notebook(
         except Exception as exc:
             state.io_errors.append(unexpected(name, exc))
     if args.diff and book is not None and changed:
-        state.diffs.append(checking.notebook_diff(book, changed, name))
+        state.diffs[name] = checking.notebook_diff(book, changed, name)
     elif to_stdout:
         sys.stdout.flush()
         sys.stdout.buffer.write(book.with_sources(changed) if book is not None else data)
