@@ -209,6 +209,27 @@ def encode_source(text: str, encoding: str) -> bytes:
     return text.encode(encoding)
 
 
+def round_trips(text: str, encoding: str, digest: bytes) -> bool:
+    """Whether ``text`` written back in ``encoding`` gives the bytes it was read from
+    (``digest``: their SHA-256). Not so for a ``unicode_escape`` or ``raw_unicode_escape``
+    coding line (every line break read from ``\\n`` would be written as ``\\n``, the
+    whole file on one line) or for bytes a codec reads in more than one way: a fix is not
+    written then."""
+    if encoding in ("utf-8", "utf-8-sig"):
+        return True  # strict UTF-8 reads each text from one sequence of bytes only
+    try:
+        data = encode_source(text, encoding)
+    except Exception:
+        return False
+    return hashlib.sha256(data).digest() == digest
+
+
+NOT_ROUND_TRIP = (
+    "not fixed: its encoding ({encoding}) would not write the unchanged text back as the"
+    " bytes it was read from (save the file as UTF-8 to fix it)"
+)
+
+
 def write_atomic(
     path: Path, data: bytes, mode: int | None = None, expect: FileIdentity | None = None
 ) -> None:

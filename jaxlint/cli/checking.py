@@ -33,12 +33,14 @@ from jaxlint.notebook import is_notebook
 from jaxlint.parallel import run_parallel, should_parallelize
 from jaxlint.prefilter import mentions_jax
 from jaxlint.source import (
+    NOT_ROUND_TRIP,
     DecodeError,
     NotFixedError,
     SourceError,
     SourceFile,
     encode_source,
     read_source,
+    round_trips,
     write_atomic,
 )
 from jaxlint.timings import Timings
@@ -474,6 +476,11 @@ def _check_file(
     except MemoryError:
         state.io_errors.append(f"{name}: file too large to read")
         return
+    identity = source.identity
+    if fixing and identity and not round_trips(source.text, source.encoding, identity.digest):
+        # reported with its findings; a fix (or --diff) would rewrite every line
+        state.io_errors.append(f"{path}: {NOT_ROUND_TRIP.format(encoding=source.encoding)}")
+        fixing = False
     store: StoreFn | None = None
     if cache is not None and mentions_jax(source.text, settings.prefilter_words):
         if lookup:
