@@ -140,6 +140,22 @@ def parse_size(value: Any, where: str) -> int:
     )
 
 
+def above_max_file_size(size: int, limit: int) -> str | None:
+    """Why ``size`` bytes of source are not checked under ``max-file-size`` = ``limit``
+    (``None``: they are). The one guard of ``jaxlint check`` and ``jaxlint server``:
+    linting needs about 900 bytes of memory per byte of source (docs/performance.md)."""
+    if not limit or size <= limit:
+        return None
+    return (
+        f"{_size_text(size)} is above max-file-size ({_size_text(limit)});"
+        " set max-file-size in the configuration (0: no limit) to check it"
+    )
+
+
+def _size_text(size: int) -> str:
+    return f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size:,} bytes"
+
+
 CONFIG_KEYS = (
     "select",
     "extend-select",

@@ -395,6 +395,10 @@ def parse_module(
         return parse_error_diagnostic(
             filename, f"{NESTED_TOO_DEEPLY} ({_describe(py_error)})", row, 1
         )
+    if isinstance(py_error, UnicodeEncodeError):
+        # a lone surrogate ("\ud800" in a notebook's JSON or an editor's buffer, or from a
+        # ``unicode_escape`` coding line): no parser takes it (libcst raises too)
+        return _surrogate_diagnostic(filename, text, py_error)
     try:
         # Code this Python rejects may still be newer syntax that libcst knows; libcst's
         # own node validation then stays on, as a second opinion on what it accepted.
@@ -427,6 +431,20 @@ def _python_error_diagnostic(filename: str, text: str, exc: SyntaxError | ValueE
         row = text.count("\n", 0, nul) + 1
         column = nul - (text.rfind("\n", 0, nul) + 1) + 1
     return parse_error_diagnostic(filename, one_line(message), row, column)
+
+
+def _surrogate_diagnostic(filename: str, text: str, exc: UnicodeEncodeError) -> Diagnostic:
+    """JAX000 at the first character that has no UTF-8 form (a lone surrogate)."""
+    at = exc.start if 0 <= exc.start < len(text) else 0
+    row = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    what = f"U+{ord(text[at]):04X}" if text else "a character"
+    return parse_error_diagnostic(
+        filename,
+        f"cannot parse: {what} is a lone surrogate, not text (it has no UTF-8 form)",
+        row,
+        column,
+    )
 
 
 def _describe(exc: BaseException) -> str:

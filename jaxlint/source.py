@@ -11,6 +11,7 @@ import codecs
 import hashlib
 import io
 import os
+import re
 import stat
 import tempfile
 import tokenize
@@ -117,13 +118,20 @@ def decode_source(data: bytes) -> tuple[str, str]:
         column = nul - (data.rfind(b"\n", 0, nul) + 1) + 1
         raise DecodeError("binary file (a null byte): not Python source", row, column)
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding, first_lines = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
         raise DecodeError(f"bad encoding declaration: {exc.msg}", exc.lineno or 1) from None
     try:
-        codecs.lookup(encoding)
+        info = codecs.lookup(encoding)
     except LookupError:
         raise DecodeError(f"unknown encoding {encoding!r}") from None
+    if not getattr(info, "_is_text_encoding", True):
+        # hex, rot13, base64, zlib...: ``bytes.decode`` refuses them (LookupError), and so
+        # does Python (SyntaxError)
+        raise DecodeError(
+            f"bad encoding declaration: {encoding!r} is not a text encoding", _cookie_row(data)
+        )
+    _check_ascii_compatible(first_lines, encoding)
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
@@ -135,9 +143,47 @@ def decode_source(data: bytes) -> tuple[str, str]:
             row,
             exc.start - line_start + 1,
         ) from None
+    except Exception as exc:  # a codec's own failure (``undefined``, ``punycode``...)
+        message = " ".join(f"{type(exc).__name__}: {exc}".split())
+        raise DecodeError(f"cannot decode the file as {encoding}: {message}") from None
     if encoding == "utf-8-sig" and text.startswith("\ufeff"):
         text = text[1:]
     return text, encoding
+
+
+def _cookie_row(data: bytes) -> int:
+    """The line of the PEP 263 coding line (1 or 2; 1 when there is none)."""
+    lines = data.split(b"\n", 2)[:2]
+    for row, line in enumerate(lines, 1):
+        if _COOKIE_RE.match(line):
+            return row
+    return 1
+
+
+_COOKIE_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
+
+
+def _check_ascii_compatible(first_lines: list[bytes], encoding: str) -> None:
+    """A coding line is read as ASCII: an encoding that does not read it back as the same
+    text (``utf-16``, ``utf-32``, EBCDIC ``cp037``) cannot be the file's, as Python finds
+    too; say so, not a misleading decode error later on or a parse of garbage."""
+    if encoding in ("utf-8", "utf-8-sig"):
+        return
+    for row, line in enumerate(first_lines, 1):
+        match = _COOKIE_RE.match(line)
+        if match is None:
+            continue
+        cookie = match.group()  # ASCII: the pattern matched it
+        try:
+            same = cookie.decode(encoding) == cookie.decode("ascii")
+        except Exception:
+            same = False
+        if not same:
+            raise DecodeError(
+                f"bad encoding declaration: {encoding!r} does not read the coding line itself"
+                " (not an ASCII-compatible encoding); save the file as UTF-8",
+                row,
+            )
 
 
 def read_regular(path: Path) -> tuple[bytes, FileIdentity, int]:
@@ -173,6 +219,27 @@ def encode_source(text: str, encoding: str) -> bytes:
     if encoding == "utf-8-sig":
         return codecs.BOM_UTF8 + text.encode("utf-8")
     return text.encode(encoding)
+
+
+def round_trips(text: str, encoding: str, digest: bytes) -> bool:
+    """Whether ``text`` written back in ``encoding`` gives the bytes it was read from
+    (``digest``: their SHA-256). Not so for a ``unicode_escape`` or ``raw_unicode_escape``
+    coding line (every line break read from ``\\n`` would be written as ``\\n``, the
+    whole file on one line) or for bytes a codec reads in more than one way: a fix is not
+    written then."""
+    if encoding in ("utf-8", "utf-8-sig"):
+        return True  # strict UTF-8 reads each text from one sequence of bytes only
+    try:
+        data = encode_source(text, encoding)
+    except Exception:
+        return False
+    return hashlib.sha256(data).digest() == digest
+
+
+NOT_ROUND_TRIP = (
+    "not fixed: its encoding ({encoding}) would not write the unchanged text back as the"
+    " bytes it was read from (save the file as UTF-8 to fix it)"
+)
 
 
 def write_atomic(

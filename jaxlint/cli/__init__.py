@@ -11,6 +11,7 @@ Exit codes: 0 nothing found (or everything fixed), 1 findings remain (or, with
 from __future__ import annotations
 
 import argparse
+import codecs
 import difflib
 import os
 import sys
@@ -67,23 +68,47 @@ def _looks_like_path(word: str) -> bool:
     return os.path.lexists(word) or any(c in word for c in "/.\\") or word == "-"
 
 
+_OUTPUT_ERRORS = "jaxlint-output"
+
+
+def _output_errors(exc: UnicodeError) -> tuple[bytes, int]:
+    """``surrogateescape`` for the surrogates it stands for (a file name's undecodable
+    bytes), ``backslashreplace`` for any other surrogate (a lone ``\\ud800`` in a
+    notebook's JSON or in source read with a ``unicode_escape`` coding line)."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = bytearray()
+    for char in exc.object[exc.start : exc.end]:
+        code = ord(char)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(code - 0xDC00)
+        else:
+            out += char.encode("ascii", "backslashreplace")
+    return bytes(out), exc.end
+
+
 def _tolerant_output() -> None:
     """Never crash on a character the output cannot encode.
 
     On a non-UTF-8 terminal, such characters print as escapes. On a UTF-8 one, a file
     name that is not UTF-8 (held as surrogate escapes, as the OS gave it) prints as
-    its original bytes, as ``ls`` shows it, instead of ``UnicodeEncodeError``.
+    its original bytes, as ``ls`` shows it, instead of ``UnicodeEncodeError``; any
+    other surrogate (one that is no byte) prints as an escape (``\\ud800``).
     """
+    try:
+        codecs.lookup_error(_OUTPUT_ERRORS)
+    except LookupError:
+        codecs.register_error(_OUTPUT_ERRORS, _output_errors)
     for stream in (sys.stdout, sys.stderr):
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is None:
             continue
         utf8 = encoding in ("utf8", "utf8sig")
-        if utf8 and getattr(stream, "errors", None) != "strict":
+        if utf8 and getattr(stream, "errors", None) not in ("strict", "surrogateescape"):
             continue
         try:
-            reconfigure(errors="surrogateescape" if utf8 else "backslashreplace")
+            reconfigure(errors=_OUTPUT_ERRORS if utf8 else "backslashreplace")
         except (ValueError, OSError):
             pass
 

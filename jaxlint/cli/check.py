@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 import time
+from hashlib import sha256
 from pathlib import Path
 
 from jaxlint.cli import checking, project_run
@@ -37,7 +38,7 @@ from jaxlint.gc_pause import gc_paused
 from jaxlint.notebook import NotebookError, is_notebook, parse_notebook
 from jaxlint.output import FORMATS, STATISTICS_FORMATS
 from jaxlint.parallel import available_cores, jobs_within_budget, should_parallelize
-from jaxlint.source import DecodeError, decode_source, encode_source
+from jaxlint.source import NOT_ROUND_TRIP, DecodeError, decode_source, encode_source, round_trips
 from jaxlint.timings import Timings
 from jaxlint.versions import parse_version
 
@@ -323,6 +324,10 @@ def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunS
         if args.fix and not args.diff:
             sys.stdout.buffer.write(data)
         return finish(args, state, fixing, stdout_is_code=args.fix and not args.diff)
+    if fixing and not round_trips(text, encoding, sha256(data).digest()):
+        # the code goes back as it came, with its findings: a fix could not be written
+        state.io_errors.append(f"{name}: {NOT_ROUND_TRIP.format(encoding=encoding)}")
+        fixing = False
     run = project_run.begin(None, (), settings)
     run.finalize()  # one file: the project's other modules are read or parsed on demand
     try:
@@ -335,11 +340,12 @@ def _check_stdin(args: argparse.Namespace, resolver: ConfigResolver, state: RunS
         project_run.end()
     if args.diff:
         if new_text is not None and new_text != text:
-            state.diffs.append(unified_diff(text, new_text, name))
+            state.diffs[name] = unified_diff(text, new_text, name)
     elif args.fix:
         # The code goes back in its own encoding, BOM and line endings.
+        out = data if new_text is None or new_text == text else encode_source(new_text, encoding)
         sys.stdout.flush()
-        sys.stdout.buffer.write(encode_source(new_text if new_text is not None else text, encoding))
+        sys.stdout.buffer.write(out)
         sys.stdout.flush()
     return finish(args, state, fixing, stdout_is_code=args.fix and not args.diff)
 
@@ -371,7 +377,7 @@ def _check_stdin_notebook(
         except Exception as exc:
             state.io_errors.append(unexpected(name, exc))
     if args.diff and book is not None and changed:
-        state.diffs.append(checking.notebook_diff(book, changed, name))
+        state.diffs[name] = checking.notebook_diff(book, changed, name)
     elif to_stdout:
         sys.stdout.flush()
         sys.stdout.buffer.write(book.with_sources(changed) if book is not None else data)

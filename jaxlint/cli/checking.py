@@ -26,19 +26,21 @@ from jaxlint.cache import (
 )
 from jaxlint.cli import common, project_run
 from jaxlint.cli.common import UsageError, one_line
-from jaxlint.config import ConfigResolver, Settings
+from jaxlint.config import ConfigResolver, Settings, above_max_file_size
 from jaxlint.diagnostics import Diagnostic, Position
 from jaxlint.gc_pause import gc_paused
 from jaxlint.notebook import is_notebook
 from jaxlint.parallel import run_parallel, should_parallelize
 from jaxlint.prefilter import mentions_jax
 from jaxlint.source import (
+    NOT_ROUND_TRIP,
     DecodeError,
     NotFixedError,
     SourceError,
     SourceFile,
     encode_source,
     read_source,
+    round_trips,
     write_atomic,
 )
 from jaxlint.timings import Timings
@@ -59,7 +61,9 @@ class RunState:
     fixed_total: int = 0
     fixed_by_file: dict[str, dict[str, int]] = field(default_factory=dict)
     changed_files: int = 0
-    diffs: list[str] = field(default_factory=list)
+    diffs: dict[str, str] = field(default_factory=dict)
+    """File name -> the diff of its fixes (``--diff``): one per file, however often it is
+    linted (the end-of-run re-check lints files again)."""
     notes: list[str] = field(default_factory=list)
     unsafe_files: set[str] = field(default_factory=set)
     """Files whose settings enable unsafe fixes."""
@@ -83,9 +87,10 @@ class RunState:
         self.io_errors.extend(other.io_errors)
         self.internal_errors.extend(other.internal_errors)
         self.fixed_total += other.fixed_total
-        self.fixed_by_file.update(other.fixed_by_file)
+        for name, counts in other.fixed_by_file.items():
+            add_fix_counts(self, name, counts, total=False)
         self.changed_files += other.changed_files
-        self.diffs.extend(other.diffs)
+        self.diffs.update(other.diffs)
         self.notes.extend(other.notes)
         self.unsafe_files |= other.unsafe_files
         self.cache_hits += other.cache_hits
@@ -376,6 +381,13 @@ def recheck_project(
         for name in stale:
             state.project_queries.pop(name, None)
             state.sources.pop(name, None)
+            if args.diff:
+                # nothing was written: the lint again starts from the same text, and its
+                # diff and fixes replace these (with --fix they were written and stay)
+                state.diffs.pop(name, None)
+                counts = state.fixed_by_file.pop(name, None)
+                if counts:
+                    state.fixed_total -= sum(counts.values())
             if state.timings is not None:
                 state.timings.files_relinted += 1
         tasks = [(Path(name),) for name in stale]
@@ -464,6 +476,11 @@ def _check_file(
     except MemoryError:
         state.io_errors.append(f"{name}: file too large to read")
         return
+    identity = source.identity
+    if fixing and identity and not round_trips(source.text, source.encoding, identity.digest):
+        # reported with its findings; a fix (or --diff) would rewrite every line
+        state.io_errors.append(f"{path}: {NOT_ROUND_TRIP.format(encoding=source.encoding)}")
+        fixing = False
     store: StoreFn | None = None
     if cache is not None and mentions_jax(source.text, settings.prefilter_words):
         if lookup:
@@ -490,12 +507,12 @@ def _check_file(
 
     if state.timings is not None:
         state.timings.files_linted += 1
-    mark = _Mark.of(state)
+    mark = _Mark.of(state, name)
     with gc_paused():
         new_text = process_text(source.text, name, settings, path, args, state, fixing, store=store)
     if new_text is not None and new_text != source.text:
         if args.diff:
-            state.diffs.append(unified_diff(source.text, new_text, name))
+            state.diffs[name] = unified_diff(source.text, new_text, name)
         else:
             with timed(state, "write fixed files"):
                 written = _write_back(path, source, new_text, state)
@@ -517,17 +534,11 @@ def too_large(path: Path, settings: Settings, state: RunState) -> bool:
         size = os.stat(path).st_size
     except OSError:
         return False  # reading it reports the error
-    if size <= limit:
+    why = above_max_file_size(size, limit)
+    if why is None:
         return False
-    state.notes.append(
-        f"{path}: skipped: {_megabytes(size)} is above max-file-size ({_megabytes(limit)});"
-        " set max-file-size in the configuration (0: no limit) to check it"
-    )
+    state.notes.append(f"{path}: skipped: {why}")
     return True
-
-
-def _megabytes(size: int) -> str:
-    return f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size:,} bytes"
 
 
 @dataclass
@@ -538,15 +549,21 @@ class _Mark:
 
     diagnostics: int
     notes: int
+    fixed: dict[str, int] | None
+    """The file's fix counts before (from an earlier lint in the run, whose fixes were
+    written)."""
 
     @classmethod
-    def of(cls, state: RunState) -> _Mark:
-        return cls(len(state.diagnostics), len(state.notes))
+    def of(cls, state: RunState, name: str) -> _Mark:
+        before = state.fixed_by_file.get(name)
+        return cls(len(state.diagnostics), len(state.notes), dict(before) if before else None)
 
     def undo(self, state: RunState, name: str) -> None:
         counts = state.fixed_by_file.pop(name, None)
         if counts:
             state.fixed_total -= sum(counts.values())
+        if self.fixed:
+            add_fix_counts(state, name, self.fixed)
         del state.diagnostics[self.diagnostics :]
         del state.notes[self.notes :]
         for key in [k for k in state.sources if k == name or k.startswith(f"{name}:cell ")]:
@@ -598,8 +615,7 @@ def process_text(
             outcome = fix_text(text, lint_for_fix, unsafe=unsafe)
         final_text = outcome.text
         if outcome.total_applied:
-            state.fixed_total += outcome.total_applied
-            state.fixed_by_file[name] = outcome.applied
+            add_fix_counts(state, name, outcome.applied)
         for dropped in outcome.dropped:
             at = (
                 where(dropped.row, dropped.column)
@@ -624,6 +640,16 @@ def process_text(
     if result.diagnostics:
         state.sources[name] = final_text
     return final_text if fixing else None
+
+
+def add_fix_counts(state: RunState, name: str, applied: dict[str, int], total: bool = True) -> None:
+    """Count fixes applied to ``name`` (added to those of an earlier lint of the same run:
+    a file fixed and written, then linted again at the end, keeps both)."""
+    counts = state.fixed_by_file.setdefault(name, {})
+    for code, n in applied.items():
+        counts[code] = counts.get(code, 0) + n
+    if total:
+        state.fixed_total += sum(applied.values())
 
 
 def _add_internal(state: RunState, errors: list[InternalError]) -> None:
@@ -699,7 +725,7 @@ def check_notebook(
     except nb.NotebookError as exc:
         state.io_errors.append(f"{name}: {exc}")
         return
-    mark = _Mark.of(state)
+    mark = _Mark.of(state, name)
     try:
         changed = lint_notebook(book, name, path, settings, args, state, fixing, cache)
     except nb.NotebookError as exc:
@@ -708,7 +734,7 @@ def check_notebook(
     if not changed:
         return
     if args.diff:  # one entry per file (the summary counts files), a diff per cell
-        state.diffs.append(notebook_diff(book, changed, name))
+        state.diffs[name] = notebook_diff(book, changed, name)
         return
     with timed(state, "write fixed files"):
         try:

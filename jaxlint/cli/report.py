@@ -46,7 +46,7 @@ def finish(
 
     human = args.output_format in ("text", "concise")
     if args.diff:
-        for diff in state.diffs:
+        for diff in state.diffs.values():
             out.write(diff)
         out.flush()
         hidden = _count_hidden(diags, opts)

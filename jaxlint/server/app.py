@@ -20,7 +20,6 @@ from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
@@ -32,8 +31,14 @@ from jaxlint.server import actions
 from jaxlint.server import notebooks as nbs
 from jaxlint.server.hover import hover_markdown
 from jaxlint.server.incremental import Span, fast_relint, statement_spans
-from jaxlint.server.linting import DocumentLinter, LintResult
+from jaxlint.server.linting import (
+    TOO_LARGE_NAME,
+    DocumentLinter,
+    LintResult,
+    too_large_diagnostic,
+)
 from jaxlint.server.options import parse_options
+from jaxlint.server.protocol import AnsweringProtocol
 from jaxlint.server.worker import Worker
 
 FIX_ALL_KIND = "source.fixAll.jaxlint"
@@ -63,8 +68,9 @@ class DocState:
     """id(diagnostic) -> (it, its LSP form) as last published (the pair keeps the id valid)."""
 
 
-class _Protocol(LanguageServerProtocol):
-    """pygls's protocol, but it leaves edits to the server (``JaxlintServer.changed``).
+class _Protocol(AnsweringProtocol):
+    """pygls's protocol, but it leaves edits to the server (``JaxlintServer.changed``),
+    and it answers every request (``protocol.py``).
 
     pygls applies incremental changes to its own copy of the document with lines split
     by ``str.splitlines`` (which breaks at form feeds, U+2028 and other characters that
@@ -144,7 +150,7 @@ class JaxlintServer(LanguageServer):
         return lsp.Range(lsp.Position(sl, sc), lsp.Position(el, ec))
 
     def to_lsp(self, diag: Diagnostic, units: actions.Units) -> lsp.Diagnostic:
-        if diag.code in (PARSE_ERROR_CODE, INTERNAL_ERROR_CODE):
+        if diag.code in (PARSE_ERROR_CODE, INTERNAL_ERROR_CODE) and diag.name != TOO_LARGE_NAME:
             severity = lsp.DiagnosticSeverity.Error
         else:
             severity = lsp.DiagnosticSeverity.Warning
@@ -193,7 +199,8 @@ class JaxlintServer(LanguageServer):
         path = _path_of(uri)
         name = _display_name(path, uri)
         result = self.linter.lint(text, path, name, persist=True)
-        spans = statement_spans(text)
+        # above max-file-size: one diagnostic, and no parse at all
+        spans = None if result.extra.get("too_large") else statement_spans(text)
         state = DocState(
             uri,
             path,
@@ -201,7 +208,7 @@ class JaxlintServer(LanguageServer):
             text,
             version,
             result,
-            None if isinstance(spans, SyntaxError) else spans,
+            spans if isinstance(spans, list) else None,
         )
         if state.spans is not None:
             state.good = (text, state.spans, result.diagnostics)
@@ -251,7 +258,8 @@ class JaxlintServer(LanguageServer):
         self.cancel_exact(state)
         settings = state.result.settings
         fast = None
-        if settings is not None and state.result.diagnostics is not None:
+        big = settings is not None and too_large_diagnostic(new_text, state.name, settings)
+        if settings is not None and state.result.diagnostics is not None and not big:
 
             def lint(text: str) -> list[Diagnostic]:
                 return self.linter.lint_with(text, state.path, state.name, settings).diagnostics
@@ -267,8 +275,8 @@ class JaxlintServer(LanguageServer):
                 fast = None
         if fast is None:
             result = self.linter.lint(new_text, state.path, state.name)
-            spans = statement_spans(new_text)
-            state.spans = None if isinstance(spans, SyntaxError) else spans
+            spans = None if result.extra.get("too_large") else statement_spans(new_text)
+            state.spans = spans if isinstance(spans, list) else None
         else:
             result = LintResult(fast.diagnostics, settings, exact=False)
             state.spans = fast.spans
@@ -770,5 +778,12 @@ def _covers(diag: Diagnostic, pos: Position) -> bool:
 
 
 def serve(exact_delay: float = DEFAULT_EXACT_DELAY) -> int:
-    build_server(exact_delay).start_io()
-    return 0
+    """Serve on stdin/stdout until ``exit`` (or the end of stdin). The exit code is 0
+    after a ``shutdown`` request and 1 without one, as the LSP specification asks
+    (pygls calls ``sys.exit`` with it, but its IO loop swallows ``SystemExit``)."""
+    server = build_server(exact_delay)
+    try:
+        server.start_io()
+    finally:
+        server.worker.close()
+    return 0 if server.protocol._shutdown else 1

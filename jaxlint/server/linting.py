@@ -25,8 +25,8 @@ from jaxlint.cache import (
     entry_key,
     settings_fingerprint,
 )
-from jaxlint.config import ConfigError, ConfigResolver, Settings
-from jaxlint.diagnostics import INTERNAL_ERROR_CODE, Diagnostic, Position
+from jaxlint.config import ConfigError, ConfigResolver, Settings, above_max_file_size
+from jaxlint.diagnostics import INTERNAL_ERROR_CODE, PARSE_ERROR_CODE, Diagnostic, Position
 
 if TYPE_CHECKING:
     from jaxlint.engine import InternalError
@@ -65,6 +65,30 @@ def config_error_diagnostic(filename: str, message: str) -> Diagnostic:
         code=INTERNAL_ERROR_CODE,
         name="config-error",
         message=f"jaxlint config error: {_one_line(message)}",
+        filename=filename,
+        start=Position(1, 1),
+        end=Position(1, 1),
+    )
+
+
+TOO_LARGE_NAME = "file-too-large"
+
+
+def too_large_diagnostic(text: str, filename: str, settings: Settings) -> Diagnostic | None:
+    """The one diagnostic of a document above ``max-file-size`` (its UTF-8 size, as the
+    file would be saved), which is then never parsed: the guard of ``jaxlint check``
+    (a 2.5 MB buffer took 2.5 GiB, a 5 MB one had no result after 300 s)."""
+    limit = settings.max_file_size
+    if not limit or len(text) * 4 <= limit:  # a character is at most 4 bytes
+        return None
+    size = len(text) if len(text) > limit else len(text.encode("utf-8", "surrogatepass"))
+    why = above_max_file_size(size, limit)
+    if why is None:
+        return None
+    return Diagnostic(
+        code=PARSE_ERROR_CODE,
+        name=TOO_LARGE_NAME,
+        message=f"jaxlint: not checked: {why}",
         filename=filename,
         start=Position(1, 1),
         end=Position(1, 1),
@@ -112,6 +136,9 @@ class DocumentLinter:
             settings = self.settings_for(path)
         except ConfigError as exc:
             return LintResult([config_error_diagnostic(name, str(exc))], None)
+        big = too_large_diagnostic(text, name, settings)
+        if big is not None:
+            return LintResult([big], settings, extra={"too_large": True})
         key = (text, str(path), name, id(settings))
         hit = self._memo.get(key)
         if hit is not None and hit.settings is settings and self._still_holds(hit, path, settings):
@@ -129,6 +156,9 @@ class DocumentLinter:
 
     def lint_with(self, text: str, path: Path | None, name: str, settings: Settings) -> LintResult:
         """Lint ``text`` with ``settings`` (no memo, no disk cache)."""
+        big = too_large_diagnostic(text, name, settings)
+        if big is not None:
+            return LintResult([big], settings, extra={"too_large": True})
         from jaxlint.engine import lint_text
         from jaxlint.gc_pause import gc_paused
 
