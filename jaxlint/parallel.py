@@ -17,8 +17,6 @@ work function and its context must be picklable).
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.connection
 import os
 import signal
 import sys
@@ -27,9 +25,12 @@ import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jaxlint import signals
+
+if TYPE_CHECKING:
+    import multiprocessing.context
 
 PREFETCH = 2
 """Tasks queued per worker: one running and one waiting, so a worker never idles."""
@@ -96,6 +97,8 @@ def _context() -> multiprocessing.context.BaseContext:
     another thread held; Python warns about it. Then the workers start from a
     clean fork server instead (the work function and its context are pickled).
     """
+    import multiprocessing  # only a run with workers pays for it (start-up of one file)
+
     if sys.platform.startswith("linux"):
         if _thread_count() == 1:
             return multiprocessing.get_context("fork")
@@ -218,6 +221,8 @@ def run_parallel(
     work function raised. ``order`` is the order to hand tasks out (largest
     first balances the load); results are keyed by index whatever the order.
     """
+    from multiprocessing.connection import wait
+
     ctx = _context()
     pending: deque[int] = deque(order if order is not None else range(len(tasks)))
     workers: list[_Worker] = []
@@ -290,7 +295,7 @@ def run_parallel(
             waitables: list[Any] = []
             for w in busy:
                 waitables.extend((w.conn, w.process.sentinel))
-            ready = set(multiprocessing.connection.wait(waitables))
+            ready = set(wait(waitables))
             for worker in list(busy):
                 if worker.conn in ready:
                     alive = receive(worker)

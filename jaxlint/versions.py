@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from importlib import metadata
 
 NEWEST_KNOWN_JAX = "0.12.0"
 """The newest JAX release the rules were checked against."""
@@ -28,6 +27,8 @@ def format_version(version: Version) -> str:
 
 def installed_jax_version() -> str | None:
     """The installed ``jax`` distribution's version from its metadata, or ``None``."""
+    from importlib import metadata  # 30-60 ms: only when a setting needs the default
+
     try:
         raw = metadata.version("jax")
     except metadata.PackageNotFoundError:

@@ -13,31 +13,47 @@ from __future__ import annotations
 import argparse
 import codecs
 import difflib
+import importlib
 import os
 import sys
 import traceback
 from collections.abc import Sequence
+from types import ModuleType
 
 from jaxlint import __version__, signals
-from jaxlint.cli import check, clean, probe, rule
 from jaxlint.cli.common import EXIT_ERROR, Parser, UsageError, one_line
 from jaxlint.config import ConfigError
-from jaxlint.server import cli as server
 
 # The order is the order of ``jaxlint --help``; ``check`` is the default command.
-SUBCOMMANDS = {"check": check, "rule": rule, "probe": probe, "clean": clean, "server": server}
+SUBCOMMANDS = {
+    "check": "jaxlint.cli.check",
+    "rule": "jaxlint.cli.rule",
+    "probe": "jaxlint.cli.probe",
+    "clean": "jaxlint.cli.clean",
+    "server": "jaxlint.server.cli",
+}
+"""Each subcommand's module (``add_parser(sub)``, ``run(args)``), imported only when the
+command line names it: ``jaxlint --version`` and ``jaxlint rule`` never import the
+checker, the cache or the language server (docs/performance.md, "Start-up")."""
 _HELP_ORDER = ("check", "clean", "rule", "probe", "server")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def subcommand(name: str) -> ModuleType:
+    return importlib.import_module(SUBCOMMANDS[name])
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every subcommand, or with ``only`` that one (what
+    parsing a command line that starts with its name needs; its help and errors are
+    the same)."""
     parser = Parser(
         prog="jaxlint",
         description="A linter for JAX code, with autofixes and runtime probes.",
     )
     parser.add_argument("--version", action="version", version=f"jaxlint {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=Parser)
-    for name in _HELP_ORDER:
-        SUBCOMMANDS[name].add_parser(sub)
+    for name in _HELP_ORDER if only is None else (only,):
+        subcommand(name).add_parser(sub)
     return parser
 
 
@@ -119,9 +135,9 @@ def _run_command(args: argparse.Namespace) -> int:
     The language server keeps its own handling (its client stops it)."""
     command = args.command or "check"
     if command == "server":
-        return SUBCOMMANDS[command].run(args)
+        return subcommand(command).run(args)
     with signals.terminate_like_interrupt():
-        return SUBCOMMANDS[command].run(args)
+        return subcommand(command).run(args)
 
 
 def _interrupted(exc: KeyboardInterrupt) -> int:
@@ -135,9 +151,12 @@ def _interrupted(exc: KeyboardInterrupt) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _tolerant_output()
-    parser = build_parser()
     try:
         argv = _normalize_argv(sys.argv[1:] if argv is None else argv)
+        if argv[0] == "--version":  # what argparse's version action prints, without the parser
+            print(f"jaxlint {__version__}")
+            return 0
+        parser = build_parser(argv[0] if argv[0] in SUBCOMMANDS else None)
         args = parser.parse_args(argv)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -158,3 +177,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         print(f"error: internal error: {one_line(f'{type(exc).__name__}: {exc}')}", file=sys.stderr)
         return EXIT_ERROR
+
+
+def __getattr__(name: str) -> ModuleType:
+    """``jaxlint.cli.check`` and the other submodules, imported on first use."""
+    if name in (
+        "check",
+        "checking",
+        "clean",
+        "common",
+        "noqa_add",
+        "probe",
+        "progress",
+        "project_run",
+        "report",
+        "rule",
+        "watch",
+    ):
+        return importlib.import_module(f"jaxlint.cli.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
