@@ -269,3 +269,125 @@ def test_end_of_run_recheck_is_counted(tmp_path: Path, capsys, monkeypatch) -> N
     assert code == 1
     # util.py is linted before step.py says it calls `helper` traced: linted again
     assert "linted again for what other modules say" in out + err
+
+
+# -- JAX603: x64 switched on outside the file ----------------------------------------------------
+
+
+def copy_x64(tmp_path: Path) -> Path:
+    """The ``x64`` fixture projects, with each ``conftest.fixture.py`` copied as
+    ``conftest.py`` (stored under another name so that pytest does not load it here)."""
+    root = copy("x64", tmp_path)
+    for stored in root.rglob("conftest.fixture.py"):
+        stored.rename(stored.with_name("conftest.py"))
+    return root
+
+
+@pytest.mark.parametrize("one", [False, True], ids=["project", "one-file"])
+def test_x64_switched_on_outside_the_file(tmp_path: Path, capsys, monkeypatch, one: bool) -> None:
+    """JAX603 reads the ``conftest.py`` files above a test module (at import, in
+    ``pytest_configure``, in an autouse fixture), the pytest configuration
+    (``pytest.ini``, ``pyproject.toml``, ``setup.cfg``, ``tox.ini``) and the package
+    ``__init__.py`` the module belongs to or imports. Each fixture folder is its own
+    project (its own marker)."""
+    base = copy_x64(tmp_path)
+    expected = {
+        "conftest/other/tests/sums.py": 5,  # no conftest above it
+        "disabled/tests/sums.py": 5,  # JAX_ENABLE_X64=0
+        "hooks/tests/named/sums.py": 5,  # a fixture the test does not request
+        "package/scripts/plain.py": 3,  # does not import the package that enables x64
+    }
+    silent = [
+        "conftest/tests/sums.py",
+        "conftest/tests/unit/nested.py",
+        "hooks/tests/hook/sums.py",
+        "hooks/tests/autouse/sums.py",
+        "ini/tests/sums.py",
+        "pyproject/tests/sums.py",
+        "setupcfg/tests/sums.py",
+        "tox/tests/sums.py",
+        "package/mypkg/run.py",
+        "package/scripts/demo.py",
+    ]
+    for name in [*expected, *silent]:
+        project, _, rel = name.partition("/")
+        root = base / project
+        args = ["--no-cache", "--select", "JAX603", rel if one else "."]
+        found = check(root, *args, capsys=capsys, monkeypatch=monkeypatch)
+        mine = [(f, row, code) for f, row, code, _ in found if f == rel]
+        want = [(rel, expected[name], "JAX603")] if name in expected else []
+        assert mine == want, name
+
+
+def test_x64_answer_is_recorded_and_rechecked(tmp_path: Path, capsys, monkeypatch) -> None:
+    """The finding depends on a ``conftest.py`` the run does not lint: a cached result is
+    checked again when it changes."""
+    root = copy_x64(tmp_path) / "conftest"
+    conftest = root / "tests/conftest.py"
+    args = ["--select", "JAX603", "."]
+    first = codes(check(root, *args, capsys=capsys, monkeypatch=monkeypatch))
+    assert first == [("other/tests/sums.py", 5, "JAX603")]
+    conftest.write_text(conftest.read_text().replace("True", "False"))
+    second = codes(check(root, *args, capsys=capsys, monkeypatch=monkeypatch))
+    assert second == [
+        ("other/tests/sums.py", 5, "JAX603"),
+        ("tests/sums.py", 5, "JAX603"),
+        ("tests/unit/nested.py", 5, "JAX603"),
+    ]
+    conftest.write_text(conftest.read_text().replace("False", "True"))
+    assert codes(check(root, *args, capsys=capsys, monkeypatch=monkeypatch)) == first
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "on"),
+    [
+        ("pytest.ini", "[pytest]\nenv =\n    JAX_ENABLE_X64=1\n", True),
+        ("pytest.ini", "[pytest]\nenv =\n    JAX_ENABLE_X64=false\n", False),
+        ("pytest.ini", "[pytest]\naddopts = -ra --jax_enable_x64\n", True),
+        ("pytest.ini", "[other]\nenv = JAX_ENABLE_X64=1\n", False),
+        ("setup.cfg", "[tool:pytest]\nenv = D:JAX_ENABLE_X64=True\n", True),
+        ("setup.cfg", "[testenv]\nsetenv = JAX_ENABLE_X64=1\n", False),
+        ("tox.ini", "[testenv:py312]\nsetenv =\n    JAX_ENABLE_X64 = 1\n", True),
+        ("pyproject.toml", '[tool.pytest.ini_options]\nenv = ["JAX_ENABLE_X64=1"]\n', True),
+        ("pyproject.toml", '[tool.pytest_env]\nJAX_ENABLE_X64 = "0"\n', False),
+        ("pyproject.toml", '[tool.pytest_env]\nJAX_ENABLE_X64 = "1"\n', True),
+        ("pyproject.toml", '[project]\ndescription = "JAX_ENABLE_X64=1"\n', False),
+        ("pyproject.toml", "[tool.pytest.ini_options\n", False),  # not TOML: nothing
+    ],
+)
+def test_x64_in_pytest_configuration(name: str, text: str, on: bool) -> None:
+    from jaxlint.analysis.x64 import scan_config
+
+    assert scan_config(name, text) is on
+
+
+@pytest.mark.parametrize(
+    ("text", "conftest", "line"),
+    [
+        ('import jax\njax.config.update("jax_enable_x64", True)\n', False, 2),
+        ('import jax\njax.config.update("jax_enable_x64", False)\n', False, None),
+        ('import os\nos.environ["JAX_ENABLE_X64"] = "1"\nimport jax\n', False, 2),
+        ('import os\nos.environ.setdefault("JAX_ENABLE_X64", "True")\n', False, 2),
+        # a function of a package's __init__ runs only when called
+        ('import jax\ndef on():\n    jax.config.update("jax_enable_x64", True)\n', False, None),
+        ('import jax\ndef pytest_configure(config):\n    jax.config.update("jax_enable_x64", 1)\n',
+         True, 3),
+        # JAX reads the environment variable once, when it is imported
+        ('import jax\nimport os\nos.environ["JAX_ENABLE_X64"] = "1"\n', False, None),
+        ("import jax, pytest\n@pytest.fixture(autouse=True)\ndef f(monkeypatch):\n"
+         '    monkeypatch.setenv("JAX_ENABLE_X64", "1")\n', True, None),
+        ("import jax, pytest\n@pytest.fixture(autouse=True)\ndef f():\n"
+         "    with jax.enable_x64(True):\n        yield\n", True, 4),
+        ("import jax, pytest\n@pytest.fixture\ndef f():\n    with jax.enable_x64(True):\n"
+         "        yield\n", True, None),
+        # a fixture that restores the flag it saved does not switch it on (blackjax)
+        ("import jax, pytest\n@pytest.fixture(autouse=True)\ndef restore():\n"
+         "    saved = jax.config.jax_enable_x64\n    yield\n"
+         '    jax.config.update("jax_enable_x64", saved)\n', True, None),
+        ("def broken(:\n", True, None),
+    ],
+)  # fmt: skip
+def test_x64_in_python_files(text: str, conftest: bool, line: int | None) -> None:
+    from jaxlint.analysis.x64 import scan_python
+
+    assert scan_python(text, conftest) == line

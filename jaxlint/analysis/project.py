@@ -473,6 +473,8 @@ class ProjectContext:
 
     _callers_index: dict[str, list[dict[str, Any]]] | None = None
     _callers_version: tuple[int, bool] | None = None
+    x64_sources: Any = None
+    """Where the project switches x64 on (``analysis/x64.py``), made on first ask."""
 
     def callers_index(self) -> dict[str, list[dict[str, Any]]]:
         """Module -> the traced calls into its functions recorded in the summaries the
@@ -665,6 +667,23 @@ class ProjectFacts:
             return []
         return self._ask("callers", self.module.name, self._callers)
 
+    def x64_enabled(self, key: str) -> str | None:
+        """Where x64 is switched on for this file outside it (``file:line``): ``key`` is
+        ``test:`` for a test module (its ``conftest.py`` files and pytest configuration
+        count) or ``run:``, followed by the top-level names the file imports, joined by
+        commas (the project's modules among them whose import switches it on count)."""
+
+        def answer() -> str | None:
+            from jaxlint.analysis.x64 import sources
+
+            kind, _, names = key.partition(":")
+            imports = [n for n in names.split(",") if n]
+            return sources(self.project).enabled_for(
+                self.path, self.module, kind == "test", imports
+            )
+
+        return self._ask("x64", key, answer)
+
     # -- answers -----------------------------------------------------------------------
 
     def _ask(self, kind: str, key: str, answer: Any) -> Any:
@@ -815,6 +834,7 @@ def answers_changed(facts: ProjectFacts, recorded: dict[str, Any]) -> bool:
             "class": facts.class_,
             "value": facts.value,
             "callers": lambda _key: facts.traced_calls(),
+            "x64": facts.x64_enabled,
         }.get(kind)
         if ask is None:
             return True

@@ -60,6 +60,21 @@ annotations) are unsafe; entries without a mechanical replacement have no fix an
 the message says what to do. An import is rewritten to import the replacement
 under the old local name, so the rest of the file is untouched.
 
+Array methods (`x.split(2)`, `x.device()`, `x.device_buffer`, ...) are reported and
+rewritten only where `x` is known to be one JAX array: made by a `jax.numpy`,
+`jax.lax` or `jax.random` function that returns one array, an `.at[]` update, array
+arithmetic or an array method on such a value, a traced parameter annotated
+`jax.Array` (or jaxtyping) or used by its function as only one array allows
+(`x - 1`, `x.sum()`), or a local jitted function whose every `return` is one (the
+evidence JAX601 uses). A value that is only traced is not enough: a traced
+parameter or the result of a jitted call may be any pytree, a `flax.nnx.State`, a
+dict, an Equinox module, whose `split` or `device` is its own method
+(`state.split(nnx.Param, ...)` is not `jnp.split(state, nnx.Param, ...)`). Such a
+use is not reported at all, rather than reported with a weaker message: the method
+names in the table (`split`, `device`, `broadcast`) are common on pytrees, so the
+finding would be a likely false alarm, and an unannotated array parameter can be
+annotated `jax.Array` to have it checked.
+
 ## Verify at runtime
 `jaxlint probe env` prints the installed JAX version; run the flagged line with
 `python -W error::DeprecationWarning` to see JAX's own warning.

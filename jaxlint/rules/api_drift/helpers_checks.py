@@ -11,11 +11,14 @@ import libcst as cst
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.api_drift.helpers import DOTTED_RE, DriftBase, Plan, dotted_name, worst
 from jaxlint.rules.api_drift.table import Drift
+from jaxlint.rules.array_semantics.helpers import ArrayEvidence
 from jaxlint.rules.base import FixOp, ReplaceNode
 
 
 class DriftChecks(DriftBase):
     """The checks JAX701 and JAX702 share; each keeps the entries of its own status."""
+
+    _array_evidence: ArrayEvidence | None = None
 
     def _import_entry(self, qualname: str) -> bool:
         """An import of ``qualname`` is itself reported (by JAX701 or JAX702)."""
@@ -103,8 +106,15 @@ class DriftChecks(DriftBase):
         )
 
     def _is_array(self, expr: cst.BaseExpression) -> bool:
-        val = self.ctx.trace.value(expr)
-        return val is not None and val.array
+        """``expr`` is known to be one JAX array (``jnp``/``lax``/``jax.random`` result,
+        array arithmetic, a traced parameter annotated ``jax.Array``, ...: the JAX6xx
+        rules' :class:`ArrayEvidence`). A value that is merely traced is not enough: a
+        traced parameter may be any pytree (a ``flax.nnx.State``, a dict, an Equinox
+        module), whose ``split``/``device``/``broadcast`` are its own methods, so the
+        method is neither reported nor rewritten there (see the docs' Fix safety)."""
+        if self._array_evidence is None:
+            self._array_evidence = ArrayEvidence(self)  # type: ignore[arg-type]
+        return self._array_evidence.of(expr) is not None
 
     def _check_array_attribute(self, node: cst.Attribute) -> None:
         drift = self._table.methods.get(node.attr.value)

@@ -104,6 +104,21 @@ equivalent), for `id_print` (its output format) and where the replacement takes
 other arguments (`sph_harm`, `build_tree`): the message says what to use. A fix that needs `import jax` (or `import jax.extend`, which `import jax`
 does not load) adds it once.
 
+Array methods (`x.split(2)`, `x.device()`, `x.device_buffer`, ...) are reported and
+rewritten only where `x` is known to be one JAX array: made by a `jax.numpy`,
+`jax.lax` or `jax.random` function that returns one array, an `.at[]` update, array
+arithmetic or an array method on such a value, a traced parameter annotated
+`jax.Array` (or jaxtyping) or used by its function as only one array allows
+(`x - 1`, `x.sum()`), or a local jitted function whose every `return` is one (the
+evidence JAX601 uses). A value that is only traced is not enough: a traced
+parameter or the result of a jitted call may be any pytree, a `flax.nnx.State`, a
+dict, an Equinox module, whose `split` or `device` is its own method
+(`state.split(nnx.Param, ...)` is not `jnp.split(state, nnx.Param, ...)`). Such a
+use is not reported at all, rather than reported with a weaker message: the method
+names in the table (`split`, `device`, `broadcast`) are common on pytrees, so the
+finding would be a likely false alarm, and an unannotated array parameter can be
+annotated `jax.Array` to have it checked.
+
 ## Verify at runtime
 `jaxlint probe env` prints the installed JAX version; on a JAX at or past the
 removal version the flagged line raises as soon as it runs.
@@ -179,8 +194,25 @@ removal version the flagged line raises as soon as it runs.
             note="after `if jax_version >= (0, 4, 26): return ...` (true on the target JAX),"
             " the rest of the block never runs (kfac-jax `parallel.py`)",
         ),
+        EXAMPLES.valid(
+            "valid_nnx_state_split_traced_pytree.py",
+            note="`state.split(nnx.Param, ...)` on a `flax.nnx.State` (a traced pytree, not a"
+            " JAX array): its own method, neither reported nor rewritten to `jnp.split`",
+        ),
+        EXAMPLES.valid(
+            "valid_traced_parameter_unknown_type.py",
+            note="a traced parameter of unknown type may be any pytree: not known to be an array",
+        ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_array_method_known_array.py",
+            count=3,
+            line=7,
+            raises="AttributeError",
+            note="array methods on values known to be one JAX array (annotated `jax.Array`,"
+            " made by `jnp`/`jax.random`): the safe rewrites apply",
+        ),
         EXAMPLES.invalid(
             "invalid_early_return_guard_not_taken.py",
             count=1,

@@ -10,6 +10,7 @@ import libcst as cst
 
 from jaxlint.analysis.testcode import is_test_function
 from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
+from jaxlint.rules.array_semantics.float64_without_x64_analysis import X64Checks
 from jaxlint.rules.array_semantics.helpers import ArrayEvidence
 from jaxlint.rules.base import Examples, Option, Raises, Rule
 
@@ -20,11 +21,6 @@ _FLOAT64_NAMES = frozenset(
 )
 _FLOAT64_STRINGS = frozenset({"float64", "f8", "<f8", "=f8", "double"})
 _DTYPE_CALLS = frozenset({"numpy.dtype", "jax.numpy.dtype"})
-_X64_FLAGS = frozenset({"jax_enable_x64", "JAX_ENABLE_X64"})
-_X64_CONTEXTS = frozenset({"jax.enable_x64", "jax.experimental.enable_x64"})
-_CONFIG_UPDATES = frozenset({"jax.config.update", "jax.config.config.update"})
-_FLAG_PARSERS = frozenset({"jax.config.parse_flags_with_absl", "jax.config.config_with_absl"})
-_X64_ATTRIBUTES = frozenset({"jax_enable_x64", "x64_enabled"})
 _CONVERT_METHODS = frozenset({"astype", "view"})
 
 
@@ -35,8 +31,9 @@ _NOTEBOOK_CELLS = re.compile(r"^# (?:%%|In\[[ 0-9]*\]:)", re.MULTILINE)
 _TEST, _NOTEBOOK, _SCRIPT, _LIBRARY = "test", "notebook", "script", "library"
 _WHY = {
     _TEST: (
-        "but this test file never enables x64: JAX warns and makes float32, so the test runs"
-        " in float32 unless a `conftest.py` or `JAX_ENABLE_X64` enables x64; use"
+        "but this test file never enables x64, nor does a `conftest.py` above it, the pytest"
+        " configuration or a package it imports: JAX warns and makes float32, so the test"
+        " runs in float32 unless the environment sets `JAX_ENABLE_X64`; use"
         " `with jax.enable_x64(True):` in the test or ask for float32"
     ),
     _NOTEBOOK: (
@@ -131,17 +128,7 @@ def _module_kind(ctx) -> str:  # type: ignore[no-untyped-def]
     return _LIBRARY
 
 
-def _literal_false(expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.Name):
-        return expr.value == "False"
-    if isinstance(expr, cst.Integer):
-        return expr.value == "0"
-    if isinstance(expr, cst.SimpleString):
-        return str(expr.evaluated_value).lower() in ("0", "false", "")
-    return False
-
-
-class Float64WithoutX64(Rule):
+class Float64WithoutX64(X64Checks, Rule):
     code = "JAX603"
     name = "float64-without-x64"
     message = "{request}, {why}"
@@ -205,12 +192,39 @@ test is judged like any other module (usually a library: the tests that import
 it may enable x64). Enabling x64 anywhere
 in the test file counts (`@jax.enable_x64(True)` or `with jax.enable_x64(True):`
 on a test, a fixture that calls `jax.config.update("jax_enable_x64", True)`,
-absltest's `jax.config.parse_flags_with_absl()`). The rule checks one file at
-a time and does not read a `conftest.py`, `pytest.ini` or CI environment:
-the finding would then depend on files it was not asked to check (and that the
-cache does not track). The message names that possibility; a project whose
-`conftest.py` or test environment enables x64 for every test turns the rule off
-for its tests with `per-file-ignores` (`"tests/**" = ["JAX603"]`).
+absltest's `jax.config.parse_flags_with_absl()`).
+
+**x64 switched on outside the file.** The rule also reads, as text (the
+project's code is never imported or run), the places that switch x64 on for a
+file before it runs, each with the scope where that is true:
+
+- for a test file, a `conftest.py` in its folder or any folder above it up to
+  the project root: pytest imports it before the tests below it. It counts when
+  it switches x64 on when imported (`jax.config.update("jax_enable_x64", True)`
+  at its top level, or `os.environ["JAX_ENABLE_X64"] = "1"` there before it
+  imports JAX, which reads the variable once), in
+  `pytest_configure`/`pytest_sessionstart`, or in an autouse fixture
+  (`with jax.enable_x64(True): yield`), always with a literal true value (a
+  fixture that restores a saved value, `jax.config.update("jax_enable_x64",
+  saved)`, does not switch x64 on). A fixture that tests request by name
+  enables x64 only for those tests and does not count. A `conftest.py` does not
+  apply to library code, scripts or notebooks (they do not run under pytest);
+- for a test file, the pytest configuration in those folders: `pytest.ini`,
+  `pyproject.toml` (`[tool.pytest.ini_options]`, `[tool.pytest_env]`), `setup.cfg`
+  (`[tool:pytest]`), `tox.ini` (`[pytest]`, and `setenv` of a `[testenv]`), when it
+  sets `JAX_ENABLE_X64` to a value other than `0`/`false` (pytest-env's
+  `env = JAX_ENABLE_X64=1`) or passes `--jax_enable_x64`;
+- for any file, the `__init__.py` of each package the module belongs to, and
+  the project's top-level modules and packages it imports at its top level,
+  when they switch x64 on when imported (at their top level): importing the
+  module runs them first.
+
+Each folder and `__init__.py` is read once per run. What they say is recorded
+with the file's result like the project's other facts, so a cached result is
+checked again when one of them changes (code read from stdin without
+`--stdin-filename` has no folder and is judged alone). The CI environment (`JAX_ENABLE_X64` set
+by a workflow or a shell) is not read; a project whose tests all run that way
+turns the rule off for them with `per-file-ignores` (`"tests/**" = ["JAX603"]`).
 
 Only JAX's own functions are checked: a library that passes the dtype on to
 JAX (`nnx.Linear(2, 3, param_dtype=jnp.float64)`) truncates too, but is not
@@ -267,11 +281,11 @@ No fix. Enabling x64 changes the default dtype of the whole program (every
 `jnp.arange`, every Python float becomes 64-bit, doubling memory and slowing
 accelerators), so it is a decision for the program's entry point, not for this
 line; replacing `float64` by `float32` would make the code match what it does
-today but drop the precision the author asked for. The rule only sees the
-module it checks: a project that enables x64 elsewhere for a script or test (a
-`conftest.py`, the `JAX_ENABLE_X64` environment variable, a package that
-enables it when imported) can turn the rule off for those files with
-`per-file-ignores`.
+today but drop the precision the author asked for. The rule sees x64 switched on
+in the module, in the `conftest.py` files and pytest configuration above a test,
+and in the packages a module belongs to or imports (see above); a project that
+enables it only through the environment (`JAX_ENABLE_X64` set by CI or a shell
+script) can turn the rule off for those files with `per-file-ignores`.
 
 ## Verify at runtime
 `jaxlint probe compile FILE.py:FUNC` traces the function and reports its output
@@ -419,7 +433,6 @@ to read it). `jaxlint probe env` shows `jax_enable_x64`.
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
-        self._x64: bool | None = None
         self._kind: str | None = None
         self.evidence = ArrayEvidence(self)
 
@@ -470,53 +483,6 @@ to read it). `jaxlint probe env` shows `jax_enable_x64`.
             self._kind = _module_kind(self.ctx)
         if self._kind == _LIBRARY and not self.settings["library-modules"]:
             return
-        if self._enables_x64():
+        if self._enables_x64() or self._enabled_elsewhere(self._kind == _TEST):
             return
         self.report(node, request=request, why=_WHY[self._kind])
-
-    def _enables_x64(self) -> bool:
-        """The module turns x64 on, may turn it on, or reads the flag (see the docs)."""
-        if self._x64 is None:
-            self._x64 = self._scan_x64()
-        return self._x64
-
-    def _scan_x64(self) -> bool:
-        model = self.model
-        statements: set[int] = set()  # calls that are a whole expression statement
-        callees: set[int] = set()  # the functions of calls (checked with the call)
-        disabling: set[int] = set()  # "jax_enable_x64" in config.update(..., False)
-        for node, entering in model.events:
-            if not entering:
-                continue
-            if isinstance(node, cst.Expr):
-                statements.add(id(node.value))
-            elif isinstance(node, cst.Call):
-                qualname = model.call_name(node)
-                positional = [a.value for a in node.args if a.keyword is None and not a.star]
-                if qualname in _CONFIG_UPDATES:
-                    if not positional or not isinstance(positional[0], cst.SimpleString):
-                        return True  # an option chosen at runtime
-                    if positional[0].evaluated_value in _X64_FLAGS:
-                        if len(positional) > 1 and _literal_false(positional[1]):
-                            disabling.add(id(positional[0]))
-                        else:
-                            return True
-                elif qualname in _FLAG_PARSERS:
-                    return True
-                elif qualname in _X64_CONTEXTS:
-                    off = positional and _literal_false(positional[0])
-                    if id(node) not in statements and not off:
-                        return True
-                if any(a.keyword is not None and a.keyword.value in _X64_FLAGS for a in node.args):
-                    return True
-            elif isinstance(node, cst.SimpleString):
-                if node.evaluated_value in _X64_FLAGS and id(node) not in disabling:
-                    return True
-            elif isinstance(node, cst.Attribute):
-                if node.attr.value in _X64_ATTRIBUTES:
-                    return True
-                if model.qualified_name(node) in _X64_CONTEXTS and id(node) not in callees:
-                    return True  # ``ctx = jax.enable_x64``: used some other way
-            if isinstance(node, cst.Call):
-                callees.add(id(node.func))
-        return False

@@ -1,0 +1,319 @@
+"""Where a project switches 64-bit mode on outside the module being linted (JAX603).
+
+x64 is a process-wide JAX setting. A test may get it from a ``conftest.py`` or the pytest
+configuration, and any module from a package whose ``__init__.py`` switches it on when
+imported. This module reads those files (text only, with :mod:`ast`, :mod:`configparser`
+and ``tomllib``; the project's code is never imported or run) and says where x64 is
+switched on for a file, with the scope that is honest for each source:
+
+- a ``conftest.py`` applies to the tests in its folder and below: pytest imports it
+  before them. It counts when it switches x64 on at import (a top-level statement; setting
+  ``JAX_ENABLE_X64`` only before the module imports JAX, which reads it once), in
+  ``pytest_configure``/``pytest_sessionstart``, or in an autouse fixture; a fixture that a
+  test must request by name enables it only for the tests that do. The value must be a
+  literal true one (a fixture that restores a saved value does not switch x64 on);
+- the pytest configuration (``pytest.ini``, ``pyproject.toml``'s ``[tool.pytest.ini_options]``
+  or ``[tool.pytest_env]``, ``setup.cfg``'s ``[tool:pytest]``, ``tox.ini``'s ``[pytest]``
+  and ``[testenv]`` sections) applies to the tests in its folder and below when it sets
+  ``JAX_ENABLE_X64`` (pytest-env's ``env = JAX_ENABLE_X64=1``, tox's ``setenv``) or passes
+  ``--jax_enable_x64``;
+- a package's ``__init__.py`` that switches x64 on at import applies to every module of
+  the package (its submodules are imported after it), tests or not, and to every module
+  that imports the package at its top level.
+
+Only folders between the file and the project root are read (the file's own folder when
+there is no project root), each once per run.
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.project import ModuleId, ProjectContext
+
+_FLAG = "jax_enable_x64"
+_FALSE = frozenset({"0", "false", "no", "off", "", "none"})
+_HOOKS = frozenset({"pytest_configure", "pytest_sessionstart", "pytest_load_initial_conftests"})
+_CONFIG_FILES = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini")
+_MAX_CONFIG = 1024 * 1024
+# ``JAX_ENABLE_X64=1`` (pytest-env, tox setenv), ``"JAX_ENABLE_X64": "1"`` (a TOML table as
+# JSON), ``--jax_enable_x64`` / ``--jax_enable_x64=true`` (absl flags in ``addopts``)
+_SETTING = re.compile(
+    r"""(?:--)?\bjax_enable_x64\b["']?\s*(?:[=:]\s*["']?([^"'\s,\]\}]*)|(?=[\s"',\]]|$))""",
+    re.IGNORECASE,
+)
+
+
+def _false(value: ast.expr | None) -> bool:
+    if isinstance(value, ast.Constant):
+        return value.value is None or str(value.value).strip().lower() in _FALSE
+    return False
+
+
+def _true(value: ast.expr) -> bool:
+    """A literal that switches the flag on: another file must show it, not compute it (a
+    fixture that restores the flag it saved, ``update("jax_enable_x64", saved)``, does
+    not switch it on)."""
+    return isinstance(value, ast.Constant) and value.value is not None and not _false(value)
+
+
+def _flag_name(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and str(node.value).lower() == _FLAG
+
+
+def _enables(node: ast.AST, env: bool) -> bool:
+    """One statement or expression switches x64 on (a literal false does not). ``env``:
+    setting ``JAX_ENABLE_X64`` counts here (JAX reads it once, when it is imported)."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        args = node.args
+        if not isinstance(func, ast.Attribute):
+            return False
+        if not args:  # ``jax.experimental.enable_x64()``: on by default
+            return func.attr == "enable_x64"
+        if func.attr == "update" and _flag_name(args[0]):
+            return len(args) > 1 and _true(args[1])  # jax.config.update(name, value)
+        if env and func.attr in ("setdefault", "putenv") and _flag_name(args[0]):
+            return len(args) > 1 and _true(args[1])  # os.environ.setdefault
+        if func.attr == "enable_x64":  # ``with jax.enable_x64(True):`` in a fixture
+            return _true(args[0])
+        return False
+    if isinstance(node, ast.Assign):
+        for target in node.targets:
+            if (  # os.environ["JAX_ENABLE_X64"] = "1"
+                env
+                and isinstance(target, ast.Subscript)
+                and _flag_name(target.slice)
+                and _true(node.value)
+            ):
+                return True
+            if (  # jax.config.jax_enable_x64 = True
+                isinstance(target, ast.Attribute) and target.attr == _FLAG and _true(node.value)
+            ):
+                return True
+    return False
+
+
+def _walk_code(body: Iterable[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of ``body`` that run with it: not those of nested functions or classes."""
+    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+    stack: list[ast.AST] = [node for node in body if not isinstance(node, nested)]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, nested))
+
+
+def _autouse_fixture(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for dec in fn.decorator_list:
+        if isinstance(dec, ast.Call):
+            for kw in dec.keywords:
+                if kw.arg == "autouse" and not _false(kw.value):
+                    return True
+    return False
+
+
+def _runs(tree: ast.Module, conftest: bool) -> Iterator[tuple[list[ast.stmt], bool]]:
+    """The code that runs for every test, and whether it is the module's top level: the
+    module's top level and, in a ``conftest.py``, pytest's start-up hooks and autouse
+    fixtures (also as methods of a class)."""
+    yield tree.body, True
+    if not conftest:
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if node.name in _HOOKS or _autouse_fixture(node):
+                yield node.body, False
+
+
+def _imports_jax(node: ast.AST) -> bool:
+    if isinstance(node, ast.Import):
+        return any(a.name == "jax" or a.name.startswith("jax.") for a in node.names)
+    if isinstance(node, ast.ImportFrom):
+        module = node.module or ""
+        return node.level == 0 and (module == "jax" or module.startswith("jax."))
+    return False
+
+
+def scan_python(text: str, conftest: bool) -> int | None:
+    """The line where this module switches x64 on for its importers (see the module's
+    docstring), or ``None``. Setting ``JAX_ENABLE_X64`` counts at the top level before
+    the module imports JAX (later, JAX has already read it)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for body, top in _runs(tree, conftest):
+        jax_seen = not top
+        for stmt in body:
+            nodes = list(_walk_code([stmt]))
+            for node in nodes:
+                if _enables(node, env=not jax_seen):
+                    return getattr(node, "lineno", 1)
+            jax_seen = jax_seen or any(_imports_jax(node) for node in nodes)
+    return None
+
+
+def _setting_on(text: str) -> bool:
+    for match in _SETTING.finditer(text):
+        value = match.group(1)
+        if value is None or value.strip().lower() not in _FALSE:
+            return True
+    return False
+
+
+def scan_config(name: str, text: str) -> bool:
+    """The pytest (or tox) configuration in ``text`` (a file named ``name``) sets x64 on
+    for the tests it runs."""
+    if name == "pyproject.toml":
+        try:
+            import tomllib
+        except ImportError:  # Python 3.10
+            import tomli as tomllib  # type: ignore[no-redef]
+        try:
+            data = tomllib.loads(text)
+        except (tomllib.TOMLDecodeError, ValueError):
+            return False
+        tool = data.get("tool", {}) if isinstance(data, dict) else {}
+        if not isinstance(tool, dict):
+            return False
+        pytest = tool.get("pytest", {})
+        tables = [tool.get("pytest_env"), pytest if isinstance(pytest, dict) else None]
+        return any(t and _setting_on(json.dumps(t)) for t in tables)
+    parser = configparser.RawConfigParser(strict=False, interpolation=None)
+    try:
+        parser.read_string(text)
+    except (configparser.Error, ValueError):
+        return False
+    for section in parser.sections():
+        wanted = (
+            section == "pytest"
+            if name == "pytest.ini"
+            else section == "tool:pytest"
+            if name == "setup.cfg"
+            else section == "pytest" or section.startswith("testenv")
+        )
+        if not wanted:
+            continue
+        if any(_setting_on(f"{key}={value}") for key, value in parser.items(section)):
+            return True
+    return False
+
+
+class X64Sources:
+    """The answers for one run, cached per folder and per ``__init__.py``."""
+
+    def __init__(self, project: ProjectContext) -> None:
+        self.project = project
+        self._folders: dict[str, str | None] = {}
+        self._inits: dict[str, str | None] = {}
+
+    def enabled_for(
+        self, path: Path, module: ModuleId, tests: bool, imports: Iterable[str]
+    ) -> str | None:
+        """Where x64 is switched on for the file ``path`` (``file:line``), or ``None``;
+        ``tests``: the file is a test module (conftest and pytest configuration apply)."""
+        if tests:
+            for folder in self._folders_up(Path(os.path.abspath(path)).parent):
+                found = self._folder(folder)
+                if found is not None:
+                    return found
+        for init in self._package_inits(module, imports):
+            found = self._init(init)
+            if found is not None:
+                return found
+        return None
+
+    def _folders_up(self, start: Path) -> Iterator[Path]:
+        root = self.project.index.root
+        if root is None:
+            yield start
+            return
+        root = Path(os.path.abspath(root))
+        folder = start
+        for _ in range(64):
+            yield folder
+            if folder == root or folder.parent == folder:
+                return
+            folder = folder.parent
+
+    def _package_inits(self, module: ModuleId, imports: Iterable[str]) -> Iterator[Path]:
+        """The ``__init__.py`` of each package above the module (not its own: a package's
+        ``__init__.py`` is the file being linted), then the project's top-level modules and
+        packages that the file imports at its top level."""
+        parts = module.name.split(".")
+        above = parts if module.package else parts[:-1]
+        for i in range(1, len(above) + (0 if module.package else 1)):
+            yield Path(module.search_root, *above[:i], "__init__.py")
+        mine = parts[0]
+        for top in sorted(set(imports)):
+            if top == mine or not top.isidentifier():
+                continue
+            found = self.project.index.find_module(top)
+            if found is not None:
+                yield found
+
+    def _where(self, path: Path, line: int) -> str:
+        return f"{self.project.display(path)}:{line}"
+
+    def _init(self, path: Path) -> str | None:
+        key = os.path.abspath(path)
+        if key not in self._inits:
+            found = None
+            if os.path.isfile(key):
+                text = self.project.store.text_of(Path(key))
+                line = scan_python(text, conftest=False) if text else None
+                found = self._where(path, line) if line is not None else None
+            self._inits[key] = found
+        return self._inits[key]
+
+    def _folder(self, folder: Path) -> str | None:
+        key = str(folder)
+        if key in self._folders:
+            return self._folders[key]
+        found = None
+        conftest = folder / "conftest.py"
+        if os.path.isfile(conftest):
+            text = self.project.store.text_of(conftest)
+            line = scan_python(text, conftest=True) if text else None
+            if line is not None:
+                found = self._where(conftest, line)
+        for name in _CONFIG_FILES if found is None else ():
+            config = folder / name
+            text = _read_config(config)
+            if text is not None and "x64" in text.lower() and scan_config(name, text):
+                found = self._where(config, _line_of(text))
+                break
+        self._folders[key] = found
+        return found
+
+
+def _read_config(path: Path) -> str | None:
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) > _MAX_CONFIG:
+            return None
+        with open(path, "rb") as fh:
+            return fh.read().decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return None
+
+
+def _line_of(text: str) -> int:
+    index = text.lower().find(_FLAG)
+    return text.count("\n", 0, index) + 1 if index >= 0 else 1
+
+
+def sources(project: ProjectContext) -> X64Sources:
+    """The run's :class:`X64Sources` (one per project context)."""
+    held: Any = project.x64_sources
+    if held is None:
+        held = project.x64_sources = X64Sources(project)
+    return held

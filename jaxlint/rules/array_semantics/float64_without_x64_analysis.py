@@ -1,0 +1,105 @@
+"""Float64WithoutX64's analysis: does the module, or the project around it, switch x64 on?
+Kept apart from the rule's docs and examples in `float64_without_x64.py` (a mixin of the
+rule class)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.names import SemanticModel
+    from jaxlint.engine import FileContext
+
+_X64_FLAGS = frozenset({"jax_enable_x64", "JAX_ENABLE_X64"})
+_X64_CONTEXTS = frozenset({"jax.enable_x64", "jax.experimental.enable_x64"})
+_CONFIG_UPDATES = frozenset({"jax.config.update", "jax.config.config.update"})
+_FLAG_PARSERS = frozenset({"jax.config.parse_flags_with_absl", "jax.config.config_with_absl"})
+_X64_ATTRIBUTES = frozenset({"jax_enable_x64", "x64_enabled"})
+
+
+def _literal_false(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Name):
+        return expr.value == "False"
+    if isinstance(expr, cst.Integer):
+        return expr.value == "0"
+    if isinstance(expr, cst.SimpleString):
+        return str(expr.evaluated_value).lower() in ("0", "false", "")
+    return False
+
+
+class X64Checks:
+    """Where x64 is switched on: in the module itself (any mention, see the rule's docs) or,
+    through the project facts, in a ``conftest.py``, the pytest configuration or a package
+    (``analysis/x64.py``)."""
+
+    ctx: FileContext
+    model: SemanticModel
+    _x64: bool | None = None
+    _elsewhere: bool | None = None
+
+    def _enabled_elsewhere(self, tests: bool) -> bool:
+        """A ``conftest.py`` or the pytest configuration above a test file, or a package
+        this module belongs to or imports, switches x64 on (``analysis/x64.py``)."""
+        if self._elsewhere is None:
+            facts = self.ctx.project
+            self._elsewhere = False
+            if facts is not None:
+                model = self.model
+                tops = {
+                    binding.qualname.split(".")[0]
+                    for node, binding in model.imports
+                    if binding.qualname
+                    and model.scope_of_import.get(id(node)) is model.module_scope
+                }
+                kind = "test" if tests else "run"
+                self._elsewhere = facts.x64_enabled(f"{kind}:{','.join(sorted(tops))}") is not None
+        return self._elsewhere
+
+    def _enables_x64(self) -> bool:
+        """The module turns x64 on, may turn it on, or reads the flag (see the docs)."""
+        if self._x64 is None:
+            self._x64 = self._scan_x64()
+        return self._x64
+
+    def _scan_x64(self) -> bool:
+        model = self.model
+        statements: set[int] = set()  # calls that are a whole expression statement
+        callees: set[int] = set()  # the functions of calls (checked with the call)
+        disabling: set[int] = set()  # "jax_enable_x64" in config.update(..., False)
+        for node, entering in model.events:
+            if not entering:
+                continue
+            if isinstance(node, cst.Expr):
+                statements.add(id(node.value))
+            elif isinstance(node, cst.Call):
+                qualname = model.call_name(node)
+                positional = [a.value for a in node.args if a.keyword is None and not a.star]
+                if qualname in _CONFIG_UPDATES:
+                    if not positional or not isinstance(positional[0], cst.SimpleString):
+                        return True  # an option chosen at runtime
+                    if positional[0].evaluated_value in _X64_FLAGS:
+                        if len(positional) > 1 and _literal_false(positional[1]):
+                            disabling.add(id(positional[0]))
+                        else:
+                            return True
+                elif qualname in _FLAG_PARSERS:
+                    return True
+                elif qualname in _X64_CONTEXTS:
+                    off = positional and _literal_false(positional[0])
+                    if id(node) not in statements and not off:
+                        return True
+                if any(a.keyword is not None and a.keyword.value in _X64_FLAGS for a in node.args):
+                    return True
+            elif isinstance(node, cst.SimpleString):
+                if node.evaluated_value in _X64_FLAGS and id(node) not in disabling:
+                    return True
+            elif isinstance(node, cst.Attribute):
+                if node.attr.value in _X64_ATTRIBUTES:
+                    return True
+                if model.qualified_name(node) in _X64_CONTEXTS and id(node) not in callees:
+                    return True  # ``ctx = jax.enable_x64``: used some other way
+            if isinstance(node, cst.Call):
+                callees.add(id(node.func))
+        return False
