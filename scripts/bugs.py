@@ -289,7 +289,10 @@ def run_jaxlint(tree: Path, select: str | None, jobs: int) -> list[tuple[str, in
 
 
 class Runner:
-    def __init__(self, cache: Path, git_root: Path, jobs: int, keep_trees: bool):
+    def __init__(
+        self, cache: Path, git_root: Path, jobs: int, keep_trees: bool, cached_only: bool = False
+    ):
+        self.cached_only = cached_only
         self.cache = cache
         self.git_root = git_root
         self.jobs = jobs
@@ -304,6 +307,8 @@ class Runner:
         if result.is_file():
             data = json.loads(result.read_text())
             return [tuple(x) for x in data["findings"]]
+        if self.cached_only:
+            raise RuntimeError(f"not checked yet ({sha[:10]}); run without --cached-only")
         tree = self.cache / "trees" / flat / f"{sha}-{scope_tag}"
         if tree.exists():
             shutil.rmtree(tree)
@@ -424,8 +429,9 @@ def render(scores: list[Score]) -> str:
 def totals(scores: list[Score]) -> str:
     lines = [
         "| kind | bugs scored | caught before, default (expected code / family) |"
-        " caught before, ALL (expected / family) | still after, default (expected / family) |"
-        " still after, ALL (expected / family) |",
+        " caught before, ALL (expected / family) |"
+        " still after, default (of caught [of all]; expected / family) |"
+        " still after, ALL (of caught [of all]; expected / family) |",
         "|---|---|---|---|---|---|",
     ]
     for kind in (*KINDS, "all"):
@@ -438,12 +444,15 @@ def totals(scores: list[Score]) -> str:
             f = sum(v[f"{key}_family"] for v in vs)
             return f"{pct(e, n)} / {pct(f, n)}"
 
-        # still-after is counted among the bugs caught before (same mode, same criterion)
-        def still(mode: str, vs=vs) -> str:
+        # still-after: among the bugs caught before (same mode, same criterion), and in
+        # brackets among all the bugs scored
+        def still(mode: str, vs=vs, n=n) -> str:
             out = []
             for crit in ("expected", "family"):
                 caught = [v for v in vs if v[f"before_{mode}_{crit}"]]
-                out.append(pct(sum(v[f"after_{mode}_{crit}"] for v in caught), len(caught)))
+                among = pct(sum(v[f"after_{mode}_{crit}"] for v in caught), len(caught))
+                every = sum(v[f"after_{mode}_{crit}"] for v in vs)
+                out.append(f"{among} [{every}/{n}]")
             return " / ".join(out)
 
         lines.append(
@@ -492,6 +501,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also run the default rules, and check them against the ALL run",
     )
+    ap.add_argument(
+        "--cached-only", action="store_true", help="score only what earlier runs checked"
+    )
     ap.add_argument("--update-docs", action="store_true", help=f"rewrite the table in {DOC}")
     ap.add_argument("--json", type=Path, help="also write the per-bug results as JSON")
     args = ap.parse_args(argv)
@@ -506,7 +518,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cache.resolve().is_relative_to(ROOT):
         print("error: --cache must be outside the repository", file=sys.stderr)
         return 2
-    runner = Runner(args.cache, args.git_root, args.jobs, args.keep_trees)
+    runner = Runner(args.cache, args.git_root, args.jobs, args.keep_trees, args.cached_only)
     defaults = default_codes()
     scores = []
     for i, bug in enumerate(bugs, 1):
