@@ -85,6 +85,16 @@ upgrade: venv
 heldout: venv
 	$(PY) scripts/heldout.py --update-docs
 
+# the real-bug corpus (docs/precision/bugs.md): jaxlint on the parent and the fix of bug-fix
+# commits of the tuning projects (metadata in tests/bugs/bugs.toml). The repositories' git
+# histories must be under $(JAXLINT_BUGS_GIT) (bare clones: the script prints the clone line
+# for a missing one); trees and results go to ~/.cache/jaxlint-bugs. About an hour on 2 cores
+# the first time; reruns use the cached results.
+JAXLINT_BUGS_GIT ?= $(HOME)/.cache/jaxlint-bugs/git
+.PHONY: bugs
+bugs: venv
+	$(PY) scripts/bugs.py --git-root "$(JAXLINT_BUGS_GIT)" --update-docs
+
 # the fuzz tests of `make test`, with 10,000 examples per property instead of a few hundred
 fuzz: venv
 	JAXLINT_FUZZ_EXAMPLES=10000 $(PY) -m pytest -q -p no:cacheprovider tests/test_fuzz.py
