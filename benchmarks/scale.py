@@ -7,13 +7,15 @@
     python benchmarks/scale.py --jobs 2             # the cached runs with two workers
 
 A synthetic package (written to a temporary folder, removed after) of small modules,
-each importing the next: module ``i`` jits a step that calls a helper of module
-``i + 1``, so every module asks its neighbour what its helper is and tells it that the
-helper is traced. For each size, one process, no cache: the cold run's wall time, the
-cost per module, and the files linted again for what other modules say (from
-``--timings``). Then, with a cache and ``--jobs``: a first run that fills it, and a run
-right after with nothing changed (files linted; warm / cold). The real corpus (flax,
-optax, equinox, from scripts/fetch_corpus.py) gets the same rows.
+each importing the next (``chain``: a loop waits for the next module's jitted step, a
+fact that flows along the imports); and a ``traced`` chain, where each module's jitted
+step calls the next module's helper (that fact flows against the imports: see
+``TRACED``). For each, one process, no cache: the cold run's wall time, the cost per
+module, and the files linted again for what other modules say (from ``--timings``).
+Then, with a cache and ``--jobs``: a first run that fills it, and a run right after
+with nothing changed (files linted; warm / cold). The real corpus (the ``.py`` files of
+flax, optax and equinox, from scripts/fetch_corpus.py, as benchmarks/bench.py runs
+them) gets the same row, and the bare libcst parse of its files for the ratio.
 """
 
 from __future__ import annotations
@@ -113,7 +115,8 @@ _AGAIN = re.compile(r"(\d+) linted again for what other modules say")
 def run_check(paths: list[str], extra: list[str]) -> tuple[float, int, int, int]:
     """One ``jaxlint check --timings`` run: (wall seconds, linted, from cache, again)."""
     cmd = [sys.executable, "-m", "jaxlint", "check", "--timings", "--exit-zero", "-q"]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ)
+    env.setdefault("PYTHONPATH", str(ROOT))  # this checkout, unless told otherwise
     started = time.perf_counter()
     proc = subprocess.run(
         [*cmd, *extra, *paths], capture_output=True, text=True, env=env, check=False
@@ -133,17 +136,33 @@ def measure(label: str, paths: list[str], modules: int, jobs: int, cache: Path) 
     shutil.rmtree(cache, ignore_errors=True)
     jflag = ["-j", str(jobs), "--cache-dir", str(cache)]
     first, _, _, first_again = run_check(paths, jflag)
-    warm, warm_linted, hits, warm_again = run_check(paths, jflag)
+    warm, warm_linted, _, warm_again = run_check(paths, jflag)
     shutil.rmtree(cache, ignore_errors=True)
     return (
         f"| {label} | {modules:,} | {cold:.1f} | {cold / modules * 1000:.1f} | {again} |"
-        f" {first:.1f} | {first_again} | {warm:.2f} | {warm_linted} | {warm / cold:.3f} |"
+        f" {first:.1f} | {first_again} | {warm:.2f} | {warm_linted} + {warm_again} |"
+        f" {warm / cold:.3f} |"
     )
+
+
+def parse_seconds(files: list[Path]) -> float:
+    """A bare ``libcst.parse_module`` of every file, one process (bench.py's baseline)."""
+    from bench import PARSE_SNIPPET
+
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as listing:
+        listing.write("\0".join(str(f) for f in files))
+    try:
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", PARSE_SNIPPET, listing.name], check=True)
+        return time.perf_counter() - started
+    finally:
+        os.unlink(listing.name)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="500,1000,2000,4000")
+    parser.add_argument("--traced", default="1000", help="sizes of the traced-helper chain")
     parser.add_argument("--jobs", type=int, default=2, help="workers of the cached runs")
     parser.add_argument("--no-corpus", action="store_true")
     parser.add_argument("--projects", default="flax,optax,equinox")
@@ -151,34 +170,43 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "| project | modules | cold s (-j 1, no cache) | ms / module | linted again |"
         f" first cached run s (-j {args.jobs}) | linted again | run after it s |"
-        " files linted | after / cold |"
+        " files linted + again | after / cold |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    series = [("chain", int(s)) for s in args.sizes.split(",") if s]
+    series += [("traced", int(s)) for s in args.traced.split(",") if s]
     with tempfile.TemporaryDirectory(prefix="jaxlint-scale-") as tmp:
-        for size in (int(s) for s in args.sizes.split(",") if s):
-            folder = Path(tmp, f"n{size}")
+        for kind, size in series:
+            folder = Path(tmp, f"{kind}{size}")
             folder.mkdir()
-            pkg = make_package(folder, size)
-            row = measure(f"synthetic {size}", [str(pkg)], size, args.jobs, Path(tmp, "cache"))
-            print(row, flush=True)
+            pkg = make_package(folder, size, kind)
+            label = f"synthetic {kind} {size}"
+            print(measure(label, [str(pkg)], size, args.jobs, Path(tmp, "cache")), flush=True)
             shutil.rmtree(folder)
         if not args.no_corpus:
+            sys.path.insert(0, str(ROOT / "benchmarks"))
             sys.path.insert(0, str(ROOT / "scripts"))
+            from bench import python_files
             from fetch_corpus import cache_dir
 
             corpus = cache_dir()
             roots = []
             for name in args.projects.split(","):
-                found = sorted(corpus.glob(f"{name}-*"))
-                found = [f for f in found if f.is_dir()]
+                found = [f for f in sorted(corpus.glob(f"{name}-*")) if f.is_dir()]
                 if found:
-                    roots.append(str(found[-1]))
-            if roots:
-                files = sum(1 for r in roots for _ in Path(r).rglob("*.py"))
-                label = "+".join(Path(r).name for r in roots)
-                print(measure(label, roots, files, args.jobs, Path(tmp, "cache")), flush=True)
-            else:
+                    roots.append(found[-1])
+            if not roots:
                 print(f"(no corpus under {corpus}: python scripts/fetch_corpus.py)")
+                return 0
+            files = python_files(roots)
+            label = "+".join(r.name for r in roots)
+            row = measure(label, [str(f) for f in files], len(files), args.jobs, Path(tmp, "c"))
+            print(row, flush=True)
+            parse = parse_seconds(files)
+            cold = float(row.split("|")[3])
+            print(
+                f"\n{label}: bare libcst parse {parse:.1f} s; cold -j 1 / parse = {cold / parse:.2f}"
+            )
     return 0
 
 
