@@ -173,9 +173,13 @@ def standalone_facts(path: Path | None, settings: Any) -> ProjectFacts | None:
 
 
 _IMPORT_RE = re.compile(
-    r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w., \t]+)|import[ \t]+([\w., \t]+))",
+    r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(?:\(([^)]*)\)|([\w., \t]+))"
+    r"|import[ \t]+([\w., \t]+))",
     re.MULTILINE,
 )
+"""``from a import b, c``, ``from a import (`` names over several lines ``)``, and
+``import a, b``."""
+_COMMENT_RE = re.compile(r"#[^\n]*")
 
 
 def dependency_order(tasks: list[tuple[Path, ...]]) -> list[tuple[Path, ...]]:
@@ -262,7 +266,9 @@ def _head(path: Path, limit: int = 1 << 20) -> str:
 def _imported_modules(text: str, mid: ModuleId) -> list[str]:
     out: list[str] = []
     for match in _IMPORT_RE.finditer(text):
-        source, names, plain = match.groups()
+        source, parenthesized, names, plain = match.groups()
+        if parenthesized is not None:
+            names = _COMMENT_RE.sub("", parenthesized)
         if plain is not None:
             out.extend(p.split()[0] for p in plain.split(",") if p.strip())
             continue
