@@ -112,49 +112,57 @@ _COUNTS = re.compile(r"(\d+) file\(s\) linted, (\d+) from the cache")
 _AGAIN = re.compile(r"(\d+) linted again for what other modules say")
 
 
-def run_check(paths: list[str], extra: list[str]) -> tuple[float, int, int, int]:
-    """One ``jaxlint check --timings`` run: (wall seconds, linted, from cache, again)."""
+def run_check(paths: list[str], extra: list[str]) -> tuple[float, float, int, int]:
+    """One ``jaxlint check --timings`` run: (wall s, CPU s of it and its workers, files
+    linted, files linted again)."""
     cmd = [sys.executable, "-m", "jaxlint", "check", "--timings", "--exit-zero", "-q"]
     env = dict(os.environ)
     env.setdefault("PYTHONPATH", str(ROOT))  # this checkout, unless told otherwise
-    started = time.perf_counter()
-    proc = subprocess.run(
-        [*cmd, *extra, *paths], capture_output=True, text=True, env=env, check=False
-    )
-    wall = time.perf_counter() - started
-    if proc.returncode not in (0, 1):
-        raise SystemExit(f"jaxlint failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
-    counts = _COUNTS.search(proc.stderr)
+    with tempfile.TemporaryFile("w+") as err:
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            [*cmd, *extra, *paths], stdout=subprocess.DEVNULL, stderr=err, env=env
+        )
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - started
+        err.seek(0)
+        stderr = err.read()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"jaxlint failed ({code}):\n{stderr[-3000:]}")
+    counts = _COUNTS.search(stderr)
     if counts is None:
-        raise SystemExit(f"no file counts in --timings:\n{proc.stderr[-3000:]}")
-    again = _AGAIN.search(proc.stderr)
-    return wall, int(counts[1]), int(counts[2]), int(again[1]) if again else 0
+        raise SystemExit(f"no file counts in --timings:\n{stderr[-3000:]}")
+    again = _AGAIN.search(stderr)
+    return wall, usage.ru_utime + usage.ru_stime, int(counts[1]), int(again[1]) if again else 0
 
 
 def measure(label: str, paths: list[str], modules: int, jobs: int, cache: Path) -> str:
-    cold, linted, _, again = run_check(paths, ["--no-cache", "-j", "1"])
+    cold, cold_cpu, _, again = run_check(paths, ["--no-cache", "-j", "1"])
     shutil.rmtree(cache, ignore_errors=True)
     jflag = ["-j", str(jobs), "--cache-dir", str(cache)]
     first, _, _, first_again = run_check(paths, jflag)
-    warm, warm_linted, _, warm_again = run_check(paths, jflag)
+    warm, warm_cpu, warm_linted, warm_again = run_check(paths, jflag)
     shutil.rmtree(cache, ignore_errors=True)
     return (
-        f"| {label} | {modules:,} | {cold:.1f} | {cold / modules * 1000:.1f} | {again} |"
-        f" {first:.1f} | {first_again} | {warm:.2f} | {warm_linted} + {warm_again} |"
-        f" {warm / cold:.3f} |"
+        f"| {label} | {modules:,} | {cold:.1f} | {cold_cpu:.1f} | {cold_cpu / modules * 1000:.1f} |"
+        f" {again} | {first:.1f} | {first_again} | {warm:.2f} | {warm_cpu:.2f} |"
+        f" {warm_linted} + {warm_again} | {warm_cpu / cold_cpu:.3f} |"
     )
 
 
-def parse_seconds(files: list[Path]) -> float:
-    """A bare ``libcst.parse_module`` of every file, one process (bench.py's baseline)."""
+def parse_seconds(files: list[Path]) -> tuple[float, float]:
+    """A bare ``libcst.parse_module`` of every file, one process (bench.py's baseline):
+    (wall s, CPU s)."""
     from bench import PARSE_SNIPPET
 
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as listing:
         listing.write("\0".join(str(f) for f in files))
     try:
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", PARSE_SNIPPET, listing.name], check=True)
-        return time.perf_counter() - started
+        proc = subprocess.Popen([sys.executable, "-c", PARSE_SNIPPET, listing.name])
+        _, _, usage = os.wait4(proc.pid, 0)
+        return time.perf_counter() - started, usage.ru_utime + usage.ru_stime
     finally:
         os.unlink(listing.name)
 
@@ -168,11 +176,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--projects", default="flax,optax,equinox")
     args = parser.parse_args(argv)
     print(
-        "| project | modules | cold s (-j 1, no cache) | ms / module | linted again |"
-        f" first cached run s (-j {args.jobs}) | linted again | run after it s |"
-        " files linted + again | after / cold |"
+        "| project | modules | cold wall s (-j 1, no cache) | cold CPU s | CPU ms / module |"
+        f" linted again | first cached run wall s (-j {args.jobs}) | linted again |"
+        " run after it wall s | its CPU s | files linted + again | after / cold (CPU) |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     series = [("chain", int(s)) for s in args.sizes.split(",") if s]
     series += [("traced", int(s)) for s in args.traced.split(",") if s]
     with tempfile.TemporaryDirectory(prefix="jaxlint-scale-") as tmp:

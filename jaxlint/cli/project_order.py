@@ -84,6 +84,8 @@ def recheck(
             stale = project_run.stale_files(run, state.project_queries)
         tasks = [(Path(name),) for name in stale]
         sizes = [task_size(t) for t in tasks]
+        if not stale:
+            return  # the fixpoint already (a run from the cache with nothing changed)
         if len(stale) >= POOL_AT_LEAST * jobs and should_parallelize(jobs, sizes):
             _forget(state, stale)
             check_in_pool(tasks, sizes, resolver, args, state, fixing, cache, jobs, final_round=1)
