@@ -211,9 +211,10 @@ def main(argv: list[str] | None = None) -> int:
             row = measure(label, [str(f) for f in files], len(files), args.jobs, Path(tmp, "c"))
             print(row, flush=True)
             parse = parse_seconds(files)
-            cold = float(row.split("|")[3])
+            cold, cold_cpu = float(row.split("|")[3]), float(row.split("|")[4])
             print(
-                f"\n{label}: bare libcst parse {parse:.1f} s; cold -j 1 / parse = {cold / parse:.2f}"
+                f"\n{label}: bare libcst parse {parse[0]:.1f} s wall, {parse[1]:.1f} s CPU;"
+                f" cold -j 1 / parse: {cold / parse[0]:.2f} (wall), {cold_cpu / parse[1]:.2f} (CPU)"
             )
     return 0
 
