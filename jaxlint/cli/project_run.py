@@ -3,9 +3,11 @@
 Each file is linted with the :class:`~jaxlint.analysis.project.ProjectFacts` of its
 project (the nearest folder with ``pyproject.toml``, ``setup.cfg``, ``setup.py`` or
 ``.git``, else the file's own packages). While the run lints, a question about a
-module of the run that has not been linted yet has no answer; at the end
-(:func:`recheck`), every file's recorded answers are compared with the complete
-ones and the files whose answers changed are linted again, until nothing changes.
+module of the run that has not been linted yet has no answer (the run lints the
+modules a file imports first, so that is rare for what a module asks of its imports);
+at the end (:mod:`jaxlint.cli.project_order`), every file's recorded answers are
+compared with the complete ones and the files whose answers changed are linted again,
+importers first, until nothing changes.
 A cached result carries its answers and is checked the same way, so a changed
 module re-checks the files that used what it said.
 """
