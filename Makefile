@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 comma := ,
 
-.PHONY: demo test lint format venv clean docs bench realworld heldout fuzz
+.PHONY: demo test lint format venv clean docs bench bench-scale realworld heldout fuzz
 
 # Find a Python >= 3.12 that really runs (current JAX needs 3.12+); never fall back to 3.11.
 PYTHON312 := $(shell ./scripts/find_python312.sh 2>/dev/null)
@@ -67,6 +67,12 @@ test: lint
 
 bench: venv
 	$(PY) benchmarks/bench.py
+	$(PY) benchmarks/scale.py
+
+# the project-wide analysis at 500 / 1,000 / 2,000 / 4,000 synthetic modules and on the
+# corpus: cost per module, files linted again, a run right after a cached run / cold
+bench-scale: venv
+	$(PY) benchmarks/scale.py
 
 # jaxlint check, then --fix --unsafe-fixes --select ALL, on a copy of every pinned project:
 # no crash, fixed files compile, a second fix run changes nothing (about 10-30 minutes)

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 PREFETCH = 2
 """Tasks queued per worker: one running and one waiting, so a worker never idles."""
 
+WAIT_WINDOW = 256
+"""How many of the next tasks are looked at for one whose dependencies are done."""
+
 MIN_PARALLEL_BYTES = 64_000
 """Below this much source to lint (about 2,000 lines), one process is faster than a pool."""
 
@@ -213,6 +216,7 @@ def run_parallel(
     on_crash: Callable[[int, str], None],
     on_error: Callable[[int, str, str], None],
     order: Sequence[int] | None = None,
+    waits: Sequence[Sequence[int]] | None = None,
 ) -> None:
     """Run ``work(context, tasks[i])`` for every task in ``jobs`` worker processes.
 
@@ -220,12 +224,28 @@ def run_parallel(
     worker died while running it; ``on_error(i, message, traceback)`` a task whose
     work function raised. ``order`` is the order to hand tasks out (largest
     first balances the load); results are keyed by index whatever the order.
+    ``waits[i]``: tasks that must be finished (or queued before it in the same worker)
+    before task ``i`` is handed out; each comes before ``i`` in ``order``, so the first
+    task left can always go once no worker is busy.
     """
     from multiprocessing.connection import wait
 
     ctx = _context()
-    pending: deque[int] = deque(order if order is not None else range(len(tasks)))
+    pending: list[int] = list(order if order is not None else range(len(tasks)))
+    pending.reverse()  # taken from the end
+    done: set[int] = set()
     workers: list[_Worker] = []
+
+    def next_task(worker: _Worker) -> int | None:
+        """The first task left that may go to ``worker`` now (None: none may)."""
+        if waits is None:
+            return pending.pop()
+        for at in range(len(pending) - 1, max(-1, len(pending) - 1 - WAIT_WINDOW), -1):
+            index = pending[at]
+            if all(j in done or j in worker.queued for j in waits[index]):
+                del pending[at]
+                return index
+        return None
 
     forking = ctx.get_start_method() == "fork"
 
@@ -246,11 +266,13 @@ def run_parallel(
 
     def feed(worker: _Worker) -> None:
         while pending and len(worker.queued) < PREFETCH:
-            index = pending.popleft()
+            index = next_task(worker)
+            if index is None:
+                return
             try:
                 worker.conn.send((index, tasks[index]))
             except (BrokenPipeError, OSError):
-                pending.appendleft(index)
+                pending.append(index)
                 return
             worker.queued.append(index)
 
@@ -265,6 +287,7 @@ def run_parallel(
                 return False
             if worker.queued and worker.queued[0] == index:
                 worker.queued.popleft()
+            done.add(index)
             if result[0] == "ok":
                 on_result(index, result[1])
             else:
@@ -275,8 +298,10 @@ def run_parallel(
         receive(worker)  # results it sent before dying still count
         worker.process.join(timeout=5)
         if worker.queued:
-            on_crash(worker.queued.popleft(), describe_exit(worker.process.exitcode))
-            pending.extendleft(reversed(worker.queued))
+            crashed = worker.queued.popleft()
+            done.add(crashed)
+            on_crash(crashed, describe_exit(worker.process.exitcode))
+            pending.extend(reversed(worker.queued))
             worker.queued.clear()
         worker.conn.close()
         workers.remove(worker)

@@ -37,13 +37,16 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel, dotted
 from jaxlint.analysis.summary_check import is_summary
 from jaxlint.analysis.testcode import is_test_path
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.callers import CallersIndex
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 SUMMARY_FORMAT = 1
@@ -299,8 +302,12 @@ class SummaryStore:
         self._texts: dict[str, str | None] = {}
         self.run_files: set[str] = set()
         """Files this run lints: their summaries come from their lint, not a parse."""
-        self.version = 0
-        """Bumped when a lint publishes a summary (the callers index is rebuilt then)."""
+        self.log: list[str] = []
+        """The paths whose held summary was set, in order (the callers index reads what
+        changed since it last looked)."""
+        self.made: dict[str, None] = {}
+        """The paths whose held summary this process made (a lint or a parse), not yet
+        sent to the parent process (:meth:`jaxlint.cli.project_run.ProjectRun.new_summaries`)."""
 
     def settings_fp(self) -> str:
         s = self.settings
@@ -335,7 +342,8 @@ class SummaryStore:
         key = summary_key(text, module, self.settings_fp(), self.engine_fingerprint())
         abspath = os.path.abspath(path)
         self.by_path[abspath] = (key, summary)
-        self.version += 1
+        self.log.append(abspath)
+        self.made[abspath] = None
         self._texts[abspath] = text  # what was linted (the fixed text, when fixing)
         self._keys[abspath] = key
         if self.cache is not None:
@@ -363,6 +371,7 @@ class SummaryStore:
                 blob = self.cache.get_blob(kind + key)
                 if is_summary(blob, SUMMARY_FORMAT):  # a checksum proves no shape
                     self.by_path[abspath] = (key if kind == "s" else "p" + key, blob)
+                    self.log.append(abspath)
                     return blob
         text = self.text_of(path)
         if text is None:
@@ -376,6 +385,8 @@ class SummaryStore:
         if summary is None:
             return None
         self.by_path[abspath] = ("p" + key, summary)
+        self.log.append(abspath)
+        self.made[abspath] = None
         if self.cache is not None:
             self.cache.put_blob("p" + key, summary)
         return summary
@@ -385,7 +396,7 @@ class SummaryStore:
         for path, held in other.items():
             self.by_path[path] = held
             self._keys.setdefault(path, held[0])
-        self.version += 1
+            self.log.append(path)
 
 
 def _mentions_jax(text: str, settings: Any) -> bool:
@@ -471,35 +482,19 @@ class ProjectContext:
     _jax_files: list[tuple[Path, str, str]] | None = None
     _prefix: str | None = None
 
-    _callers_index: dict[str, list[dict[str, Any]]] | None = None
-    _callers_version: tuple[int, bool] | None = None
+    _callers: CallersIndex | None = None
+    _importers: tuple[int, list[tuple[Path, str, str]]] | None = None
     x64_sources: Any = None
     """Where the project switches x64 on (``analysis/x64.py``), made on first ask."""
 
-    def callers_index(self) -> dict[str, list[dict[str, Any]]]:
-        """Module -> the traced calls into its functions recorded in the summaries the
-        run holds (rebuilt when a lint publishes one)."""
-        version = (self.store.version, self.final)
-        if self._callers_index is not None and self._callers_version == version:
-            return self._callers_index
-        index: dict[str, list[dict[str, Any]]] = {}
-        for path, (_, summary) in list(self.store.by_path.items()):
-            if not summary.get("calls") or not self.within(path):
-                continue
-            display = self.display(Path(path))
-            if is_test_path(display):
-                continue
-            for call in summary["calls"]:
-                real = self.real_target(call.get("target", ""))
-                if real is None or "." not in real:
-                    continue
-                module, _, name = real.rpartition(".")
-                index.setdefault(module, []).append(
-                    {**call, "name": name, "where": f"{display}:{call['line']}", "path": path}
-                )
-        self._callers_index = index
-        self._callers_version = version
-        return index
+    def calls_into(self, module: str) -> list[dict[str, Any]]:
+        """The traced calls into ``module``'s functions recorded in the summaries the run
+        holds (kept up to date as summaries arrive: :mod:`jaxlint.analysis.callers`)."""
+        if self._callers is None:
+            from jaxlint.analysis.callers import CallersIndex
+
+            self._callers = CallersIndex(self)
+        return self._callers.calls_into(module)
 
     def summary_of(self, module: str) -> dict[str, Any] | None:
         path = self.index.find_module(module)
@@ -510,15 +505,18 @@ class ProjectContext:
             mid = ModuleId(module, path.parent, path.name == "__init__.py")
         return self.store.get(path, mid, self.final, self)
 
-    def real_target(self, qualname: str) -> str | None:
+    def real_target(self, qualname: str, consulted: list[str] | None = None) -> str | None:
         """Where the name ``qualname`` is defined, through re-exports (``pkg.train.X``
-        re-exported from ``pkg.train.step``); a module without a summary ends the chain."""
+        re-exported from ``pkg.train.step``); a module without a summary ends the chain.
+        ``consulted`` gets the modules whose summaries were read."""
         current = qualname
         for _ in range(_MAX_CHAIN):
             located = self.index.locate(current)
             if located is None:
                 return None
             module, rest = located
+            if consulted is not None:
+                consulted.append(module)
             summary = self.summary_of(module)
             if summary is None:
                 return current
@@ -567,6 +565,16 @@ class ProjectContext:
                     found.append((path, os.path.abspath(path), text))
             self._jax_files = found
         return self._jax_files
+
+    def unheld_jax_files(self) -> list[tuple[Path, str, str]]:
+        """:meth:`jax_files` whose summaries the run does not hold (the run's own files
+        are held once linted: a whole-project run has none left; read once per change
+        of the held set, which only grows, not once per question)."""
+        held = self.store.by_path
+        if self._importers is None or self._importers[0] != len(held):
+            files = [f for f in self.jax_files() if f[1] not in held]
+            self._importers = (len(held), files)
+        return self._importers[1]
 
     def for_file(self, path: Path | None) -> ProjectFacts | None:
         if path is None:
@@ -784,7 +792,7 @@ class ProjectFacts:
         mine = os.path.abspath(self.path)
         out = [
             {k: v for k, v in c.items() if k != "path"}
-            for c in self.project.callers_index().get(me, [])
+            for c in self.project.calls_into(me)
             if c["path"] != mine
         ]
         for path, summary in self._importer_summaries():
@@ -810,9 +818,8 @@ class ProjectFacts:
         store = self.project.store
         me = os.path.abspath(self.path)
         last = self.module.name.rsplit(".", 1)[-1]
-        held = store.by_path
-        for path, abspath, text in self.project.jax_files():
-            if abspath == me or abspath in held or last not in text:
+        for path, abspath, text in self.project.unheld_jax_files():
+            if abspath == me or last not in text:
                 continue
             if is_test_path(self._display(path)):
                 continue

@@ -30,7 +30,7 @@ from jaxlint.config import ConfigResolver, Settings, above_max_file_size
 from jaxlint.diagnostics import Diagnostic, Position
 from jaxlint.gc_pause import gc_paused
 from jaxlint.notebook import is_notebook
-from jaxlint.parallel import run_parallel, should_parallelize
+from jaxlint.parallel import run_parallel
 from jaxlint.prefilter import mentions_jax
 from jaxlint.source import (
     NOT_ROUND_TRIP,
@@ -346,11 +346,25 @@ def check_in_pool(
     # the modules a file imports first: a worker then finds most of the summaries it asks
     # for (published to the cache folder by the other workers) and fewer files are linted
     # again at the end
-    largest_first = project_run.dependency_indices(tasks)
+    # and a module is handed out once the modules it imports are linted (the end-of-run
+    # re-check has every summary already)
+    from jaxlint.cli.project_order import dependency_plan
+
+    largest_first, waits = dependency_plan(tasks)
     state.processes = max(state.processes, min(jobs, len(tasks)))
     sys.stdout.flush()
     sys.stderr.flush()
-    run_parallel(tasks, _work, context, jobs, on_result, on_crash, on_error, largest_first)
+    run_parallel(
+        tasks,
+        _work,
+        context,
+        jobs,
+        on_result,
+        on_crash,
+        on_error,
+        largest_first,
+        waits if not final_round else None,
+    )
     for index in range(len(tasks)):
         if index in results:
             state.merge(results[index])
@@ -365,42 +379,10 @@ def recheck_project(
     jobs: int = 1,
 ) -> None:
     """Lint again each file whose questions about its project's other modules have
-    other answers now that every module of the run is known (see cli/project_run.py)."""
-    run = project_run.current()
-    if run is None:
-        return
-    run.store.merge(state.summaries)
-    state.summaries = {}
-    for round_ in range(1, project_run.MAX_ROUNDS + 1):
-        with timed(state, "project: check answers"):
-            stale = project_run.stale_files(run, state.project_queries)
-        if not stale:
-            return
-        gone = set(stale)
-        state.diagnostics = [d for d in state.diagnostics if d.filename not in gone]
-        for name in stale:
-            state.project_queries.pop(name, None)
-            state.sources.pop(name, None)
-            if args.diff:
-                # nothing was written: the lint again starts from the same text, and its
-                # diff and fixes replace these (with --fix they were written and stay)
-                state.diffs.pop(name, None)
-                counts = state.fixed_by_file.pop(name, None)
-                if counts:
-                    state.fixed_total -= sum(counts.values())
-            if state.timings is not None:
-                state.timings.files_relinted += 1
-        tasks = [(Path(name),) for name in stale]
-        sizes = [task_size(t) for t in tasks]
-        if jobs > 1 and should_parallelize(jobs, sizes):
-            check_in_pool(
-                tasks, sizes, resolver, args, state, fixing, cache, jobs, final_round=round_
-            )
-            run.store.merge(state.summaries)
-            state.summaries = {}
-        else:
-            for task in tasks:
-                check_task(task, resolver, args, state, fixing, cache, lookup=False)
+    other answers now that every module of the run is known (cli/project_order.py)."""
+    from jaxlint.cli import project_order
+
+    project_order.recheck(resolver, args, state, fixing, cache, jobs)
 
 
 def unexpected(name: str, exc: Exception) -> str:

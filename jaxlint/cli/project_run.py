@@ -3,9 +3,11 @@
 Each file is linted with the :class:`~jaxlint.analysis.project.ProjectFacts` of its
 project (the nearest folder with ``pyproject.toml``, ``setup.cfg``, ``setup.py`` or
 ``.git``, else the file's own packages). While the run lints, a question about a
-module of the run that has not been linted yet has no answer; at the end
-(:func:`recheck`), every file's recorded answers are compared with the complete
-ones and the files whose answers changed are linted again, until nothing changes.
+module of the run that has not been linted yet has no answer (the run lints the
+modules a file imports first, so that is rare for what a module asks of its imports);
+at the end (:mod:`jaxlint.cli.project_order`), every file's recorded answers are
+compared with the complete ones and the files whose answers changed are linted again,
+importers first, until nothing changes.
 A cached result carries its answers and is checked the same way, so a changed
 module re-checks the files that used what it said.
 """
@@ -32,10 +34,6 @@ from jaxlint.analysis.project import (
     module_id,
 )
 
-MAX_ROUNDS = 4
-"""Re-check rounds at the end of a run: a chain of helpers across modules (a jitted
-function calls a helper, which calls a helper of a third module) needs one per hop."""
-
 
 class ProjectRun:
     def __init__(self, cache: Any, run_files: Iterable[Path], settings: Any) -> None:
@@ -50,7 +48,6 @@ class ProjectRun:
         self.contexts: dict[str | None, ProjectContext] = {}
         self.final = False
         self._roots: dict[str, Path | None] = {}
-        self._sent: set[str] = set()
         self.summary_root: Path | None = None
         """A private folder where worker processes share summaries (no results cache)."""
 
@@ -99,9 +96,15 @@ class ProjectRun:
             context.final = True
 
     def new_summaries(self) -> dict[str, tuple[str, dict[str, Any]]]:
-        """Summaries published since the last call (sent from a worker to the parent)."""
-        out = {p: held for p, held in self.store.by_path.items() if p not in self._sent}
-        self._sent.update(out)
+        """Summaries this process made since the last call (sent from a worker to the
+        parent). Not those it read from the cache folder: one read there before another
+        worker's lint wrote the module's newer summary would replace that one in the
+        parent (the summary's key is the module's text, and what another module says of
+        it can differ), and the parent would answer from a summary the cache no longer
+        holds."""
+        store = self.store
+        out = {p: store.by_path[p] for p in store.made if p in store.by_path}
+        store.made.clear()
         return out
 
 
@@ -181,9 +184,13 @@ def standalone_facts(path: Path | None, settings: Any) -> ProjectFacts | None:
 
 
 _IMPORT_RE = re.compile(
-    r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w., \t]+)|import[ \t]+([\w., \t]+))",
+    r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*(?:\(([^)]*)\)|([\w., \t]+))"
+    r"|import[ \t]+([\w., \t]+))",
     re.MULTILINE,
 )
+"""``from a import b, c``, ``from a import (`` names over several lines ``)``, and
+``import a, b``."""
+_COMMENT_RE = re.compile(r"#[^\n]*")
 
 
 def dependency_order(tasks: list[tuple[Path, ...]]) -> list[tuple[Path, ...]]:
@@ -195,6 +202,15 @@ def dependency_order(tasks: list[tuple[Path, ...]]) -> list[tuple[Path, ...]]:
 
 def dependency_indices(tasks: list[tuple[Path, ...]]) -> list[int]:
     """The indices of ``tasks`` in dependency order (see :func:`dependency_order`)."""
+    deps = import_graph(tasks)
+    if deps is None:
+        return list(range(len(tasks)))
+    return postorder(deps)
+
+
+def import_graph(tasks: list[tuple[Path, ...]]) -> list[list[int]] | None:
+    """For each task, the tasks whose modules its file imports (from its import lines);
+    ``None`` when fewer than two tasks are modules."""
     modules: dict[str, int] = {}
     ids: list[ModuleId | None] = []
     for i, paths in enumerate(tasks):
@@ -203,7 +219,7 @@ def dependency_indices(tasks: list[tuple[Path, ...]]) -> list[int]:
         if mid is not None:
             modules.setdefault(mid.name, i)
     if len(modules) < 2:
-        return list(range(len(tasks)))
+        return None
     deps: list[list[int]] = []
     for i, paths in enumerate(tasks):
         mid = ids[i]
@@ -215,9 +231,15 @@ def dependency_indices(tasks: list[tuple[Path, ...]]) -> list[int]:
                 if j is not None and j != i:
                     found.append(j)
         deps.append(found)
+    return deps
+
+
+def postorder(deps: list[list[int]]) -> list[int]:
+    """Every node after the nodes it depends on (depth first; a cycle is broken where it
+    is met)."""
     order: list[int] = []
-    state = [0] * len(tasks)  # 0 new, 1 on the stack, 2 done
-    for start in range(len(tasks)):
+    state = [0] * len(deps)  # 0 new, 1 on the stack, 2 done
+    for start in range(len(deps)):
         if state[start]:
             continue
         stack = [(start, iter(deps[start]))]
@@ -255,7 +277,9 @@ def _head(path: Path, limit: int = 1 << 20) -> str:
 def _imported_modules(text: str, mid: ModuleId) -> list[str]:
     out: list[str] = []
     for match in _IMPORT_RE.finditer(text):
-        source, names, plain = match.groups()
+        source, parenthesized, names, plain = match.groups()
+        if parenthesized is not None:
+            names = _COMMENT_RE.sub("", parenthesized)
         if plain is not None:
             out.extend(p.split()[0] for p in plain.split(",") if p.strip())
             continue

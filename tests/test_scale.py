@@ -1,0 +1,265 @@
+"""The project-wide analysis at scale: how much work a run does, counted (never timed).
+
+A chain of modules, each importing the next, is linted with its imports first: what a
+module asks of the module it imports is answered on the first lint, and no file is
+linted twice. When traced-ness flows the other way (a jitted function calls a helper
+of the module it imports, which calls a helper of the next one), a module learns that
+it is traced only from the module linted after it: each file is linted at most once
+more, importers first, and the end of the run is the fixpoint the cache stores, so a
+run right after lints nothing, with any number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import jaxlint.parallel
+import jaxlint.versions
+from jaxlint.cli import main
+
+CHAIN = """import jax
+import jax.numpy as jnp
+
+from chain.m{nxt} import step_{nxt}
+
+
+@jax.jit
+def step_{i}(x):
+    return jnp.tanh(x) + 1.0
+
+
+def loop_{i}(x, batches):
+    for batch in batches:
+        x = step_{nxt}(x + batch)
+        print(f"loss {{float(x)}}")
+    return x
+"""
+
+CASCADE = """import jax.numpy as jnp
+
+from chain.m{nxt} import helper_{nxt}
+
+
+def helper_{i}(x):
+    if x.sum() > 0:
+        x = jnp.sin(x)
+    return helper_{nxt}(x)
+"""
+"""``helper_i`` is traced only because ``helper_{i-1}`` is: one hop per module."""
+
+TRACED = """import jax
+import jax.numpy as jnp
+
+from chain.m{nxt} import helper_{nxt}
+
+
+def helper_{i}(x):
+    if x.sum() > 0:
+        x = jnp.sin(x)
+    return x
+
+
+@jax.jit
+def step_{i}(x):
+    return helper_{nxt}(x)
+"""
+"""Every module's jitted step calls the next module's helper."""
+
+FIRST = """import jax
+
+from chain.m1 import helper_1
+
+
+@jax.jit
+def step(x):
+    return helper_1(x)
+"""
+
+LAST = """import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step_{i}(x):
+    return jnp.cos(x)
+
+
+def helper_{i}(x):
+    if x.sum() > 0:
+        x = jnp.cos(x)
+    return x
+"""
+
+
+@pytest.fixture(autouse=True)
+def _pinned(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jaxlint.versions, "installed_jax_version", lambda: "0.12.0")
+    monkeypatch.delenv("JAXLINT_CACHE_DIR", raising=False)
+    monkeypatch.setattr(jaxlint.parallel, "MIN_PARALLEL_BYTES", 0)  # -j 2: a pool, small files
+    monkeypatch.setattr(jaxlint.parallel, "_thread_count", lambda: 1)
+
+
+def make_chain(root: Path, size: int, kind: str) -> None:
+    (root / "pyproject.toml").write_text("[project]\nname = 'chain'\n")
+    pkg = root / "chain"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for i in range(size):
+        if i == size - 1:
+            text = LAST.format(i=i)
+        elif kind == "cascade" and i == 0:
+            text = FIRST
+        else:
+            text = {"chain": CHAIN, "cascade": CASCADE, "traced": TRACED}[kind]
+            text = text.format(i=i, nxt=i + 1)
+        (pkg / f"m{i}.py").write_text(text)
+
+
+_LINTED = re.compile(r"(\d+) file\(s\) linted, (\d+) from the cache")
+_AGAIN = re.compile(r"(\d+) linted again for what other modules say")
+
+
+def run(root: Path, monkeypatch, capsys, *args: str) -> tuple[list[tuple[str, int, str]], int, int]:
+    """``jaxlint check --timings`` in ``root``: (findings, files linted, linted again)."""
+    monkeypatch.chdir(root)
+    code = main(["check", "--select", "ALL", "--output-format", "json", "--timings", *args, "."])
+    out, err = capsys.readouterr()
+    assert code in (0, 1), err
+    assert "Traceback" not in err, err
+    found = sorted(
+        (Path(d["filename"]).relative_to(root).as_posix(), d["location"]["row"], d["code"])
+        for d in json.loads(out)
+    )
+    linted = _LINTED.search(err)
+    assert linted is not None, err
+    again = _AGAIN.search(err)
+    return found, int(linted[1]), int(again[1]) if again else 0
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_chain_of_imports_is_linted_once(tmp_path: Path, monkeypatch, capsys, jobs) -> None:
+    make_chain(tmp_path, 12, "chain")
+    found, linted, again = run(tmp_path, monkeypatch, capsys, "--no-cache", "-j", jobs)
+    # each loop waits for the next module's jitted step: known on the first lint
+    assert [f for f in found if f[2] == "JAX102"] == sorted(
+        (f"chain/m{i}.py", 15, "JAX102") for i in range(11)
+    )
+    assert again == 0
+    if jobs == "1":
+        assert linted == 12 + 1  # and the empty __init__.py
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_cascade_of_traced_helpers_reaches_the_fixpoint(
+    tmp_path: Path, monkeypatch, capsys, jobs
+) -> None:
+    """Nine hops of traced helpers: every helper is reported, each file is linted at
+    most twice, and a run right after a cached run lints nothing."""
+    size = 10
+    make_chain(tmp_path, size, "cascade")
+    cache = str(tmp_path / "cache")
+    found, linted, again = run(tmp_path, monkeypatch, capsys, "--cache-dir", cache, "-j", jobs)
+    helpers = sorted(f for f in found if f[2] == "JAX201")
+    assert helpers == sorted(
+        [(f"chain/m{i}.py", 7, "JAX201") for i in range(1, size - 1)]
+        + [(f"chain/m{size - 1}.py", 11, "JAX201")]
+    )
+    assert again <= size - 1
+    if jobs == "1":
+        assert linted == size + again
+    assert run(tmp_path, monkeypatch, capsys, "--no-cache", "-j", "1")[0] == found
+    again_found, linted, again = run(
+        tmp_path, monkeypatch, capsys, "--cache-dir", cache, "-j", jobs
+    )
+    assert (again_found, linted, again) == (found, 0, 0)
+
+
+def test_with_workers_the_cache_holds_what_the_run_reports(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """Forty modules whose jitted steps call the next module's helper, two workers: the
+    helpers learn that they are traced after the first lints (linted again in the pool),
+    the findings are those of one process, and the run right after lints nothing."""
+    size = 40
+    make_chain(tmp_path, size, "traced")
+    one, _, _ = run(tmp_path, monkeypatch, capsys, "--no-cache", "-j", "1")
+    assert [f for f in one if f[2] == "JAX201"] == sorted(
+        [(f"chain/m{i}.py", 8, "JAX201") for i in range(1, size - 1)]
+        + [(f"chain/m{size - 1}.py", 11, "JAX201")]
+    )
+    cache = str(tmp_path / "cache")
+    found, _, again = run(tmp_path, monkeypatch, capsys, "--cache-dir", cache, "-j", "2")
+    assert found == one
+    assert again <= size - 1
+    assert run(tmp_path, monkeypatch, capsys, "--cache-dir", cache, "-j", "2") == (one, 0, 0)
+    assert run(tmp_path, monkeypatch, capsys, "--no-cache", "-j", "2")[0] == one
+
+
+def test_a_change_relints_the_module_and_those_that_read_it(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    make_chain(tmp_path, 12, "chain")
+    cache = str(tmp_path / "cache")
+    first, _, _ = run(tmp_path, monkeypatch, capsys, "--cache-dir", cache, "-j", "2")
+    assert run(tmp_path, monkeypatch, capsys, "--cache-dir", cache, "-j", "2")[1:] == (0, 0)
+    # m5's step is no longer jitted: m5 changed, m4 asked about step_5, nothing else did
+    m5 = tmp_path / "chain/m5.py"
+    m5.write_text(m5.read_text().replace("@jax.jit\n", ""))
+    found, linted, again = run(tmp_path, monkeypatch, capsys, "--cache-dir", cache, "-j", "1")
+    assert (linted, again) == (2, 1)
+    # m4's loop no longer waits for a jitted step; m5's own finding moved up a line
+    moved = [(f, row - 1 if f == "chain/m5.py" else row, code) for f, row, code in first]
+    assert found == [f for f in moved if f[0] != "chain/m4.py"]
+    assert run(tmp_path, monkeypatch, capsys, "--cache-dir", cache, "-j", "2")[1:] == (0, 0)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_import_cycle_settles(tmp_path: Path, monkeypatch, capsys, jobs) -> None:
+    """Two modules importing each other, with a helper traced across the cycle: correct
+    findings, and the cache holds the fixpoint."""
+    (tmp_path / "pyproject.toml").write_text("")
+    pkg = tmp_path / "cyc"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text(
+        "import jax\n\nfrom cyc.b import helper\n\n\n@jax.jit\ndef step(x):\n"
+        "    return helper(x)\n\n\ndef inner(x):\n    if x > 0:\n        return x\n    return -x\n"
+    )
+    (pkg / "b.py").write_text(
+        "import jax\n\nfrom cyc.a import inner\n\n\ndef helper(x):\n    return inner(x) + 1\n"
+    )
+    cache = str(tmp_path / "cache")
+    found, _, _ = run(tmp_path, monkeypatch, capsys, "--cache-dir", cache, "-j", jobs)
+    assert [f for f in found if f[2] == "JAX201"] == [("cyc/a.py", 12, "JAX201")]
+    assert run(tmp_path, monkeypatch, capsys, "--cache-dir", cache, "-j", jobs) == (found, 0, 0)
+
+
+def test_the_work_per_module_does_not_grow_with_the_project(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """Counted, not timed: how many call targets are followed through re-exports, per
+    module, for 10 and 40 modules whose jitted steps call the next module's helper. Rebuilding the index of traced calls
+    whenever a module published its summary made this grow with the project."""
+    from jaxlint.analysis.project import ProjectContext
+
+    real = ProjectContext.real_target
+    followed = [0]
+
+    def counted(self, *args, **kwargs):
+        followed[0] += 1
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProjectContext, "real_target", counted)
+    per_module = []
+    for size in (10, 40):
+        root = tmp_path / str(size)
+        root.mkdir()
+        make_chain(root, size, "traced")
+        followed[0] = 0
+        run(root, monkeypatch, capsys, "--no-cache", "-j", "1")
+        per_module.append(followed[0] / size)
+    assert per_module[1] <= 1.3 * per_module[0], per_module
