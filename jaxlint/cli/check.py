@@ -14,13 +14,12 @@ import time
 from hashlib import sha256
 from pathlib import Path
 
-from jaxlint.cli import checking, project_run
+from jaxlint.cli import checking, project_order, project_run
 from jaxlint.cli.checking import (
     RunState,
     check_in_pool,
     check_task,
     open_cache,
-    recheck_project,
     take_from_cache,
     task_size,
     tasks_for,
@@ -290,7 +289,7 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
             for paths in project_run.dependency_order(tasks):
                 check_task(paths, resolver, args, state, fixing, cache, lookup=False)
                 progress.advance()
-        recheck_project(resolver, args, state, fixing, cache, jobs)
+        project_order.recheck(resolver, args, state, fixing, cache, jobs)
     finally:
         progress.close()
         project_run.end()

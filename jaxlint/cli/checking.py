@@ -348,9 +348,8 @@ def check_in_pool(
     # again at the end
     # and a module is handed out once the modules it imports are linted (the end-of-run
     # re-check has every summary already)
-    from jaxlint.cli.project_order import dependency_plan
 
-    largest_first, waits = dependency_plan(tasks)
+    largest_first, waits = project_run.dependency_plan(tasks)
     state.processes = max(state.processes, min(jobs, len(tasks)))
     sys.stdout.flush()
     sys.stderr.flush()
@@ -368,21 +367,6 @@ def check_in_pool(
     for index in range(len(tasks)):
         if index in results:
             state.merge(results[index])
-
-
-def recheck_project(
-    resolver: ConfigResolver,
-    args: argparse.Namespace,
-    state: RunState,
-    fixing: bool,
-    cache: Cache | None,
-    jobs: int = 1,
-) -> None:
-    """Lint again each file whose questions about its project's other modules have
-    other answers now that every module of the run is known (cli/project_order.py)."""
-    from jaxlint.cli import project_order
-
-    project_order.recheck(resolver, args, state, fixing, cache, jobs)
 
 
 def unexpected(name: str, exc: Exception) -> str:

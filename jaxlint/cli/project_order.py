@@ -38,22 +38,6 @@ POOL_AT_LEAST = 8
 """Stale files per worker from which the first re-check runs in the pool."""
 
 
-def dependency_plan(tasks: list[tuple[Path, ...]]) -> tuple[list[int], list[list[int]] | None]:
-    """How a pool hands out ``tasks``: their indices in dependency order, and for each
-    task the tasks it waits for (those it imports that come before it in that order; a
-    cycle is broken where it is met), so that a worker lints a module once the modules
-    it imports have published their summaries. ``None``: nothing to wait for."""
-    deps = project_run.import_graph(tasks)
-    if deps is None:
-        return list(range(len(tasks))), None
-    order = project_run.postorder(deps)
-    position = [0] * len(tasks)
-    for at, index in enumerate(order):
-        position[index] = at
-    waits = [[j for j in deps[i] if position[j] < position[i]] for i in range(len(tasks))]
-    return order, waits
-
-
 def importers_first(names: list[str]) -> list[str]:
     """``names`` with the modules that import a module before it (the reverse of the
     run's lint order; a cycle is broken where it is met)."""

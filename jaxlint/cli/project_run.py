@@ -290,3 +290,19 @@ def _imported_modules(text: str, mid: ModuleId) -> list[str]:
         out.append(base)
         out.extend(f"{base}.{n.split()[0]}" for n in names.split(",") if n.strip())
     return out
+
+
+def dependency_plan(tasks: list[tuple[Path, ...]]) -> tuple[list[int], list[list[int]] | None]:
+    """How a pool hands out ``tasks``: their indices in dependency order, and for each
+    task the tasks it waits for (those it imports that come before it in that order; a
+    cycle is broken where it is met), so that a worker lints a module once the modules
+    it imports have published their summaries. ``None``: nothing to wait for."""
+    deps = import_graph(tasks)
+    if deps is None:
+        return list(range(len(tasks))), None
+    order = postorder(deps)
+    position = [0] * len(tasks)
+    for at, index in enumerate(order):
+        position[index] = at
+    waits = [[j for j in deps[i] if position[j] < position[i]] for i in range(len(tasks))]
+    return order, waits
