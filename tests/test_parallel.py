@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import jaxlint.cli
+import jaxlint.cli.pool
 import jaxlint.parallel
 import jaxlint.versions
 from jaxlint.cli import main
@@ -233,7 +234,7 @@ def test_small_runs_stay_in_one_process(cli, tmp_path: Path, monkeypatch) -> Non
     def no_pool(*args, **kwargs):
         raise AssertionError("a pool was started")
 
-    monkeypatch.setattr(jaxlint.cli.checking, "run_parallel", no_pool)
+    monkeypatch.setattr(jaxlint.cli.pool, "run_parallel", no_pool)
     write_files(tmp_path, 4)
     assert cli("-j", "4", ".").code == 1
     monkeypatch.setattr(jaxlint.parallel, "MIN_PARALLEL_BYTES", 0)

@@ -17,7 +17,6 @@ from pathlib import Path
 from jaxlint.cli import checking, project_order, project_run
 from jaxlint.cli.checking import (
     RunState,
-    check_in_pool,
     check_task,
     open_cache,
     take_from_cache,
@@ -29,6 +28,7 @@ from jaxlint.cli.checking import (
 )
 from jaxlint.cli.common import UsageError, cache_dir, jobs_count, per_file_ignores, selector_list
 from jaxlint.cli.noqa_add import add_noqa
+from jaxlint.cli.pool import check_in_pool
 from jaxlint.cli.progress import Progress
 from jaxlint.cli.report import finish
 from jaxlint.config import ConfigResolver, Settings, check_selector, inline_config

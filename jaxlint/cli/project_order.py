@@ -53,7 +53,8 @@ def recheck(
     cache: Cache | None,
     jobs: int = 1,
 ) -> None:
-    from jaxlint.cli.checking import check_in_pool, task_size, timed
+    from jaxlint.cli.checking import task_size, timed
+    from jaxlint.cli.pool import check_in_pool
     from jaxlint.parallel import should_parallelize
 
     run = project_run.current()
