@@ -220,8 +220,9 @@ def make_parser(
     parser.add_argument(
         "--format",
         choices=("json", "text"),
-        default="json",
-        help="output format: json (default; for scripts and pipes) or text (for people)",
+        default=None,
+        help="output format: text (for people) or json (for scripts); default: text when"
+        " standard output is a terminal, else json (pipes, files, --output)",
     )
     parser.add_argument(
         "--output",
@@ -376,7 +377,27 @@ def run_probe(
     except BaseException as exc:  # raise BaseException (or a subclass) in the user's code
         code = EXIT_USER_CODE
         report["error"] = describe_exception(exc, phase="running your code")
-    return _emit(name, report, code, args.format, args.output, render_text)
+    fmt = args.format or default_format(args.output)
+    return _emit(name, report, code, fmt, args.output, render_text)
+
+
+def default_format(output: str | None) -> str:
+    """``--format`` when it is not given (as ruff does): text on a terminal, else json
+    (a pipe, a file, ``--output FILE``)."""
+    if output is not None:
+        return "json"
+    try:
+        return "text" if sys.stdout.isatty() else "json"
+    except (AttributeError, ValueError):  # a replaced or closed stdout
+        return "json"
+
+
+def _format_of(argv: Sequence[str]) -> str:
+    """The format a command line asks for, explicitly or by default."""
+    asked = _raw_option(argv, "--format")
+    if asked in ("json", "text"):
+        return asked
+    return default_format(_raw_option(argv, "--output"))
 
 
 def _emit(
@@ -416,7 +437,7 @@ def report_without_child(
     render_text = importlib.import_module(f"jaxlint.runtime_probes.{name}").render_text
     report = new_report(name)
     report["error"] = {"class": cls, "message": message, **extra}
-    fmt = "text" if _raw_option(argv, "--format") == "text" else "json"
+    fmt = _format_of(argv)
     return _emit(name, report, code, fmt, _raw_option(argv, "--output"), render_text)
 
 
@@ -451,7 +472,7 @@ def _arguments_error(
     ``--format text`` was asked for, the JSON report with a ``UsageError`` (exit 2)."""
     sys.stderr.write(parser.format_usage())
     print(f"jaxlint probe {name}: error: {message}", file=sys.stderr)
-    if _raw_option(argv, "--format") == "text":
+    if _format_of(argv) == "text":
         return EXIT_ERROR
     report = new_report(name)
     report["error"] = {

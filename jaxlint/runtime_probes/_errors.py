@@ -95,20 +95,46 @@ def predicted_rule(exc: BaseException) -> str | None:
     return found[0] if found else None
 
 
-_STATIC_CACHE: dict[tuple[str, float], dict[int, list[str]]] = {}
+_STATIC_CACHE: dict[tuple[str, float, str], dict[int, list[str]]] = {}
+
+PROBE_JITS: set[tuple[str, str, tuple[int, ...], tuple[str, ...]]] = set()
+"""(file, function, static_argnums, static_argnames) of each module-level function that the
+probe wrapped in ``jax.jit`` itself (``_targets.jit_target``)."""
+
+
+def probe_view(filename: str, text: str) -> str:
+    """The file as the probe runs it: ``text`` plus, at its end (no line moves), a
+    ``jax.jit`` of each of its functions that the probe jitted, with the same static
+    arguments, so that ``jaxlint check`` sees those functions traced as they were."""
+    full = os.path.abspath(filename)
+    lines = []
+    for i, (file, name, nums, names) in enumerate(sorted(PROBE_JITS)):
+        if file != full:
+            continue
+        flags = ""
+        if nums:
+            flags += f", static_argnums={tuple(nums)!r}"
+        if names:
+            flags += f", static_argnames={tuple(names)!r}"
+        lines.append(f"_jaxlint_probe_jit_{i} = _jaxlint_probe_jax.jit({name}{flags})")
+    if not lines:
+        return text
+    return "\n".join([text.rstrip("\n"), "", "import jax as _jaxlint_probe_jax", *lines, ""])
 
 
 def static_rules_at(filename: str, line: int) -> list[str]:
     """The codes of jaxlint's findings (every rule, noqa ignored) on ``line`` of ``filename``.
 
-    The file is linted with the settings of its project (the nearest config); a file that
+    The file is linted with the settings of its project (the nearest config), as the probe
+    runs it (``probe_view``: with the functions the probe jitted jitted); a file that
     cannot be read or linted gives no findings.
     """
     try:
         stamp = os.path.getmtime(filename)
     except OSError:
         return []
-    key = (os.path.abspath(filename), stamp)
+    jits = repr(sorted(j for j in PROBE_JITS if j[0] == os.path.abspath(filename)))
+    key = (os.path.abspath(filename), stamp, jits)
     by_line = _STATIC_CACHE.get(key)
     if by_line is None:
         by_line = {}
@@ -120,7 +146,7 @@ def static_rules_at(filename: str, line: int) -> list[str]:
             from jaxlint.rules import all_rules
 
             with open(filename, encoding="utf-8") as fh:
-                text = fh.read()
+                text = probe_view(filename, fh.read())
             path = Path(filename)
             settings = ConfigResolver().for_path(path)
             result = lint_text(text, filename, settings, all_rules(), path=path, apply_noqa=False)
@@ -136,24 +162,57 @@ def static_rules_at(filename: str, line: int) -> list[str]:
 
 
 def choose_rule(
-    exc: BaseException, filename: str | None, line: int | None
+    exc: BaseException,
+    filename: str | None,
+    line: int | None,
+    callers: tuple[tuple[str, int], ...] = (),
 ) -> tuple[str | None, str | None, list[str]]:
     """(rule, why, static findings at the line) for an exception raised at filename:line.
 
-    A static finding at the failing line whose rule also declares this exception wins;
-    else the first rule whose declaration matches; else a static finding at the line
-    (the linter pointed at the line that failed); else none.
+    Only a rule that ``jaxlint check`` reports names the error, never one it did not
+    report. The failing line decides first: a static finding there whose rule also
+    declares this exception; else such a finding at a line of the user's code that
+    called it (``callers``, innermost first); else any static finding at the failing
+    line; else such a finding in the code the probe ran (``PROBE_SCOPES``: the target
+    function, the call sites of its inputs). The exception class alone (``matching_rules``) names no rule: ``describe_exception``
+    lists the rules that declare it as ``declared_by``, with why none is named.
     """
     declared = matching_rules(exc)
     static = static_rules_at(filename, line) if _user_file(filename) and line else []
     both = [code for code in static if code in declared]
     if both:
         return both[0], "static finding at the failing line, and its confirmed_by", static
-    if declared:
-        return declared[0], "confirmed_by declaration", static
+    for caller_file, caller_line in callers:
+        if not _user_file(caller_file) or (caller_file, caller_line) == (filename, line):
+            continue
+        there = [c for c in static_rules_at(caller_file, caller_line) if c in declared]
+        if there:
+            where = f"{os.path.basename(caller_file)}:{caller_line}"
+            return (
+                there[0],
+                f"static finding at the calling line {where}, and its confirmed_by",
+                static,
+            )
+    for region_file, first, last in sorted(PROBE_SCOPES):
+        for row in range(first, last + 1):
+            there = [c for c in static_rules_at(region_file, row) if c in declared]
+            if there:
+                where = f"{os.path.basename(region_file)}:{row}"
+                return (
+                    there[0],
+                    f"static finding at {where} in the code the probe ran, and its confirmed_by",
+                    static,
+                )
     if static:
         return static[0], "static finding at the failing line", static
     return None, None, static
+
+
+PROBE_SCOPES: set[tuple[str, int, int]] = set()
+"""(file, first line, last line) of the code the probe ran for the user: the target
+function and the call sites its inputs came from. When the traceback has no line of the
+user's (JAX filtered its frames away, or the error came from the inputs), a finding there
+that declares the exception names it."""
 
 
 def _user_file(filename: str | None) -> bool:
@@ -271,10 +330,29 @@ def describe_exception(exc: BaseException, phase: str | None = None) -> dict[str
     traced = _traced_function(message)
     if traced is not None:
         error["traced_function"] = traced
-    rule, why, static = choose_rule(exc, error.get("file"), error.get("line"))
+    rule, why, static = choose_rule(exc, error.get("file"), error.get("line"), _callers(exc))
     error["rule"] = rule
     if why is not None:
         error["rule_source"] = why
     if static:
         error["static_findings_at_line"] = static
+    declared = matching_rules(exc)
+    if rule is None and declared:
+        # the class alone is no finding: say which rules declare it, and why none is named
+        error["declared_by"] = declared
+        error["rule_note"] = (
+            f"no rule named: {', '.join(declared)} declare(s) {error['class']}, but "
+            "`jaxlint check` reports none of them at the failing line or a line that called it"
+        )
     return error
+
+
+def _callers(exc: BaseException) -> tuple[tuple[str, int], ...]:
+    """The (file, line) of each user frame of the traceback, innermost first."""
+    package_dirs = _package_dirs()
+    stdlib = os.path.abspath(sysconfig.get_paths().get("stdlib", "")) + os.sep
+    out = []
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.lineno and not _is_library_frame(frame.filename, package_dirs, stdlib):
+            out.append((frame.filename, frame.lineno))
+    return tuple(out)

@@ -510,6 +510,10 @@ def _fallback(
         else:
             tried.append(f"no call of {target.attr} in the file")
         _not_found(target, name, many=many, tried=tried)
+    from jaxlint.runtime_probes import _errors
+
+    for site, _ in usable:
+        _errors.PROBE_SCOPES.add((os.path.abspath(path), site.line, site.line))
     base = os.path.basename(path)
     info = {
         "source": "call sites" if many else "call site",

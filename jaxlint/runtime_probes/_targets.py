@@ -64,7 +64,11 @@ class Loader:
     """Loads targets; a file loaded twice in one probe run is executed once."""
 
     def __init__(self) -> None:
+        from jaxlint.runtime_probes import _errors
+
         self._files: dict[str, ModuleType] = {}
+        _errors.PROBE_JITS.clear()  # a new probe run: no function is jitted by it yet
+        _errors.PROBE_SCOPES.clear()
 
     def load(self, spec: str, role: str = "target") -> Target:
         module_part, attr = split_spec(spec)
@@ -72,7 +76,10 @@ class Loader:
             module = self._load_file(module_part, role)
         else:
             module = self._load_module(module_part, role)
-        return Target(spec, module, self._resolve(module, attr, spec, role), attr)
+        obj = self._resolve(module, attr, spec, role)
+        if role == "target":
+            _note_scope(obj)
+        return Target(spec, module, obj, attr)
 
     def load_factory(self, spec: str | None, target: Target, role: str = "factory") -> Target:
         """``spec`` is a full target spec or a name in the target's module."""
@@ -156,6 +163,20 @@ class Loader:
         if not callable(obj):
             fail(EXIT_ERROR, "TargetNotCallable", f"{role} {spec!r} is not callable")
         return obj
+
+
+def _note_scope(obj: Any) -> None:
+    """Tell ``_errors`` the lines of the target function (``PROBE_SCOPES``)."""
+    from jaxlint.runtime_probes import _errors
+
+    try:
+        fn = inspect.unwrap(getattr(obj, "__wrapped__", obj))
+        file = inspect.getsourcefile(fn)
+        lines, first = inspect.getsourcelines(fn)
+    except Exception:  # a builtin, a callable object without source: nothing to note
+        return
+    if file:
+        _errors.PROBE_SCOPES.add((os.path.abspath(file), first, first + len(lines) - 1))
 
 
 def factory_target(target: Target, name: str, obj: Callable[..., Any]) -> Target:
@@ -274,9 +295,27 @@ def jit_target(
     if donate_argnums:
         kwargs["donate_argnums"] = tuple(donate_argnums)
     try:
-        return jax.jit(fn, **kwargs), True
+        jitted = jax.jit(fn, **kwargs)
     except (TypeError, ValueError) as exc:  # e.g. static_argnames not in the signature
         fail(EXIT_ERROR, "UsageError", f"jax.jit rejected the flags: {exc}")
+    note_probe_jit(fn, static_argnums, static_argnames)
+    return jitted, True
+
+
+def note_probe_jit(fn: Any, static_argnums: list[int], static_argnames: list[str]) -> None:
+    """Tell ``_errors`` that the probe jitted ``fn`` itself: the static findings that name an
+    error are then those ``jaxlint check`` reports with ``fn`` jitted so (``probe_view``)."""
+    from jaxlint.runtime_probes import _errors
+
+    name = getattr(fn, "__qualname__", "")
+    try:
+        file = inspect.getsourcefile(fn)
+    except Exception:  # a builtin or a callable object: no file to read
+        file = None
+    if file and name.isidentifier():
+        _errors.PROBE_JITS.add(
+            (os.path.abspath(file), name, tuple(static_argnums), tuple(static_argnames))
+        )
 
 
 def static_keys(
