@@ -99,6 +99,10 @@ class Loader:
             target, name, self._resolve(target.module, name, f"{where}:{name}", role)
         )
 
+    def load_file(self, path: str, role: str) -> ModuleType:
+        """Import a file of the project (once per run), as a target's file is imported."""
+        return self._load_file(path, role)
+
     # -- internals ---------------------------------------------------------------------------
 
     def _load_file(self, path: str, role: str) -> ModuleType:
@@ -107,6 +111,13 @@ class Loader:
             return self._files[full]
         if not os.path.isfile(full):
             fail(EXIT_ERROR, "TargetNotFound", f"{role} file not found: {path}")
+        for root in reversed(import_roots(full)):
+            if root not in sys.path:
+                sys.path.insert(0, root)  # the project's own packages import as installed
+        by_name = self._import_by_name(full, path, role)
+        if by_name is not None:
+            self._files[full] = by_name
+            return by_name
         digest = hashlib.sha1(full.encode()).hexdigest()[:10]
         stem = os.path.splitext(os.path.basename(full))[0]
         mod_name = f"_jaxlint_probe_{''.join(c if c.isalnum() else '_' for c in stem)}_{digest}"
@@ -131,6 +142,37 @@ class Loader:
         mark_phase(USER_CODE_PHASE)
         self._files[full] = module
         return module
+
+    def _import_by_name(self, full: str, path: str, role: str) -> ModuleType | None:
+        """A file inside a package (``src/mypkg/train.py``) imported by its module name
+        (``mypkg.train``), as ``check`` names it, so that its absolute and relative
+        imports work; None for a file outside any package, or when that name imports
+        another file (then it is imported by path)."""
+        from pathlib import Path
+
+        from jaxlint.analysis.project import module_id
+
+        mid = module_id(Path(full))
+        if mid is None or "." not in mid.name:
+            return None
+        root = str(mid.search_root)
+        if root not in sys.path:
+            sys.path.insert(0, root)
+        existing = sys.modules.get(mid.name)
+        if existing is not None and not _same_file(existing, full):
+            return None
+        mark_phase(f"importing {role} file {path}")
+        try:
+            module = importlib.import_module(mid.name)
+        except BaseException as exc:
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            raise ProbeFailure(
+                EXIT_USER_CODE,
+                describe_exception(exc, phase=f"importing {role} file {path} as {mid.name}"),
+            ) from exc
+        mark_phase(USER_CODE_PHASE)
+        return module if _same_file(module, full) else None
 
     def _load_module(self, name: str, role: str) -> ModuleType:
         cwd = os.getcwd()
@@ -163,6 +205,58 @@ class Loader:
         if not callable(obj):
             fail(EXIT_ERROR, "TargetNotCallable", f"{role} {spec!r} is not callable")
         return obj
+
+
+def _same_file(module: ModuleType, full: str) -> bool:
+    file = getattr(module, "__file__", None)
+    return bool(file) and os.path.realpath(file) == os.path.realpath(full)
+
+
+def import_roots(full: str) -> list[str]:
+    """The folders the project of ``full`` imports its packages from, as ``check`` finds
+    them: the project root (nearest ``pyproject.toml``, ``setup.cfg``, ``setup.py`` or
+    ``.git``), its ``src`` folder, and the ``[tool.setuptools.package-dir]`` folders of its
+    ``pyproject.toml``."""
+    from pathlib import Path
+
+    from jaxlint.analysis.project import find_project_root
+
+    root = find_project_root(Path(full))
+    if root is None:
+        return []
+    roots = [root]
+    if (root / "src").is_dir():
+        roots.append(root / "src")
+    roots += [root / d for d in _package_dirs(root / "pyproject.toml")]
+    out: list[str] = []
+    for folder in roots:
+        if folder.is_dir() and str(folder) not in out:
+            out.append(str(folder))
+    return out
+
+
+def _package_dirs(pyproject: Any) -> list[str]:
+    """The folders of ``[tool.setuptools.package-dir]`` (``{"" = "lib"}``: ``lib``)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        with open(pyproject, "rb") as fh:
+            data = tomllib.load(fh)
+        mapping = data.get("tool", {}).get("setuptools", {}).get("package-dir", {})
+    except (OSError, ValueError, AttributeError):
+        return []
+    if not isinstance(mapping, dict):
+        return []
+    out = []
+    for name, folder in mapping.items():
+        if isinstance(folder, str) and isinstance(name, str) and ".." not in folder:
+            # "" maps the top level; "pkg" = "lib/pkg" means lib holds pkg
+            parent = folder if not name else os.path.dirname(folder.rstrip("/"))
+            if parent:
+                out.append(parent)
+    return out
 
 
 def _note_scope(obj: Any) -> None:
