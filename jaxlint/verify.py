@@ -10,6 +10,8 @@ FILE.py:FUNC``). This module fills the placeholders for one finding:
   the outermost one the probe can import), or, for a ``compile`` probe in a traced
   helper, the jitted function that traces it;
 * ``CALLEE`` becomes the jitted function that the call holding the finding calls;
+* ``--rule CODE`` is added at the end, so the report says whether the run confirmed
+  the finding's rule (``rule_check``), or plainly why not;
 * the ``jax.jit`` settings the code itself uses are added as flags when the probe
   wraps a plain function (``g = jax.jit(f, static_argnums=1)``: ``--static-argnums
   1``; for ``bench`` also ``--jit``). A function decorated with ``jax.jit`` is used
@@ -245,8 +247,9 @@ def _flag_words(settings: dict[str, list]) -> list[str]:
 def _command(ctx: FileContext, v: Violation, stack: Stack) -> str | None:
     decl = parse_declaration(v.rule.probe)
     placeholder = decl.placeholder
+    rule_words = ["--rule", v.rule.code] if decl.probe is not None else []
     if placeholder is None:
-        return render(decl.env, decl.words)
+        return render(decl.env, [*decl.words, *rule_words])
     if ctx.filename in ("-", "") or ctx.filename.startswith("<"):
         return None
     probe = decl.probe
@@ -285,4 +288,4 @@ def _command(ctx: FileContext, v: Violation, stack: Stack) -> str | None:
             words.extend(flags)
         else:
             words.append(word)
-    return render(decl.env, words)
+    return render(decl.env, [*words, *rule_words])

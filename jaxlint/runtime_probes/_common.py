@@ -229,6 +229,12 @@ def make_parser(
         metavar="FILE",
         help="write the report to FILE instead of standard output",
     )
+    parser.add_argument(
+        "--rule",
+        metavar="CODE",
+        help="the jaxlint rule this run checks (verify lines pass it): the report's"
+        " rule_check says whether the run confirmed it, or plainly why not",
+    )
     return parser
 
 
@@ -329,6 +335,9 @@ def error_text(error: dict[str, Any]) -> list[str]:
         lines.append(
             f"  predicted by jaxlint rule {error['rule']} (`jaxlint rule {error['rule']}`)"
         )
+    for key in ("rule_if_jitted_note", "rule_note"):
+        if error.get(key):
+            lines.append(f"  {error[key]}")
     if error.get("hint"):
         lines.append(f"  hint: {error['hint']}")
     return lines
@@ -377,6 +386,10 @@ def run_probe(
     except BaseException as exc:  # raise BaseException (or a subclass) in the user's code
         code = EXIT_USER_CODE
         report["error"] = describe_exception(exc, phase="running your code")
+    if getattr(args, "rule", None):
+        from jaxlint.runtime_probes._rule_check import rule_check
+
+        report["rule_check"] = rule_check(args.rule, report, code)
     fmt = args.format or default_format(args.output)
     return _emit(name, report, code, fmt, args.output, render_text)
 
@@ -419,6 +432,10 @@ def _emit(
                 file=sys.stderr,
             )
     text = to_json(report) if fmt != "text" else render_text(report)
+    if fmt == "text" and report.get("rule_check"):
+        from jaxlint.runtime_probes._rule_check import rule_check_text
+
+        text = "\n".join([text.rstrip("\n"), *rule_check_text(report["rule_check"])]) + "\n"
     try:
         write_output(text, output)
     except ProbeFailure as failure:

@@ -122,18 +122,27 @@ def probe_view(filename: str, text: str) -> str:
     return "\n".join([text.rstrip("\n"), "", "import jax as _jaxlint_probe_jax", *lines, ""])
 
 
-def static_rules_at(filename: str, line: int) -> list[str]:
+def reported_in_probe_scopes() -> set[str]:
+    """The codes ``jaxlint check`` reports in the code the probe ran (``PROBE_SCOPES``)."""
+    found: set[str] = set()
+    for region_file, first, last in sorted(PROBE_SCOPES):
+        for row in range(first, last + 1):
+            found.update(static_rules_at(region_file, row))
+    return found
+
+
+def static_rules_at(filename: str, line: int, view: bool = False) -> list[str]:
     """The codes of jaxlint's findings (every rule, noqa ignored) on ``line`` of ``filename``.
 
-    The file is linted with the settings of its project (the nearest config), as the probe
-    runs it (``probe_view``: with the functions the probe jitted jitted); a file that
-    cannot be read or linted gives no findings.
+    The file is linted with the settings of its project (the nearest config); with
+    ``view``, as the probe ran it (``probe_view``: the functions the probe jitted, jitted).
+    A file that cannot be read or linted gives no findings.
     """
     try:
         stamp = os.path.getmtime(filename)
     except OSError:
         return []
-    jits = repr(sorted(j for j in PROBE_JITS if j[0] == os.path.abspath(filename)))
+    jits = repr(sorted(j for j in PROBE_JITS if j[0] == os.path.abspath(filename))) if view else ""
     key = (os.path.abspath(filename), stamp, jits)
     by_line = _STATIC_CACHE.get(key)
     if by_line is None:
@@ -146,10 +155,12 @@ def static_rules_at(filename: str, line: int) -> list[str]:
             from jaxlint.rules import all_rules
 
             with open(filename, encoding="utf-8") as fh:
-                text = probe_view(filename, fh.read())
-            path = Path(filename)
+                text = fh.read()
+            if view:
+                text = probe_view(filename, text)
+            path = Path(_as_named(filename))
             settings = ConfigResolver().for_path(path)
-            result = lint_text(text, filename, settings, all_rules(), path=path, apply_noqa=False)
+            result = lint_text(text, str(path), settings, all_rules(), path=path, apply_noqa=False)
             for d in result.diagnostics:
                 for row in range(d.start.row, max(d.start.row, d.end.row) + 1):
                     codes = by_line.setdefault(row, [])
@@ -213,6 +224,17 @@ PROBE_SCOPES: set[tuple[str, int, int]] = set()
 function and the call sites its inputs came from. When the traceback has no line of the
 user's (JAX filtered its frames away, or the error came from the inputs), a finding there
 that declares the exception names it."""
+
+
+def _as_named(filename: str) -> str:
+    """The file as a verify line names it: relative to the current folder when it is
+    below it (``check`` run there named it so, and some rules read the path: a file
+    under ``tests/`` is a test file), else as it is."""
+    try:
+        rel = os.path.relpath(filename)
+    except ValueError:  # another drive (Windows)
+        return filename
+    return filename if rel.startswith(os.pardir) else rel
 
 
 def _user_file(filename: str | None) -> bool:
@@ -337,6 +359,20 @@ def describe_exception(exc: BaseException, phase: str | None = None) -> dict[str
     if static:
         error["static_findings_at_line"] = static
     declared = matching_rules(exc)
+    if rule is None and _user_file(error.get("file")) and error.get("line"):
+        # the probe jitted a function the code does not: what check reports at the line
+        # when it is jitted so, said as such (never as the finding's rule)
+        jitted = [
+            c
+            for c in static_rules_at(error["file"], error["line"], view=True)
+            if c in declared or not declared
+        ]
+        if jitted:
+            error["rule_if_jitted"] = jitted[0]
+            error["rule_if_jitted_note"] = (
+                f"`jaxlint check` reports {jitted[0]} at this line when the function is"
+                " jitted as the probe jitted it; your code does not jit it, so no rule is named"
+            )
     if rule is None and declared:
         # the class alone is no finding: say which rules declare it, and why none is named
         error["declared_by"] = declared

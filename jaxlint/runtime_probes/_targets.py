@@ -77,7 +77,7 @@ class Loader:
         else:
             module = self._load_module(module_part, role)
         obj = self._resolve(module, attr, spec, role)
-        if role == "target":
+        if role in ("target", "step function"):
             _note_scope(obj)
         return Target(spec, module, obj, attr)
 

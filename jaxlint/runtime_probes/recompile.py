@@ -39,7 +39,7 @@ from jaxlint.runtime_probes._common import (
     status_line,
     usage_error,
 )
-from jaxlint.runtime_probes._errors import describe_exception
+from jaxlint.runtime_probes._errors import describe_exception, reported_in_probe_scopes
 from jaxlint.runtime_probes._inputs import add_args_flag, input_factory, inputs_text
 from jaxlint.runtime_probes._inputs import cases_factory as cases_factory_for
 from jaxlint.runtime_probes._monitor import BACKEND_COMPILE, CompileMonitor, ExplainCapture, Window
@@ -425,7 +425,16 @@ def run_loop(jax: ModuleType, args: argparse.Namespace, report: Report) -> int:
         # only the rules that describe a cause found (a new jit or function object per
         # step: JAX401, JAX402); shape drift, such as a ragged last batch, has none
         found = {code for e in entries[1:] for c in e.get("causes", []) for code in c["rules"]}
-        report["rules"] = [code for code in loop_rules() if code in found]
+        candidates = [code for code in loop_rules() if code in found]
+        # never a rule that check does not report in the code the probe ran
+        reported = reported_in_probe_scopes()
+        report["rules"] = [code for code in candidates if code in reported]
+        if candidates and not report["rules"]:
+            report["rules_declared"] = candidates
+            report["rules_note"] = (
+                f"{', '.join(candidates)} declare(s) this recompilation, but `jaxlint check`"
+                " reports none of them in the function the probe ran"
+            )
         report["causes_after_first_step"] = sorted(
             {c["cause"] for e in entries[1:] for c in e.get("causes", [])}
         )
