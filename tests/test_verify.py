@@ -180,3 +180,31 @@ def test_json_and_sarif_carry_the_command():
     assert item["probe"] == "jaxlint probe compile m.py:f --rule JAX101"
     (sarif,) = json.loads(render_sarif(result.diagnostics))["runs"][0]["results"]
     assert sarif["properties"] == {"probe": "jaxlint probe compile m.py:f --rule JAX101"}
+
+
+def test_unsynchronized_timing_benches_the_timed_work_not_the_timer():
+    """JAX105's verify line times the jitted call being timed (`step`), not the function
+    that holds the clock reads (`timed`, whose time would be dispatch only)."""
+    code = """
+        import time
+        import jax
+
+        @jax.jit
+        def step(x):
+            return x @ x
+
+        fast = jax.jit(lambda x: x + 1)
+
+        def timed(x):
+            start = time.perf_counter()
+            y = step(x)
+            print(time.perf_counter() - start)
+            t0 = time.perf_counter()
+            z = fast(y)
+            print(time.perf_counter() - t0)
+            return z
+        """
+    assert probes(code)["JAX105"] == [
+        "jaxlint probe bench model.py:step --rule JAX105",
+        "jaxlint probe bench model.py:fast --rule JAX105",
+    ]
