@@ -138,3 +138,18 @@ def test_typed_key_specs(tmp_path):
         compile_probe.main, [spec(SOURCES, "dense"), "--args", "key<xyz>[]"], tmp_path
     )
     assert code == 2 and "key<fry>[]" in report["error"]["message"]
+
+
+def test_python_ints_from_a_call_site_stay_constants_of_a_plain_function(tmp_path):
+    """`called_in_main(data, 2)`: the code passes 2 to a function it does not jit, so `k`
+    is a constant there; the probe marks it static rather than failing on `x[:k]` with
+    an error the code never raises."""
+    code, report = run_main(compile_probe.main, [spec(SOURCES, "called_in_main")], tmp_path)
+    assert code == 0, report.get("error")
+    assert report["static_from_inputs"]["argnums"] == [1]
+    assert report["jit"]["static_argnums"] == [1]
+    assert report["stages"]["eval_shape"]["outputs"][0]["shape"] == [2]
+    # an explicit flag wins: nothing is marked for it
+    argv = [spec(SOURCES, "called_in_main"), "--static-argnames", "k"]
+    code, report = run_main(compile_probe.main, argv, tmp_path)
+    assert code == 0 and "static_from_inputs" not in report

@@ -40,6 +40,7 @@ from jaxlint.runtime_probes._targets import (
     Loader,
     call_factory,
     effective_jit,
+    is_jitted,
     known_list,
     parameter_names,
     static_keys,
@@ -323,11 +324,16 @@ def run(args: argparse.Namespace, report: Report) -> int:
     report["factory"] = factory.spec
     report["inputs_from"] = inputs_from
     inputs, kwargs = call_factory(factory)
+    static_argnums, static_argnames = list(args.static_argnums), list(args.static_argnames)
+    auto = _python_constants(target.obj, inputs, kwargs, inputs_from, args)
+    if auto is not None:
+        static_argnums, static_argnames = auto["argnums"], auto["argnames"]
+        report["static_from_inputs"] = auto
     fn, jit_info = effective_jit(
         jax,
         target.obj,
-        static_argnums=args.static_argnums,
-        static_argnames=args.static_argnames,
+        static_argnums=static_argnums,
+        static_argnames=static_argnames,
         donate_argnums=args.donate_argnums,
     )
     report["jit"] = jit_info
@@ -420,6 +426,34 @@ def _donated_leaves(jax: ModuleType, lowered: Any) -> int | None:
     except Exception:
         return None
     return sum(1 for a in leaves if getattr(a, "donated", False))
+
+
+def _python_constants(
+    fn: Any, inputs: tuple, kwargs: dict, inputs_from: dict, args: argparse.Namespace
+) -> dict[str, Any] | None:
+    """For a function the code does not jit, given Python ``int``/``bool``/``str`` values
+    by a call site, annotations or ``--args`` (and no static flag): those arguments,
+    marked static. The code passes them to a plain function as constants; traced, they
+    would fail where the code does not (``jnp.zeros(n)``)."""
+    if is_jitted(fn) or args.static_argnums or args.static_argnames:
+        return None
+    if inputs_from.get("source") not in ("call site", "annotations", "--args"):
+        return None
+
+    def constant(value: Any) -> bool:
+        return isinstance(value, (bool, int, str))
+
+    argnums = [i for i, value in enumerate(inputs) if constant(value)]
+    argnames = [name for name, value in kwargs.items() if constant(value)]
+    if not argnums and not argnames:
+        return None
+    return {
+        "argnums": argnums,
+        "argnames": argnames,
+        "why": "the code does not jit this function, so it gets these Python values as"
+        " constants; the probe marks them static (pass --static-argnums/--static-argnames"
+        " to choose otherwise)",
+    }
 
 
 def _jaxpr_details(traced: Any, info: dict[str, Any], args: argparse.Namespace) -> None:
