@@ -481,7 +481,9 @@ def test_text_format(project: Path, jaxlint_run: Run) -> None:
     )
     assert expected_601 in r.out
     assert "  = help: Replace with `jax.random.key` (typed key) (unsafe fix: needs" in r.out
-    assert "  = verify: jaxlint probe env\n" in r.out  # JAX702: a command without placeholder
+    assert (
+        "  = verify: jaxlint probe env --rule JAX702\n" in r.out
+    )  # JAX702: a command without placeholder
     assert "FILE.py" not in r.out
     assert r.out.endswith(
         "Found 3 error(s).\n"

@@ -47,7 +47,7 @@ def test_src_layout_verify_line_runs_as_printed_with_inputs_from_another_module(
     )
     assert check.returncode == 1, check.stderr
     (item,) = [i for i in json.loads(check.stdout) if i["code"] == "JAX201"]
-    assert item["probe"] == "jaxlint probe compile src/mypkg/model.py:apply"
+    assert item["probe"] == "jaxlint probe compile src/mypkg/model.py:apply --rule JAX201"
     words = shlex.split(item["probe"])
     run = subprocess.run(
         [sys.executable, "-m", "jaxlint", *words[1:], "--format", "json"],
@@ -62,5 +62,6 @@ def test_src_layout_verify_line_runs_as_printed_with_inputs_from_another_module(
     error = report["error"]
     assert error["class"] == "jax.errors.TracerBoolConversionError", error
     assert error["rule"] == "JAX201" and error["line"] == 13
+    assert report["rule_check"]["confirmed"] is True
     (site,) = report["inputs_from"]["call_sites"]
     assert site["file"].endswith("train.py") and site["call"] == "model.apply(params, x)"

@@ -272,7 +272,12 @@ def _causes(changes: list[dict[str, Any]], explained: list[dict[str, Any]]) -> l
             continue
         seen.add(key)
         entry = {"from": "jax explanation", **item}
-        entry["rules"] = loop_rules() if kind == NEW_FUNCTION else []
+        if kind == NEW_FUNCTION:  # the rules that declare it and that check reports here
+            reported = reported_in_probe_scopes()
+            entry["rules"] = [code for code in loop_rules() if code in reported]
+            entry["rules_declared"] = loop_rules()
+        else:
+            entry["rules"] = []
         out.append(entry)
     return out
 
@@ -424,7 +429,12 @@ def run_loop(jax: ModuleType, args: argparse.Namespace, report: Report) -> int:
     if later:
         # only the rules that describe a cause found (a new jit or function object per
         # step: JAX401, JAX402); shape drift, such as a ragged last batch, has none
-        found = {code for e in entries[1:] for c in e.get("causes", []) for code in c["rules"]}
+        found = {
+            code
+            for e in entries[1:]
+            for c in e.get("causes", [])
+            for code in c.get("rules_declared", c["rules"])
+        }
         candidates = [code for code in loop_rules() if code in found]
         # never a rule that check does not report in the code the probe ran
         reported = reported_in_probe_scopes()
