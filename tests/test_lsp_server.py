@@ -410,7 +410,8 @@ def test_hover_shows_docs_message_and_filled_in_verify_command(tmp_path):
             assert "Flags calls to `jax.numpy.empty`" in value  # the rule's "What it does"
             assert "Fix: Replace with `jnp.zeros` (safe fix)" in value
             assert (
-                "Verify at runtime: `jaxlint probe compile model.py:init --dump jaxpr.txt`" in value
+                "Verify at runtime: `jaxlint probe compile model.py:init --dump jaxpr.txt --rule JAX602`"
+                in value
             )
             assert (
                 "(file://" in value and "docs/rules/JAX602.md)" in value
