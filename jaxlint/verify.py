@@ -9,7 +9,10 @@ FILE.py:FUNC``). This module fills the placeholders for one finding:
 * ``FUNC`` becomes the function the finding is in (``name`` or ``Class.method``:
   the outermost one the probe can import), or, for a ``compile`` probe in a traced
   helper, the jitted function that traces it;
-* ``CALLEE`` becomes the jitted function that the call holding the finding calls;
+* ``CALLEE`` becomes the jitted function that the call holding the finding calls (or the
+  call the rule points the probe at, ``Violation.probe_node``: JAX105's timed call);
+* ``--rule CODE`` is added at the end, so the report says whether the run confirmed
+  the finding's rule (``rule_check``), or plainly why not;
 * the ``jax.jit`` settings the code itself uses are added as flags when the probe
   wraps a plain function (``g = jax.jit(f, static_argnums=1)``: ``--static-argnums
   1``; for ``bench`` also ``--jit``). A function decorated with ``jax.jit`` is used
@@ -85,19 +88,25 @@ def render(env: Sequence[tuple[str, str]], words: Sequence[str]) -> str:
 def commands(ctx: FileContext, violations: Sequence[Violation]) -> list[str | None]:
     """The filled-in verify command of each violation (in order), or ``None``."""
     needed = {
-        id(v.node) for v in violations if parse_declaration(v.rule.probe).placeholder is not None
+        id(_where(v)) for v in violations if parse_declaration(v.rule.probe).placeholder is not None
     }
     stacks = _stacks(ctx, needed) if needed else {}
     out: list[str | None] = []
     for v in violations:
         try:
-            out.append(_command(ctx, v, stacks.get(id(v.node), ())))
+            out.append(_command(ctx, v, stacks.get(id(_where(v)), ())))
         except Exception:  # a command is a convenience: never lose the finding over it
             out.append(None)
     return out
 
 
 # -- where a finding is ------------------------------------------------------------------------
+
+
+def _where(v: Violation) -> cst.CSTNode:
+    """The node the command is built from: the rule's ``probe_node`` if it gave one."""
+    return v.probe_node if v.probe_node is not None else v.node
+
 
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 Stack = tuple[cst.CSTNode, ...]
@@ -245,15 +254,16 @@ def _flag_words(settings: dict[str, list]) -> list[str]:
 def _command(ctx: FileContext, v: Violation, stack: Stack) -> str | None:
     decl = parse_declaration(v.rule.probe)
     placeholder = decl.placeholder
+    rule_words = ["--rule", v.rule.code] if decl.probe is not None else []
     if placeholder is None:
-        return render(decl.env, decl.words)
+        return render(decl.env, [*decl.words, *rule_words])
     if ctx.filename in ("-", "") or ctx.filename.startswith("<"):
         return None
     probe = decl.probe
     loop = "--loop" in decl.words
     fn: cst.FunctionDef | None = None
     if placeholder == CALLEE:
-        found = _callee(ctx, stack, v.node)
+        found = _callee(ctx, stack, _where(v))
         if found is None:
             return None
         name, fn = found
@@ -285,4 +295,4 @@ def _command(ctx: FileContext, v: Violation, stack: Stack) -> str | None:
             words.extend(flags)
         else:
             words.append(word)
-    return render(decl.env, words)
+    return render(decl.env, [*words, *rule_words])

@@ -410,9 +410,12 @@ def test_hover_shows_docs_message_and_filled_in_verify_command(tmp_path):
             assert "Flags calls to `jax.numpy.empty`" in value  # the rule's "What it does"
             assert "Fix: Replace with `jnp.zeros` (safe fix)" in value
             assert (
-                "Verify at runtime: `jaxlint probe compile model.py:init --dump jaxpr.txt`" in value
+                "Verify at runtime: `jaxlint probe compile model.py:init --dump jaxpr.txt --rule JAX602`"
+                in value
             )
-            assert "(https://" in value and "docs/rules/JAX602.md)" in value
+            assert (
+                "(file://" in value and "docs/rules/JAX602.md)" in value
+            )  # the page in the checkout
             nothing = await s.client.text_document_hover_async(
                 lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(0, 2))
             )

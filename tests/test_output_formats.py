@@ -481,7 +481,9 @@ def test_text_format(project: Path, jaxlint_run: Run) -> None:
     )
     assert expected_601 in r.out
     assert "  = help: Replace with `jax.random.key` (typed key) (unsafe fix: needs" in r.out
-    assert "  = verify: jaxlint probe env\n" in r.out  # JAX702: a command without placeholder
+    assert (
+        "  = verify: jaxlint probe env --rule JAX702\n" in r.out
+    )  # JAX702: a command without placeholder
     assert "FILE.py" not in r.out
     assert r.out.endswith(
         "Found 3 error(s).\n"
@@ -591,14 +593,38 @@ def test_statistics_json_keys_match_ruff(project: Path, jaxlint_run: Run) -> Non
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_every_rule_url_names_its_docs_page() -> None:
+def test_every_rule_url_leads_to_its_page(monkeypatch) -> None:
+    """From a checkout the link is the page itself (file://); with JAXLINT_DOCS_URL it is
+    the page under that base; a placeholder owner never appears."""
+    monkeypatch.delenv(urls.DOCS_URL_VARIABLE, raising=False)
     for rule in all_rules():
         url = rule_url(rule.code)
-        assert url is not None and url.startswith(urls.repository_url() + "/")
-        page = url.split("/blob/main/", 1)[1]
-        assert page == f"docs/rules/{rule.code}.md"
-        assert (REPO_ROOT / page).is_file()
+        assert url is not None and url.startswith("file://"), url
+        page = Path(url.removeprefix("file://"))
+        assert page == REPO_ROOT / "docs" / "rules" / f"{rule.code}.md" and page.is_file()
     assert rule_url("JAX000") is None and rule_url("JAX900") is None
+    monkeypatch.setenv(urls.DOCS_URL_VARIABLE, "https://docs.example.org/jaxlint/rules/")
+    assert rule_url("JAX302") == "https://docs.example.org/jaxlint/rules/JAX302.md"
+    assert urls.repository_url() == "https://docs.example.org/jaxlint/rules"
+    monkeypatch.setenv(urls.DOCS_URL_VARIABLE, "not a url")
+    assert rule_url("JAX302").startswith("file://")
+
+
+def test_no_link_without_a_page(monkeypatch, tmp_path) -> None:
+    """An installed copy without the pages and without JAXLINT_DOCS_URL links nowhere
+    (null, no helpUri) rather than to a guessed address."""
+    monkeypatch.delenv(urls.DOCS_URL_VARIABLE, raising=False)
+    monkeypatch.setattr(urls, "_CHECKOUT", tmp_path)
+    assert rule_url("JAX302") is None and urls.repository_url() is None
+    from jaxlint.output import _sarif_rule
+
+    rule = next(r for r in all_rules() if r.code == "JAX302")
+    assert "helpUri" not in _sarif_rule(rule)
+
+
+def test_no_placeholder_address_anywhere() -> None:
+    for path in (REPO_ROOT / "README.md", REPO_ROOT / "pyproject.toml", Path(urls.__file__)):
+        assert "OWNER" not in path.read_text(encoding="utf-8"), path
 
 
 def test_sarif_rules_have_help_uri(project: Path) -> None:
@@ -611,20 +637,6 @@ def test_sarif_rules_have_help_uri(project: Path) -> None:
         sys.stdout = sys_stdout
     driver = json.loads(out.getvalue())["runs"][0]["tool"]["driver"]
     assert driver["informationUri"] == urls.repository_url()
-    assert "pypi.org" not in driver["informationUri"]
+    assert driver["informationUri"].startswith("file://")
     for rule in driver["rules"]:
         assert rule["helpUri"] == rule_url(rule["id"])
-
-
-def test_repository_url_comes_from_project_urls() -> None:
-    """One constant, unless the checkout's pyproject.toml names the repository; and if it
-    does, the constant (what an installed copy uses) must agree with it."""
-    project = {"urls": {"Homepage": "https://example.org/x", "Repository": "https://h/o/r/"}}
-    assert urls.repository_url_from(project) == "https://h/o/r"
-    assert urls.repository_url_from({"urls": {"Docs": "https://d"}}) == urls.REPOSITORY_URL
-    assert urls.repository_url_from({}) == urls.REPOSITORY_URL
-    ours = urls._checkout_project(REPO_ROOT / "pyproject.toml")
-    assert ours, "pyproject.toml is jaxlint's (project.scripts.jaxlint)"
-    assert urls.repository_url_from(ours) == urls.REPOSITORY_URL, (
-        "REPOSITORY_URL in jaxlint/output/urls.py must match [project.urls]"
-    )

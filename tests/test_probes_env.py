@@ -160,3 +160,51 @@ def test_argument_errors_are_json_unless_text_is_asked_for(probe, tmp_path, caps
     assert module.main([*bad, "--format", "text"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "unrecognized arguments" in captured.err
+
+
+def test_format_defaults_to_text_on_a_terminal_and_json_in_a_pipe():
+    """As ruff does: no --format gives text when stdout is a terminal, JSON in a pipe."""
+    import os
+    import pty
+
+    env = probe_env()
+    env["PYTHONPATH"] = str(ROOT)
+    command = [sys.executable, "-m", "jaxlint", "probe", "env"]
+    piped = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert piped.returncode == 0 and json.loads(piped.stdout)["probe"] == "env"
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.run(
+            command, stdout=follower, stderr=subprocess.PIPE, env=env, timeout=300
+        )
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: the terminal has no writer left
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(leader)
+    shown = b"".join(chunks).decode()
+    assert proc.returncode == 0
+    assert not shown.lstrip().startswith("{") and "jax" in shown.lower(), shown[:300]
+
+
+class _Terminal:
+    def isatty(self) -> bool:
+        return True
+
+
+def test_default_format_rules(monkeypatch):
+    from jaxlint.runtime_probes import _common
+
+    monkeypatch.setattr(sys, "stdout", _Terminal())
+    assert _common.default_format(None) == "text"
+    assert _common.default_format("report.json") == "json"  # --output: a file
+    assert _common._format_of(["x.py:f"]) == "text"
+    assert _common._format_of(["x.py:f", "--format", "json"]) == "json"  # explicit wins
+    assert _common._format_of(["x.py:f", "--output", "r.json"]) == "json"

@@ -116,3 +116,40 @@ def test_no_source_of_cases_names_the_cases_factory_and_its_contract(tmp_path):
     code, report = run_main(compile_probe.main, [spec(SOURCES, "never_called")], tmp_path)
     assert "no factory 'make_inputs'" in report["error"]["message"]
     assert "def make_inputs(): return (args, kwargs)" in report["error"]["hint"]
+
+
+def test_typed_key_specs(tmp_path):
+    """`key<fry>[]` is jax.random.key(0) (the dtype JAX prints for a typed key);
+    `key<fry>[3]` three keys split from it; compile gets ShapeDtypeStructs of key dtype."""
+    args, _ = parse_args_text("key<fry>[], key<rbg>[3], f32[2]")
+    assert [(a.dtype, a.shape) for a in args] == [
+        ("key<fry>", ()),
+        ("key<rbg>", (3,)),
+        ("float32", (2,)),
+    ]
+    argv = [spec(SOURCES, "with_key"), "--args", "key<fry>[], f32[3]"]
+    code, report = run_main(compile_probe.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    assert [a["aval"] for a in report["arguments"]] == ["key<fry>[]", "float32[3]"]
+    argv = [spec(SOURCES, "with_key"), "--jit", "--args", "key<fry>[], f32[3]", "--repeat", "1"]
+    code, report = run_main(bench_probe.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    code, report = run_main(
+        compile_probe.main, [spec(SOURCES, "dense"), "--args", "key<xyz>[]"], tmp_path
+    )
+    assert code == 2 and "key<fry>[]" in report["error"]["message"]
+
+
+def test_python_ints_from_a_call_site_stay_constants_of_a_plain_function(tmp_path):
+    """`called_in_main(data, 2)`: the code passes 2 to a function it does not jit, so `k`
+    is a constant there; the probe marks it static rather than failing on `x[:k]` with
+    an error the code never raises."""
+    code, report = run_main(compile_probe.main, [spec(SOURCES, "called_in_main")], tmp_path)
+    assert code == 0, report.get("error")
+    assert report["static_from_inputs"]["argnums"] == [1]
+    assert report["jit"]["static_argnums"] == [1]
+    assert report["stages"]["eval_shape"]["outputs"][0]["shape"] == [2]
+    # an explicit flag wins: nothing is marked for it
+    argv = [spec(SOURCES, "called_in_main"), "--static-argnames", "k"]
+    code, report = run_main(compile_probe.main, argv, tmp_path)
+    assert code == 0 and "static_from_inputs" not in report

@@ -79,10 +79,11 @@ def test_invalid_example_fires(rule: type[Rule], example: Invalid) -> None:
         else:
             filled = parse_declaration(d.probe)
             assert (filled.env, filled.probe) == (declared.env, declared.probe)
+            assert d.probe.endswith(f" --rule {rule.code}")  # the report's rule_check
             assert (
                 filled.placeholder is None
                 and f"{example.filename}:" in d.probe
-                or (declared.placeholder is None and d.probe == rule.probe)
+                or (declared.placeholder is None and d.probe == f"{rule.probe} --rule {rule.code}")
             )
 
 

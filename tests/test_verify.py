@@ -42,7 +42,7 @@ def test_file_and_enclosing_function_are_filled_in():
             return -x
         """
     )
-    assert got["JAX201"] == ["jaxlint probe compile model.py:f"]
+    assert got["JAX201"] == ["jaxlint probe compile model.py:f --rule JAX201"]
 
 
 def test_a_traced_helper_names_the_jitted_function_that_traces_it():
@@ -60,7 +60,7 @@ def test_a_traced_helper_names_the_jitted_function_that_traces_it():
             return helper(x)
         """
     )
-    assert got["JAX201"] == ["jaxlint probe compile model.py:step"]
+    assert got["JAX201"] == ["jaxlint probe compile model.py:step --rule JAX201"]
 
 
 def test_static_and_donated_arguments_come_from_the_jit_call():
@@ -78,7 +78,7 @@ def test_static_and_donated_arguments_come_from_the_jit_call():
     )
     assert got["JAX201"] == [
         "jaxlint probe compile model.py:power --static-argnums 1 --static-argnames flag"
-        " --donate-argnums 0"
+        " --donate-argnums 0 --rule JAX201"
     ]
 
 
@@ -109,7 +109,9 @@ def test_key_reuse_carries_its_environment_variable():
             return jax.random.normal(key, (3,)) + jax.random.normal(key, (3,))
         """
     )
-    assert got["JAX301"] == ["JAX_DEBUG_KEY_REUSE=1 jaxlint probe compile model.py:draws"]
+    assert got["JAX301"] == [
+        "JAX_DEBUG_KEY_REUSE=1 jaxlint probe compile model.py:draws --rule JAX301"
+    ]
 
 
 def test_donation_runs_the_function_and_module_level_code_has_no_command():
@@ -132,7 +134,7 @@ def test_donation_runs_the_function_and_module_level_code_has_no_command():
         print(w)
         """
     got = probes(code)
-    assert got["JAX405"] == ["jaxlint probe bench model.py:main", None]
+    assert got["JAX405"] == ["jaxlint probe bench model.py:main --rule JAX405", None]
 
 
 def test_unhashable_static_argument_names_the_jitted_callee():
@@ -149,7 +151,7 @@ def test_unhashable_static_argument_names_the_jitted_callee():
         total(jnp.ones((2, 3)), [0, 1])
         """
     )
-    assert got["JAX404"] == ["jaxlint probe recompile model.py:total"]
+    assert got["JAX404"] == ["jaxlint probe recompile model.py:total --rule JAX404"]
 
 
 def test_methods_paths_with_spaces_and_stdin():
@@ -161,9 +163,9 @@ def test_methods_paths_with_spaces_and_stdin():
             def apply(self, x):
                 return float(x)
         """
-    assert probes(code)["JAX101"] == ["jaxlint probe compile model.py:Model.apply"]
+    assert probes(code)["JAX101"] == ["jaxlint probe compile model.py:Model.apply --rule JAX101"]
     assert probes(code, "my dir/m.py")["JAX101"] == [
-        "jaxlint probe compile 'my dir/m.py:Model.apply'"
+        "jaxlint probe compile 'my dir/m.py:Model.apply' --rule JAX101"
     ]
     assert probes(code, "-")["JAX101"] == [None]
 
@@ -176,6 +178,34 @@ def test_json_and_sarif_carry_the_command():
         all_rules(),
     )
     (item,) = json.loads(render_json(result.diagnostics))
-    assert item["probe"] == "jaxlint probe compile m.py:f"
+    assert item["probe"] == "jaxlint probe compile m.py:f --rule JAX101"
     (sarif,) = json.loads(render_sarif(result.diagnostics))["runs"][0]["results"]
-    assert sarif["properties"] == {"probe": "jaxlint probe compile m.py:f"}
+    assert sarif["properties"] == {"probe": "jaxlint probe compile m.py:f --rule JAX101"}
+
+
+def test_unsynchronized_timing_benches_the_timed_work_not_the_timer():
+    """JAX105's verify line times the jitted call being timed (`step`), not the function
+    that holds the clock reads (`timed`, whose time would be dispatch only)."""
+    code = """
+        import time
+        import jax
+
+        @jax.jit
+        def step(x):
+            return x @ x
+
+        fast = jax.jit(lambda x: x + 1)
+
+        def timed(x):
+            start = time.perf_counter()
+            y = step(x)
+            print(time.perf_counter() - start)
+            t0 = time.perf_counter()
+            z = fast(y)
+            print(time.perf_counter() - t0)
+            return z
+        """
+    assert probes(code)["JAX105"] == [
+        "jaxlint probe bench model.py:step --rule JAX105",
+        "jaxlint probe bench model.py:fast --rule JAX105",
+    ]

@@ -96,12 +96,18 @@ def run_as_printed(command: str) -> tuple[int, dict]:
 
 # (code, line): the command jaxlint prints, and the rule the probe then names
 CASES = {
-    ("JAX201", 14): ("jaxlint probe compile program.py:scaled", "JAX201"),
-    ("JAX201", 27): ("jaxlint probe compile program.py:power --static-argnums 1", "JAX201"),
-    ("JAX101", 37): ("jaxlint probe compile program.py:to_host", "JAX101"),
-    ("JAX301", 43): ("JAX_DEBUG_KEY_REUSE=1 jaxlint probe compile program.py:draws", "JAX301"),
-    ("JAX405", 60): ("jaxlint probe bench program.py:step_twice", "JAX405"),
-    ("JAX404", 71): ("jaxlint probe recompile program.py:total", "JAX404"),
+    ("JAX201", 14): ("jaxlint probe compile program.py:scaled --rule JAX201", "JAX201"),
+    ("JAX201", 27): (
+        "jaxlint probe compile program.py:power --static-argnums 1 --rule JAX201",
+        "JAX201",
+    ),
+    ("JAX101", 37): ("jaxlint probe compile program.py:to_host --rule JAX101", "JAX101"),
+    ("JAX301", 43): (
+        "JAX_DEBUG_KEY_REUSE=1 jaxlint probe compile program.py:draws --rule JAX301",
+        "JAX301",
+    ),
+    ("JAX405", 60): ("jaxlint probe bench program.py:step_twice --rule JAX405", "JAX405"),
+    ("JAX404", 71): ("jaxlint probe recompile program.py:total --rule JAX404", "JAX404"),
 }
 
 
@@ -112,13 +118,14 @@ def test_verify_command_run_as_printed_names_the_rule(commands, key):
     code, report = run_as_printed(commands[key])
     assert code == 3 and report["ok"] is False, report
     assert report["error"]["rule"] == rule, report["error"]
+    assert report["rule_check"]["confirmed"] is True, report["rule_check"]  # --rule CODE
     inputs_from = report["inputs_from"].get("target", report["inputs_from"])  # bench: per side
     assert inputs_from["source"] in {"call site", "call sites", "annotations", "no parameters"}
 
 
 def test_jit_of_a_fresh_lambda_recompiles_every_step_as_printed(commands):
     command = commands[("JAX402", 64)]
-    assert command == "jaxlint probe recompile --loop program.py:train --steps 3"
+    assert command == "jaxlint probe recompile --loop program.py:train --steps 3 --rule JAX402"
     code, report = run_as_printed(command)
     assert code == 0 and report["ok"] is True, report.get("error")
     assert report["inputs_from"] == {
@@ -128,6 +135,11 @@ def test_jit_of_a_fresh_lambda_recompiles_every_step_as_printed(commands):
     }
     assert report["steps_that_compiled_after_the_first"] == [1, 2]
     assert "JAX402" in report["rules"]
+    assert report["rule_check"] == {
+        "rule": "JAX402",
+        "confirmed": True,
+        "why": report["rule_check"]["why"],
+    }
 
 
 def test_key_reuse_needs_the_environment_the_command_carries(commands):

@@ -193,7 +193,7 @@ def _sarif_rule(rule: type[Rule]) -> dict[str, object]:
         "name": rule.name,
         "shortDescription": {"text": _first_sentence(what) if what else rule.name},
         "fullDescription": {"text": full},
-        "helpUri": rule_url(rule.code),
+        **({"helpUri": url} if (url := rule_url(rule.code)) else {}),
         "help": {"text": rule.docs.strip(), "markdown": rule.docs.strip()},
         "defaultConfiguration": {"enabled": rule.default_enabled, "level": "error"},
         "properties": {
@@ -278,7 +278,7 @@ def render_sarif(diags: Sequence[Diagnostic]) -> str:
                     "driver": {
                         "name": "jaxlint",
                         "version": __version__,
-                        "informationUri": repository_url(),
+                        **({"informationUri": info} if (info := repository_url()) else {}),
                         "rules": [_sarif_rule(r) for r in rules],
                     }
                 },

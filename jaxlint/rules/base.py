@@ -188,6 +188,9 @@ class Violation:
     applicability: Applicability | None
     fix_message: str | None
     fix_factory: FixFactory | None
+    probe_node: cst.CSTNode | None = None
+    """Where the verify command looks for its function, when not at ``node`` (JAX105: the
+    timed call, not the clock read)."""
 
 
 _CODE_RE = re.compile(r"^JAX\d{3}$")
@@ -249,6 +252,7 @@ class Rule:
         fix: FixFactory | None = None,
         applicability: Applicability | None = None,
         fix_message: str | None = None,
+        probe_node: cst.CSTNode | None = None,
         **fmt: object,
     ) -> None:
         if fix is not None and applicability is None:
@@ -261,6 +265,7 @@ class Rule:
                 applicability=applicability,
                 fix_message=fix_message,
                 fix_factory=fix,
+                probe_node=probe_node,
             )
         )
 

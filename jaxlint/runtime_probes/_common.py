@@ -220,13 +220,20 @@ def make_parser(
     parser.add_argument(
         "--format",
         choices=("json", "text"),
-        default="json",
-        help="output format: json (default; for scripts and pipes) or text (for people)",
+        default=None,
+        help="output format: text (for people) or json (for scripts); default: text when"
+        " standard output is a terminal, else json (pipes, files, --output)",
     )
     parser.add_argument(
         "--output",
         metavar="FILE",
         help="write the report to FILE instead of standard output",
+    )
+    parser.add_argument(
+        "--rule",
+        metavar="CODE",
+        help="the jaxlint rule this run checks (verify lines pass it): the report's"
+        " rule_check says whether the run confirmed it, or plainly why not",
     )
     return parser
 
@@ -328,6 +335,9 @@ def error_text(error: dict[str, Any]) -> list[str]:
         lines.append(
             f"  predicted by jaxlint rule {error['rule']} (`jaxlint rule {error['rule']}`)"
         )
+    for key in ("rule_if_jitted_note", "rule_note"):
+        if error.get(key):
+            lines.append(f"  {error[key]}")
     if error.get("hint"):
         lines.append(f"  hint: {error['hint']}")
     return lines
@@ -376,7 +386,31 @@ def run_probe(
     except BaseException as exc:  # raise BaseException (or a subclass) in the user's code
         code = EXIT_USER_CODE
         report["error"] = describe_exception(exc, phase="running your code")
-    return _emit(name, report, code, args.format, args.output, render_text)
+    if getattr(args, "rule", None):
+        from jaxlint.runtime_probes._rule_check import rule_check
+
+        report["rule_check"] = rule_check(args.rule, report, code)
+    fmt = args.format or default_format(args.output)
+    return _emit(name, report, code, fmt, args.output, render_text)
+
+
+def default_format(output: str | None) -> str:
+    """``--format`` when it is not given (as ruff does): text on a terminal, else json
+    (a pipe, a file, ``--output FILE``)."""
+    if output is not None:
+        return "json"
+    try:
+        return "text" if sys.stdout.isatty() else "json"
+    except (AttributeError, ValueError):  # a replaced or closed stdout
+        return "json"
+
+
+def _format_of(argv: Sequence[str]) -> str:
+    """The format a command line asks for, explicitly or by default."""
+    asked = _raw_option(argv, "--format")
+    if asked in ("json", "text"):
+        return asked
+    return default_format(_raw_option(argv, "--output"))
 
 
 def _emit(
@@ -398,6 +432,10 @@ def _emit(
                 file=sys.stderr,
             )
     text = to_json(report) if fmt != "text" else render_text(report)
+    if fmt == "text" and report.get("rule_check"):
+        from jaxlint.runtime_probes._rule_check import rule_check_text
+
+        text = "\n".join([text.rstrip("\n"), *rule_check_text(report["rule_check"])]) + "\n"
     try:
         write_output(text, output)
     except ProbeFailure as failure:
@@ -416,7 +454,7 @@ def report_without_child(
     render_text = importlib.import_module(f"jaxlint.runtime_probes.{name}").render_text
     report = new_report(name)
     report["error"] = {"class": cls, "message": message, **extra}
-    fmt = "text" if _raw_option(argv, "--format") == "text" else "json"
+    fmt = _format_of(argv)
     return _emit(name, report, code, fmt, _raw_option(argv, "--output"), render_text)
 
 
@@ -451,7 +489,7 @@ def _arguments_error(
     ``--format text`` was asked for, the JSON report with a ``UsageError`` (exit 2)."""
     sys.stderr.write(parser.format_usage())
     print(f"jaxlint probe {name}: error: {message}", file=sys.stderr)
-    if _raw_option(argv, "--format") == "text":
+    if _format_of(argv) == "text":
         return EXIT_ERROR
     report = new_report(name)
     report["error"] = {

@@ -95,20 +95,55 @@ def predicted_rule(exc: BaseException) -> str | None:
     return found[0] if found else None
 
 
-_STATIC_CACHE: dict[tuple[str, float], dict[int, list[str]]] = {}
+_STATIC_CACHE: dict[tuple[str, float, str], dict[int, list[str]]] = {}
+
+PROBE_JITS: set[tuple[str, str, tuple[int, ...], tuple[str, ...]]] = set()
+"""(file, function, static_argnums, static_argnames) of each module-level function that the
+probe wrapped in ``jax.jit`` itself (``_targets.jit_target``)."""
 
 
-def static_rules_at(filename: str, line: int) -> list[str]:
+def probe_view(filename: str, text: str) -> str:
+    """The file as the probe runs it: ``text`` plus, at its end (no line moves), a
+    ``jax.jit`` of each of its functions that the probe jitted, with the same static
+    arguments, so that ``jaxlint check`` sees those functions traced as they were."""
+    full = os.path.abspath(filename)
+    lines = []
+    for i, (file, name, nums, names) in enumerate(sorted(PROBE_JITS)):
+        if file != full:
+            continue
+        flags = ""
+        if nums:
+            flags += f", static_argnums={tuple(nums)!r}"
+        if names:
+            flags += f", static_argnames={tuple(names)!r}"
+        lines.append(f"_jaxlint_probe_jit_{i} = _jaxlint_probe_jax.jit({name}{flags})")
+    if not lines:
+        return text
+    return "\n".join([text.rstrip("\n"), "", "import jax as _jaxlint_probe_jax", *lines, ""])
+
+
+def reported_in_probe_scopes() -> set[str]:
+    """The codes ``jaxlint check`` reports in the code the probe ran (``PROBE_SCOPES``)."""
+    found: set[str] = set()
+    for region_file, first, last in sorted(PROBE_SCOPES):
+        for row in range(first, last + 1):
+            found.update(static_rules_at(region_file, row))
+    return found
+
+
+def static_rules_at(filename: str, line: int, view: bool = False) -> list[str]:
     """The codes of jaxlint's findings (every rule, noqa ignored) on ``line`` of ``filename``.
 
-    The file is linted with the settings of its project (the nearest config); a file that
-    cannot be read or linted gives no findings.
+    The file is linted with the settings of its project (the nearest config); with
+    ``view``, as the probe ran it (``probe_view``: the functions the probe jitted, jitted).
+    A file that cannot be read or linted gives no findings.
     """
     try:
         stamp = os.path.getmtime(filename)
     except OSError:
         return []
-    key = (os.path.abspath(filename), stamp)
+    jits = repr(sorted(j for j in PROBE_JITS if j[0] == os.path.abspath(filename))) if view else ""
+    key = (os.path.abspath(filename), stamp, jits)
     by_line = _STATIC_CACHE.get(key)
     if by_line is None:
         by_line = {}
@@ -121,9 +156,11 @@ def static_rules_at(filename: str, line: int) -> list[str]:
 
             with open(filename, encoding="utf-8") as fh:
                 text = fh.read()
-            path = Path(filename)
+            if view:
+                text = probe_view(filename, text)
+            path = Path(_as_named(filename))
             settings = ConfigResolver().for_path(path)
-            result = lint_text(text, filename, settings, all_rules(), path=path, apply_noqa=False)
+            result = lint_text(text, str(path), settings, all_rules(), path=path, apply_noqa=False)
             for d in result.diagnostics:
                 for row in range(d.start.row, max(d.start.row, d.end.row) + 1):
                     codes = by_line.setdefault(row, [])
@@ -136,24 +173,68 @@ def static_rules_at(filename: str, line: int) -> list[str]:
 
 
 def choose_rule(
-    exc: BaseException, filename: str | None, line: int | None
+    exc: BaseException,
+    filename: str | None,
+    line: int | None,
+    callers: tuple[tuple[str, int], ...] = (),
 ) -> tuple[str | None, str | None, list[str]]:
     """(rule, why, static findings at the line) for an exception raised at filename:line.
 
-    A static finding at the failing line whose rule also declares this exception wins;
-    else the first rule whose declaration matches; else a static finding at the line
-    (the linter pointed at the line that failed); else none.
+    Only a rule that ``jaxlint check`` reports names the error, never one it did not
+    report. The failing line decides first: a static finding there whose rule also
+    declares this exception; else such a finding at a line of the user's code that
+    called it (``callers``, innermost first); else any static finding at the failing
+    line; else such a finding in the code the probe ran (``PROBE_SCOPES``: the target
+    function, the call sites of its inputs). The exception class alone (``matching_rules``) names no rule: ``describe_exception``
+    lists the rules that declare it as ``declared_by``, with why none is named.
     """
     declared = matching_rules(exc)
     static = static_rules_at(filename, line) if _user_file(filename) and line else []
     both = [code for code in static if code in declared]
     if both:
         return both[0], "static finding at the failing line, and its confirmed_by", static
-    if declared:
-        return declared[0], "confirmed_by declaration", static
+    for caller_file, caller_line in callers:
+        if not _user_file(caller_file) or (caller_file, caller_line) == (filename, line):
+            continue
+        there = [c for c in static_rules_at(caller_file, caller_line) if c in declared]
+        if there:
+            where = f"{os.path.basename(caller_file)}:{caller_line}"
+            return (
+                there[0],
+                f"static finding at the calling line {where}, and its confirmed_by",
+                static,
+            )
+    for region_file, first, last in sorted(PROBE_SCOPES):
+        for row in range(first, last + 1):
+            there = [c for c in static_rules_at(region_file, row) if c in declared]
+            if there:
+                where = f"{os.path.basename(region_file)}:{row}"
+                return (
+                    there[0],
+                    f"static finding at {where} in the code the probe ran, and its confirmed_by",
+                    static,
+                )
     if static:
         return static[0], "static finding at the failing line", static
     return None, None, static
+
+
+PROBE_SCOPES: set[tuple[str, int, int]] = set()
+"""(file, first line, last line) of the code the probe ran for the user: the target
+function and the call sites its inputs came from. When the traceback has no line of the
+user's (JAX filtered its frames away, or the error came from the inputs), a finding there
+that declares the exception names it."""
+
+
+def _as_named(filename: str) -> str:
+    """The file as a verify line names it: relative to the current folder when it is
+    below it (``check`` run there named it so, and some rules read the path: a file
+    under ``tests/`` is a test file), else as it is."""
+    try:
+        rel = os.path.relpath(filename)
+    except ValueError:  # another drive (Windows)
+        return filename
+    return filename if rel.startswith(os.pardir) else rel
 
 
 def _user_file(filename: str | None) -> bool:
@@ -271,10 +352,43 @@ def describe_exception(exc: BaseException, phase: str | None = None) -> dict[str
     traced = _traced_function(message)
     if traced is not None:
         error["traced_function"] = traced
-    rule, why, static = choose_rule(exc, error.get("file"), error.get("line"))
+    rule, why, static = choose_rule(exc, error.get("file"), error.get("line"), _callers(exc))
     error["rule"] = rule
     if why is not None:
         error["rule_source"] = why
     if static:
         error["static_findings_at_line"] = static
+    declared = matching_rules(exc)
+    if rule is None and _user_file(error.get("file")) and error.get("line"):
+        # the probe jitted a function the code does not: what check reports at the line
+        # when it is jitted so, said as such (never as the finding's rule)
+        jitted = [
+            c
+            for c in static_rules_at(error["file"], error["line"], view=True)
+            if c in declared or not declared
+        ]
+        if jitted:
+            error["rule_if_jitted"] = jitted[0]
+            error["rule_if_jitted_note"] = (
+                f"`jaxlint check` reports {jitted[0]} at this line when the function is"
+                " jitted as the probe jitted it; your code does not jit it, so no rule is named"
+            )
+    if rule is None and declared:
+        # the class alone is no finding: say which rules declare it, and why none is named
+        error["declared_by"] = declared
+        error["rule_note"] = (
+            f"no rule named: {', '.join(declared)} declare(s) {error['class']}, but "
+            "`jaxlint check` reports none of them at the failing line or a line that called it"
+        )
     return error
+
+
+def _callers(exc: BaseException) -> tuple[tuple[str, int], ...]:
+    """The (file, line) of each user frame of the traceback, innermost first."""
+    package_dirs = _package_dirs()
+    stdlib = os.path.abspath(sysconfig.get_paths().get("stdlib", "")) + os.sep
+    out = []
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.lineno and not _is_library_frame(frame.filename, package_dirs, stdlib):
+            out.append((frame.filename, frame.lineno))
+    return tuple(out)

@@ -82,11 +82,14 @@ VALUES = (
 ABSTRACT_VALUES = "jax.ShapeDtypeStruct from the shape specs (nothing is executed)"
 ARGS_HELP = (
     "the inputs as shape specs instead of a factory: 'f32[128,784], f32[128]' (dtype f16,"
-    " bf16, f32, f64, i8..i64, u8..u64, bool, c64, c128; f32[] is a scalar), Python"
+    " bf16, f32, f64, i8..i64, u8..u64, bool, c64, c128; f32[] is a scalar; key<fry>[] is a"
+    " typed PRNG key, jax.random.key(0), also key<rbg>, key<urbg>), Python"
     " literals for static arguments (3, True, 'mean', (1, 2)), NAME=... for a keyword"
 )
 
-_SPEC = re.compile(r"^\s*([A-Za-z][A-Za-z0-9]*)\s*\[\s*([0-9,\s]*)\]\s*$")
+_SPEC = re.compile(r"^\s*([A-Za-z][A-Za-z0-9]*(?:<[a-z]+>)?)\s*\[\s*([0-9,\s]*)\]\s*$")
+#: typed PRNG keys, as JAX prints their dtype (``key<fry>[]``): the impl of each
+KEY_IMPLS = {"fry": "threefry2x32", "rbg": "rbg", "urbg": "unsafe_rbg"}
 
 
 @dataclass(frozen=True)
@@ -107,10 +110,20 @@ def add_args_flag(parser: argparse.ArgumentParser) -> None:
 
 def parse_spec(text: str) -> Spec | None:
     m = _SPEC.match(text)
-    if not m or m.group(1) not in DTYPES:
+    if not m or (m.group(1) not in DTYPES and not _key_impl(m.group(1))):
         return None
+    if _key_impl(m.group(1)):
+        dims = [d.strip() for d in m.group(2).split(",") if d.strip()]
+        return Spec(m.group(1), tuple(int(d) for d in dims))
     dims = [d.strip() for d in m.group(2).split(",") if d.strip()]
     return Spec(DTYPES[m.group(1)], tuple(int(d) for d in dims))
+
+
+def _key_impl(dtype: str) -> str | None:
+    """``key<fry>`` -> ``threefry2x32`` (a typed PRNG key's impl), else None."""
+    if dtype.startswith("key<") and dtype.endswith(">"):
+        return KEY_IMPLS.get(dtype[4:-1])
+    return None
 
 
 def _split_top(text: str) -> list[str]:
@@ -156,7 +169,8 @@ def parse_args_text(text: str) -> tuple[list[Item], dict[str, Item]]:
             except (ValueError, SyntaxError):
                 usage_error(
                     f"--args: {part!r} is neither a shape spec like f32[128,784] (dtypes:"
-                    f" {', '.join(sorted(k for k in DTYPES if len(k) <= 4))}) nor a Python literal"
+                    f" {', '.join(sorted(k for k in DTYPES if len(k) <= 4))}, or key<fry>[] for a"
+                    " typed PRNG key) nor a Python literal"
                 )
         if name is None:
             if kwargs:
@@ -179,6 +193,12 @@ def _build(items: tuple[list[Item], dict[str, Item]], abstract: bool) -> Callabl
         import jax.numpy as jnp
         import numpy as np
 
+        impl = _key_impl(item.dtype)
+        if impl is not None:  # a typed key: key(0), split to the shape; the same every call
+            key = jax.random.key(0, impl=impl)
+            if abstract:
+                return jax.ShapeDtypeStruct(item.shape, key.dtype)
+            return jax.random.split(key, item.shape) if item.shape else key
         dtype = jnp.dtype(item.dtype)
         if abstract:
             return jax.ShapeDtypeStruct(item.shape, dtype)
@@ -315,10 +335,37 @@ def _names(tree: ast.Module, attr: str) -> set[str]:
     return names
 
 
-def call_sites(tree: ast.Module, source: str, attr: str) -> list[CallSite]:
+def _calls_target(node: ast.AST, names: set[str], module_names: set[str], attr: str) -> bool:
+    """``f(...)`` for a name of the function, or ``mod.f(...)`` for a name of its module."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id in names
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == attr
+        and isinstance(func.value, ast.Name)
+        and func.value.id in module_names
+    )
+
+
+def call_sites(
+    tree: ast.Module,
+    source: str,
+    attr: str,
+    *,
+    names: set[str] | None = None,
+    module_names: set[str] | None = None,
+    deferred_only: bool = False,
+) -> list[CallSite]:
+    """The calls of ``attr`` in ``tree`` (by its own name and wrappers of it, or by
+    ``names``/``module_names`` bound by imports in another file); ``deferred_only``: only
+    the calls in a function or a ``__main__`` block."""
     if "." in attr:
         return []
-    names = _names(tree, attr)
+    names = _names(tree, attr) if names is None else names
+    module_names = module_names or set()
     parents: dict[int, tuple[ast.AST, str]] = {}
     for node in ast.walk(tree):
         for field, value in ast.iter_fields(node):
@@ -331,10 +378,9 @@ def call_sites(tree: ast.Module, source: str, attr: str) -> list[CallSite]:
     own = _function_node(tree, attr)
     sites = []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        if not _calls_target(node, names, module_names, attr):
             continue
-        if node.func.id not in names:
-            continue
+        assert isinstance(node, ast.Call)
         if any(isinstance(a, ast.Starred) for a in node.args) or any(
             k.arg is None for k in node.keywords
         ):
@@ -352,7 +398,7 @@ def call_sites(tree: ast.Module, source: str, attr: str) -> list[CallSite]:
             if isinstance(parent, _FUNCS) or _is_main_guard(parent):
                 deferred = True
             child = parent
-        if inside_own:
+        if inside_own or (deferred_only and not deferred):
             continue
         if deferred:
             # the simple statements before the call in each enclosing block, outermost first,
@@ -447,7 +493,7 @@ def input_factory(
     if factory_spec is not None or has_attr_path(target.module, DEFAULT_FACTORY):
         factory = loader.load_factory(factory_spec, target)
         return factory, {"source": "factory", "factory": factory.spec}
-    found = _fallback(target, DEFAULT_FACTORY, abstract, many=False)
+    found = _fallback(target, DEFAULT_FACTORY, abstract, many=False, loader=loader)
     return found[0], found[1]
 
 
@@ -463,11 +509,55 @@ def cases_factory(
     if cases_spec is not None or has_attr_path(target.module, default):
         factory = loader.load_factory(cases_spec or default, target, role="cases")
         return factory, {"source": "cases factory", "factory": factory.spec}
-    return _fallback(target, default, False, many=True)
+    return _fallback(target, default, False, many=True, loader=loader)
+
+
+def _project_sites(
+    loader: Loader | None, target: Target, path: str, many: bool
+) -> tuple[list[tuple[CallSite, Callable[[], Inputs], str]], list[str]]:
+    """Usable call sites of the target in the project's other files (``_project_sites``),
+    and why the others were skipped."""
+    from jaxlint.runtime_probes import _project_sites as project
+    from jaxlint.runtime_probes._targets import import_roots
+
+    module_name = getattr(target.module, "__name__", "")
+    roots = import_roots(os.path.abspath(path))
+    if loader is None or not roots or module_name.startswith("_jaxlint_probe_"):
+        # a file imported by path (outside a package) is imported by no other module by name,
+        # unless it is a top-level module of the project
+        stem = os.path.splitext(os.path.basename(path))[0]
+        if loader is None or not roots or not stem.isidentifier():
+            return [], []
+        module_name = stem
+    found: list[tuple[CallSite, Callable[[], Inputs], str]] = []
+    skipped: list[str] = []
+    for other, tree, text, fn_names, mod_names in project.candidates(
+        os.path.abspath(path), module_name, target.attr, roots
+    ):
+        sites = call_sites(
+            tree, text, target.attr, names=fn_names, module_names=mod_names, deferred_only=True
+        )
+        if not sites:
+            continue
+        try:
+            module = loader.load_file(other, "call site")
+        except Exception as exc:  # its import failed: say so, try the next file
+            message = getattr(exc, "error", {}).get("message", str(exc))
+            skipped.append(f"{os.path.basename(other)}: import failed: {message}")
+            continue
+        for site in sites:
+            made = _try_site(module, other, site)
+            if isinstance(made, str):
+                skipped.append(f"{os.path.basename(other)} {made}")
+                continue
+            found.append((site, made, other))
+            if not many:
+                return found, skipped
+    return found, skipped
 
 
 def _fallback(
-    target: Target, name: str, abstract: bool, *, many: bool
+    target: Target, name: str, abstract: bool, *, many: bool, loader: Loader | None = None
 ) -> tuple[Target, dict[str, Any]]:
     """Inputs from the annotations or a call site; ``name`` is the factory not found."""
     parsed = _source(target)
@@ -500,6 +590,7 @@ def _fallback(
             usable.append((site, made))
             if not many:
                 break
+    where = {id(site): path for site, _ in usable}
     if not usable:
         if sites:
             tried.append(
@@ -509,11 +600,25 @@ def _fallback(
             )
         else:
             tried.append(f"no call of {target.attr} in the file")
-        _not_found(target, name, many=many, tried=tried)
-    base = os.path.basename(path)
+        elsewhere, looked = _project_sites(loader, target, path, many)
+        for site, maker, site_path in elsewhere:
+            usable.append((site, maker))
+            where[id(site)] = site_path
+        skipped += looked
+        if not usable:
+            tried.append(
+                "no call of it in the project's other files whose arguments evaluate"
+                + (f" ({'; '.join(looked)})" if looked else "")
+            )
+            _not_found(target, name, many=many, tried=tried)
+    from jaxlint.runtime_probes import _errors
+
+    for site, _ in usable:
+        _errors.PROBE_SCOPES.add((os.path.abspath(where[id(site)]), site.line, site.line))
+    base = os.path.basename(where[id(usable[0][0])])
     info = {
         "source": "call sites" if many else "call site",
-        "call_sites": [{"file": path, "line": s.line, "call": s.text} for s, _ in usable],
+        "call_sites": [{"file": where[id(s)], "line": s.line, "call": s.text} for s, _ in usable],
         "skipped": skipped,
         "not_from_annotations": tried[0] if tried else None,
     }

@@ -64,7 +64,11 @@ class Loader:
     """Loads targets; a file loaded twice in one probe run is executed once."""
 
     def __init__(self) -> None:
+        from jaxlint.runtime_probes import _errors
+
         self._files: dict[str, ModuleType] = {}
+        _errors.PROBE_JITS.clear()  # a new probe run: no function is jitted by it yet
+        _errors.PROBE_SCOPES.clear()
 
     def load(self, spec: str, role: str = "target") -> Target:
         module_part, attr = split_spec(spec)
@@ -72,7 +76,10 @@ class Loader:
             module = self._load_file(module_part, role)
         else:
             module = self._load_module(module_part, role)
-        return Target(spec, module, self._resolve(module, attr, spec, role), attr)
+        obj = self._resolve(module, attr, spec, role)
+        if role in ("target", "step function"):
+            _note_scope(obj)
+        return Target(spec, module, obj, attr)
 
     def load_factory(self, spec: str | None, target: Target, role: str = "factory") -> Target:
         """``spec`` is a full target spec or a name in the target's module."""
@@ -92,6 +99,10 @@ class Loader:
             target, name, self._resolve(target.module, name, f"{where}:{name}", role)
         )
 
+    def load_file(self, path: str, role: str) -> ModuleType:
+        """Import a file of the project (once per run), as a target's file is imported."""
+        return self._load_file(path, role)
+
     # -- internals ---------------------------------------------------------------------------
 
     def _load_file(self, path: str, role: str) -> ModuleType:
@@ -100,6 +111,13 @@ class Loader:
             return self._files[full]
         if not os.path.isfile(full):
             fail(EXIT_ERROR, "TargetNotFound", f"{role} file not found: {path}")
+        for root in reversed(import_roots(full)):
+            if root not in sys.path:
+                sys.path.insert(0, root)  # the project's own packages import as installed
+        by_name = self._import_by_name(full, path, role)
+        if by_name is not None:
+            self._files[full] = by_name
+            return by_name
         digest = hashlib.sha1(full.encode()).hexdigest()[:10]
         stem = os.path.splitext(os.path.basename(full))[0]
         mod_name = f"_jaxlint_probe_{''.join(c if c.isalnum() else '_' for c in stem)}_{digest}"
@@ -124,6 +142,37 @@ class Loader:
         mark_phase(USER_CODE_PHASE)
         self._files[full] = module
         return module
+
+    def _import_by_name(self, full: str, path: str, role: str) -> ModuleType | None:
+        """A file inside a package (``src/mypkg/train.py``) imported by its module name
+        (``mypkg.train``), as ``check`` names it, so that its absolute and relative
+        imports work; None for a file outside any package, or when that name imports
+        another file (then it is imported by path)."""
+        from pathlib import Path
+
+        from jaxlint.analysis.project import module_id
+
+        mid = module_id(Path(full))
+        if mid is None or "." not in mid.name:
+            return None
+        root = str(mid.search_root)
+        if root not in sys.path:
+            sys.path.insert(0, root)
+        existing = sys.modules.get(mid.name)
+        if existing is not None and not _same_file(existing, full):
+            return None
+        mark_phase(f"importing {role} file {path}")
+        try:
+            module = importlib.import_module(mid.name)
+        except BaseException as exc:
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            raise ProbeFailure(
+                EXIT_USER_CODE,
+                describe_exception(exc, phase=f"importing {role} file {path} as {mid.name}"),
+            ) from exc
+        mark_phase(USER_CODE_PHASE)
+        return module if _same_file(module, full) else None
 
     def _load_module(self, name: str, role: str) -> ModuleType:
         cwd = os.getcwd()
@@ -156,6 +205,72 @@ class Loader:
         if not callable(obj):
             fail(EXIT_ERROR, "TargetNotCallable", f"{role} {spec!r} is not callable")
         return obj
+
+
+def _same_file(module: ModuleType, full: str) -> bool:
+    file = getattr(module, "__file__", None)
+    return bool(file) and os.path.realpath(file) == os.path.realpath(full)
+
+
+def import_roots(full: str) -> list[str]:
+    """The folders the project of ``full`` imports its packages from, as ``check`` finds
+    them: the project root (nearest ``pyproject.toml``, ``setup.cfg``, ``setup.py`` or
+    ``.git``), its ``src`` folder, and the ``[tool.setuptools.package-dir]`` folders of its
+    ``pyproject.toml``."""
+    from pathlib import Path
+
+    from jaxlint.analysis.project import find_project_root
+
+    root = find_project_root(Path(full))
+    if root is None:
+        return []
+    roots = [root]
+    if (root / "src").is_dir():
+        roots.append(root / "src")
+    roots += [root / d for d in _package_dirs(root / "pyproject.toml")]
+    out: list[str] = []
+    for folder in roots:
+        if folder.is_dir() and str(folder) not in out:
+            out.append(str(folder))
+    return out
+
+
+def _package_dirs(pyproject: Any) -> list[str]:
+    """The folders of ``[tool.setuptools.package-dir]`` (``{"" = "lib"}``: ``lib``)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        with open(pyproject, "rb") as fh:
+            data = tomllib.load(fh)
+        mapping = data.get("tool", {}).get("setuptools", {}).get("package-dir", {})
+    except (OSError, ValueError, AttributeError):
+        return []
+    if not isinstance(mapping, dict):
+        return []
+    out = []
+    for name, folder in mapping.items():
+        if isinstance(folder, str) and isinstance(name, str) and ".." not in folder:
+            # "" maps the top level; "pkg" = "lib/pkg" means lib holds pkg
+            parent = folder if not name else os.path.dirname(folder.rstrip("/"))
+            if parent:
+                out.append(parent)
+    return out
+
+
+def _note_scope(obj: Any) -> None:
+    """Tell ``_errors`` the lines of the target function (``PROBE_SCOPES``)."""
+    from jaxlint.runtime_probes import _errors
+
+    try:
+        fn = inspect.unwrap(getattr(obj, "__wrapped__", obj))
+        file = inspect.getsourcefile(fn)
+        lines, first = inspect.getsourcelines(fn)
+    except Exception:  # a builtin, a callable object without source: nothing to note
+        return
+    if file:
+        _errors.PROBE_SCOPES.add((os.path.abspath(file), first, first + len(lines) - 1))
 
 
 def factory_target(target: Target, name: str, obj: Callable[..., Any]) -> Target:
@@ -274,9 +389,27 @@ def jit_target(
     if donate_argnums:
         kwargs["donate_argnums"] = tuple(donate_argnums)
     try:
-        return jax.jit(fn, **kwargs), True
+        jitted = jax.jit(fn, **kwargs)
     except (TypeError, ValueError) as exc:  # e.g. static_argnames not in the signature
         fail(EXIT_ERROR, "UsageError", f"jax.jit rejected the flags: {exc}")
+    note_probe_jit(fn, static_argnums, static_argnames)
+    return jitted, True
+
+
+def note_probe_jit(fn: Any, static_argnums: list[int], static_argnames: list[str]) -> None:
+    """Tell ``_errors`` that the probe jitted ``fn`` itself: the static findings that name an
+    error are then those ``jaxlint check`` reports with ``fn`` jitted so (``probe_view``)."""
+    from jaxlint.runtime_probes import _errors
+
+    name = getattr(fn, "__qualname__", "")
+    try:
+        file = inspect.getsourcefile(fn)
+    except Exception:  # a builtin or a callable object: no file to read
+        file = None
+    if file and name.isidentifier():
+        _errors.PROBE_JITS.add(
+            (os.path.abspath(file), name, tuple(static_argnums), tuple(static_argnames))
+        )
 
 
 def static_keys(

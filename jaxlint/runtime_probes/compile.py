@@ -40,6 +40,7 @@ from jaxlint.runtime_probes._targets import (
     Loader,
     call_factory,
     effective_jit,
+    is_jitted,
     known_list,
     parameter_names,
     static_keys,
@@ -162,7 +163,17 @@ _MEMORY_KEYS = (
 )
 
 
-def cost_report(compiled: Any) -> dict[str, Any]:
+LOOP_CAVEAT = (
+    "the program has {n} loop(s) (HLO while: lax.scan, lax.fori_loop, lax.while_loop): XLA's"
+    " cost analysis counts a loop body once, not once per iteration, so these numbers are"
+    " low by the trip counts"
+)
+
+
+def cost_report(compiled: Any, hlo: str | None = None) -> dict[str, Any]:
+    """``Compiled.cost_analysis()``: the numbers of the program one device runs (an SPMD
+    partition: a matmul sharded over 8 devices shows 1/8 of its flops), labelled with the
+    number of devices, and a caveat when the program has loops (bodies counted once)."""
     try:
         raw = compiled.cost_analysis()
     except Exception as exc:
@@ -171,11 +182,45 @@ def cost_report(compiled: Any) -> dict[str, Any]:
         raw = raw[0] if raw else None
     if not raw:
         return {"available": False, "reason": "the backend returned no cost analysis"}
-    out: dict[str, Any] = {"available": True}
+    out: dict[str, Any] = {"available": True, "scope": "per device"}
+    out["devices"] = program_devices(compiled)
     for key, name in _COST_KEYS.items():
         out[name] = float(raw[key]) if key in raw else None
     out["raw"] = {str(k): float(v) for k, v in raw.items() if isinstance(v, (int, float))}
+    loops = hlo_loops(hlo) if hlo is not None else None
+    out["loops"] = loops
+    if loops:
+        out["caveat"] = LOOP_CAVEAT.format(n=loops)
+    elif loops is None:
+        out["caveat"] = "the optimised HLO could not be read: loops, if any, are counted once"
     return out
+
+
+def program_devices(compiled: Any) -> int | None:
+    """How many devices the compiled program runs on (the largest device set of its
+    input and output shardings), or None when JAX does not say."""
+    sizes = []
+    for attr in ("input_shardings", "output_shardings"):
+        try:
+            leaves = _flatten(getattr(compiled, attr))
+        except Exception:
+            continue
+        for leaf in leaves:
+            try:
+                sizes.append(len(leaf.device_set))
+            except Exception:
+                continue
+    return max(sizes) if sizes else None
+
+
+def hlo_loops(hlo: str) -> int:
+    """The ``while`` instructions of the optimised HLO (scan and fori_loop lower to them)."""
+    count = 0
+    for line in hlo.splitlines():
+        match = _HLO_OP_RE.match(line)
+        if match and match.group(1) == "while":
+            count += 1
+    return count
 
 
 def memory_report(compiled: Any) -> dict[str, Any]:
@@ -279,11 +324,16 @@ def run(args: argparse.Namespace, report: Report) -> int:
     report["factory"] = factory.spec
     report["inputs_from"] = inputs_from
     inputs, kwargs = call_factory(factory)
+    static_argnums, static_argnames = list(args.static_argnums), list(args.static_argnames)
+    auto = _python_constants(target.obj, inputs, kwargs, inputs_from, args)
+    if auto is not None:
+        static_argnums, static_argnames = auto["argnums"], auto["argnames"]
+        report["static_from_inputs"] = auto
     fn, jit_info = effective_jit(
         jax,
         target.obj,
-        static_argnums=args.static_argnums,
-        static_argnames=args.static_argnames,
+        static_argnums=static_argnums,
+        static_argnames=static_argnames,
         donate_argnums=args.donate_argnums,
     )
     report["jit"] = jit_info
@@ -378,6 +428,34 @@ def _donated_leaves(jax: ModuleType, lowered: Any) -> int | None:
     return sum(1 for a in leaves if getattr(a, "donated", False))
 
 
+def _python_constants(
+    fn: Any, inputs: tuple, kwargs: dict, inputs_from: dict, args: argparse.Namespace
+) -> dict[str, Any] | None:
+    """For a function the code does not jit, given Python ``int``/``bool``/``str`` values
+    by a call site, annotations or ``--args`` (and no static flag): those arguments,
+    marked static. The code passes them to a plain function as constants; traced, they
+    would fail where the code does not (``jnp.zeros(n)``)."""
+    if is_jitted(fn) or args.static_argnums or args.static_argnames:
+        return None
+    if inputs_from.get("source") not in ("call site", "annotations", "--args"):
+        return None
+
+    def constant(value: Any) -> bool:
+        return isinstance(value, (bool, int, str))
+
+    argnums = [i for i, value in enumerate(inputs) if constant(value)]
+    argnames = [name for name, value in kwargs.items() if constant(value)]
+    if not argnums and not argnames:
+        return None
+    return {
+        "argnums": argnums,
+        "argnames": argnames,
+        "why": "the code does not jit this function, so it gets these Python values as"
+        " constants; the probe marks them static (pass --static-argnums/--static-argnames"
+        " to choose otherwise)",
+    }
+
+
 def _jaxpr_details(traced: Any, info: dict[str, Any], args: argparse.Namespace) -> None:
     jaxpr = traced.jaxpr
     top, total = primitive_counts(jaxpr)
@@ -401,7 +479,7 @@ def _compiled_details(compiled: Any, info: dict[str, Any], args: argparse.Namesp
         info["hlo_counts"] = hlo_counts(hlo)
         info["file"] = _write(os.path.join(args.out, "compiled_hlo.txt"), hlo) if args.out else None
     info["shardings"] = shardings_report(compiled)
-    info["cost_analysis"] = cost_report(compiled)
+    info["cost_analysis"] = cost_report(compiled, hlo)
     info["memory_analysis"] = memory_report(compiled)
 
 
@@ -479,10 +557,14 @@ def _stage_text(name: str, head: str, info: dict[str, Any]) -> list[str]:
     mem = info.get("memory_analysis", {})
     out = [f"{head}:"]
     if cost.get("available"):
+        devices = cost.get("devices")
+        scope = f"per device, {devices} device(s)" if devices else "per device"
         out.append(
-            f"  cost analysis: flops {cost.get('flops')}, bytes accessed"
+            f"  cost analysis ({scope}): flops {cost.get('flops')}, bytes accessed"
             f" {cost.get('bytes_accessed')}, transcendentals {cost.get('transcendentals')}"
         )
+        if cost.get("caveat"):
+            out.append(f"    caveat: {cost['caveat']}")
     else:
         out.append(f"  cost analysis: not available ({cost.get('reason')})")
     if mem.get("available"):

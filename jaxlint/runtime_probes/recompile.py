@@ -39,7 +39,7 @@ from jaxlint.runtime_probes._common import (
     status_line,
     usage_error,
 )
-from jaxlint.runtime_probes._errors import describe_exception
+from jaxlint.runtime_probes._errors import describe_exception, reported_in_probe_scopes
 from jaxlint.runtime_probes._inputs import add_args_flag, input_factory, inputs_text
 from jaxlint.runtime_probes._inputs import cases_factory as cases_factory_for
 from jaxlint.runtime_probes._monitor import BACKEND_COMPILE, CompileMonitor, ExplainCapture, Window
@@ -272,7 +272,12 @@ def _causes(changes: list[dict[str, Any]], explained: list[dict[str, Any]]) -> l
             continue
         seen.add(key)
         entry = {"from": "jax explanation", **item}
-        entry["rules"] = loop_rules() if kind == NEW_FUNCTION else []
+        if kind == NEW_FUNCTION:  # the rules that declare it and that check reports here
+            reported = reported_in_probe_scopes()
+            entry["rules"] = [code for code in loop_rules() if code in reported]
+            entry["rules_declared"] = loop_rules()
+        else:
+            entry["rules"] = []
         out.append(entry)
     return out
 
@@ -424,8 +429,22 @@ def run_loop(jax: ModuleType, args: argparse.Namespace, report: Report) -> int:
     if later:
         # only the rules that describe a cause found (a new jit or function object per
         # step: JAX401, JAX402); shape drift, such as a ragged last batch, has none
-        found = {code for e in entries[1:] for c in e.get("causes", []) for code in c["rules"]}
-        report["rules"] = [code for code in loop_rules() if code in found]
+        found = {
+            code
+            for e in entries[1:]
+            for c in e.get("causes", [])
+            for code in c.get("rules_declared", c["rules"])
+        }
+        candidates = [code for code in loop_rules() if code in found]
+        # never a rule that check does not report in the code the probe ran
+        reported = reported_in_probe_scopes()
+        report["rules"] = [code for code in candidates if code in reported]
+        if candidates and not report["rules"]:
+            report["rules_declared"] = candidates
+            report["rules_note"] = (
+                f"{', '.join(candidates)} declare(s) this recompilation, but `jaxlint check`"
+                " reports none of them in the function the probe ran"
+            )
         report["causes_after_first_step"] = sorted(
             {c["cause"] for e in entries[1:] for c in e.get("causes", [])}
         )

@@ -39,7 +39,7 @@ class UnsynchronizedTiming(TimingChecks, Rule):
         " clock"
     )
     fix_availability = "sometimes"
-    probe = "jaxlint probe bench FILE.py:FUNC"
+    probe = "jaxlint probe bench FILE.py:CALLEE"
     docs = """\
 ## What it does
 Flags, in host code, a pair of clock reads (`time.time()`, `time.perf_counter()`,
@@ -108,9 +108,12 @@ the second clock read follows another statement on its line (`a = 1; t1 = ...`),
 or when results are not bound to plain names.
 
 ## Verify at runtime
-`jaxlint probe bench FILE.py:FUNC` times the function the finding is in, as it is,
-with its outputs synchronised inside the timer (and the first, compiling call
-reported apart); compare with your measurement.
+`jaxlint probe bench FILE.py:CALLEE` times the jitted function whose call is being
+timed (the last device call before the clock read, such as `step` in `out =
+step(params, batch)`), not the timing code around it, with its outputs synchronised
+inside the timer (and the first, compiling call reported apart); compare with your
+measurement. A call of a method or an expression names no module-level function:
+such a finding has no verify line.
 """
     VALID = [
         EXAMPLES.valid(
@@ -293,6 +296,7 @@ reported apart); compare with your measurement.
             fix=fix,
             applicability=Applicability.UNSAFE if fix is not None else None,
             fix_message="Insert `jax.block_until_ready(...)` before the clock read",
+            probe_node=work,  # the verify line benches the timed work, not the timing code
         )
 
     def _fix_plan(
