@@ -198,7 +198,8 @@ class JaxlintServer(LanguageServer):
     def open_state(self, uri: str, text: str, version: int | None) -> DocState:
         path = _path_of(uri)
         name = _display_name(path, uri)
-        result = self.linter.lint(text, path, name, persist=True)
+        # a cache miss: at once without the modules that import this one, the rest after
+        result = self.linter.lint(text, path, name, persist=True, partial=True)
         # above max-file-size: one diagnostic, and no parse at all
         spans = None if result.extra.get("too_large") else statement_spans(text)
         state = DocState(
@@ -228,6 +229,8 @@ class JaxlintServer(LanguageServer):
             self.cancel_exact(old)
         state = self.open_state(uri, text, version)
         self.publish(state)
+        if not state.result.exact:
+            self.schedule_exact(state)
         if not self.frozen:
             # Everything loaded so far (libcst, the rules) lives as long as the server:
             # keep the cyclic GC from walking it again and again (65 ms pauses, measured
@@ -262,7 +265,9 @@ class JaxlintServer(LanguageServer):
         if settings is not None and state.result.diagnostics is not None and not big:
 
             def lint(text: str) -> list[Diagnostic]:
-                return self.linter.lint_with(text, state.path, state.name, settings).diagnostics
+                return self.linter.lint_with(
+                    text, state.path, state.name, settings, reuse_facts=True
+                ).diagnostics
 
             if state.spans is not None or state.good is None:
                 base = (state.text, state.spans, state.result.diagnostics)
@@ -402,7 +407,7 @@ class JaxlintServer(LanguageServer):
                     edit=self.workspace_edit(state, edits),
                 )
             )
-        noqa = actions.noqa_edit(state.text, diag, units)
+        noqa = actions.noqa_edit(state.text, diag, units, state.spans)
         if noqa is not None:
             out.append(
                 lsp.CodeAction(
@@ -469,13 +474,15 @@ class JaxlintServer(LanguageServer):
             return action
         state = self.current(uri)
         settings = state.result.settings
-        if settings is None:
-            return action
+        if settings is None or data.get("version", state.version) != state.version:
+            return action  # offered for an older text: no edit rather than a stale one
 
         def lint(text: str) -> list[Diagnostic]:
             return self.linter.lint_with(text, state.path, state.name, settings).diagnostics
 
-        fixed = actions.fix_all(state.text, lint, unsafe=settings.unsafe_fixes)
+        fixed = actions.fix_all(
+            state.text, lint, unsafe=settings.unsafe_fixes, known=state.result.diagnostics
+        )
         if fixed is not None:
             edit = actions.whole_text_edit(state.text, fixed[0], self.units(state.text))
             action.edit = self.workspace_edit(state, [edit])
