@@ -188,3 +188,24 @@ def test_open_publishes_without_the_importers_and_the_full_lint_follows(tmp_path
         assert server.docs[uri].result.exact is True
 
     _in_loop(body)
+
+
+def test_a_full_lint_of_an_older_version_is_dropped(tmp_path, monkeypatch):
+    import concurrent.futures
+
+    def body():
+        server, uri, published = _open(tmp_path, monkeypatch)
+        state = server.docs[uri]
+        state.timer.cancel()
+        before = list(state.result.diagnostics)
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        future.set_running_or_notify_cancel()
+        future.set_result([])  # what a full lint of the older text found
+        count = len(published)
+        server.exact_done(uri, state.version - 1, state.text, future, None)
+        assert len(published) == count  # nothing published for the older version
+        assert state.result.diagnostics == before
+        server.exact_done(uri, state.version, state.text, future, None)
+        assert len(published) == count + 1 and state.result.diagnostics == []
+
+    _in_loop(body)

@@ -21,7 +21,6 @@ from typing import Any
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import lsp_method
-from pygls.uris import to_fs_path
 
 from jaxlint import __version__
 from jaxlint.config import ConfigError
@@ -39,6 +38,7 @@ from jaxlint.server.linting import (
 )
 from jaxlint.server.options import parse_options
 from jaxlint.server.protocol import AnsweringProtocol
+from jaxlint.server.uris import display_name, path_of
 from jaxlint.server.worker import Worker
 
 FIX_ALL_KIND = "source.fixAll.jaxlint"
@@ -196,8 +196,8 @@ class JaxlintServer(LanguageServer):
     # -- linting ------------------------------------------------------------------------
 
     def open_state(self, uri: str, text: str, version: int | None) -> DocState:
-        path = _path_of(uri)
-        name = _display_name(path, uri)
+        path = path_of(uri)
+        name = display_name(path, uri)
         # a cache miss: at once without the modules that import this one, the rest after
         result = self.linter.lint(text, path, name, persist=True, partial=True)
         # above max-file-size: one diagnostic, and no parse at all
@@ -310,7 +310,12 @@ class JaxlintServer(LanguageServer):
         if state.running is not None:
             state.running.cancel()  # a full lint of an older text that has not started yet
         future = self.worker.submit(
-            state.text, state.path, state.name, self.linter.overrides, self.generation
+            state.text,
+            state.path,
+            state.name,
+            self.linter.overrides,
+            self.generation,
+            persist=bool(state.result.extra.get("partial")),  # after an open: cache it
         )
         if future is None:
             self.exact_here(state)
@@ -321,7 +326,8 @@ class JaxlintServer(LanguageServer):
         )
 
     def exact_here(self, state: DocState) -> None:
-        state.result = self.linter.lint(state.text, state.path, state.name)
+        persist = bool(state.result.extra.get("partial"))
+        state.result = self.linter.lint(state.text, state.path, state.name, persist=persist)
         if state.spans is not None:
             state.good = (state.text, state.spans, state.result.diagnostics)
         self.publish(state)
@@ -352,6 +358,8 @@ class JaxlintServer(LanguageServer):
         if state.spans is not None:
             state.good = (state.text, state.spans, state.result.diagnostics)
         self.publish(state)
+        if settings is not None:  # idle now: the fast pass's project view, for the next edit
+            self.linter.warm_facts(state.path, settings)
 
     def current(self, uri: str) -> DocState:
         """The document's state (linted now if it was never opened)."""
@@ -517,10 +525,8 @@ class JaxlintServer(LanguageServer):
                     item.version if item is not None else None,
                 )
             )
-        path = _path_of(book.uri)
-        state = nbs.NotebookState(
-            book.uri, path, _display_name(path, book.uri), book.version, cells
-        )
+        path = path_of(book.uri)
+        state = nbs.NotebookState(book.uri, path, display_name(path, book.uri), book.version, cells)
         self.notebooks[book.uri] = state
         self.relint_notebook(state)
 
@@ -642,24 +648,6 @@ def _wanted(kind: str, only: list[str] | None) -> bool:
     if only is None:
         return True
     return any(kind == k or kind.startswith(f"{k}.") for k in only)
-
-
-def _display_name(path: Path | None, uri: str) -> str:
-    """The name findings and verify commands use: relative to the folder the editor
-    started the server in when the file is inside it (``src/model.py``), else absolute."""
-    if path is None:
-        return uri
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-def _path_of(uri: str) -> Path | None:
-    if not uri.startswith("file:"):
-        return None
-    path = to_fs_path(uri)
-    return Path(path) if path else None
 
 
 def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:

@@ -161,6 +161,7 @@ class DocumentLinter:
         if result is None and partial and path is not None:
             result = self.lint_with(text, path, name, settings, callers=False)
             result.exact = False
+            result.extra["partial"] = True
             return result
         if result is None:
             result = self.lint_with(text, path, name, settings)
@@ -223,6 +224,12 @@ class DocumentLinter:
         return result
 
     # -- what the project's other modules say -------------------------------------------------
+
+    def warm_facts(self, path: Path | None, settings: Settings) -> None:
+        """Read the project view the fast pass will reuse (``reuse_facts``) now, while the
+        document is idle, rather than at the first edit."""
+        if path is not None and str(path) not in self._facts:
+            self._facts[str(path)] = (settings, self._project_facts(path, settings))
 
     def _project_facts(
         self, path: Path | None, settings: Settings, final: bool = True
