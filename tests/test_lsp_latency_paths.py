@@ -209,3 +209,35 @@ def test_a_full_lint_of_an_older_version_is_dropped(tmp_path, monkeypatch):
         assert len(published) == count + 1 and state.result.diagnostics == []
 
     _in_loop(body)
+
+
+def test_the_fast_pass_reuses_the_project_view_until_close(tmp_path, monkeypatch):
+    def body():
+        server, uri, _ = _open(tmp_path, monkeypatch)
+        state = server.docs[uri]
+        state.timer.cancel()
+        linter = server.linter
+        linter.warm_facts(state.path, state.result.settings)
+        views: list = []
+        real = linter._project_facts
+
+        def counted(*args, **kwargs):
+            views.append(args)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(linter, "_project_facts", counted)
+        for version, line in ((2, 5), (3, 6)):
+            change = lsp.TextDocumentContentChangePartial(
+                range=lsp.Range(lsp.Position(line, 0), lsp.Position(line, 0)), text="    # e\n"
+            )
+            server.changed(
+                lsp.DidChangeTextDocumentParams(
+                    lsp.VersionedTextDocumentIdentifier(uri=uri, version=version), [change]
+                )
+            )
+            state.timer.cancel()
+        assert views == []  # both fast passes used the view read while idle
+        linter.forget(state.path)
+        assert str(state.path) not in linter._facts
+
+    _in_loop(body)

@@ -721,6 +721,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         state = ls.docs.pop(params.text_document.uri, None)
         if state is not None:
             ls.cancel_exact(state)
+            ls.linter.forget(state.path)
         ls.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
         )

@@ -237,6 +237,10 @@ class DocumentLinter:
             facts.traced_calls()
         self._facts[str(path)] = (settings, facts)
 
+    def forget(self, path: Path | None) -> None:
+        """The document was closed: drop the project view kept for its fast pass."""
+        self._facts.pop(str(path), None)
+
     def _project_facts(
         self, path: Path | None, settings: Settings, final: bool = True
     ) -> ProjectFacts | None:
