@@ -39,6 +39,7 @@ import math
 import os
 import random
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -268,6 +269,205 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     }
 
 
+def generate_project(folder: Path, modules: int, lines: int) -> Path:
+    """A project of ``modules`` modules in ``folder``: the open file (``big_model.py``,
+    ``lines`` lines), a second module of the same size, and small modules that import
+    functions of the first (so they read what it exports). Returns the open file."""
+    text = generate(lines)
+    (folder / "pyproject.toml").write_text("[tool.jaxlint]\n", encoding="utf-8")
+    pkg = folder / "proj"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    big = pkg / "big_model.py"
+    big.write_text(text, encoding="utf-8")
+    (pkg / "other_big.py").write_text(text.replace("_0(", "_x0("), encoding="utf-8")
+    names = re.findall(r"^def (\w+)\(", text, re.M)[:40]
+    for i in range(max(0, modules - 3)):
+        fn = names[i % len(names)]
+        (pkg / f"mod_{i:03}.py").write_text(
+            f'"""Module {i}."""\n\nimport jax\nimport jax.numpy as jnp\n\n'
+            f"from proj.big_model import {fn}\n\n\n"
+            f"@jax.jit\ndef use_{i}(x):\n    y = jnp.zeros((3,))\n    return x + y\n\n\n"
+            f"def call_{i}(x):\n    return {fn}\n",
+            encoding="utf-8",
+        )
+    return big
+
+
+SERVERS = {
+    "jaxlint": ("source.fixAll.jaxlint", None),
+    "ruff": ("source.fixAll.ruff", ["ruff", "server"]),
+}
+
+
+async def run_project(args: argparse.Namespace, which: str) -> dict[str, object]:
+    """The project case: open a 2,000-line file of a ``--project``-module project (a
+    fresh server, a fresh folder: nothing cached), then per edit: the first publish
+    and the last (full lint) publish, a code action at every finding of the edited
+    file's current version, and one fix-all request."""
+    from lsprotocol import types as lsp
+    from pygls.lsp.client import LanguageClient
+
+    folder = Path(tempfile.mkdtemp(prefix=f"jaxlint-lsp-project-{which}-"))
+    path = generate_project(folder, args.project, args.lines)
+    text = path.read_text(encoding="utf-8")
+    uri = path.as_uri()
+    fix_kind, command = SERVERS[which]
+    # jaxlint publishes twice (at once, then the full lint after --exact-delay, which
+    # takes seconds in the worker): wait until no publish came for that long
+    quiet = args.exact_delay + (args.quiet if which == "jaxlint" else 1.0)
+    if command is None:
+        command = [
+            sys.executable,
+            "-m",
+            "jaxlint",
+            "server",
+            "--exact-delay",
+            str(args.exact_delay),
+        ]
+    client = LanguageClient("lsp-latency", "1")
+    arrivals: list[tuple[float, int | None, list]] = []
+    arrived = asyncio.Event()
+
+    @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_diagnostics(params: lsp.PublishDiagnosticsParams) -> None:
+        if params.uri == uri:
+            arrivals.append((time.perf_counter(), params.version, list(params.diagnostics)))
+            arrived.set()
+
+    async def wait_quiet(version: int, quiet: float, timeout: float) -> list[tuple]:
+        """The publishes for ``version`` once none came for ``quiet`` seconds."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            found = [a for a in arrivals if a[1] == version]
+            if found and time.perf_counter() - found[-1][0] >= quiet:
+                return found
+            arrived.clear()
+            try:
+                await asyncio.wait_for(arrived.wait(), 0.02)
+            except asyncio.TimeoutError:
+                pass
+        return [a for a in arrivals if a[1] == version]
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "JAXLINT_CACHE_DIR": str(folder / "cache")}
+    await client.start_io(*command, env=env, cwd=str(folder))
+    caps = lsp.ClientCapabilities(
+        text_document=lsp.TextDocumentClientCapabilities(
+            code_action=lsp.CodeActionClientCapabilities(
+                code_action_literal_support=lsp.ClientCodeActionLiteralOptions(
+                    lsp.ClientCodeActionKindOptions(value_set=["quickfix", "source.fixAll"])
+                ),
+                resolve_support=lsp.ClientCodeActionResolveOptions(properties=["edit"]),
+                data_support=True,
+            )
+        )
+    )
+    init = client.initialize_async(
+        lsp.InitializeParams(
+            capabilities=caps,
+            root_uri=folder.as_uri(),
+            workspace_folders=[lsp.WorkspaceFolder(uri=folder.as_uri(), name="proj")],
+        )
+    )
+    try:  # pygls's client cannot read ruff's notebook capabilities: the answer is lost
+        await asyncio.wait_for(init, 30 if which == "jaxlint" else 3)
+    except asyncio.TimeoutError:
+        if which == "jaxlint":
+            raise
+    client.initialized(lsp.InitializedParams())
+    start = time.perf_counter()
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)
+        )
+    )
+    got = await wait_quiet(1, quiet, 300)
+    if not got:
+        raise SystemExit(f"error: {which}: no diagnostics for the opened file")
+    open_first = (got[0][0] - start) * 1000
+    print(f"{which}: opened ({open_first:.0f} ms)", file=sys.stderr)
+    open_last = (got[-1][0] - start) * 1000
+    rng = random.Random(args.seed)
+    lines = text.splitlines()
+    first_ms: list[float] = []
+    last_ms: list[float] = []
+    action_ms: list[float] = []
+    fix_all_ms: list[float] = []
+    diags = got[-1][2]
+    version = 1
+    doc = lsp.TextDocumentIdentifier(uri=uri)
+    for _ in range(args.project_edits):
+        row = rng.choice(edit_sites("\n".join(lines)))
+        line = lines[row]
+        indent = line[: len(line) - len(line.lstrip())]
+        new = [f"{indent}scratch = jnp.empty((3,))", line]
+        lines[row : row + 1] = new
+        version += 1
+        change = lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(lsp.Position(row, 0), lsp.Position(row, len(line))),
+            text="\n".join(new),
+        )
+        sent = time.perf_counter()
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[change],
+            )
+        )
+        got = await wait_quiet(version, quiet, 120)
+        if not got:
+            raise SystemExit(f"error: {which}: no diagnostics for version {version}")
+        first_ms.append((got[0][0] - sent) * 1000)
+        last_ms.append((got[-1][0] - sent) * 1000)
+        diags = got[-1][2]
+        for diag in rng.sample(diags, min(args.actions, len(diags))):
+            t0 = time.perf_counter()
+            await client.text_document_code_action_async(
+                lsp.CodeActionParams(doc, diag.range, lsp.CodeActionContext(diagnostics=[diag]))
+            )
+            action_ms.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        await client.text_document_code_action_async(
+            lsp.CodeActionParams(
+                doc,
+                lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
+                lsp.CodeActionContext(diagnostics=[], only=[fix_kind]),
+            )
+        )
+        fix_all_ms.append((time.perf_counter() - t0) * 1000)
+        print(
+            f"{which}: edit {version - 1}: {first_ms[-1]:.0f}/{last_ms[-1]:.0f} ms", file=sys.stderr
+        )
+    # the file as it was opened, opened again: its full lint is known now
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(doc))
+    await asyncio.sleep(0.5)
+    start = time.perf_counter()
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(uri=uri, language_id="python", version=1000, text=text)
+        )
+    )
+    again = await wait_quiet(1000, quiet, 120)
+    reopen = round((again[0][0] - start) * 1000, 1) if again else None
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return {
+        "server": which,
+        "reopen_first_publish_ms": reopen,
+        "modules": args.project,
+        "file_lines": len(text.splitlines()),
+        "diagnostics_at_open": len(got[-1][2]) if got else None,
+        "open_first_publish_ms": round(open_first, 1),
+        "open_last_publish_ms": round(open_last, 1),
+        "edit_first_publish": summary(first_ms),
+        "edit_last_publish": summary(last_ms),
+        "code_action": summary(action_ms),
+        "fix_all": summary(fix_all_ms),
+        "load_average": load_average(),
+    }
+
+
 def _key(diags: list) -> list[tuple]:
     return [
         (d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.message)
@@ -283,6 +483,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interval", type=float, default=120.0, help="typing mode, ms")
     parser.add_argument("--exact-delay", type=float, default=0.3, help="the server's, seconds")
     parser.add_argument("--json", action="store_true", help="print JSON only")
+    parser.add_argument(
+        "--project", type=int, default=0, help="the project case: modules in the project"
+    )
+    parser.add_argument("--project-edits", type=int, default=15, help="edits, project case")
+    parser.add_argument(
+        "--quiet", type=float, default=5.0, help="project case: s without a publish = done"
+    )
+    parser.add_argument("--actions", type=int, default=5, help="code actions per edit")
+    parser.add_argument("--no-ruff", action="store_true", help="project case: skip ruff server")
     args = parser.parse_args(argv)
     if args.lines < 50 or args.edits < 1:
         parser.error("--lines must be at least 50 and --edits at least 1")
@@ -292,6 +501,21 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("error: needs the lsp extra: pip install 'jaxlinter[lsp]'", file=sys.stderr)
         return 2
+    if args.project:
+        import logging
+
+        logging.getLogger("pygls").setLevel(logging.CRITICAL)  # ruff's capabilities: below
+        rows = [asyncio.run(run_project(args, "jaxlint"))]
+        if not args.no_ruff and shutil.which("ruff"):
+            rows.append(asyncio.run(run_project(args, "ruff")))
+        if args.json:
+            print(json.dumps(rows, indent=2))
+            return 0
+        for row in rows:
+            for key, value in row.items():
+                print(f"{key:36} {value}")
+            print()
+        return 0
     result = asyncio.run(run(args))
     if args.json:
         print(json.dumps(result, indent=2))

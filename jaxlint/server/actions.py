@@ -11,8 +11,9 @@ import ast
 import functools
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from jaxlint.diagnostics import Applicability, Diagnostic, Position
 from jaxlint.engine import split_lines
@@ -165,11 +166,31 @@ def _offset_position(text: str, offset: int) -> Position:
 
 
 def fix_all(
-    text: str, lint: Callable[[str], list[Diagnostic]], *, unsafe: bool
+    text: str,
+    lint: Callable[[str], list[Diagnostic]],
+    *,
+    unsafe: bool,
+    known: list[Diagnostic] | None = None,
 ) -> tuple[str, int] | None:
     """The text with every applicable fix applied (the fix loop of ``jaxlint check --fix``)
-    and how many were applied; ``None`` when nothing changes."""
-    from jaxlint.fixers.fixpoint import fix_text
+    and how many were applied; ``None`` when nothing changes.
+
+    ``known``: the text's diagnostics as last published. When every applicable one
+    carries its edits, they are applied in one pass and nothing is linted (a fix that
+    makes another possible is offered by the lint of the fixed text, as the editor
+    sends it); else the fix loop starts from them rather than from a lint of ``text``.
+    """
+    from jaxlint.fixers.fixpoint import fix_text, is_applicable
+
+    if known is not None:
+        wanted = [d for d in known if is_applicable(d, unsafe)]
+        one_pass = all(d.fix is not None and d.fix.edits for d in wanted)
+        given = lint
+
+        def lint(current: str) -> list[Diagnostic]:
+            if current == text:
+                return known
+            return [] if one_pass else given(current)
 
     outcome = fix_text(text, lint, unsafe=unsafe)
     if outcome.text == text:
@@ -177,12 +198,18 @@ def fix_all(
     return outcome.text, outcome.total_applied
 
 
-def noqa_edit(text: str, diag: Diagnostic, units: Units) -> TextEdit | None:
+def noqa_edit(
+    text: str, diag: Diagnostic, units: Units, spans: Sequence[Any] | None = None
+) -> TextEdit | None:
     """The edit that silences ``diag`` on its line: extend its ``# noqa: ...`` or add one.
 
     ``None`` when that cannot be done by a comment: the line ends inside a string or
     with a backslash (the text would change meaning or stop parsing), or a bare
     ``# noqa`` is already there.
+
+    ``spans``: the text's top-level statements (``incremental.statement_spans``, rows
+    from 1), when known: then only the statements around the line are parsed again,
+    not the whole text (a code action on a 2,000-line file parsed it twice per finding).
     """
     lines = units.lines
     if not 1 <= diag.start.row <= len(lines):
@@ -199,13 +226,35 @@ def noqa_edit(text: str, diag: Diagnostic, units: Units) -> TextEdit | None:
     else:
         body = line.rstrip(" \t")
         new_line = f"{body}  # noqa: {diag.code}"
-    if not _same_program(text, lines, diag.start.row, new_line):
+    chunk = _statement_rows(spans, diag.start.row) if spans is not None else None
+    if chunk is not None:
+        first, last = chunk
+        part = lines[first - 1 : last]
+        if not _same_program("\n".join(part), part, diag.start.row - first + 1, new_line):
+            return None
+    elif not _same_program(text, lines, diag.start.row, new_line):
         return None
     row = diag.start.row - 1
     return TextEdit((row, 0), (row, units._width(line)), new_line)
 
 
 _TRAILING_BACKSLASH = re.compile(r"\\\s*$")
+
+
+def _statement_rows(spans: Sequence[Any], row: int) -> tuple[int, int] | None:
+    """The first and last rows of the top-level statements on ``row`` (a statement starts
+    outside any string, so these rows tokenize as they do in the whole text), or None
+    when no statement covers it (a comment or blank line between statements)."""
+    found = [s for s in spans if s.start <= row <= s.end]
+    if not found:
+        return None
+    first = min(s.start for s in found)
+    last = max(s.end for s in found)
+    # statements that share the first or last row (``a = 1; b = 2``) come along
+    for s in spans:
+        if s.start <= last and s.end >= first:
+            first, last = min(first, s.start), max(last, s.end)
+    return first, last
 
 
 def _same_program(text: str, lines: list[str], row: int, new_line: str) -> bool:
@@ -215,14 +264,20 @@ def _same_program(text: str, lines: list[str], row: int, new_line: str) -> bool:
     new_text = _replace_line(text, row, new_line)
     if noqa_codes(split_lines(new_text)[row - 1]) is None:
         return False
+    before = _tree_dump(text)
+    return before is not None and before == _tree_dump(new_text)
+
+
+@functools.lru_cache(maxsize=8)
+def _tree_dump(text: str) -> str | None:
+    """``ast.dump`` of the text's tree, or None when it does not parse (remembered: the
+    text before the comment is the same for every finding of a code action)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            before = ast.dump(ast.parse(text))
-            after = ast.dump(ast.parse(new_text))
+            return ast.dump(ast.parse(text))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return before == after
+        return None
 
 
 def _replace_line(text: str, row: int, new_line: str) -> str:

@@ -21,7 +21,6 @@ from typing import Any
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import lsp_method
-from pygls.uris import to_fs_path
 
 from jaxlint import __version__
 from jaxlint.config import ConfigError
@@ -39,6 +38,7 @@ from jaxlint.server.linting import (
 )
 from jaxlint.server.options import parse_options
 from jaxlint.server.protocol import AnsweringProtocol
+from jaxlint.server.uris import display_name, path_of
 from jaxlint.server.worker import Worker
 
 FIX_ALL_KIND = "source.fixAll.jaxlint"
@@ -196,9 +196,10 @@ class JaxlintServer(LanguageServer):
     # -- linting ------------------------------------------------------------------------
 
     def open_state(self, uri: str, text: str, version: int | None) -> DocState:
-        path = _path_of(uri)
-        name = _display_name(path, uri)
-        result = self.linter.lint(text, path, name, persist=True)
+        path = path_of(uri)
+        name = display_name(path, uri)
+        # a cache miss: at once without the modules that import this one, the rest after
+        result = self.linter.lint(text, path, name, persist=True, partial=True)
         # above max-file-size: one diagnostic, and no parse at all
         spans = None if result.extra.get("too_large") else statement_spans(text)
         state = DocState(
@@ -228,6 +229,8 @@ class JaxlintServer(LanguageServer):
             self.cancel_exact(old)
         state = self.open_state(uri, text, version)
         self.publish(state)
+        if not state.result.exact:
+            self.schedule_exact(state)
         if not self.frozen:
             # Everything loaded so far (libcst, the rules) lives as long as the server:
             # keep the cyclic GC from walking it again and again (65 ms pauses, measured
@@ -262,7 +265,9 @@ class JaxlintServer(LanguageServer):
         if settings is not None and state.result.diagnostics is not None and not big:
 
             def lint(text: str) -> list[Diagnostic]:
-                return self.linter.lint_with(text, state.path, state.name, settings).diagnostics
+                return self.linter.lint_with(
+                    text, state.path, state.name, settings, reuse_facts=True
+                ).diagnostics
 
             if state.spans is not None or state.good is None:
                 base = (state.text, state.spans, state.result.diagnostics)
@@ -305,7 +310,12 @@ class JaxlintServer(LanguageServer):
         if state.running is not None:
             state.running.cancel()  # a full lint of an older text that has not started yet
         future = self.worker.submit(
-            state.text, state.path, state.name, self.linter.overrides, self.generation
+            state.text,
+            state.path,
+            state.name,
+            self.linter.overrides,
+            self.generation,
+            persist=bool(state.result.extra.get("partial")),  # after an open: cache it
         )
         if future is None:
             self.exact_here(state)
@@ -316,7 +326,8 @@ class JaxlintServer(LanguageServer):
         )
 
     def exact_here(self, state: DocState) -> None:
-        state.result = self.linter.lint(state.text, state.path, state.name)
+        persist = bool(state.result.extra.get("partial"))
+        state.result = self.linter.lint(state.text, state.path, state.name, persist=persist)
         if state.spans is not None:
             state.good = (state.text, state.spans, state.result.diagnostics)
         self.publish(state)
@@ -347,6 +358,8 @@ class JaxlintServer(LanguageServer):
         if state.spans is not None:
             state.good = (state.text, state.spans, state.result.diagnostics)
         self.publish(state)
+        if settings is not None:  # idle now: the fast pass's project view, for the next edit
+            self.linter.warm_facts(state.path, settings)
 
     def current(self, uri: str) -> DocState:
         """The document's state (linted now if it was never opened)."""
@@ -402,7 +415,7 @@ class JaxlintServer(LanguageServer):
                     edit=self.workspace_edit(state, edits),
                 )
             )
-        noqa = actions.noqa_edit(state.text, diag, units)
+        noqa = actions.noqa_edit(state.text, diag, units, state.spans)
         if noqa is not None:
             out.append(
                 lsp.CodeAction(
@@ -469,13 +482,15 @@ class JaxlintServer(LanguageServer):
             return action
         state = self.current(uri)
         settings = state.result.settings
-        if settings is None:
-            return action
+        if settings is None or data.get("version", state.version) != state.version:
+            return action  # offered for an older text: no edit rather than a stale one
 
         def lint(text: str) -> list[Diagnostic]:
             return self.linter.lint_with(text, state.path, state.name, settings).diagnostics
 
-        fixed = actions.fix_all(state.text, lint, unsafe=settings.unsafe_fixes)
+        fixed = actions.fix_all(
+            state.text, lint, unsafe=settings.unsafe_fixes, known=state.result.diagnostics
+        )
         if fixed is not None:
             edit = actions.whole_text_edit(state.text, fixed[0], self.units(state.text))
             action.edit = self.workspace_edit(state, [edit])
@@ -510,10 +525,8 @@ class JaxlintServer(LanguageServer):
                     item.version if item is not None else None,
                 )
             )
-        path = _path_of(book.uri)
-        state = nbs.NotebookState(
-            book.uri, path, _display_name(path, book.uri), book.version, cells
-        )
+        path = path_of(book.uri)
+        state = nbs.NotebookState(book.uri, path, display_name(path, book.uri), book.version, cells)
         self.notebooks[book.uri] = state
         self.relint_notebook(state)
 
@@ -637,24 +650,6 @@ def _wanted(kind: str, only: list[str] | None) -> bool:
     return any(kind == k or kind.startswith(f"{k}.") for k in only)
 
 
-def _display_name(path: Path | None, uri: str) -> str:
-    """The name findings and verify commands use: relative to the folder the editor
-    started the server in when the file is inside it (``src/model.py``), else absolute."""
-    if path is None:
-        return uri
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-def _path_of(uri: str) -> Path | None:
-    if not uri.startswith("file:"):
-        return None
-    path = to_fs_path(uri)
-    return Path(path) if path else None
-
-
 def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
     server = JaxlintServer(exact_delay)
 
@@ -726,6 +721,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         state = ls.docs.pop(params.text_document.uri, None)
         if state is not None:
             ls.cancel_exact(state)
+            ls.linter.forget(state.path)
         ls.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
         )

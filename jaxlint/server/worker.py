@@ -48,17 +48,24 @@ class WorkerDied(RuntimeError):
 
 
 def _full_lint(
-    text: str, path: Path | None, name: str, overrides: dict[str, Any], generation: int
+    text: str,
+    path: Path | None,
+    name: str,
+    overrides: dict[str, Any],
+    generation: int,
+    persist: bool = False,
 ) -> list[Diagnostic]:
     """In the worker: the document's full lint (configs read again when ``generation``,
-    bumped by the server on every save and settings change, moves on)."""
+    bumped by the server on every save and settings change, moves on). ``persist``:
+    through the on-disk results cache (an opened document's, so that opening it again
+    is answered from the cache)."""
     global _linter, _generation
     from jaxlint.server.linting import DocumentLinter
 
     if _linter is None or generation != _generation:
         _linter = DocumentLinter(overrides)
         _generation = generation
-    return _linter.lint(text, path, name).diagnostics
+    return _linter.lint(text, path, name, persist=persist).diagnostics
 
 
 def _send(stream: IO[bytes], message: Any) -> None:
@@ -122,7 +129,13 @@ class Worker:
         self._busy: concurrent.futures.Future | None = None
 
     def submit(
-        self, text: str, path: Path | None, name: str, overrides: dict[str, Any], generation: int
+        self,
+        text: str,
+        path: Path | None,
+        name: str,
+        overrides: dict[str, Any],
+        generation: int,
+        persist: bool = False,
     ) -> concurrent.futures.Future | None:
         """The full lint's future, or None when no worker can run it. A future cancelled
         before the worker takes it up is never run."""
@@ -133,7 +146,7 @@ class Worker:
                 if self.proc is None:
                     self._start()
                 future: concurrent.futures.Future = concurrent.futures.Future()
-                self._queue.append((future, (text, path, name, overrides, generation)))
+                self._queue.append((future, (text, path, name, overrides, generation, persist)))
                 self._next()
             return future
         except Exception:  # no processes here (a sandbox), a broken pipe: lint in-process
