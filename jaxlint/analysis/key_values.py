@@ -311,6 +311,9 @@ class _Summary:
     so a caller consumes nothing (eagerly); under ``jit`` the split runs once, at trace
     time (``KeyAnalysis.stateful_calls``)."""
     positional: list[str] = field(default_factory=list)
+    attrs: dict[str, str] = field(default_factory=dict)
+    """``self.<attr>`` keys the body consumes as it finds them (not reassigned before)
+    -> kind: calling the method consumes the caller's ``self.<attr>``."""
 
 
 _STRENGTH = {CALL: 0, LOCAL: 1, RANDOM: 2}
