@@ -592,8 +592,8 @@ class _Walker(_CallWalker):
         elif kind is cst.StarredElement:
             self._assign(target.value, None, None)
         else:
-            path = dotted(target) if kind is cst.Attribute else None
-            if path is not None and (self.attr_mode or val is not None):
+            path = dotted(target) if kind is cst.Attribute and self.attr_mode else None
+            if path is not None:
                 # ``self.rng = ...``: the path holds the new value (or no key)
                 self._forget(path)
                 self.attr_touched.add(path)
@@ -736,8 +736,14 @@ class _Walker(_CallWalker):
         val = st.env.get(path)
         if val is not None:
             return val
+        head, _, attr = path.partition(".")
+        if (
+            head == "self"
+            and self.attrs is not None
+            and attr.partition(".")[0] in self.attrs.methods
+        ):
+            return None  # a property (``def rng(self)``) may give a new key on every read
         if path not in self.evidence:
-            head, _, attr = path.partition(".")
             if head != "self" or self.attrs is None or attr not in self.attrs.keys:
                 return None
         val = self._new(node, path, True, tag=("attr", path))

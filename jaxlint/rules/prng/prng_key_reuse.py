@@ -309,6 +309,11 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_property_gives_new_key.py",
+            note="`self.rng` is a property that splits and stores: a new key on every read",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_test_class_key_per_test.py",
             filename="tests/test_noise.py",
             note="a test class's `self.key` from `setup_method`: each test runs once",
