@@ -80,6 +80,7 @@ class _Walker(_CallWalker):
         """Names passed as the key of a ``jax.random`` function in this body."""
         self.loop_body = analysis.loop_body_of(fn) if fn is not None else None
         self.rngs_names: set[str] = set()
+        """Names bound to an ``nnx.Rngs(...)`` here: calling them gives fresh keys."""
         # keys held on attributes (``self.rng``, ``state.key``): see key_attrs
         owner = self._method_owner() if fn is not None else None
         cls = analysis.class_of(owner)
@@ -94,7 +95,6 @@ class _Walker(_CallWalker):
         """Paths assigned or possibly reassigned so far in the walk."""
         self.attr_draws: list[tuple[KeyValue, Use]] = []
         """Draws from ``self.<attr>`` as the method found it (``where == "attr-entry"``)."""
-        """Names bound to an ``nnx.Rngs(...)`` here: calling them gives fresh keys."""
         self.conditions = facts.conditions
         """Calls whose result is used as a truth value (``assert``, ``if``, ``not``...)."""
 

@@ -66,6 +66,12 @@ passed as the key of a ``jax.random`` function in the same function, or when it
 is annotated as a key (``PRNGKeyArray``, ``jax.Array`` on a key-like name).
 Passing an uncertain value to an unknown function is not recorded as a
 consumption: a parameter called ``rng`` may be a NumPy generator.
+
+Keys held on attributes (``self.rng``, ``state.key``) are walked like variables once
+they are clearly keys, and forgotten where they may be reassigned
+(:mod:`jaxlint.analysis.key_attrs`). A method that draws from ``self.<attr>`` as it
+finds it, where only a constructor assigns the attribute, draws the same bits on
+every call (``Reuse.how == "attr"``).
 """
 
 from __future__ import annotations
