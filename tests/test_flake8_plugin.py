@@ -557,7 +557,6 @@ def test_add_options_extends_the_default_ignore_list() -> None:
         == [
             "JAX102",
             "JAX105",
-            "JAX301",
             "JAX302",
             "JAX401",
             "JAX402",
@@ -576,7 +575,6 @@ def test_add_options_with_flake8s_option_manager() -> None:
     assert manager.extended_default_ignore == [
         "JAX102",
         "JAX105",
-        "JAX301",
         "JAX302",
         "JAX401",
         "JAX402",

@@ -913,3 +913,237 @@ def test_a_key_factory_call_makes_a_new_key_each_time() -> None:
     )
     assert p.keys.value(p.expr("make_key()")) is not None
     assert p.keys.value(p.expr("not_a_factory(1)")) is None
+
+
+# -- keys held on attributes (analysis/key_attrs.py) ------------------------------------------
+
+ATTR_FLOW = {
+    "self_two_draws": (
+        """
+        import jax
+        class Agent:
+            def __init__(self):
+                self.rng = jax.random.key(0)
+            def act(self):
+                a = jax.random.normal(self.rng)
+                b = jax.random.uniform(self.rng)
+                return a, b
+        Agent().act()
+        """,
+        [("again", 7, 8)],
+    ),
+    "self_split_and_stored": (
+        """
+        import jax
+        class Agent:
+            def __init__(self):
+                self.rng = jax.random.key(0)
+            def act(self):
+                self.rng, sub = jax.random.split(self.rng)
+                return jax.random.normal(sub)
+        agent = Agent()
+        agent.act()
+        agent.act()
+        """,
+        [],
+    ),
+    "method_between_assigns": (
+        """
+        import jax
+        class Agent:
+            def __init__(self):
+                self.rng = jax.random.key(0)
+            def reseed(self):
+                self.rng = jax.random.key(1)
+            def act(self):
+                a = jax.random.normal(self.rng)
+                self.reseed()
+                b = jax.random.normal(self.rng)
+                self.reseed()
+                return a, b
+        Agent().act()
+        """,
+        [],
+    ),
+    "method_between_keeps": (
+        """
+        import jax
+        class Agent:
+            def __init__(self):
+                self.rng = jax.random.key(0)
+                self.n = 0
+            def count(self):
+                self.n += 1
+            def act(self):
+                a = jax.random.normal(self.rng)
+                self.count()
+                b = jax.random.normal(self.rng)
+                return a, b
+        Agent().act()
+        """,
+        [("again", 10, 12)],
+    ),
+    "helper_draws_from_self": (
+        """
+        import jax
+        class Agent:
+            def __init__(self):
+                self.rng = jax.random.key(0)
+            def noise(self):
+                return jax.random.normal(self.rng)
+            def act(self):
+                a = jax.random.uniform(self.rng)
+                return a + self.noise()
+        Agent().act()
+        """,
+        [("attr", 7, 7), ("again", 9, 10)],
+    ),
+    "object_passed_between": (
+        """
+        import jax
+        def reseed(agent):
+            agent.rng = jax.random.key(1)
+        class Agent:
+            def __init__(self):
+                self.rng = jax.random.key(0)
+            def act(self):
+                a = jax.random.normal(self.rng)
+                reseed(self)
+                b = jax.random.normal(self.rng)
+                reseed(self)
+                return a, b
+        Agent().act()
+        """,
+        [],
+    ),
+    "super_method_between": (
+        """
+        import jax
+        class Base:
+            def reseed(self):
+                self.rng = jax.random.key(1)
+        class Agent(Base):
+            def __init__(self):
+                self.rng = jax.random.key(0)
+            def act(self):
+                a = jax.random.normal(self.rng)
+                super().reseed()
+                b = jax.random.normal(self.rng)
+                super().reseed()
+                return a, b
+        Agent().act()
+        """,
+        [],
+    ),
+    "state_rebound_between": (
+        """
+        import jax
+        from typing import NamedTuple
+        class State(NamedTuple):
+            rng: jax.Array
+        def f(state):
+            a = jax.random.normal(state.rng)
+            state = State(jax.random.key(1))
+            b = jax.random.normal(state.rng)
+            return a, b
+        f(State(jax.random.key(0)))
+        """,
+        [],
+    ),
+    "state_two_draws": (
+        """
+        import jax
+        from typing import NamedTuple
+        class State(NamedTuple):
+            rng: jax.Array
+        def f(state):
+            a = jax.random.normal(state.rng)
+            b = jax.random.normal(state.rng, (2,))
+            return a, b
+        f(State(jax.random.key(0)))
+        """,
+        [("again", 7, 8)],
+    ),
+    "yield_between": (
+        """
+        import jax
+        class Stream:
+            def __init__(self):
+                self.rng = jax.random.key(0)
+            def two(self):
+                yield jax.random.normal(self.rng)
+                yield jax.random.normal(self.rng)
+        s = Stream()
+        g = s.two()
+        next(g)
+        s.rng = jax.random.key(1)
+        next(g)
+        """,
+        [],
+    ),
+    "same_key_every_call": (
+        """
+        import jax
+        class Explorer:
+            def __init__(self):
+                self.rng = jax.random.key(0)
+            def explore(self):
+                return jax.random.normal(self.rng)
+        e = Explorer()
+        e.explore()
+        e.explore()
+        """,
+        [("attr", 7, 7)],
+    ),
+    "assigned_outside_the_constructor": (
+        """
+        import jax
+        class Explorer:
+            def __init__(self):
+                self.rng = jax.random.key(0)
+            def reseed(self, seed):
+                self.rng = jax.random.key(seed)
+            def explore(self):
+                return jax.random.normal(self.rng)
+        e = Explorer()
+        e.explore()
+        e.reseed(1)
+        e.explore()
+        """,
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(ATTR_FLOW))
+def test_attribute_flow(name: str) -> None:
+    code, expected = ATTR_FLOW[name]
+    assert Probe(code).reuses() == expected
+
+
+def test_attribute_flow_cases_match_jax() -> None:
+    pytest.importorskip("jax")
+    results = _run_under_checker({n: textwrap.dedent(c) for n, (c, _) in ATTR_FLOW.items()})
+    for name, (_, expected) in ATTR_FLOW.items():
+        assert results[name] == ("KeyReuseError" if expected else "ok"), name
+
+
+def test_attribute_not_a_key_is_not_tracked() -> None:
+    """``self.rng`` never given to ``jax.random`` (a NumPy generator), and an unknown
+    base class (its methods may reassign the key): nothing reported."""
+    probe = Probe(
+        """
+        import jax
+        import numpy as np
+        from elsewhere import Base
+        class Buffer:
+            def __init__(self):
+                self.rng = np.random.default_rng(0)
+            def sample(self, data):
+                return self.rng.choice(data), self.rng.choice(data)
+        class Agent(Base):
+            def explore(self):
+                return jax.random.normal(self.key)
+        """
+    )
+    assert probe.reuses() == []

@@ -455,6 +455,15 @@ class _CallWalker:
             if kind is not None:
                 self._consume_arg(call, arg.value, v, inside, LOCAL if kind != CALL else CALL)
         self._apply_free(call, summary)
+        if summary.attrs and skip_first and type(call.func) is cst.Attribute:
+            receiver = call.func.value
+            if type(receiver) is cst.Name and receiver.value == "self":
+                # ``self.helper()`` that draws from ``self.rng``: the caller's key
+                for attr, kind in summary.attrs.items():
+                    val = self._attr_value(f"self.{attr}", call)
+                    if val is not None:
+                        use_kind = LOCAL if kind != CALL else CALL
+                        self._consume(val, Use(call, call, use_kind, key_name=f"self.{attr}"))
         for name in sorted(summary.advances):
             self.a.stateful_calls.append((call, name, target, self.fn))
 

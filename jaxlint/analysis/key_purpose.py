@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
+from jaxlint.analysis.key_attrs import dotted
 from jaxlint.analysis.key_values import KEY_TAKERS, _code, _key_arg, _target_names
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.walk import children
@@ -47,7 +48,8 @@ class _OwnFacts:
 
     def __init__(self) -> None:
         self.evidence: set[str] = set()
-        """Names passed as the key of a ``jax.random`` function."""
+        """Names (and attribute paths: ``self.rng``) passed as the key of a ``jax.random``
+        function."""
         self.conditions: set[int] = set()
         """Calls whose result is used as a truth value (``assert``, ``if``, ``not``...)."""
 
@@ -85,6 +87,10 @@ class _OwnFacts:
                     arg = _key_arg(node, ("key", "keys"))  # type: ignore[arg-type]
                     if type(arg) is cst.Name:
                         facts.evidence.add(arg.value)
+                    elif type(arg) is cst.Attribute:
+                        path = dotted(arg)
+                        if path is not None:
+                            facts.evidence.add(path)
                 facts.note_condition(node)
             elif kind in _CONDITION_NODES:
                 facts.note_condition(node)

@@ -193,8 +193,10 @@ class KeyValue:
     array: bool = False
     """An array of keys (``split(key, n)``): its elements are distinct keys."""
     where: str = "local"
-    """``local``, ``param``, ``global`` (a module-level key read in a function) or
-    ``closure`` (a key of an enclosing function)."""
+    """``local``, ``param``, ``global`` (a module-level key read in a function),
+    ``closure`` (a key of an enclosing function), ``attr-entry`` (``self.<attr>`` as
+    the function finds it: the caller's key) or ``attr`` (an attribute path read after
+    it may have been reassigned: see ``key_attrs``)."""
     raw_roots: frozenset[int] = frozenset()
     """``id`` of the ``PRNGKey`` calls it derives from: raw ``uint32`` data."""
     outer_name: str | None = None
@@ -243,7 +245,9 @@ class Reuse:
     ``stored`` (a loop body returns a key it consumed in its carry: ``second.arg`` is
     the returned name),
     ``body`` (a loop primitive's body consumes a key it closes over), ``mapped``
-    (a function called once per element or leaf consumes a key it closes over)."""
+    (a function called once per element or leaf consumes a key it closes over),
+    ``attr`` (a method draws from ``self.<attr>``, which only a constructor assigns:
+    the same key on every call; ``first is second``)."""
     loop: cst.CSTNode | None = None
     """The ``for``/``while``/comprehension, or the loop primitive's call."""
     body: cst.FunctionDef | cst.Lambda | None = None
@@ -311,6 +315,9 @@ class _Summary:
     so a caller consumes nothing (eagerly); under ``jit`` the split runs once, at trace
     time (``KeyAnalysis.stateful_calls``)."""
     positional: list[str] = field(default_factory=list)
+    attrs: dict[str, str] = field(default_factory=dict)
+    """``self.<attr>`` keys the body consumes as it finds them (not reassigned before)
+    -> kind: calling the method consumes the caller's ``self.<attr>``."""
 
 
 _STRENGTH = {CALL: 0, LOCAL: 1, RANDOM: 2}

@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.key_attrs import ClassAttrs, dotted, name_or_dotted
 from jaxlint.analysis.key_calls import _CallWalker
 from jaxlint.analysis.key_purpose import _COMPREHENSIONS, _OwnFacts
 from jaxlint.analysis.key_values import (
     CALL,
+    RANDOM,
+    SPLIT,
     KeyValue,
     Reuse,
     Use,
@@ -78,6 +81,20 @@ class _Walker(_CallWalker):
         self.loop_body = analysis.loop_body_of(fn) if fn is not None else None
         self.rngs_names: set[str] = set()
         """Names bound to an ``nnx.Rngs(...)`` here: calling them gives fresh keys."""
+        # keys held on attributes (``self.rng``, ``state.key``): see key_attrs
+        owner = self._method_owner() if fn is not None else None
+        cls = analysis.class_of(owner)
+        self.attrs: ClassAttrs | None = analysis.class_attrs(cls) if cls is not None else None
+        self.attr_mode = any("." in e for e in self.evidence) or bool(
+            self.attrs is not None and self.attrs.keys
+        )
+        """Attribute paths may be keys here: worth tracking."""
+        self.attr_live = False
+        """Some attribute path is bound in the state (invalidation has work to do)."""
+        self.attr_touched: set[str] = set()
+        """Paths assigned or possibly reassigned so far in the walk."""
+        self.attr_draws: list[tuple[KeyValue, Use]] = []
+        """Draws from ``self.<attr>`` as the method found it (``where == "attr-entry"``)."""
         self.conditions = facts.conditions
         """Calls whose result is used as a truth value (``assert``, ``if``, ``not``...)."""
 
@@ -206,6 +223,11 @@ class _Walker(_CallWalker):
         elif val.where == "global" and val.outer_name in self.global_decl:
             # ``global KEY; KEY, sub = split(KEY)``: stateful RNG, callers consume nothing
             self.summary.advances.add(val.outer_name)
+        elif val.where == "attr-entry":
+            attr = val.name.partition(".")[2]
+            self.summary.attrs[attr] = _stronger(self.summary.attrs.get(attr), use.kind)
+            if use.kind == RANDOM and use.qualname != SPLIT and self.fn is not None:
+                self.attr_draws.append((val, use))
         elif val.where in ("closure", "global") and val.outer_name is not None:
             name = val.outer_name
             self.summary.free[name] = _stronger(self.summary.free.get(name), use.kind)
@@ -548,6 +570,8 @@ class _Walker(_CallWalker):
             if type(value) is cst.Call:
                 if self.model.call_name(value) == "flax.nnx.Rngs":
                     self.rngs_names.add(name)
+            if self.attr_live:
+                self._forget(name, proper=True)
             if val is None:
                 st.env.pop(name, None)
                 return
@@ -568,6 +592,16 @@ class _Walker(_CallWalker):
         elif kind is cst.StarredElement:
             self._assign(target.value, None, None)
         else:
+            path = dotted(target) if kind is cst.Attribute and self.attr_mode else None
+            if path is not None:
+                # ``self.rng = ...``: the path holds the new value (or no key)
+                self._forget(path)
+                self.attr_touched.add(path)
+                if val is not None:
+                    st.env[path] = val
+                    self.a._values[id(target)] = val
+                    self.attr_live = True
+                return
             self._eval(target)  # attribute or subscript: the key is stored, not consumed
 
     # -- expressions -------------------------------------------------------------------
@@ -587,8 +621,15 @@ class _Walker(_CallWalker):
         if kind is cst.Name:
             return self._lookup(expr.value, expr)
         if kind is cst.Call:
-            return self._call(expr)
+            val = self._call(expr)
+            if self.attr_live and self.state is not None:
+                self._call_may_assign(expr)
+            return val
         if kind is cst.Attribute:
+            if self.attr_mode:
+                held = self._attr_key(expr)
+                if held is not None:
+                    return held
             base = self._eval(expr.value)
             if base is not None:
                 attr = expr.attr.value
@@ -666,6 +707,8 @@ class _Walker(_CallWalker):
             inner = getattr(expr, "expression", None) or getattr(expr, "value", None)
             if isinstance(inner, cst.BaseExpression):
                 self._eval(inner)
+            if self.attr_live:
+                self._forget_all()  # other code runs in between: it may reassign them
             return None
         if kind is cst.FormattedString:
             for part in expr.parts:
@@ -677,6 +720,93 @@ class _Walker(_CallWalker):
             self._eval(expr.right)
             return None
         return None
+
+    # -- keys held on attributes (key_attrs) ---------------------------------------------
+
+    def _attr_key(self, expr: cst.Attribute) -> KeyValue | None:
+        """The key ``self.rng`` (an attribute path) holds here, when it is clearly a key:
+        the value last bound to it in this walk, else a new key as the function finds it."""
+        path = dotted(expr)
+        return self._attr_value(path, expr) if path is not None else None
+
+    def _attr_value(self, path: str, node: cst.CSTNode) -> KeyValue | None:
+        st = self.state
+        if st is None:
+            return None
+        val = st.env.get(path)
+        if val is not None:
+            return val
+        head, _, attr = path.partition(".")
+        if (
+            head == "self"
+            and self.attrs is not None
+            and attr.partition(".")[0] in self.attrs.methods
+        ):
+            return None  # a property (``def rng(self)``) may give a new key on every read
+        if path not in self.evidence:
+            if head != "self" or self.attrs is None or attr not in self.attrs.keys:
+                return None
+        val = self._new(node, path, True, tag=("attr", path))
+        entry = path.startswith("self.") and path not in self.attr_touched
+        val.where = "attr-entry" if entry else "attr"
+        st.env[path] = val
+        self.attr_live = True
+        return val
+
+    def _forget(self, prefix: str, *, proper: bool = False) -> None:
+        """Stop tracking ``prefix`` (unless ``proper``) and the paths under it."""
+        st = self.state
+        if st is None:
+            return
+        under = prefix + "."
+        for path in [p for p in st.env if p.startswith(under) or (not proper and p == prefix)]:
+            del st.env[path]
+            self.attr_touched.add(path)
+
+    def _forget_all(self) -> None:
+        st = self.state
+        if st is None:
+            return
+        for path in [p for p in st.env if "." in p]:
+            del st.env[path]
+            self.attr_touched.add(path)
+
+    def _call_may_assign(self, call: cst.Call) -> None:
+        """Forget the attribute paths that ``call`` may reassign: those under an object it
+        receives, or under the object whose method it is (unless a method of this class
+        that never assigns the attribute), or under ``self`` for ``super().m()``."""
+        st = self.state
+        assert st is not None
+        paths = [p for p in st.env if "." in p]
+        if not paths:
+            self.attr_live = False
+            return
+        func = call.func
+        qn = self.model.call_name(call)
+        if qn is not None and qn.startswith(("jax.", "numpy.")):
+            return  # JAX and NumPy do not assign attributes of Python objects
+        prefixes: set[str] = set()
+        exact: set[str] = set()
+        for arg in call.args:
+            d = name_or_dotted(arg.value)
+            if d is not None:
+                prefixes.add(d)
+        if type(func) is cst.Attribute:
+            base = name_or_dotted(func.value)
+            if base == "self" and self.attrs is not None and func.attr.value in self.attrs.methods:
+                method = func.attr.value
+                for p in paths:
+                    attr = p.split(".")[1]
+                    if p.startswith("self.") and self.attrs.may_assign(method, attr):
+                        exact.add(p)
+            elif base is not None:
+                prefixes.add(base)
+            elif type(func.value) is cst.Call:
+                prefixes.add("self")  # ``super().m()``
+        for p in paths:
+            if p in exact or any(p.startswith(pre + ".") for pre in prefixes):
+                del st.env[p]
+                self.attr_touched.add(p)
 
     def _comparison(self, expr: cst.Comparison) -> None:
         operands = [expr.left, *(c.comparator for c in expr.comparisons)]

@@ -66,6 +66,12 @@ passed as the key of a ``jax.random`` function in the same function, or when it
 is annotated as a key (``PRNGKeyArray``, ``jax.Array`` on a key-like name).
 Passing an uncertain value to an unknown function is not recorded as a
 consumption: a parameter called ``rng`` may be a NumPy generator.
+
+Keys held on attributes (``self.rng``, ``state.key``) are walked like variables once
+they are clearly keys, and forgotten where they may be reassigned
+(:mod:`jaxlint.analysis.key_attrs`). A method that draws from ``self.<attr>`` as it
+finds it, where only a constructor assigns the attribute, draws the same bits on
+every call (``Reuse.how == "attr"``).
 """
 
 from __future__ import annotations
@@ -74,6 +80,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.key_attrs import CONSTRUCTORS, ClassAttrs, dotted
 from jaxlint.analysis.key_purpose import (
     _CONDITION_NODES,
     _PAIRED_DRAWS,
@@ -173,6 +180,9 @@ class KeyAnalysis:
         """Per function (``id``): what its own nodes say, gathered by ``_collect``."""
         self._codes: dict[int, str] = {}
         self._annotations: dict[int, str] = {}
+        self._class_attrs: dict[int, ClassAttrs] = {}
+        self._outside_assigned: set[str] = set()
+        """Attributes assigned on objects other than ``self`` (``agent.rng = ...``)."""
         self._purpose: dict[int, _PurposeIndex] = {}
         """Per function with a reuse (``id``, ``id(None)`` for the module): what its
         statements compute from what, built when a rule asks whether a reuse is deliberate."""
@@ -359,6 +369,7 @@ class KeyAnalysis:
             if kind is cst.Assign:
                 for t in node.targets:
                     self._assigned[id(t.target)] = node.value
+                    self._note_attribute_target(t.target)
                 if len(node.targets) == 1 and type(node.value) is cst.Lambda:
                     self._lambdas[id(node.targets[0].target)] = node.value
             elif kind is cst.Call:
@@ -373,9 +384,25 @@ class KeyAnalysis:
                         arg = _key_arg(node, ("key", "keys"))
                         if type(arg) is cst.Name:
                             facts.evidence.add(arg.value)
+                        elif type(arg) is cst.Attribute:
+                            path = dotted(arg)
+                            if path is not None:
+                                facts.evidence.add(path)  # ``self.rng``: see key_attrs
                     facts.note_condition(node)
             elif facts is not None and kind in _CONDITION_NODES:
                 facts.note_condition(node)
+
+    def _note_attribute_target(self, target: cst.BaseExpression) -> None:
+        """``obj.rng = ...`` on an object other than ``self``: code outside the class
+        may give its objects new keys."""
+        kind = type(target)
+        if kind is cst.Tuple or kind is cst.List:
+            for el in target.elements:  # type: ignore[attr-defined]
+                self._note_attribute_target(el.value)
+        elif kind is cst.Attribute:
+            base = target.value  # type: ignore[attr-defined]
+            if type(base) is not cst.Name or base.value != "self":
+                self._outside_assigned.add(target.attr.value)  # type: ignore[attr-defined]
 
     def resolve_function(self, expr: cst.BaseExpression) -> FunctionNode | None:
         """The function of this module that ``expr`` names (a lambda, a local ``def``)."""
@@ -399,6 +426,54 @@ class KeyAnalysis:
     def assigned_value(self, target: cst.CSTNode) -> cst.BaseExpression | None:
         """The value of ``target = value`` (``target`` is the bound ``Name``)."""
         return self._assigned.get(id(target))
+
+    def class_of(self, fn: FunctionNode | None) -> cst.ClassDef | None:
+        """The class whose method ``fn`` is (``None`` for other functions)."""
+        return self._class_of.get(id(fn)) if fn is not None else None
+
+    def class_attrs(self, cls: cst.ClassDef) -> ClassAttrs:
+        """What ``cls`` says about its ``self.<attr>`` keys (built on first ask)."""
+        got = self._class_attrs.get(id(cls))
+        if got is None:
+            got = self._class_attrs[id(cls)] = ClassAttrs(cls, self.model)
+        return got
+
+    def _attr_reports(self, fn: FunctionNode, draws: list[tuple[KeyValue, Use]]) -> None:
+        """A method that draws from ``self.<attr>`` as it finds it (not reassigned before
+        in the method) where no method of the file's classes but a constructor assigns
+        that attribute: every call of the method draws the same bits (a key stored on
+        an object, or an Equinox module's key field, is the same key on every call)."""
+        cls = self._class_of.get(id(fn))
+        if cls is None or not isinstance(fn, cst.FunctionDef):
+            return
+        if fn.name.value in CONSTRUCTORS or self.in_test_function(fn):
+            return
+        params = fn.params.params
+        if not params or params[0].name.value != "self":
+            return
+        for dec in fn.decorators:
+            d = dec.decorator
+            name = d.attr.value if type(d) is cst.Attribute else getattr(d, "value", "")
+            if name in ("staticmethod", "classmethod"):
+                return
+        own = self.class_attrs(cls)
+        if own.opaque_outside_constructors() or not own.bases_known():
+            return
+        classes = {id(c): c for c in self._class_of.values()}
+        reused = {id(r.value) for r in self.reuses}
+        done: set[str] = set()
+        for val, use in draws:
+            attr = val.name.split(".", 1)[1]
+            if val.name in done or id(val) in reused or "." in attr:
+                continue
+            if attr in self._outside_assigned:
+                continue  # ``agent.rng = ...`` somewhere in the file: a new key from outside
+            done.add(val.name)
+            if any(
+                self.class_attrs(c).refreshed_outside_constructors(attr) for c in classes.values()
+            ):
+                continue
+            self.report(Reuse(val, use, use, "attr", None, None, fn))
 
     def method(self, within: FunctionNode | None, name: str) -> cst.FunctionDef | None:
         """``self.<name>`` from a method of a class of this module."""
@@ -435,6 +510,8 @@ class KeyAnalysis:
         walker = _Walker(self, fn)
         self._active[id(fn)] = walker
         walker.run()
+        if walker.attr_draws:
+            self._attr_reports(fn, walker.attr_draws)
         del self._active[id(fn)]
         self._in_progress.discard(id(fn))
         self._exit_envs[id(fn)] = walker.exit_env

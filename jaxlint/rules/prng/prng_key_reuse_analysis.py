@@ -51,11 +51,14 @@ class PrngKeyReuseChecks:
 
     def _reported_in_tests(self, reuse: Reuse) -> bool:
         """In test code: a key also given to a function the file cannot see (the code
-        under test) is not reported, and neither is a loop whose iterations each draw
+        under test) is not reported, nor a method that draws from ``self.<attr>`` on every
+        call (each test runs once on its own object), nor a loop whose iterations each draw
         their own case from one key (each iteration is a test case of its own); draws
         that are used together as different data are, and so is a ``for ... in
         range(n)`` loop whose consuming call does not read the loop variable: every
         iteration then repeats the same "random" case."""
+        if reuse.how == "attr":
+            return False  # each test builds its object (``setUp``) and runs once
         if reuse.how == "loop" and _repeats_one_case(reuse, self.ctx.model):
             return True
         if CALL in (reuse.first.kind, reuse.second.kind):
@@ -88,6 +91,15 @@ class PrngKeyReuseChecks:
                 f" {_LOOP_WORDS[reuse.how]} at line {line(self, reuse.loop)} and never rebound:"
                 " every iteration draws the same random bits; split it in the loop"
                 " (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`"
+            )
+        if reuse.how == "attr":
+            method = reuse.fn.name.value if isinstance(reuse.fn, cst.FunctionDef) else "?"
+            return (
+                f"is consumed {_by(second)} at line {where} in `{method}`, and no method but"
+                " the constructor assigns it: it is the same key on every call of"
+                f" `{method}`, which draws the same random bits each time; split it and store"
+                f" the new key (`{self._name(reuse)}, sub = jax.random.split({self._name(reuse)})`)"
+                " or take a key argument"
             )
         assert reuse.loop is not None and reuse.body is not None
         body = reuse.body
