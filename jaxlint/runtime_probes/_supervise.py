@@ -24,6 +24,8 @@ The parent imports no JAX: its cost is one Python start.
 from __future__ import annotations
 
 import codecs
+import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -33,12 +35,14 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import IO, TextIO
+from typing import IO, Any, TextIO
 
 from jaxlint import signals
+from jaxlint.runtime_probes._isolation import kill_group
 
 CHILD_VARIABLE = "JAXLINT_PROBE_CHILD"
 STATUS_VARIABLE = "JAXLINT_PROBE_STATUS"
+REPORT_VARIABLE = "JAXLINT_PROBE_REPORT"
 IN_PROCESS_VARIABLE = "JAXLINT_PROBE_IN_PROCESS"
 
 SUPERVISED = frozenset({"env", "compile", "recompile", "bench"})
@@ -50,6 +54,40 @@ USER_CODE_PHASE = "running your code"
 
 CHILD_GRACE_SECONDS = 30
 """How long the child gets to write its report after an interrupt before it is killed."""
+
+
+def in_child() -> bool:
+    """True in the probe's child process (where :func:`deliver` hands the report over)."""
+    return os.environ.get(CHILD_VARIABLE) == "1" and bool(os.environ.get(REPORT_VARIABLE))
+
+
+def deliver(report: dict[str, Any], code: int, fmt: str, output: str | None, fd: int | None) -> int:
+    """In the child: hand the finished report to the supervising process, which prints it
+    (standard output carries only the report: the user's output went to standard error).
+    If the file cannot be written, the report goes to the original standard output."""
+    import json
+
+    path = os.environ.get(REPORT_VARIABLE, "")
+    payload = {"code": code, "format": fmt, "output": output, "report": report}
+    try:
+        text = json.dumps(payload, default=_json_default, allow_nan=True)
+        with open(path + ".part", "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(path + ".part", path)
+    except (OSError, TypeError, ValueError):
+        if fd is not None:
+            from jaxlint.runtime_probes._common import to_json
+
+            report["ok"] = code == 0
+            with contextlib.suppress(OSError):
+                os.write(fd, to_json(report).encode("utf-8"))
+    return code
+
+
+def _json_default(obj: object) -> object:
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    return str(obj)
 
 
 def mark_phase(phase: str) -> None:
@@ -89,6 +127,7 @@ def _child_environment(status: Path) -> dict[str, str]:
     root = str(Path(__file__).resolve().parents[2])
     old = env.get("PYTHONPATH")
     env["PYTHONPATH"] = root if not old else f"{root}{os.pathsep}{old}"
+    env[REPORT_VARIABLE] = str(status.with_name("report.json"))
     return env
 
 
@@ -107,6 +146,9 @@ def _supervise(name: str, args: list[str]) -> int:
                 env=_child_environment(status),
                 stdout=subprocess.PIPE if sys.stdout in relay else None,
                 stderr=subprocess.PIPE if sys.stderr in relay else None,
+                # its own process group and session: every process the user's code starts
+                # is in it (unless it leaves), and is killed when the child ends
+                start_new_session=hasattr(os, "killpg"),
             )
         except OSError as exc:
             return _common.report_without_child(
@@ -129,8 +171,10 @@ def _supervise(name: str, args: list[str]) -> int:
                     returncode = child.wait()
                     break
                 except KeyboardInterrupt:
-                    # Ctrl-C reached the child too (same process group): let it report
+                    # the child has its own process group: pass Ctrl-C on, let it report
                     interrupted = True
+                    with contextlib.suppress(OSError):
+                        child.send_signal(signal.SIGINT)
                     try:
                         returncode = child.wait(timeout=CHILD_GRACE_SECONDS)
                     except subprocess.TimeoutExpired:
@@ -139,12 +183,22 @@ def _supervise(name: str, args: list[str]) -> int:
                     break
         finally:
             signals.restore(forwarded)
+            # what the user's code started and left, even after the child died
+            left = kill_group(child.pid) if hasattr(os, "killpg") else 0
             for copier in copiers:
                 copier.join()
         state = _read_status(status)
+        delivered = _read_report(status.with_name("report.json"))
     if state.startswith("done "):
+        if delivered is not None:
+            code = _common.processes_verdict(
+                delivered["report"], int(delivered["code"]), forks=0, left=left
+            )
+            return _common.emit_report(
+                name, delivered["report"], code, delivered["format"], delivered["output"]
+            )
         try:
-            return int(state.split()[1])
+            return int(state.split()[1])  # help, or a usage error the child printed itself
         except (IndexError, ValueError):
             pass
     phase = state[len("phase ") :] if state.startswith("phase ") else "starting"
@@ -201,6 +255,16 @@ def _copy(pipe: IO[bytes], stream: TextIO) -> threading.Thread:
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     return thread
+
+
+def _read_report(path: Path) -> dict[str, Any] | None:
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(payload, dict) or not isinstance(payload.get("report"), dict):
+        return None
+    return payload
 
 
 def _read_status(path: Path) -> str:
