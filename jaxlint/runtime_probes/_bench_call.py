@@ -11,10 +11,11 @@ After the clock, untimed:
 
 - **Arrays the call created and kept** (in a dict, on an object) besides its outputs:
   each is asked ``is_ready()``. One still being computed proves the device was busy
-  with the call's work past that moment, so the probe waits for it and the call's time
-  runs to the end of that wait (it was busy all along). When all are ready, the time
-  stands, and how long after the clock's stop they were checked is recorded
-  (``kept_arrays``): the bound on work the time could have missed.
+  with the call's work past the clock's stop, so the probe waits for it and the call's
+  time runs to the end of that wait, less the probe's own scan (on a CPU backend the
+  scan takes the cores the work needs; the longest scan left out is recorded). When
+  all are ready, the time stands, and how long after the clock's stop they were
+  checked is recorded (``kept_arrays``): the bound on work the time could have missed.
 - **A result without device arrays** from an unjitted function that keeps none
   (``return int(n)`` after launching device work and dropping it, issue 26, item 2):
   the arrays it launched are gone, nothing can be waited on, and the time would be
@@ -194,11 +195,8 @@ def _user_failure(exc: BaseException, label: str, phase: str) -> ProbeFailure:
     return ProbeFailure(EXIT_USER_CODE, describe_exception(exc, phase=f"{label}: {phase}"))
 
 
-def _refuse(cls: str, message: str, label: str, phase: str, hint: str = "") -> ProbeFailure:
-    error = {"class": cls, "message": message, "phase": f"{label}: {phase}"}
-    if hint:
-        error["hint"] = hint
-    return ProbeFailure(EXIT_USER_CODE, error)
+def _refuse(error: dict[str, Any], label: str, phase: str) -> ProbeFailure:
+    return ProbeFailure(EXIT_USER_CODE, {**error, "phase": f"{label}: {phase}"})
 
 
 def call_once(
@@ -235,7 +233,9 @@ def call_once(
             out = subject.fn(*args, **kwargs)
             n_arrays, how = synchronise(jax, out, input_arrays, subject.jitted, subject.spec)
         except Unsynchronisable as exc:
-            raise _refuse("UnsynchronisableOutput", str(exc), subject.label, phase) from exc
+            raise _refuse(
+                {"class": "UnsynchronisableOutput", "message": str(exc)}, subject.label, phase
+            ) from exc
         except Exception as exc:
             raise _user_failure(exc, subject.label, phase) from exc
         stop = time.perf_counter()
@@ -254,7 +254,13 @@ def call_once(
             jax.block_until_ready(pending)
         except Exception as exc:
             raise _user_failure(exc, subject.label, phase) from exc
-        elapsed = time.perf_counter() - start
+        ready = time.perf_counter()
+        # the call's time runs to the end of that wait, less the probe's own scan (on a
+        # CPU backend the scan takes the cores the work needs; on an accelerator work
+        # done during the scan is missed: kept_arrays gives the longest scan left out)
+        scan = checked - stop
+        elapsed = ready - start - scan
+        subject.kept_scan_left_out = max(subject.kept_scan_left_out, scan)
         how += "; arrays the call kept, still computing when checked: waited for"
         subject.kept_pending_calls += 1
     elif kept:
@@ -293,25 +299,29 @@ def _check_cached(subject: Any, out: Any, outputs: list[Any], hits: int | None, 
     after = _cache_hits(subject.fn)
     if hits is not None and after is not None and after > hits:
         raise _refuse(
-            "CachedOutput",
-            f"{subject.spec} is a functools cache wrapper and this call was a cache hit: its"
-            " time is a lookup, not the work",
+            {
+                "class": "CachedOutput",
+                "message": f"{subject.spec} is a functools cache wrapper and this call was a"
+                " cache hit: its time is a lookup, not the work",
+                "hint": "time the function the cache wraps (its __wrapped__), or clear the"
+                " cache in the factory",
+            },
             subject.label,
             phase,
-            hint="time the function the cache wraps (its __wrapped__), or clear the cache in"
-            " the factory",
         )
     previous = subject.previous_outputs
     if outputs and previous and len(previous) == len(outputs):
         if all(ref() is a for ref, a in zip(previous, outputs, strict=True)):
             raise _refuse(
-                "CachedOutput",
-                f"{subject.spec} returned the same output array objects as the previous call:"
-                " the result is cached (or computed once and reused), so the time is not of"
-                " the work that computes it",
+                {
+                    "class": "CachedOutput",
+                    "message": f"{subject.spec} returned the same output array objects as the"
+                    " previous call: the result is cached (or computed once and reused), so"
+                    " the time is not of the work that computes it",
+                    "hint": "return a freshly computed result on every call",
+                },
                 subject.label,
                 phase,
-                hint="return a freshly computed result on every call (time what computes it)",
             )
     try:
         subject.previous_outputs = [weakref.ref(a) for a in outputs]
@@ -343,4 +353,4 @@ def _check_host_only(jax: ModuleType, subject: Any, out: Any, phase: str, index:
         message = NO_ARRAYS.format(what=subject.spec, got=got)
     else:
         return
-    raise _refuse("UnsynchronisableOutput", message, subject.label, phase)
+    raise _refuse({"class": "UnsynchronisableOutput", "message": message}, subject.label, phase)

@@ -419,8 +419,8 @@ def processes_verdict(report: Report, code: int, *, forks: int, left: int) -> in
         )
     else:
         message = f"your code called os.fork() {forks} time(s) while the probe ran it"
-    report["error"] = {
-        "class": "ProcessesLeftRunning" if left else "ForkInUserCode",
+    report["error"] = {"class": "ProcessesLeftRunning"} if left else {"class": "ForkInUserCode"}
+    report["error"] |= {
         "message": message,
         "hint": "a probe's target and input factory must not start processes that outlive"
         " the call, nor fork the probe (JAX is multithreaded: a forked copy can deadlock);"

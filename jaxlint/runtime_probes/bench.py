@@ -232,6 +232,7 @@ class Subject:
     kept_pending_calls: int = 0
     kept_check_gap: float = 0.0
     kept_check_gap_ratio: float = 0.0
+    kept_scan_left_out: float = 0.0
     host_only_checked: bool | None = None
     previous_outputs: list[Any] = field(default_factory=list)
     _previous: dict[int, weakref.ref[Any]] = field(default_factory=dict)
@@ -565,10 +566,12 @@ def _subject_report(s: Subject, allow: bool) -> dict[str, Any]:
     if s.keeps_arrays:
         out["kept_arrays"] = {
             "calls_waited_for_kept_arrays": s.kept_pending_calls,
+            "longest_scan_left_out_seconds": s.kept_scan_left_out,
             "latest_check_after_the_clock_seconds": s.kept_check_gap,
             "latest_check_after_the_clock_ratio": s.kept_check_gap_ratio,
             "note": "arrays the call created and kept besides its outputs, checked after the"
-            " clock: still computing, waited for (the time runs to the end of the wait);"
+            " clock: still computing, waited for (the time runs to the end of the wait, less"
+            " the probe's scan for them);"
             " already computed, the time stands (work done after the clock stopped could be"
             " missed by at most the check's delay)",
         }
