@@ -5,7 +5,7 @@ Either the probe refuses it (``ok: false``, with the reason), or its median agre
 with an independent measurement made here: the median of calls of the same work with
 fresh inputs, each waited for on every device array it produced (``truth_*``). The
 only timing assertion is that ratio, within 0.8-1.25; the work per call (10-40 ms) is
-large beside timer and scheduling noise, and the comparison is made in three rounds
+large beside timer and scheduling noise, and the comparison is made in five rounds
 (truth, then probe) and the median of their ratios is checked, so that a change of load
 on the machine hits both sides of a round.
 """
@@ -58,11 +58,11 @@ def _bench(tmp_path, name: str, factory: str, *flags: str) -> tuple[int, dict]:
 
 
 def _ratio(cases, tmp_path, name, factory="make_inputs", *flags) -> tuple[float, dict]:
-    """The median over three rounds of (probe's median / truth's median), each round
+    """The median over five rounds of (probe's median / truth's median), each round
     measuring the truth just before the probe: a change of the machine's load (other
     processes on a shared machine) then hits both sides of a round."""
     ratios, report = [], {}
-    for _ in range(3):
+    for _ in range(5):
         truth = statistics.median(_truth(cases, name, factory, 7))
         code, report = _bench(tmp_path, name, factory, *flags)
         assert code == 0, report.get("error")
