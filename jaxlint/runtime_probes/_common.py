@@ -408,7 +408,9 @@ def processes_verdict(report: Report, code: int, *, forks: int, left: int) -> in
     multithreaded JAX process can deadlock. Returns the exit code."""
     if not forks and not left:
         return code
-    report["processes"] = {"os_fork_calls": forks, "left_running_and_killed": left}
+    info = report.setdefault("processes", {"os_fork_calls": 0, "left_running_and_killed": 0})
+    info["os_fork_calls"] += forks  # the child's count, then the supervisor's finds
+    info["left_running_and_killed"] += left
     if code != EXIT_OK:
         return code
     for key in NUMBERS:

@@ -8,9 +8,14 @@ gave (``os._exit(0)`` even reports success). ``jaxlint probe NAME`` and ``python
 jaxlint.runtime_probes.NAME`` therefore run the probe in a child process (the same
 command, marked by :data:`CHILD_VARIABLE`) and wait for it:
 
-- The child writes its report itself, then tells the parent so through a small
-  status file (:data:`STATUS_VARIABLE`): ``done CODE``. The parent then returns
-  ``CODE``.
+- The child hands its report to the parent through a file (:data:`REPORT_VARIABLE`,
+  :func:`deliver`; its own standard output carries the user's prints to standard
+  error, see ``_isolation``), then says so through a small status file
+  (:data:`STATUS_VARIABLE`): ``done CODE``. The parent prints the report (JSON or
+  text, to standard output or ``--output``) and returns ``CODE``.
+- The child runs in its own session; when it ends, the parent kills what is left of
+  its process group (processes the user's code started): the run is then
+  ``ok: false``, exit 3 (``ProcessesLeftRunning``).
 - Without that line (killed by a signal, or exited without reporting) the parent
   writes the report: ``ok: false``, ``ProbeProcessDied``, where it died (the last
   phase the child recorded with :func:`mark_phase`) and exit code 2 when it died
@@ -65,8 +70,6 @@ def deliver(report: dict[str, Any], code: int, fmt: str, output: str | None, fd:
     """In the child: hand the finished report to the supervising process, which prints it
     (standard output carries only the report: the user's output went to standard error).
     If the file cannot be written, the report goes to the original standard output."""
-    import json
-
     path = os.environ.get(REPORT_VARIABLE, "")
     payload = {"code": code, "format": fmt, "output": output, "report": report}
     try:
