@@ -247,8 +247,11 @@ def test_sigterm_reaches_the_probe_process(tmp_path: Path) -> None:
         cwd=Path(__file__).resolve().parents[1],
     )
     try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline() == "started\n"
+        # the user's output goes to standard error (issue 28): stdout carries the report only
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if line == "started\n":
+                break
         start = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=60)

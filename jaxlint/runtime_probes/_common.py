@@ -17,12 +17,16 @@ from typing import Any, NoReturn
 
 from jaxlint import __version__
 from jaxlint.runtime_probes._errors import describe_exception
+from jaxlint.runtime_probes._isolation import UserCode, is_forked_copy, sweep
 from jaxlint.runtime_probes._phases import (
     BACKEND_PHASE,
     IMPORT_PHASE,
     USER_CODE_PHASE,
+    deliver,
+    in_child,
     mark_phase,
 )
+from jaxlint.signals import Terminated
 
 #: Version of the JSON shapes documented in ``docs/probes.md``.
 SCHEMA_VERSION = 1
@@ -364,14 +368,23 @@ def run_probe(
     except ArgumentsError as exc:
         return _arguments_error(name, parser, args_list, str(exc))
     report = new_report(name)
+    guard = UserCode(child=in_child())
     try:
-        code = run(args, report)
+        with guard:
+            code = run(args, report)
     except ProbeFailure as failure:
         code = failure.exit_code
         report["error"] = failure.error
-    except KeyboardInterrupt:
-        code = EXIT_ERROR
-        report["error"] = {"class": "KeyboardInterrupt", "message": "interrupted"}
+    except KeyboardInterrupt as exc:
+        if guard.interrupted or isinstance(exc, Terminated):  # a signal reached the probe
+            code = EXIT_ERROR
+            report["error"] = {"class": "KeyboardInterrupt", "message": "interrupted"}
+        else:  # no SIGINT came: the user's code raised it, like any BaseException
+            code = EXIT_USER_CODE
+            report["error"] = describe_exception(exc, phase="running your code")
+            report["error"]["hint"] = (
+                "your code raised KeyboardInterrupt without an interrupt reaching the probe"
+            )
     except SystemExit as exc:  # the user's code called sys.exit() (in a function, or at import)
         code = EXIT_USER_CODE
         report["error"] = _exited(exc)
@@ -386,11 +399,17 @@ def run_probe(
     except BaseException as exc:  # raise BaseException (or a subclass) in the user's code
         code = EXIT_USER_CODE
         report["error"] = describe_exception(exc, phase="running your code")
+    if is_forked_copy():
+        # a copy of the probe made by os.fork() in the user's code: one report, the original's
+        os._exit(0)
+    code = processes_verdict(report, code, forks=guard.forks, left=sweep() if guard.child else 0)
     if getattr(args, "rule", None):
         from jaxlint.runtime_probes._rule_check import rule_check
 
         report["rule_check"] = rule_check(args.rule, report, code)
     fmt = args.format or default_format(args.output)
+    if guard.child:
+        return deliver(report, code, fmt, args.output, guard.report_fd)
     return _emit(name, report, code, fmt, args.output, render_text)
 
 
@@ -411,6 +430,39 @@ def _format_of(argv: Sequence[str]) -> str:
     if asked in ("json", "text"):
         return asked
     return default_format(_raw_option(argv, "--output"))
+
+
+NUMBERS = ("results", "ratio")
+"""Report keys holding measurements, left out when the user's code started processes."""
+
+
+def processes_verdict(report: Report, code: int, *, forks: int, left: int) -> int:
+    """``ok: false`` (exit 3) when the user's code forked the probe or left processes
+    running (killed now): the numbers may include their work, and a forked copy of a
+    multithreaded JAX process can deadlock. Returns the exit code."""
+    if not forks and not left:
+        return code
+    info = report.setdefault("processes", {"os_fork_calls": 0, "left_running_and_killed": 0})
+    info["os_fork_calls"] += forks  # the child's count, then the supervisor's finds
+    info["left_running_and_killed"] += left
+    if code != EXIT_OK:
+        return code
+    for key in NUMBERS:
+        report.pop(key, None)
+    if left:
+        message = (
+            f"your code left {left} process(es) running when the probe ended; they were killed"
+        )
+    else:
+        message = f"your code called os.fork() {forks} time(s) while the probe ran it"
+    report["error"] = {"class": "ProcessesLeftRunning"} if left else {"class": "ForkInUserCode"}
+    report["error"] |= {
+        "message": message,
+        "hint": "a probe's target and input factory must not start processes that outlive"
+        " the call, nor fork the probe (JAX is multithreaded: a forked copy can deadlock);"
+        " the measurements were left out",
+    }
+    return EXIT_USER_CODE
 
 
 def _emit(
@@ -442,6 +494,14 @@ def _emit(
         print(f"jaxlint probe {name}: error: {failure.error['message']}", file=sys.stderr)
         return EXIT_ERROR
     return code
+
+
+def emit_report(name: str, report: Report, code: int, fmt: str, output: str | None) -> int:
+    """Print the report a probe's child process handed over (``_supervise``)."""
+    import importlib
+
+    render_text = importlib.import_module(f"jaxlint.runtime_probes.{name}").render_text
+    return _emit(name, report, code, fmt, output, render_text)
 
 
 def report_without_child(

@@ -8,9 +8,14 @@ gave (``os._exit(0)`` even reports success). ``jaxlint probe NAME`` and ``python
 jaxlint.runtime_probes.NAME`` therefore run the probe in a child process (the same
 command, marked by :data:`CHILD_VARIABLE`) and wait for it:
 
-- The child writes its report itself, then tells the parent so through a small
-  status file (:data:`STATUS_VARIABLE`): ``done CODE``. The parent then returns
-  ``CODE``.
+- The child hands its report to the parent through a file (:data:`REPORT_VARIABLE`,
+  :func:`deliver`; its own standard output carries the user's prints to standard
+  error, see ``_isolation``), then says so through a small status file
+  (:data:`STATUS_VARIABLE`): ``done CODE``. The parent prints the report (JSON or
+  text, to standard output or ``--output``) and returns ``CODE``.
+- The child runs in its own session; when it ends, the parent kills what is left of
+  its process group (processes the user's code started): the run is then
+  ``ok: false``, exit 3 (``ProcessesLeftRunning``).
 - Without that line (killed by a signal, or exited without reporting) the parent
   writes the report: ``ok: false``, ``ProbeProcessDied``, where it died (the last
   phase the child recorded with :func:`mark_phase`) and exit code 2 when it died
@@ -24,6 +29,8 @@ The parent imports no JAX: its cost is one Python start.
 from __future__ import annotations
 
 import codecs
+import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -33,13 +40,15 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import IO, TextIO
+from typing import IO, Any, TextIO
 
 from jaxlint import signals
+from jaxlint.runtime_probes._isolation import kill_group
 from jaxlint.runtime_probes._phases import (
     BACKEND_PHASE,
     CHILD_VARIABLE,
     IMPORT_PHASE,
+    REPORT_VARIABLE,
     STATUS_VARIABLE,
     _write_status,
 )
@@ -73,6 +82,7 @@ def _child_environment(status: Path) -> dict[str, str]:
     root = str(Path(__file__).resolve().parents[2])
     old = env.get("PYTHONPATH")
     env["PYTHONPATH"] = root if not old else f"{root}{os.pathsep}{old}"
+    env[REPORT_VARIABLE] = str(status.with_name("report.json"))
     return env
 
 
@@ -91,6 +101,9 @@ def _supervise(name: str, args: list[str]) -> int:
                 env=_child_environment(status),
                 stdout=subprocess.PIPE if sys.stdout in relay else None,
                 stderr=subprocess.PIPE if sys.stderr in relay else None,
+                # its own process group and session: every process the user's code starts
+                # is in it (unless it leaves), and is killed when the child ends
+                start_new_session=hasattr(os, "killpg"),
             )
         except OSError as exc:
             return _common.report_without_child(
@@ -113,8 +126,10 @@ def _supervise(name: str, args: list[str]) -> int:
                     returncode = child.wait()
                     break
                 except KeyboardInterrupt:
-                    # Ctrl-C reached the child too (same process group): let it report
+                    # the child has its own process group: pass Ctrl-C on, let it report
                     interrupted = True
+                    with contextlib.suppress(OSError):
+                        child.send_signal(signal.SIGINT)
                     try:
                         returncode = child.wait(timeout=CHILD_GRACE_SECONDS)
                     except subprocess.TimeoutExpired:
@@ -123,12 +138,22 @@ def _supervise(name: str, args: list[str]) -> int:
                     break
         finally:
             signals.restore(forwarded)
+            # what the user's code started and left, even after the child died
+            left = kill_group(child.pid) if hasattr(os, "killpg") else 0
             for copier in copiers:
                 copier.join()
         state = _read_status(status)
+        delivered = _read_report(status.with_name("report.json"))
     if state.startswith("done "):
+        if delivered is not None:
+            code = _common.processes_verdict(
+                delivered["report"], int(delivered["code"]), forks=0, left=left
+            )
+            return _common.emit_report(
+                name, delivered["report"], code, delivered["format"], delivered["output"]
+            )
         try:
-            return int(state.split()[1])
+            return int(state.split()[1])  # help, or a usage error the child printed itself
         except (IndexError, ValueError):
             pass
     phase = state[len("phase ") :] if state.startswith("phase ") else "starting"
@@ -185,6 +210,16 @@ def _copy(pipe: IO[bytes], stream: TextIO) -> threading.Thread:
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     return thread
+
+
+def _read_report(path: Path) -> dict[str, Any] | None:
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(payload, dict) or not isinstance(payload.get("report"), dict):
+        return None
+    return payload
 
 
 def _read_status(path: Path) -> str:

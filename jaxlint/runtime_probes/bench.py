@@ -7,11 +7,14 @@ The rules it keeps:
   is refused;
 * preparing the inputs (NumPy leaves ``device_put`` for a jitted function), and
   synchronising them, happens outside the timer;
-* synchronising what the call produced happens inside it: every output array and
-  every input array it did not consume; when the output has no arrays, the arrays
-  the call created that are still alive (``jax.live_arrays()``) and
-  ``jax.effects_barrier()``; when even that sees nothing for an unjitted function,
-  the probe refuses (the time would be dispatch only);
+* inside the timer: the call and the synchronisation of what it returned (every
+  output array and every input array it did not consume; ``jax.effects_barrier()``
+  when there is none), nothing else; arrays the call created and kept are found after
+  the clock stops, and one still computing extends the time to its end
+  (``_bench_call``);
+* a result with no device array from an unjitted function that runs JAX code, and a
+  cached result (the previous call's arrays again, a ``functools`` cache hit), are
+  refused (exit 3): the time would be dispatch or a lookup;
 * every call's inputs must be equivalent to the first call's (same pytree, avals,
   shardings and static values), and no XLA compilation may happen during the timed
   calls: otherwise the measurement is invalid (``ok: false``, exit 1) unless
@@ -30,19 +33,23 @@ import os
 import random
 import statistics
 import sys
-import time
-import warnings
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from jaxlint.runtime_probes._bench_call import (  # noqa: F401 (the probe's API)
+    Unsynchronisable,
+    array_leaves,
+    array_leaves_safe,
+    call_once,
+    synchronise,
+)
 from jaxlint.runtime_probes._common import (
     EXIT_ERROR,
     EXIT_EXPECTATION,
     EXIT_OK,
-    EXIT_USER_CODE,
     FIRST_CALL_LABEL,
     ProbeFailure,
     Report,
@@ -58,7 +65,6 @@ from jaxlint.runtime_probes._common import (
     status_line,
     usage_error,
 )
-from jaxlint.runtime_probes._errors import describe_exception, warning_rules
 from jaxlint.runtime_probes._inputs import add_args_flag, input_factory, inputs_text
 from jaxlint.runtime_probes._monitor import CompileMonitor
 from jaxlint.runtime_probes._plot import bench_figure, text_histogram, write_plot
@@ -83,10 +89,14 @@ factory, which returns (args, kwargs). Preparing the inputs (NumPy leaves are
 jax.device_put when the function is jitted) and waiting for them is outside the timer;
 the call and the synchronisation of what it produced are inside it (time.perf_counter):
 jax.block_until_ready on every array in its output and on every input array it did not
-consume. When the output holds no array, the probe waits on the arrays the call created
-that are still alive (jax.live_arrays()) and on jax.effects_barrier(); if an unjitted
-function returns nothing the probe can wait on, it refuses (exit 3): the time would be
-dispatch only. Outputs may also hold NumPy arrays and Python numbers (already on the
+consume (jax.effects_barrier() when it returns none); nothing else is inside the timer.
+After the clock stops, the arrays the call created and kept (jax.live_arrays()) are
+checked: one still being computed is waited for and the call's time runs to its end.
+An unjitted function whose result holds no device array and that keeps none is
+checked once on an extra untimed call: if it runs JAX code, it is refused (exit 3),
+the time would be dispatch only (return the arrays, not float(x)). A result that is
+the previous call's arrays again, or a functools cache hit, is refused (exit 3).
+Outputs may also hold NumPy arrays and Python numbers (already on the
 host); any other leaf is an error.
 
 Every call's inputs must be equivalent to the first call's (pytree, shapes, dtypes,
@@ -184,89 +194,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# -- synchronisation -------------------------------------------------------------------------
-
-
-class Unsynchronisable(Exception):
-    pass
-
-
-def _host_leaf(leaf: Any) -> bool:
-    import numpy as np
-
-    return isinstance(leaf, (np.ndarray, np.generic, bool, int, float, complex))
-
-
-def array_leaves(jax: ModuleType, tree: Any, what: str) -> list[Any]:
-    """The jax.Array leaves of ``tree``; raise for a leaf that cannot be waited on."""
-    arrays = []
-    leaves, _ = jax.tree_util.tree_flatten_with_path(tree)
-    for path, leaf in leaves:
-        if isinstance(leaf, jax.Array):
-            arrays.append(leaf)
-        elif not _host_leaf(leaf):
-            where = what + jax.tree_util.keystr(path)
-            raise Unsynchronisable(
-                f"{where} is a {type(leaf).__module__}.{type(leaf).__qualname__}, which"
-                " jax.block_until_ready cannot wait on: the time would not include its work"
-            )
-    return arrays
-
-
-NO_ARRAYS = (
-    "{what} returned no array the probe can wait on ({got}), created no array that is still"
-    " alive, and is not jitted: its device work is dispatched asynchronously and may still"
-    " run after it returns, so a time would measure dispatch only. Return the arrays it"
-    " computes (or the state it updates)"
-)
-
-
-def _created(jax: ModuleType, before_ids: set[int]) -> list[Any]:
-    return [a for a in jax.live_arrays() if id(a) not in before_ids and not a.is_deleted()]
-
-
-def synchronise(
-    jax: ModuleType,
-    out: Any,
-    inputs: list[Any],
-    before_ids: set[int],
-    jitted: bool,
-    what: str,
-    kept: bool = False,
-) -> tuple[int, str]:
-    """Wait (inside the timer) for what the call produced or touched.
-
-    ``kept``: the function also keeps arrays it creates (in a dict, on an object), so the
-    arrays created during the call that are alive are waited on too.
-    Returns the number of output arrays waited on, and how the call was synchronised.
-    """
-    outputs = array_leaves(jax, out, "output")
-    if outputs:
-        if kept:
-            jax.block_until_ready(outputs + _live(inputs) + _created(jax, before_ids))
-            return len(outputs), (
-                "output arrays, unconsumed input arrays and arrays created during the call"
-                " (jax.live_arrays)"
-            )
-        jax.block_until_ready(outputs + _live(inputs))
-        return len(outputs), "output arrays and unconsumed input arrays"
-    created = _created(jax, before_ids)
-    jax.block_until_ready(created)
-    jax.effects_barrier()
-    if created:
-        return 0, "arrays created during the call (jax.live_arrays) and effects barrier"
-    if jitted:
-        return 0, "effects barrier (jitted, no output arrays)"
-    if jax.tree_util.tree_leaves(out):
-        return 0, "host values (already on the host) and effects barrier"
-    got = "None" if out is None else f"an empty {type(out).__name__}"
-    raise Unsynchronisable(NO_ARRAYS.format(what=what, got=got))
-
-
-def _live(arrays: list[Any]) -> list[Any]:
-    return [a for a in arrays if not a.is_deleted()]
-
-
 # -- one function under test -----------------------------------------------------------------
 
 
@@ -302,7 +229,12 @@ class Subject:
     warnings: list[str] = field(default_factory=list)
     warning_rules: list[dict[str, Any]] = field(default_factory=list)
     keeps_arrays: bool = False
-    timed_calls_with_kept_arrays_unsynchronised: list[int] = field(default_factory=list)
+    kept_pending_calls: int = 0
+    kept_check_gap: float = 0.0
+    kept_check_gap_ratio: float = 0.0
+    kept_scan_left_out: float = 0.0
+    host_only_checked: bool | None = None
+    previous_outputs: list[Any] = field(default_factory=list)
     _previous: dict[int, weakref.ref[Any]] = field(default_factory=dict)
 
     def _static(self, n_args: int) -> set[int | str]:
@@ -377,93 +309,6 @@ class Subject:
 
 def _dead() -> None:
     return None
-
-
-def array_leaves_safe(jax: ModuleType, tree: Any) -> list[Any]:
-    return [leaf for leaf in jax.tree_util.tree_leaves(tree) if isinstance(leaf, jax.Array)]
-
-
-def call_once(
-    jax: ModuleType,
-    subject: Subject,
-    phase: str,
-    monitor: CompileMonitor,
-    call_index: int,
-    annotate: bool = False,
-) -> tuple[float, int]:
-    """Prepare fresh inputs (untimed), then time the call plus its synchronisation.
-
-    Returns the seconds and the number of XLA compilations during the call.
-    """
-    inputs = subject.prepare(jax, phase, call_index)
-    args, kwargs = inputs
-    donated = subject.donated(jax, inputs)
-    input_arrays = array_leaves_safe(jax, inputs)
-    # the arrays alive before the call (kept referenced, so their ids stay theirs)
-    before = jax.live_arrays()
-    before_ids = {id(a) for a in before}
-    mark = monitor.mark()
-    # --profile: one TraceAnnotation per timed call, entered and left outside the timer
-    annotation = (
-        jax.profiler.TraceAnnotation(f"jaxlint bench {subject.label} {phase}")
-        if annotate
-        else contextlib.nullcontext()
-    )
-    with warnings.catch_warnings(record=True) as caught, annotation:
-        warnings.simplefilter("always")
-        start = time.perf_counter()
-        try:
-            out = subject.fn(*args, **kwargs)
-            n_arrays, how = synchronise(
-                jax,
-                out,
-                input_arrays,
-                before_ids,
-                subject.jitted,
-                subject.spec,
-                subject.keeps_arrays,
-            )
-        except Unsynchronisable as exc:
-            raise ProbeFailure(
-                EXIT_USER_CODE,
-                {
-                    "class": "UnsynchronisableOutput",
-                    "message": str(exc),
-                    "phase": f"{subject.label}: {phase}",
-                },
-            ) from exc
-        except Exception as exc:
-            raise ProbeFailure(
-                EXIT_USER_CODE, describe_exception(exc, phase=f"{subject.label}: {phase}")
-            ) from exc
-        elapsed = time.perf_counter() - start
-    # untimed: did the call keep arrays it created besides its outputs (a dict, an
-    # object)? From then on they are waited on inside the timer too.
-    if not subject.keeps_arrays and n_arrays:
-        output_ids = {id(a) for a in array_leaves_safe(jax, out)}
-        if any(id(a) not in output_ids for a in _created(jax, before_ids)):
-            subject.keeps_arrays = True
-            if phase.startswith("timed"):
-                subject.timed_calls_with_kept_arrays_unsynchronised.append(call_index)
-    del before, before_ids
-    compiles = monitor.since(mark).compiles
-    del out
-    subject.calls += 1
-    subject.output_arrays = n_arrays
-    subject.sync[how] = subject.sync.get(how, 0) + 1
-    for w in caught:
-        text = str(w.message).splitlines()[0]
-        if text not in subject.warnings:
-            subject.warnings.append(text)
-            subject.warning_rules.extend(warning_rules([w]))
-    if donated:
-        if all(a.is_deleted() for a in donated):
-            subject.donated_consumed += 1
-        else:
-            subject.donated_not_consumed += 1
-    elif subject.donate_argnums:
-        subject.donation_not_checked += 1
-    return elapsed, compiles
 
 
 # -- --profile -------------------------------------------------------------------------------
@@ -718,6 +563,18 @@ def _subject_report(s: Subject, allow: bool) -> dict[str, Any]:
             " is not jitted): any host-to-device transfer they cause is inside the timer"
         )
     out["warnings"] = flagged + out["warnings"]
+    if s.keeps_arrays:
+        out["kept_arrays"] = {
+            "calls_waited_for_kept_arrays": s.kept_pending_calls,
+            "longest_scan_left_out_seconds": s.kept_scan_left_out,
+            "latest_check_after_the_clock_seconds": s.kept_check_gap,
+            "latest_check_after_the_clock_ratio": s.kept_check_gap_ratio,
+            "note": "arrays the call created and kept besides its outputs, checked after the"
+            " clock: still computing, waited for (the time runs to the end of the wait, less"
+            " the probe's scan for them);"
+            " already computed, the time stands (work done after the clock stopped could be"
+            " missed by at most the check's delay)",
+        }
     if s.donate_argnums:
         out["donation"] = {
             "calls_that_consumed_donated_inputs": s.donated_consumed,
@@ -747,11 +604,6 @@ def _invalid_reasons(subjects: list[Subject]) -> list[str]:
                 f"{s.label}: {len(s.not_equivalent)} call(s) got inputs that are not equivalent"
                 f" to the first call's (first: {first['phase']}, {change['path']}"
                 f" {change['kind']} {change['before']} -> {change['now']})"
-            )
-        if s.timed_calls_with_kept_arrays_unsynchronised:
-            reasons.append(
-                f"{s.label}: the function kept arrays it created (besides its outputs), first"
-                " seen in a timed call, whose time did not wait for them; use --warmup 1 or more"
             )
         if s.compiles_timed:
             reasons.append(
@@ -790,9 +642,10 @@ def run(args: argparse.Namespace, report: Report) -> int:
         "timer": "time.perf_counter",
         "inputs": "fresh from the factory for every call, NumPy leaves device_put (jitted),"
         " prepared and synchronised untimed; equivalent to the first call's",
-        "synchronisation": "inside the timer: jax.block_until_ready on every output array and"
-        " unconsumed input array; with no output array, on the arrays the call created that"
-        " are alive, and jax.effects_barrier()",
+        "synchronisation": "inside the timer: the call, then jax.block_until_ready on every"
+        " output array and unconsumed input array (jax.effects_barrier() with no output"
+        " array); after it, arrays the call kept that were still computing are waited for"
+        " and the call's time runs to the end of that wait",
         "order": "alternating A B A B" if args.compare else "A only",
     }
     loader = Loader()
