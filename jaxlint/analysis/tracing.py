@@ -55,6 +55,7 @@ from jaxlint.analysis.trace_values import (
     _transform_phrase,
     _Wrap,
     all_param_names,
+    passed_as_is,
     positional_params,
 )
 from jaxlint.analysis.trace_walk import _FunctionWalker
@@ -64,6 +65,7 @@ from jaxlint.analysis.transforms import (
     BODY_KEYWORDS,
     EAGER_BODIES,
     PARTIAL,
+    PASSED_AS_IS_SPECS,
     POSITIONAL_OPTIONS,
     STAGING,
     SWITCH,
@@ -112,6 +114,11 @@ class TraceAnalysis:
         self.values: dict[int, Val] = {}
         self.owner: dict[int, TracedFunction] = {}
         self.returns: dict[int, Val] = {}
+        self.return_parts: dict[int, list[Val] | None] = {}
+        """A function whose every ``return`` is a tuple display of one length -> the
+        value of each position (``return x.shape[0], x * 2``); ``None``: not so."""
+        self.call_parts: dict[int, list[Val]] = {}
+        """A call from traced code to such a function -> the value of each position."""
         self.merged_env: dict[int, dict[str, Val]] = {}
         self._defs: list[cst.FunctionDef | cst.Lambda] = []
         self._parent_fn: dict[int, cst.FunctionDef | cst.Lambda | None] = {}
@@ -498,6 +505,10 @@ class TraceAnalysis:
             for pname in names[len(positional) :]:
                 if traced_idx is None:
                     levels[pname] = Level.MAYBE
+        for i in passed_as_is(wrap):  # ``shard_map``'s ``None`` specs
+            if i < len(positional) - bound_positional:
+                pname = positional[bound_positional + i]
+                levels[pname] = min(levels.get(pname, Level.MAYBE), Level.MAYBE)
         if t.filter_static:
             for param in _params(fn):
                 levels[param.name.value] = min(
@@ -567,6 +578,12 @@ class TraceAnalysis:
             for key in ("static_argnums", "static_argnames", "argnums", "in_axes"):
                 if key in call:
                     kwargs[key] = cst.parse_expression(repr(call[key]))
+            as_is = [i for i in call.get("passed_as_is", ()) if isinstance(i, int) and i >= 0]
+            if as_is and transform.qualname in PASSED_AS_IS_SPECS:  # shard_map's None specs
+                specs = ["None" if i in as_is else "0" for i in range(max(as_is) + 1)]
+                kwargs[PASSED_AS_IS_SPECS[transform.qualname]] = cst.parse_expression(
+                    f"({', '.join(specs)},)"
+                )
             existed = id(fn) in self.functions
             self._mark(fn, _Wrap(transform, kwargs), fn)
             info = self.functions[id(fn)]
@@ -724,6 +741,7 @@ class TraceAnalysis:
                 k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
             }
             self.values.clear()
+            self.call_parts.clear()
             self.owner.clear()
             self.foreign_calls.clear()
             self._module_walker().run_module()
