@@ -1327,3 +1327,27 @@ def test_tuple_returns_are_known_by_position() -> None:
     assert p.level_of("n", 1) is S
     assert p.level_of("y", 1) is T
     assert p.level_of("a", 1) is T  # not every return is a tuple: joined
+
+
+def test_tuple_positions_settle_through_helpers_defined_later() -> None:
+    """The caller is walked before its helper, and the helper before the helper it
+    calls: the walk repeats until the positions stop changing (``jax/experimental/
+    rnn.py``'s ``(h_t, c_t), y = _extract_output(...)``)."""
+    p = Probe(
+        """
+        import jax
+
+        @jax.jit
+        def f(x):
+            a, n = outer(x)
+            return a, n
+
+        def outer(x):
+            return inner(x), x.shape[0]
+
+        def inner(x):
+            return x * 2
+        """
+    )
+    assert p.level_of("a", 1) is T
+    assert p.level_of("n", 1) is S

@@ -740,6 +740,7 @@ class TraceAnalysis:
             before = {
                 k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
             }
+            parts_before = _part_levels(self.return_parts)
             self.values.clear()
             self.call_parts.clear()
             self.owner.clear()
@@ -750,7 +751,9 @@ class TraceAnalysis:
             after = {
                 k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
             }
-            if after == before:
+            # a caller walked before its helper read the helper's tuple positions of the
+            # previous round: walk again until they no longer change
+            if after == before and _part_levels(self.return_parts) == parts_before:
                 break
 
     def _only_every_call(self) -> None:
@@ -847,3 +850,7 @@ class TraceAnalysis:
             first = names[0]
             levels[first] = max(levels[first], Level.MAYBE)
             passed[first] = max(passed.get(first, Level.STATIC), Level.MAYBE)
+
+
+def _part_levels(parts: dict[int, list[Val] | None]) -> dict[int, tuple[Level, ...] | None]:
+    return {k: None if v is None else tuple(p.level for p in v) for k, v in parts.items()}

@@ -324,7 +324,7 @@ PASSED_AS_IS_SPECS: dict[str, str] = {
 # Context managers under which JAX evaluates operations on concrete values eagerly, even
 # inside a traced function (``jnp.arange(3).sum()`` is a concrete array there; an
 # operation on a tracer still gives a tracer). Checked on jax 0.12.
-COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval"})
+COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.ensure_compile_time_eval"})
 
 # Collectives that return a Python value when their operand is one: ``lax.psum(1,
 # "i")`` is the axis size as an ``int`` even under ``jit`` (checked on jax 0.12 under

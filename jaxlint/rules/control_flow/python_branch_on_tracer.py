@@ -176,12 +176,6 @@ JAX201.
             runs=True,
         ),
         EXAMPLES.valid(
-            "valid_shard_map_none_spec_passes_value.py",
-            note="a `None` entry of shard_map's in_specs passes the value through unchanged:"
-            " the Python int stays an int, eagerly and under an outer jit",
-            runs=True,
-        ),
-        EXAMPLES.valid(
             "valid_axes_given_position_equinox_nn.py",
             note="in_axes given by position (equinox/nn/_pool.py): `size` is not mapped",
             runs=True,
@@ -258,20 +252,6 @@ JAX201.
             line=8,
             column=45,
             note="grad inside a jitted step runs under jit: its tracers are abstract",
-            raises="TracerBoolConversionError",
-        ),
-        EXAMPLES.invalid(
-            "invalid_shard_map_replicated_spec_traces_value.py",
-            line=12,
-            message_contains="shard_mapped by `jax.shard_map`",
-            note="a `P()` entry of in_specs makes the Python int a replicated tracer",
-            raises="TracerBoolConversionError",
-        ),
-        EXAMPLES.invalid(
-            "invalid_jit_over_vmap_axes_none_traces.py",
-            line=6,
-            message_contains="`n` is traced",
-            note="in_axes=None leaves the value as it is, but the outer jit traces it",
             raises="TracerBoolConversionError",
         ),
         EXAMPLES.invalid(

@@ -196,18 +196,7 @@ your file and line and `"rule": "JAX101"`.
             note="np.sum/np.mean/np.max/np.reshape call the array's own method on a tracer",
             runs=True,
         ),
-        EXAMPLES.valid(
-            "valid_ensure_compile_time_eval_concrete.py",
-            note="under `jax.ensure_compile_time_eval()` operations on concrete values"
-            " run eagerly: `int()` of their result is fine",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_helper_returns_static_sizes.py",
-            note="a helper returning `x.shape[0]`, `x.size` or `len(x)` returns a Python"
-            " int, also one position of a returned tuple",
-            runs=True,
-        ),
+        EXAMPLES.valid("valid_compile_time_eval_concrete.py", runs=True),
         EXAMPLES.valid(
             "valid_static_arguments_static_argnums_static.py",
             note="static arguments (static_argnums and static_argnames) are Python values",
@@ -329,22 +318,7 @@ your file and line and `"rule": "JAX101"`.
             raises="ConcretizationTypeError",
             note="the fori_loop index is traced even though the bounds are static",
         ),
-        EXAMPLES.invalid(
-            "invalid_ensure_compile_time_eval_traced_operand.py",
-            line=8,
-            column=15,
-            message_contains="`x` is traced",
-            raises="ConcretizationTypeError",
-            note="`ensure_compile_time_eval` cannot make a traced argument concrete",
-        ),
-        EXAMPLES.invalid(
-            "invalid_helper_tuple_array_position.py",
-            line=12,
-            column=20,
-            message_contains="`float(total)` needs a concrete value",
-            raises="ConcretizationTypeError",
-            note="the array position of the returned tuple is still traced",
-        ),
+        EXAMPLES.invalid("invalid_compile_time_eval_traced.py", raises="ConcretizationTypeError"),
         EXAMPLES.invalid("invalid_positive_jnp_float32_1_0.py", raises="TracerBoolConversionError"),
         EXAMPLES.invalid(
             "invalid_return_np_array_v_dtype_np.py",

@@ -3,13 +3,15 @@ import jax.numpy as jnp
 
 
 def split(x):
-    return len(x), x.sum()
+    return len(x), x.sum().astype(int)
 
 
 @jax.jit
 def step(x):
     n, total = split(x)
-    return x * n + float(total)
+    for i in range(total):
+        x = x + i
+    return x * n
 
 
 step(jnp.ones((4, 2)))

@@ -17,7 +17,9 @@ def split(x):
 @jax.jit
 def step(x):
     n, doubled = split(x)
-    return doubled.reshape(int(rows(x)), -1) * float(count(x)) + int(n)
+    for i in range(n + rows(x) + count(x)):
+        doubled = doubled + i
+    return doubled
 
 
 step(jnp.ones((4, 2)))
