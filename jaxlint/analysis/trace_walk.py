@@ -664,6 +664,7 @@ class _FunctionWalker:
             parts = self.a.return_parts.get(id(fn))
             if ret is not None and parts is not None and not _yields(fn):
                 self.a.call_parts[id(call)] = parts
+                self.a.parts_read.append((id(fn), tuple(p.level for p in parts)))
             if ret is not None:
                 return ret if ret.level <= joined.level or ret.origin is None else ret
             level = min(joined.level, Level.MAYBE)

@@ -119,6 +119,8 @@ class TraceAnalysis:
         value of each position (``return x.shape[0], x * 2``); ``None``: not so."""
         self.call_parts: dict[int, list[Val]] = {}
         """A call from traced code to such a function -> the value of each position."""
+        self.parts_read: list[tuple[int, tuple[Level, ...]]] = []
+        """(function, the levels of its positions) each such call read in this round."""
         self.merged_env: dict[int, dict[str, Val]] = {}
         self._defs: list[cst.FunctionDef | cst.Lambda] = []
         self._parent_fn: dict[int, cst.FunctionDef | cst.Lambda | None] = {}
@@ -740,9 +742,9 @@ class TraceAnalysis:
             before = {
                 k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
             }
-            parts_before = _part_levels(self.return_parts)
             self.values.clear()
             self.call_parts.clear()
+            self.parts_read.clear()
             self.owner.clear()
             self.foreign_calls.clear()
             self._module_walker().run_module()
@@ -752,8 +754,11 @@ class TraceAnalysis:
                 k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
             }
             # a caller walked before its helper read the helper's tuple positions of the
-            # previous round: walk again until they no longer change
-            if after == before and _part_levels(self.return_parts) == parts_before:
+            # previous round: walk again while one of them has changed since
+            stale = any(
+                _levels(self.return_parts.get(fn)) != levels for fn, levels in self.parts_read
+            )
+            if after == before and not stale:
                 break
 
     def _only_every_call(self) -> None:
@@ -852,5 +857,5 @@ class TraceAnalysis:
             passed[first] = max(passed.get(first, Level.STATIC), Level.MAYBE)
 
 
-def _part_levels(parts: dict[int, list[Val] | None]) -> dict[int, tuple[Level, ...] | None]:
-    return {k: None if v is None else tuple(p.level for p in v) for k, v in parts.items()}
+def _levels(parts: list[Val] | None) -> tuple[Level, ...] | None:
+    return None if parts is None else tuple(p.level for p in parts)
