@@ -391,3 +391,26 @@ def test_x64_in_python_files(text: str, conftest: bool, line: int | None) -> Non
     from jaxlint.analysis.x64 import scan_python
 
     assert scan_python(text, conftest) == line
+
+
+def test_shard_map_none_spec_of_an_imported_function(tmp_path: Path, capsys, monkeypatch) -> None:
+    """``shard_map(body, in_specs=(P(), None))`` in another module: ``body``'s second
+    argument is passed as it is (a Python int stays one), so it is not surely traced
+    there; with ``P()`` it is (both checked on jax 0.12 by the JAX201 examples)."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    body = "import jax  # noqa: F401\n\n\ndef {name}(x, n):\n    return x * int(n)\n"
+    (tmp_path / "pkg" / "as_is.py").write_text(body.format(name="as_is"))
+    (tmp_path / "pkg" / "replicated.py").write_text(body.format(name="replicated"))
+    (tmp_path / "pkg" / "main.py").write_text(
+        "import jax\n"
+        "from jax.sharding import PartitionSpec as P\n\n"
+        "from pkg.as_is import as_is\n"
+        "from pkg.replicated import replicated\n\n\n"
+        "def run(x):\n"
+        "    y = jax.shard_map(as_is, in_specs=(P(), None), out_specs=P())(x, 2)\n"
+        "    return jax.shard_map(replicated, in_specs=(P(), P()), out_specs=P())(y, 2)\n"
+    )
+    found = check(tmp_path, "--no-cache", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == [("pkg/replicated.py", 5, "JAX101")]

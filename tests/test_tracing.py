@@ -1246,3 +1246,108 @@ def test_an_outer_transform_of_a_name_bound_to_a_transform_traces_the_function()
     )
     info = p.fn("jitter")
     assert info is not None and info.staging and "jax.jit" in info.transforms
+
+
+def test_shard_map_none_specs_pass_values_as_they_are() -> None:
+    """A ``None`` entry of ``shard_map``'s in_specs hands the argument over unchanged
+    (a Python int stays one; checked on jax 0.12); ``P()`` makes it a tracer, and an
+    outer ``jit`` traces what it passes unless it is static."""
+    p = Probe(
+        """
+        import jax
+        from functools import partial
+        from jax.sharding import PartitionSpec as P
+        from jax.experimental.shard_map import shard_map
+
+        @partial(jax.shard_map, in_specs=(P(), None, P()), out_specs=P())
+        def a(x, n, m):
+            return x, n, m
+
+        def b(k, x, n):
+            return x, n
+
+        jax.shard_map(partial(b, 1), in_specs=(P(), None), out_specs=P())
+        shard_map(lambda x, n: n, None, (P(), None), P())
+
+        def c(x, n):
+            return n
+
+        jax.jit(jax.shard_map(c, in_specs=(P(), None), out_specs=P()))
+        """
+    )
+    assert p.fn("a").param_levels == {"x": T, "n": M, "m": T}
+    assert p.fn("b").param_levels == {"k": S, "x": T, "n": M}
+    assert p.fn("<lambda>").param_levels == {"x": T, "n": M}
+    assert p.fn("c").param_levels == {"x": T, "n": T}
+
+
+def test_ensure_compile_time_eval_computes_concretely() -> None:
+    p = Probe(
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            with jax.ensure_compile_time_eval():
+                table = jnp.arange(4)
+                moved = jnp.sum(x)
+            made = jnp.arange(4)
+            return int(table.max()), moved, made, table
+        """
+    )
+    assert p.level_of("jnp.arange(4)") is S
+    assert p.level_of("table", 2) is S  # still concrete after the block
+    assert p.level_of("moved", 1) is T
+    assert p.level_of("jnp.arange(4)", 1) is T
+
+
+def test_tuple_returns_are_known_by_position() -> None:
+    p = Probe(
+        """
+        import jax
+
+        def split(x):
+            if x.ndim:
+                return x.shape[0], x * 2
+            return len(x), x
+
+        def other(x):
+            if x.ndim:
+                return x.shape[0], x
+            return x
+
+        @jax.jit
+        def f(x):
+            n, y = split(x)
+            a, b = other(x)
+            return n, y, a, b
+        """
+    )
+    assert p.level_of("n", 1) is S
+    assert p.level_of("y", 1) is T
+    assert p.level_of("a", 1) is T  # not every return is a tuple: joined
+
+
+def test_tuple_positions_settle_through_helpers_defined_later() -> None:
+    """The caller is walked before its helper, and the helper before the helper it
+    calls: the walk repeats until the positions stop changing (``jax/experimental/
+    rnn.py``'s ``(h_t, c_t), y = _extract_output(...)``)."""
+    p = Probe(
+        """
+        import jax
+
+        @jax.jit
+        def f(x):
+            a, n = outer(x)
+            return a, n
+
+        def outer(x):
+            return inner(x), x.shape[0]
+
+        def inner(x):
+            return x * 2
+        """
+    )
+    assert p.level_of("a", 1) is T
+    assert p.level_of("n", 1) is S

@@ -25,6 +25,7 @@ import libcst as cst
 
 from jaxlint.analysis.names import Binding
 from jaxlint.analysis.project import ModuleId, empty_summary
+from jaxlint.analysis.trace_values import passed_as_is
 from jaxlint.analysis.transforms import DEVICE_LOOPS, TRANSFORMS
 from jaxlint.analysis.walk import descendants
 
@@ -371,6 +372,9 @@ def _foreign_calls(trace: Any, facts: Any, model: Any, lines: _LineFinder) -> li
                 entry[key] = literal
         if any(entry.get(k, 0) is None for k in ("static_argnums", "static_argnames")):
             continue  # unknown statics: nothing can be said
+        as_is = passed_as_is(wrap)
+        if as_is:  # ``shard_map``'s ``None`` in_specs: those arguments keep their value
+            entry["passed_as_is"] = sorted(as_is)
         out.append(entry)
     return out
 

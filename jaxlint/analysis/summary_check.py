@@ -93,7 +93,10 @@ _CALL = (
 )
 _SEED = (
     {"target": _str, "caller": lambda v: v is None, "transform": _str, "line": _int},
-    dict.fromkeys(_LITERAL_ARGS, _literal),
+    {
+        **dict.fromkeys(_LITERAL_ARGS, _literal),
+        "passed_as_is": lambda v: type(v) is list and all(type(i) is int for i in v),
+    },
 )
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from jaxlint.analysis.transforms import (
+    PASSED_AS_IS_SPECS,
     Transform,
 )
 from jaxlint.analysis.walk import children
@@ -301,6 +302,23 @@ def _literal_ints(expr: cst.BaseExpression | None) -> list[int] | None:
     if isinstance(expr, cst.Name) and expr.value == "None":
         return []
     return None
+
+
+def passed_as_is(wrap: _Wrap) -> set[int]:
+    """Positions (after any ``partial``-bound ones) of the arguments that ``wrap``'s
+    transform hands to the function unchanged: ``shard_map``'s ``in_specs`` entry
+    ``None`` (a Python int stays a Python int; checked on jax 0.12, eager and under
+    an outer ``jit``, where it is traced only if the outer ``jit`` traces it). Only a
+    literal tuple or list of specs is read."""
+    key = PASSED_AS_IS_SPECS.get(wrap.transform.qualname)
+    specs = wrap.kwargs.get(key) if key is not None else None
+    if type(specs) not in (cst.Tuple, cst.List):
+        return set()
+    return {
+        i
+        for i, el in enumerate(specs.elements)  # type: ignore[union-attr]
+        if type(el.value) is cst.Name and el.value.value == "None"  # type: ignore[attr-defined]
+    }
 
 
 def _literal_strs(expr: cst.BaseExpression | None) -> list[str] | None:

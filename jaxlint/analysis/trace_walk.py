@@ -23,6 +23,7 @@ from jaxlint.analysis.trace_values import (
 from jaxlint.analysis.transforms import (
     ARRAY_ATTRIBUTES,
     ARRAY_MODULES,
+    COMPILE_TIME_EVAL,
     CONSTANT_COLLECTIVES,
     NUMPY_ARRAY_METHODS,
     PARTIAL,
@@ -57,6 +58,9 @@ class _FunctionWalker:
         self.env: Env = {}
         self.merged: Env = {}
         self.local_names: set[str] = set()
+        self.compile_time = 0
+        """Inside ``with jax.ensure_compile_time_eval():`` blocks (their depth): JAX
+        computes there eagerly, so what is made from static values is concrete."""
         if fn is not None:
             scope = analysis.model.scope_of_node.get(id(fn))
             if scope is not None:
@@ -162,11 +166,18 @@ class _FunctionWalker:
             if stmt.orelse is not None:
                 self._block(stmt.orelse.body.body)
         elif kind is cst.With:
+            concrete = False
             for item in stmt.items:
                 v = self._eval(item.item)
                 if item.asname is not None:
                     self._bind(item.asname.name, v)
+                if type(item.item) is cst.Call and self.a.model.call_name(item.item) in (
+                    COMPILE_TIME_EVAL
+                ):
+                    concrete = True
+            self.compile_time += concrete
             self._block(stmt.body.body)
+            self.compile_time -= concrete
         elif kind is cst.Try or kind is cst.TryStar:
             before = dict(self.env)
             self._block(stmt.body.body)
@@ -303,8 +314,23 @@ class _FunctionWalker:
         kind = type(small)
         if kind is cst.Assign:
             val = self._eval(small.value)
+            parts = self.a.call_parts.get(id(small.value))
             for t in small.targets:
-                self._bind(t.target, val)
+                target = t.target
+                if (
+                    parts is not None
+                    and type(target) in (cst.Tuple, cst.List)
+                    and len(target.elements) == len(parts)  # type: ignore[attr-defined]
+                    and not any(
+                        type(el.value) is cst.StarredElement
+                        for el in target.elements  # type: ignore[attr-defined]
+                    )
+                ):
+                    # ``n, y = helper(x)`` for ``return x.shape[0], x * 2``: by position
+                    for el, part in zip(target.elements, parts, strict=True):  # type: ignore[attr-defined]
+                        self._bind(el.value, part)
+                else:
+                    self._bind(target, val)
         elif kind is cst.AnnAssign:
             if small.value is not None:
                 self._bind(small.target, self._eval(small.value))
@@ -320,6 +346,7 @@ class _FunctionWalker:
                 val = self._eval(small.value)
                 prev = self.a.returns.get(id(self.fn))
                 self.a.returns[id(self.fn)] = join(prev, val) if prev else val
+                self._return_parts(small.value)
         elif kind is cst.Assert:
             self._eval(small.test)
             if small.msg is not None:
@@ -329,6 +356,26 @@ class _FunctionWalker:
                 self._eval(small.exc)
         elif kind is cst.Del:
             self._eval(small.target)
+
+    def _return_parts(self, value: cst.BaseExpression) -> None:
+        """Record each position of a returned tuple display (see ``return_parts``)."""
+        key = id(self.fn)
+        parts_of = self.a.return_parts
+        if key in parts_of and parts_of[key] is None:
+            return
+        if type(value) is not cst.Tuple or any(
+            type(el.value) is cst.StarredElement for el in value.elements
+        ):
+            parts_of[key] = None
+            return
+        parts = [self.a.values.get(id(el.value), MAYBE) for el in value.elements]
+        prev = parts_of.get(key)
+        if prev is None:
+            parts_of[key] = parts
+        elif len(prev) == len(parts):
+            parts_of[key] = [join(a, b) for a, b in zip(prev, parts, strict=True)]
+        else:
+            parts_of[key] = None
 
     # expressions -----------------------------------------------------------------------
 
@@ -548,6 +595,10 @@ class _FunctionWalker:
             if qn.startswith(ARRAY_MODULES):
                 if metadata_call(qn):
                     return joined  # ``lax.ConvDimensionNumbers(*spec)``: Python values
+                if self.compile_time and not joined.traced:
+                    # ``jnp.arange(3)`` under ``ensure_compile_time_eval``: a concrete
+                    # array (made from traced operands it would still be a tracer)
+                    return Val(joined.level, joined.origin, False, True, joined.computed)
                 if staging and info is not None:
                     if joined.traced:
                         return Val(joined.level, joined.origin, False, True, True)
@@ -610,6 +661,10 @@ class _FunctionWalker:
             fn, skip_first = target
             self.a.call_helper(info, call, fn, args, skip_first)
             ret = self.a.returns.get(id(fn))
+            parts = self.a.return_parts.get(id(fn))
+            if ret is not None and parts is not None and not _yields(fn):
+                self.a.call_parts[id(call)] = parts
+                self.a.parts_read.append((id(fn), tuple(p.level for p in parts)))
             if ret is not None:
                 return ret if ret.level <= joined.level or ret.origin is None else ret
             level = min(joined.level, Level.MAYBE)
@@ -719,6 +774,19 @@ def _returns_value(fn: cst.FunctionDef) -> bool:
     while stack:
         node = stack.pop()
         if isinstance(node, cst.Return) and node.value is not None:
+            return True
+        for child in children(node):
+            if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                stack.append(child)
+    return False
+
+
+def _yields(fn: cst.FunctionDef) -> bool:
+    """``fn`` is a generator (nested functions aside): a call returns the generator."""
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Yield):
             return True
         for child in children(node):
             if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):

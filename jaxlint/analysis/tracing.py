@@ -55,6 +55,7 @@ from jaxlint.analysis.trace_values import (
     _transform_phrase,
     _Wrap,
     all_param_names,
+    passed_as_is,
     positional_params,
 )
 from jaxlint.analysis.trace_walk import _FunctionWalker
@@ -64,6 +65,7 @@ from jaxlint.analysis.transforms import (
     BODY_KEYWORDS,
     EAGER_BODIES,
     PARTIAL,
+    PASSED_AS_IS_SPECS,
     POSITIONAL_OPTIONS,
     STAGING,
     SWITCH,
@@ -112,6 +114,13 @@ class TraceAnalysis:
         self.values: dict[int, Val] = {}
         self.owner: dict[int, TracedFunction] = {}
         self.returns: dict[int, Val] = {}
+        self.return_parts: dict[int, list[Val] | None] = {}
+        """A function whose every ``return`` is a tuple display of one length -> the
+        value of each position (``return x.shape[0], x * 2``); ``None``: not so."""
+        self.call_parts: dict[int, list[Val]] = {}
+        """A call from traced code to such a function -> the value of each position."""
+        self.parts_read: list[tuple[int, tuple[Level, ...]]] = []
+        """(function, the levels of its positions) each such call read in this round."""
         self.merged_env: dict[int, dict[str, Val]] = {}
         self._defs: list[cst.FunctionDef | cst.Lambda] = []
         self._parent_fn: dict[int, cst.FunctionDef | cst.Lambda | None] = {}
@@ -498,6 +507,10 @@ class TraceAnalysis:
             for pname in names[len(positional) :]:
                 if traced_idx is None:
                     levels[pname] = Level.MAYBE
+        for i in passed_as_is(wrap):  # ``shard_map``'s ``None`` specs
+            if i < len(positional) - bound_positional:
+                pname = positional[bound_positional + i]
+                levels[pname] = min(levels.get(pname, Level.MAYBE), Level.MAYBE)
         if t.filter_static:
             for param in _params(fn):
                 levels[param.name.value] = min(
@@ -567,6 +580,12 @@ class TraceAnalysis:
             for key in ("static_argnums", "static_argnames", "argnums", "in_axes"):
                 if key in call:
                     kwargs[key] = cst.parse_expression(repr(call[key]))
+            as_is = [i for i in call.get("passed_as_is", ()) if isinstance(i, int) and i >= 0]
+            if as_is and transform.qualname in PASSED_AS_IS_SPECS:  # shard_map's None specs
+                specs = ["None" if i in as_is else "0" for i in range(max(as_is) + 1)]
+                kwargs[PASSED_AS_IS_SPECS[transform.qualname]] = cst.parse_expression(
+                    f"({', '.join(specs)},)"
+                )
             existed = id(fn) in self.functions
             self._mark(fn, _Wrap(transform, kwargs), fn)
             info = self.functions[id(fn)]
@@ -724,6 +743,8 @@ class TraceAnalysis:
                 k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
             }
             self.values.clear()
+            self.call_parts.clear()
+            self.parts_read.clear()
             self.owner.clear()
             self.foreign_calls.clear()
             self._module_walker().run_module()
@@ -732,7 +753,12 @@ class TraceAnalysis:
             after = {
                 k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
             }
-            if after == before:
+            # a caller walked before its helper read the helper's tuple positions of the
+            # previous round: walk again while one of them has changed since
+            stale = any(
+                _levels(self.return_parts.get(fn)) != levels for fn, levels in self.parts_read
+            )
+            if after == before and not stale:
                 break
 
     def _only_every_call(self) -> None:
@@ -829,3 +855,7 @@ class TraceAnalysis:
             first = names[0]
             levels[first] = max(levels[first], Level.MAYBE)
             passed[first] = max(passed.get(first, Level.STATIC), Level.MAYBE)
+
+
+def _levels(parts: list[Val] | None) -> tuple[Level, ...] | None:
+    return None if parts is None else tuple(p.level for p in parts)

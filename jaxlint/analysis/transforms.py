@@ -310,7 +310,21 @@ POSITIONAL_OPTIONS: dict[str, tuple[str, ...]] = {
     "jax.jacrev": ("argnums",),
     "jax.hessian": ("argnums",),
     "equinox.filter_vmap": ("in_axes", "out_axes"),
+    "jax.experimental.shard_map.shard_map": ("mesh", "in_specs", "out_specs"),
 }
+
+# Transforms that pass an argument through unchanged where its entry in this option is
+# ``None`` (``shard_map(f, in_specs=(P("i"), None))``: the second argument keeps its
+# Python value; ``P()`` would make it a replicated tracer). Checked on jax 0.12.
+PASSED_AS_IS_SPECS: dict[str, str] = {
+    "jax.shard_map": "in_specs",
+    "jax.experimental.shard_map.shard_map": "in_specs",
+}
+
+# Context managers under which JAX evaluates operations on concrete values eagerly, even
+# inside a traced function (``jnp.arange(3).sum()`` is a concrete array there; an
+# operation on a tracer still gives a tracer). Checked on jax 0.12.
+COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.ensure_compile_time_eval"})
 
 # Collectives that return a Python value when their operand is one: ``lax.psum(1,
 # "i")`` is the axis size as an ``int`` even under ``jit`` (checked on jax 0.12 under

@@ -129,8 +129,41 @@ line, naming JAX202.
             note="iterating a dict pytree gives its static keys",
             runs=True,
         ),
+        EXAMPLES.valid(
+            "valid_shard_map_none_spec_passes_value.py",
+            note="a `None` entry of shard_map's in_specs passes the value through unchanged:"
+            " the Python int stays an int, eagerly and under an outer jit",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_helper_returns_static_sizes.py",
+            note="a helper returning `x.shape[0]`, `x.size` or `len(x)` returns a Python"
+            " int, also as one position of a returned tuple",
+            runs=True,
+        ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_shard_map_replicated_spec_traces_value.py",
+            line=12,
+            message_contains="shard_mapped by `jax.shard_map`",
+            note="a `P()` entry of in_specs makes the Python int a replicated tracer",
+            raises="TracerIntegerConversionError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_jit_over_vmap_axes_none_traces.py",
+            line=6,
+            message_contains="`n` is traced",
+            note="in_axes=None leaves the value as it is, but the outer jit traces it",
+            raises="TracerIntegerConversionError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_helper_tuple_array_position.py",
+            line=12,
+            message_contains="`total` is traced",
+            note="the array position of a helper's returned tuple is still traced",
+            raises="TracerIntegerConversionError",
+        ),
         EXAMPLES.invalid(
             "invalid_range_n_1.py",
             line=6,

@@ -196,6 +196,7 @@ your file and line and `"rule": "JAX101"`.
             note="np.sum/np.mean/np.max/np.reshape call the array's own method on a tracer",
             runs=True,
         ),
+        EXAMPLES.valid("valid_compile_time_eval_concrete.py", runs=True),
         EXAMPLES.valid(
             "valid_static_arguments_static_argnums_static.py",
             note="static arguments (static_argnums and static_argnames) are Python values",
@@ -317,6 +318,7 @@ your file and line and `"rule": "JAX101"`.
             raises="ConcretizationTypeError",
             note="the fori_loop index is traced even though the bounds are static",
         ),
+        EXAMPLES.invalid("invalid_compile_time_eval_traced.py", raises="ConcretizationTypeError"),
         EXAMPLES.invalid("invalid_positive_jnp_float32_1_0.py", raises="TracerBoolConversionError"),
         EXAMPLES.invalid(
             "invalid_return_np_array_v_dtype_np.py",
