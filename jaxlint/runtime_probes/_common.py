@@ -407,9 +407,9 @@ def run_probe(
         from jaxlint.runtime_probes._rule_check import rule_check
 
         report["rule_check"] = rule_check(args.rule, report, code)
+    if guard.child:  # the supervising process picks the default format: it owns the terminal
+        return deliver(report, code, args.format, args.output, guard.report_fd)
     fmt = args.format or default_format(args.output)
-    if guard.child:
-        return deliver(report, code, fmt, args.output, guard.report_fd)
     return _emit(name, report, code, fmt, args.output, render_text)
 
 

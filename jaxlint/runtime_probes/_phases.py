@@ -41,7 +41,9 @@ def in_child() -> bool:
     return os.environ.get(CHILD_VARIABLE) == "1" and bool(os.environ.get(REPORT_VARIABLE))
 
 
-def deliver(report: dict[str, Any], code: int, fmt: str, output: str | None, fd: int | None) -> int:
+def deliver(
+    report: dict[str, Any], code: int, fmt: str | None, output: str | None, fd: int | None
+) -> int:
     """In the child: hand the finished report to the supervising process, which prints it
     (standard output carries only the report: the user's output went to standard error).
     If the file cannot be written, the report goes to the original standard output."""

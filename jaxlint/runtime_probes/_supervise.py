@@ -150,7 +150,11 @@ def _supervise(name: str, args: list[str]) -> int:
                 delivered["report"], int(delivered["code"]), forks=0, left=left
             )
             return _common.emit_report(
-                name, delivered["report"], code, delivered["format"], delivered["output"]
+                name,
+                delivered["report"],
+                code,
+                delivered["format"] or _common.default_format(delivered["output"]),
+                delivered["output"],
             )
         try:
             return int(state.split()[1])  # help, or a usage error the child printed itself
