@@ -95,7 +95,7 @@ def predicted_rule(exc: BaseException) -> str | None:
     return found[0] if found else None
 
 
-_STATIC_CACHE: dict[tuple[str, float, str], dict[int, list[str]]] = {}
+_STATIC_CACHE: dict[tuple[str, str, float, str], dict[int, list[str]]] = {}
 
 PROBE_JITS: set[tuple[str, str, tuple[int, ...], tuple[str, ...]]] = set()
 """(file, function, static_argnums, static_argnames) of each module-level function that the
@@ -143,7 +143,9 @@ def static_rules_at(filename: str, line: int, view: bool = False) -> list[str]:
     except OSError:
         return []
     jits = repr(sorted(j for j in PROBE_JITS if j[0] == os.path.abspath(filename))) if view else ""
-    key = (os.path.abspath(filename), stamp, jits)
+    # the name it is linted under is part of the key: check treats files under tests/ as
+    # test code, so the same file named from another folder may have other findings
+    key = (os.path.abspath(filename), _as_named(filename), stamp, jits)
     by_line = _STATIC_CACHE.get(key)
     if by_line is None:
         by_line = {}
