@@ -71,6 +71,13 @@ bench: venv
 
 # the project-wide analysis at 500 / 1,000 / 2,000 / 4,000 synthetic modules and on the
 # corpus: cost per module, files linted again, a run right after a cached run / cold
+# jaxlint probe bench against independent synchronised timings (docs/probes.md, the honesty
+# table): the timing-ratio tests the default suite leaves out, then the table itself
+.PHONY: honesty
+honesty: venv
+	JAXLINT_TIMING_TESTS=1 $(PY) -m pytest -q -p no:cacheprovider tests/test_bench_honesty.py
+	$(PY) benchmarks/bench_honesty.py
+
 bench-scale: venv
 	$(PY) benchmarks/scale.py
 

@@ -14,6 +14,7 @@ ratios drifted to 0.78-1.5 from run to run; measured from fresh processes they h
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -25,6 +26,13 @@ from probe_support import FIXTURES, probe_env, spec
 jax = pytest.importorskip("jax")
 
 CASES = FIXTURES / "honesty_cases.py"
+# The ratio tests compare two timings: the team's rule is no timed assertion in the
+# default suite (a loaded CI machine makes them flaky), so they run with `make honesty`
+# (JAXLINT_TIMING_TESTS=1), and the refusals, which time nothing, run everywhere.
+timing = pytest.mark.skipif(
+    os.environ.get("JAXLINT_TIMING_TESTS") != "1",
+    reason="a timing comparison: run with `make honesty` (JAXLINT_TIMING_TESTS=1)",
+)
 LOW, HIGH = 0.8, 1.25
 # as many live arrays as the honesty table: in fresh processes, 10,000 were too few for
 # the old probe's in-clock scan to leave the 0.8-1.25 band (30,000: 2.2x and 1.5x)
@@ -102,6 +110,7 @@ def _ratio(tmp_path, name, factory="make_inputs", *flags) -> tuple[float, dict]:
     return statistics.median(ratios), report
 
 
+@timing
 @pytest.mark.parametrize(
     ("name", "flags"),
     [
@@ -118,6 +127,7 @@ def test_reported_median_agrees_with_synchronised_calls(tmp_path, name, flags) -
     assert result["first_call"]["seconds"] is not None
 
 
+@timing
 def test_a_function_keeping_a_metrics_array_is_not_charged_for_live_arrays(tmp_path) -> None:
     """Item 1: the old probe scanned jax.live_arrays() inside the clock for a function
     that keeps arrays; with many live arrays its time was several times the work's."""
@@ -126,6 +136,7 @@ def test_a_function_keeping_a_metrics_array_is_not_charged_for_live_arrays(tmp_p
     assert report["results"]["target"]["kept_arrays"]["calls_waited_for_kept_arrays"] >= 0
 
 
+@timing
 def test_a_function_keeping_state_gets_honest_per_call_times(tmp_path) -> None:
     ratio, report = _ratio(tmp_path, "keeps_state")
     assert LOW <= ratio <= HIGH, ratio
