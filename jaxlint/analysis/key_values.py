@@ -371,17 +371,6 @@ def _code(node: cst.CSTNode, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _params(fn: FunctionNode) -> list[cst.Param]:
-    p = fn.params
-    out = [*p.posonly_params, *p.params]
-    if isinstance(p.star_arg, cst.Param):
-        out.append(p.star_arg)
-    out.extend(p.kwonly_params)
-    if p.star_kwarg is not None:
-        out.append(p.star_kwarg)
-    return out
-
-
 def _annotation(param: cst.Param) -> str:
     if param.annotation is None:
         return ""

@@ -23,7 +23,6 @@ from jaxlint.analysis.key_values import (
     _annotated_key,
     _literal_int,
     _Mark,
-    _params,
     _repeats,
     _State,
     _stronger,
@@ -31,6 +30,7 @@ from jaxlint.analysis.key_values import (
     _Summary,
     _target_names,
 )
+from jaxlint.analysis.trace_values import _params
 
 if TYPE_CHECKING:
     from jaxlint.analysis.key_values import FunctionNode

@@ -346,14 +346,7 @@ def positional_params(fn: cst.FunctionDef | cst.Lambda) -> list[str]:
 
 
 def all_param_names(fn: cst.FunctionDef | cst.Lambda) -> list[str]:
-    p = fn.params
-    names = [x.name.value for x in (*p.posonly_params, *p.params)]
-    if isinstance(p.star_arg, cst.Param):
-        names.append(p.star_arg.name.value)
-    names.extend(x.name.value for x in p.kwonly_params)
-    if p.star_kwarg is not None:
-        names.append(p.star_kwarg.name.value)
-    return names
+    return [param.name.value for param in _params(fn)]
 
 
 _STATIC_ANNOTATIONS = frozenset(
@@ -393,6 +386,8 @@ def _conditional_nodes(fn: cst.FunctionDef | cst.Lambda) -> list[cst.CSTNode]:
 
 
 def _params(fn: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:
+    """Every parameter of ``fn`` in the order Python binds them (the key and the trace
+    analyses share this one)."""
     p = fn.params
     out = [*p.posonly_params, *p.params]
     if isinstance(p.star_arg, cst.Param):
