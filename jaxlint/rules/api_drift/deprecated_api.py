@@ -3,7 +3,7 @@ has (the deprecated entries of ``jaxlint/data/api_drift.toml``)."""
 
 from __future__ import annotations
 
-from jaxlint.rules.api_drift.helpers import TABLE_NOTE, table_markdown
+from jaxlint.rules.api_drift.helpers import ARRAY_METHOD_RECEIVERS, TABLE_NOTE, table_markdown
 from jaxlint.rules.api_drift.helpers_checks import DriftChecks
 from jaxlint.rules.api_drift.table import spelled_names
 from jaxlint.rules.base import Examples, Rule
@@ -60,21 +60,9 @@ annotations) are unsafe; entries without a mechanical replacement have no fix an
 the message says what to do. An import is rewritten to import the replacement
 under the old local name, so the rest of the file is untouched.
 
-Array methods (`x.split(2)`, `x.device()`, `x.device_buffer`, ...) are reported and
-rewritten only where `x` is known to be one JAX array: made by a `jax.numpy`,
-`jax.lax` or `jax.random` function that returns one array, an `.at[]` update, array
-arithmetic or an array method on such a value, a traced parameter annotated
-`jax.Array` (or jaxtyping) or used by its function as only one array allows
-(`x - 1`, `x.sum()`), or a local jitted function whose every `return` is one (the
-evidence JAX601 uses). A value that is only traced is not enough: a traced
-parameter or the result of a jitted call may be any pytree, a `flax.nnx.State`, a
-dict, an Equinox module, whose `split` or `device` is its own method
-(`state.split(nnx.Param, ...)` is not `jnp.split(state, nnx.Param, ...)`). Such a
-use is not reported at all, rather than reported with a weaker message: the method
-names in the table (`split`, `device`, `broadcast`) are common on pytrees, so the
-finding would be a likely false alarm, and an unannotated array parameter can be
-annotated `jax.Array` to have it checked.
-
+"""
+        + ARRAY_METHOD_RECEIVERS
+        + """
 ## Verify at runtime
 `jaxlint probe env` prints the installed JAX version; run the flagged line with
 `python -W error::DeprecationWarning` to see JAX's own warning.

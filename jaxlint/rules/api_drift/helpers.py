@@ -34,6 +34,26 @@ _COMPAT_ERRORS = frozenset(
 _ORDER = {Applicability.SAFE: 0, Applicability.UNSAFE: 1, Applicability.DISPLAY_ONLY: 2}
 
 
+ARRAY_METHOD_RECEIVERS = """\
+Array methods (`x.split(2)`, `x.device()`, `x.device_buffer`, ...) are reported and
+rewritten only where `x` is known to be one JAX array: made by a `jax.numpy`,
+`jax.lax` or `jax.random` function that returns one array, an `.at[]` update, array
+arithmetic or an array method on such a value, a traced parameter annotated
+`jax.Array` (or jaxtyping) or used by its function as only one array allows
+(`x - 1`, `x.sum()`), or a local jitted function whose every `return` is one (the
+evidence JAX601 uses). A value that is only traced is not enough: a traced
+parameter or the result of a jitted call may be any pytree, a `flax.nnx.State`, a
+dict, an Equinox module, whose `split` or `device` is its own method
+(`state.split(nnx.Param, ...)` is not `jnp.split(state, nnx.Param, ...)`). Such a
+use is not reported at all, rather than reported with a weaker message: the method
+names in the table (`split`, `device`, `broadcast`) are common on pytrees, so the
+finding would be a likely false alarm, and an unannotated array parameter can be
+annotated `jax.Array` to have it checked.
+"""
+"""The Fix safety paragraph of JAX701 and JAX702 on which receivers an array method is
+reported for (both rules read the table's method entries through this module)."""
+
+
 def worst(apps: Sequence[Applicability]) -> Applicability:
     return max(apps, key=lambda a: _ORDER[a], default=Applicability.SAFE)
 
