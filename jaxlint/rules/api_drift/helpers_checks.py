@@ -8,10 +8,10 @@ from collections.abc import Callable, Sequence
 
 import libcst as cst
 
+from jaxlint.analysis.arrays import ArrayEvidence
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.api_drift.helpers import DOTTED_RE, DriftBase, Plan, dotted_name, worst
 from jaxlint.rules.api_drift.table import Drift
-from jaxlint.rules.array_semantics.helpers import ArrayEvidence
 from jaxlint.rules.base import FixOp, ReplaceNode
 
 

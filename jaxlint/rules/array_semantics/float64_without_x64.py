@@ -8,10 +8,10 @@ from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
+from jaxlint.analysis.arrays import ArrayEvidence
 from jaxlint.analysis.testcode import is_test_function
 from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
 from jaxlint.rules.array_semantics.float64_without_x64_analysis import X64Checks
-from jaxlint.rules.array_semantics.helpers import ArrayEvidence
 from jaxlint.rules.base import Examples, Option, Raises, Rule
 
 EXAMPLES = Examples(__file__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.rules.array_semantics.helpers import ArrayEvidence
+from jaxlint.analysis.arrays import ArrayEvidence
 from jaxlint.rules.array_semantics.in_place_update_fix import AUG_METHODS, InPlaceFixPlan
 from jaxlint.rules.base import Examples, FixOp, Raises, ReplaceNode, Rule
 

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.arrays import is_number
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import ATOMS
-from jaxlint.rules.array_semantics.helpers import is_number
 
 if TYPE_CHECKING:
+    from jaxlint.analysis.arrays import ArrayEvidence
     from jaxlint.analysis.names import SemanticModel
     from jaxlint.engine import FileContext
-    from jaxlint.rules.array_semantics.helpers import ArrayEvidence
 
 _SUBTRACT_SINCE = (0, 4, 35)
 """``x.at[i].subtract`` exists since JAX 0.4.35 (checked on the release tags)."""

@@ -1,9 +1,11 @@
-"""Shared by the JAX6xx rules: which expressions are certainly one immutable ``jax.Array``."""
+"""Which expressions are certainly one immutable ``jax.Array`` (:class:`ArrayEvidence`):
+asked by the JAX6xx rules and by JAX701/702 before they rewrite an array method."""
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 import libcst as cst
 
@@ -15,7 +17,27 @@ from jaxlint.analysis.transforms import (
     STATIC_ATTRIBUTES,
     STATIC_CALLS,
 )
-from jaxlint.rules.base import Rule
+
+
+class _Context(Protocol):
+    """What :class:`ArrayEvidence` reads of a file's context (the engine's ``FileContext``
+    has these; the analysis layer never imports the engine)."""
+
+    @property
+    def trace(self) -> Any: ...
+
+    @property
+    def positions(self) -> Mapping[cst.CSTNode, Any]: ...
+
+    def code(self, node: cst.CSTNode) -> str: ...
+
+
+class _Asker(Protocol):
+    """A rule (or anything) with the file's model and context."""
+
+    model: SemanticModel
+    ctx: Any
+
 
 # -- which expressions are certainly one immutable jax.Array ------------------------------
 
@@ -129,10 +151,9 @@ class ArrayEvidence:
     assignment to it in its scope does (``x += v`` keeps what ``x`` was).
     """
 
-    def __init__(self, rule: Rule) -> None:
-        self.rule = rule
-        self.model = rule.model
-        self.ctx = rule.ctx
+    def __init__(self, rule: _Asker) -> None:
+        self.model: SemanticModel = rule.model
+        self.ctx: _Context = rule.ctx
         self._assigned: dict[int, tuple[str, cst.BaseExpression]] | None = None
         self._returns: dict[int, list[cst.Return]] = {}
         self._uses: dict[tuple[int, str], tuple[str, int] | None] = {}
