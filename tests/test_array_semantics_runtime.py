@@ -205,3 +205,33 @@ def test_jax601_invalid_raises_the_immutability_error(
     assert out["message"].startswith(
         "JAX arrays are immutable and do not support in-place item assignment"
     ), out["message"]
+
+
+@pytest.mark.parametrize(
+    ("code", "dtype"),
+    [
+        # analysis/x64.py: JAX_ENABLE_X64 set before the program imports JAX switches x64 on
+        ('import os\nos.environ["JAX_ENABLE_X64"] = "1"\nimport jax.numpy as jnp\n', "float64"),
+        # ... and set after the import it does nothing (JAX read it once, at import)
+        ('import os\nimport jax.numpy as jnp\nos.environ["JAX_ENABLE_X64"] = "1"\n', "float32"),
+        # jax.config.update works whenever it runs before the arrays are made
+        (
+            'import jax\nimport jax.numpy as jnp\njax.config.update("jax_enable_x64", True)\n',
+            "float64",
+        ),
+    ],
+    ids=["env-before-import", "env-after-import", "config-update"],
+)
+def test_x64_switches_that_jax603_reads(code: str, dtype: str) -> None:
+    """The facts JAX603's project reading (analysis/x64.py) relies on, on the installed JAX."""
+    program = code + 'print(jnp.zeros(1, dtype="float64").dtype)\n'
+    env = {k: v for k, v in os.environ.items() if k != "JAX_ENABLE_X64"}
+    proc = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", program],
+        capture_output=True,
+        text=True,
+        env={**env, "JAX_PLATFORMS": "cpu"},
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split()[-1] == dtype
