@@ -18,10 +18,10 @@ import os
 import subprocess
 import sys
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_support import runner
 
 import jaxlint.source
 from jaxlint.cli import main
@@ -45,32 +45,12 @@ ALL_THREE = (
 CONCISE = ("--output-format", "concise", "--no-cache")
 
 
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-
-    def lines_for(self, name: str) -> list[str]:
-        return [line for line in self.out.splitlines() if line.startswith(f"{name}:")]
-
-    @property
-    def errors(self) -> list[str]:
-        return [line for line in self.err.splitlines() if line.startswith("error:")]
-
-
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """Run ``main`` in ``tmp_path`` (so file names print relative) and capture its output."""
     monkeypatch.chdir(tmp_path)
 
-    def run(*args: str) -> Run:
-        code = main([*CONCISE, *args])
-        out, err = capsys.readouterr()
-        assert "Traceback" not in err
-        return Run(code, out, err)
-
-    return run
+    return runner(capsys, *CONCISE)
 
 
 def run_process(

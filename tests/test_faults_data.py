@@ -9,36 +9,22 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
 import pytest
+from cli_support import runner
 
-from jaxlint.cli import main
 from jaxlint.positions import compute_positions
 
 CONCISE = ("--output-format", "concise", "--no-cache")
-
-
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
 
 
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tmp_path)
 
-    def run(*args: str) -> Run:
-        code = main(list(args))
-        out, err = capsys.readouterr()
-        assert "Traceback" not in err
-        return Run(code, out, err)
-
-    return run
+    return runner(capsys)
 
 
 # -- 1. positions in the text's units, whatever the whitespace before a node ---------------------

@@ -17,10 +17,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_support import runner
 
 import jaxlint.cli
 import jaxlint.source
@@ -35,24 +35,11 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CONCISE = ("--output-format", "concise", "--no-cache")
 
 
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-
-
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tmp_path)
 
-    def run(*args: str) -> Run:
-        code = main([*CONCISE, *args])
-        out, err = capsys.readouterr()
-        assert "Traceback" not in err
-        return Run(code, out, err)
-
-    return run
+    return runner(capsys, *CONCISE)
 
 
 def leftovers(directory: Path) -> list[str]:

@@ -8,16 +8,15 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_support import Run, runner
 
 import jaxlint.cli
 import jaxlint.cli.pool
 import jaxlint.parallel
 import jaxlint.versions
-from jaxlint.cli import main
 from jaxlint.parallel import describe_exit, run_parallel, should_parallelize
 
 pytestmark = [
@@ -50,13 +49,6 @@ def f(x):
 """
 
 
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-
-
 @pytest.fixture(autouse=True)
 def _setup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(jaxlint.versions, "installed_jax_version", lambda: "0.12.0")
@@ -69,13 +61,7 @@ def _setup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
-    def run(*args: str) -> Run:
-        code = main(["check", "--no-cache", "--output-format", "concise", *args])
-        out, err = capsys.readouterr()
-        assert "Traceback" not in err
-        return Run(code, out, err)
-
-    return run
+    return runner(capsys, "check", "--no-cache", "--output-format", "concise")
 
 
 def write_files(root: Path, count: int, template: str = MIXED) -> list[str]:
