@@ -31,7 +31,6 @@ After the clock, untimed:
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import time
 import warnings
@@ -41,7 +40,7 @@ from types import ModuleType
 from typing import Any
 
 from jaxlint.runtime_probes._common import EXIT_USER_CODE, ProbeFailure
-from jaxlint.runtime_probes._errors import describe_exception, warning_rules
+from jaxlint.runtime_probes._errors import describe_exception, jax_dirs, warning_rules
 from jaxlint.runtime_probes._monitor import CompileMonitor
 
 
@@ -119,16 +118,6 @@ def _created(jax: ModuleType, before_ids: set[int]) -> list[Any]:
 # -- does the call run JAX code? -----------------------------------------------------------------
 
 
-def _jax_folders() -> tuple[str, ...]:
-    folders = []
-    for name in ("jax", "jaxlib"):
-        module = sys.modules.get(name)
-        path = getattr(module, "__file__", None)
-        if path:
-            folders.append(os.path.dirname(os.path.abspath(path)) + os.sep)
-    return tuple(folders)
-
-
 def runs_jax(call: Callable[[], Any]) -> tuple[bool | None, Any]:
     """Call ``call()`` and say whether it ran any JAX code: a Python function of the jax or
     jaxlib packages, or a callable of theirs (a jitted function's C++ fast path).
@@ -139,7 +128,7 @@ def runs_jax(call: Callable[[], Any]) -> tuple[bool | None, Any]:
     tool = next((t for t in (5, 4, 3) if monitoring.get_tool(t) is None), None)
     if tool is None:
         return None, call()
-    folders = _jax_folders()
+    folders = jax_dirs()
     seen = False
 
     def hit() -> None:

@@ -282,7 +282,7 @@ def _package_dirs() -> tuple[str, ...]:
     return tuple(dirs)
 
 
-def _jax_dirs() -> tuple[str, ...]:
+def jax_dirs() -> tuple[str, ...]:
     return tuple(
         d for d in _package_dirs() if os.path.basename(d.rstrip(os.sep)) in ("jax", "jaxlib")
     )
@@ -301,7 +301,7 @@ def _is_library_frame(filename: str, package_dirs: tuple[str, ...], stdlib: str)
 def _raised_in_jax(exc: BaseException) -> bool:
     """Raised by a JAX frame: the last frame is JAX's, or JAX filtered its frames away."""
     frames = traceback.extract_tb(exc.__traceback__)
-    if frames and os.path.abspath(frames[-1].filename).startswith(_jax_dirs()):
+    if frames and os.path.abspath(frames[-1].filename).startswith(jax_dirs()):
         return True
     notes = getattr(exc, "__notes__", None) or []
     return any("JAX has removed its internal frames" in str(n) for n in notes)
