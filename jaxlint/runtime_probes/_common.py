@@ -436,26 +436,35 @@ NUMBERS = ("results", "ratio")
 """Report keys holding measurements, left out when the user's code started processes."""
 
 
-def processes_verdict(report: Report, code: int, *, forks: int, left: int) -> int:
+def processes_verdict(report: Report, code: int, *, forks: int, left: int | None) -> int:
     """``ok: false`` (exit 3) when the user's code forked the probe or left processes
     running (killed now): the numbers may include their work, and a forked copy of a
-    multithreaded JAX process can deadlock. Returns the exit code."""
-    if not forks and not left:
+    multithreaded JAX process can deadlock. ``left`` is None when processes were there
+    but could not be counted: the count is reported as null, never guessed. Returns the
+    exit code."""
+    if not forks and left == 0:
         return code
     info = report.setdefault("processes", {"os_fork_calls": 0, "left_running_and_killed": 0})
     info["os_fork_calls"] += forks  # the child's count, then the supervisor's finds
-    info["left_running_and_killed"] += left
+    counted = info["left_running_and_killed"]
+    info["left_running_and_killed"] = None if left is None or counted is None else counted + left
     if code != EXIT_OK:
         return code
     for key in NUMBERS:
         report.pop(key, None)
-    if left:
+    if left is None:
+        message = (
+            "your code left processes in its process group when the probe ended (how many"
+            " could not be read: /proc is not available); they were killed"
+        )
+    elif left:
         message = (
             f"your code left {left} process(es) running when the probe ended; they were killed"
         )
     else:
         message = f"your code called os.fork() {forks} time(s) while the probe ran it"
-    report["error"] = {"class": "ProcessesLeftRunning"} if left else {"class": "ForkInUserCode"}
+    left_some = left is None or left > 0
+    report["error"] = {"class": "ProcessesLeftRunning" if left_some else "ForkInUserCode"}
     report["error"] |= {
         "message": message,
         "hint": "a probe's target and input factory must not start processes that outlive"
