@@ -266,12 +266,15 @@ def warning_rules(caught: list[Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for w in caught:
         message = w.message if isinstance(w.message, Warning) else w.category(str(w.message))
-        if not matching_rules(message):
+        declared = matching_rules(message)
+        if not declared:
             continue  # only a declared warning names a rule
         filename = getattr(w, "filename", None)
         lineno = getattr(w, "lineno", None)
         rule, _, _ = choose_rule(message, filename, lineno)
-        if rule is None:
+        if rule not in declared:
+            # none, or choose_rule's fallback: a finding at the line whose rule does not
+            # declare this warning (JAX201 at the line of a float64 truncation warning)
             continue
         entry = {
             "warning": str(message).splitlines()[0] if str(message).strip() else "",
