@@ -118,13 +118,10 @@ class UserCode:
         if self._previous_sigint is not None:
             with contextlib.suppress(OSError, ValueError, TypeError):
                 signal.signal(signal.SIGINT, self._previous_sigint)
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()  # the user's output, before the redirection ends
         if self._redirect is not None:
-            with contextlib.suppress(OSError, ValueError):
-                sys.stdout.flush()
             self._redirect.__exit__(None, None, None)
-        else:
-            with contextlib.suppress(OSError, ValueError):
-                sys.stdout.flush()
 
 
 def _process_stats() -> list[tuple[int, list[str]]]:
