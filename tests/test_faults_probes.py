@@ -252,6 +252,11 @@ def test_processes_left_running_are_killed_and_reported(
         assert report["error"]["class"] == "ProcessesLeftRunning"
         assert report["processes"]["left_running_and_killed"] >= 1
         assert "results" not in report  # no numbers from a run that shared the machine
+        # compile's times too: its stages keep what they found, not how long they took
+        assert "time_split" not in report
+        for stage in (report.get("stages") or {}).values():
+            assert "seconds" not in stage, stage
+            assert not any(k.endswith("_seconds") for k in stage.get("jax_events", {})), stage
     finally:
         _cleanup(pids)
 

@@ -432,8 +432,28 @@ def _format_of(argv: Sequence[str]) -> str:
     return default_format(_raw_option(argv, "--output"))
 
 
-NUMBERS = ("results", "ratio")
-"""Report keys holding measurements, left out when the user's code started processes."""
+NUMBERS = ("results", "ratio", "time_split")
+"""Report keys holding measurements, left out when the user's code started processes
+(with the times inside ``compile``'s ``stages``: see :func:`_drop_measurements`)."""
+
+
+def _drop_measurements(report: Report) -> None:
+    """Leave out what was timed while processes the user's code started shared the
+    machine: bench's results and ratio, compile's time split, and each compile stage's
+    ``seconds`` and the ``*_seconds`` JAX recorded for it (its counts stay)."""
+    for key in NUMBERS:
+        report.pop(key, None)
+    stages = report.get("stages")
+    if not isinstance(stages, dict):
+        return
+    for info in stages.values():
+        if not isinstance(info, dict):
+            continue
+        info.pop("seconds", None)
+        events = info.get("jax_events")
+        if isinstance(events, dict):
+            for key in [k for k in events if k.endswith("_seconds")]:
+                del events[key]
 
 
 def processes_verdict(report: Report, code: int, *, forks: int, left: int | None) -> int:
@@ -450,8 +470,7 @@ def processes_verdict(report: Report, code: int, *, forks: int, left: int | None
     info["left_running_and_killed"] = None if left is None or counted is None else counted + left
     if code != EXIT_OK:
         return code
-    for key in NUMBERS:
-        report.pop(key, None)
+    _drop_measurements(report)
     if left is None:
         message = (
             "your code left processes in its process group when the probe ended (how many"
