@@ -316,3 +316,23 @@ def test_a_process_group_that_cannot_be_counted_is_reported_as_unknown(
     # a later count does not turn the unknown into a number
     assert _common.processes_verdict(report, 3, forks=0, left=2) == 3
     assert report["processes"]["left_running_and_killed"] is None
+
+
+def test_recompile_times_are_left_out_when_processes_were_left() -> None:
+    """recompile times each case and step (synchronised): taken while the user's
+    processes shared the machine, those seconds go too; the compile counts stay."""
+    from jaxlint.runtime_probes import _common, recompile
+
+    report = _common.new_report("recompile")
+    report.update(
+        mode="loop",
+        step_function="f.py:step",
+        steps=[
+            {"step": 0, "arguments": {}, "compiles": 1, "by_function": {}, "seconds": 0.5},
+            {"step": 1, "arguments": {}, "compiles": 0, "by_function": {}, "seconds": 0.1},
+        ],
+    )
+    assert _common.processes_verdict(report, 0, forks=0, left=1) == 3
+    assert [s["compiles"] for s in report["steps"]] == [1, 0]
+    assert not any("seconds" in s for s in report["steps"])
+    assert "n/a" in recompile.render_text(report)  # renders without the times
