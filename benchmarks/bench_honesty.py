@@ -11,8 +11,10 @@ Each case (tests/fixtures/probes/honesty_cases.py) is run with the real command,
 measured here: the median of calls of the same work with fresh inputs, each waited for
 on every device array it produced (``truth_*``). Three rounds (truth, then the probe)
 give three ratios; the table shows the median round. A case passes when the probe's
-ratio is within 0.8-1.25, or when the probe refuses it (``ok: false``) where no honest
-number exists. Ratios, not seconds, are the point: the machine is shared and noisy.
+ratio is within 0.8-1.25, or when the probe refuses it (``ok: false``, exit 3) with the
+error the case calls for, where no honest number exists (any other failure, a crash
+included, is misleading). Ratios, not seconds, are the point: the machine is shared
+and noisy.
 """
 
 from __future__ import annotations
@@ -32,22 +34,28 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "fixtures" / "probes" / "honesty_cases.py"
 LOW, HIGH = 0.8, 1.25
 
-# (row, function, factory, flags, should the probe refuse it?)
+# (row, function, factory, flags, the error class the probe must refuse it with, or None)
 ROWS = [
-    ("async dispatch (jitted matmul chain)", "chain", "make_inputs", ["--jit"], False),
-    ("pytree output (dict, tuple, list leaves)", "pytree", "make_inputs", ["--jit"], False),
+    ("async dispatch (jitted matmul chain)", "chain", "make_inputs", ["--jit"], None),
+    ("pytree output (dict, tuple, list leaves)", "pytree", "make_inputs", ["--jit"], None),
     (
         "donation (--donate-argnums 0)",
         "donated",
         "make_inputs",
         ["--jit", "--donate-argnums", "0"],
-        False,
+        None,
     ),
-    ("keeps a metrics array (issue 26.1)", "keeps_metric", "make_inputs", [], False),
-    ("keeps state, returns a scalar", "keeps_state", "make_inputs", [], False),
-    ("host-only result, work dropped (26.2)", "drops_work", "make_inputs", [], True),
-    ("functools.lru_cache result (26.3)", "cached", "make_count", [], True),
-    ("memoised: same array every call (26.3)", "memoised", "make_inputs", [], True),
+    ("keeps a metrics array (issue 26.1)", "keeps_metric", "make_inputs", [], None),
+    ("keeps state, returns a scalar", "keeps_state", "make_inputs", [], None),
+    (
+        "host-only result, work dropped (26.2)",
+        "drops_work",
+        "make_inputs",
+        [],
+        "UnsynchronisableOutput",
+    ),
+    ("functools.lru_cache result (26.3)", "cached", "make_count", [], "CachedOutput"),
+    ("memoised: same array every call (26.3)", "memoised", "make_inputs", [], "CachedOutput"),
 ]
 
 
@@ -89,7 +97,10 @@ def probe(jaxlint: Path, name: str, factory: str, flags: list[str], repeat: int)
         command = [sys.executable, "-m", "jaxlint.runtime_probes.bench", f"{CASES}:{name}"]
         command += ["--factory", factory, "--repeat", str(repeat), *flags, "--output", str(out)]
         proc = subprocess.run(command, env=env, cwd=folder, capture_output=True, timeout=600)
-        report = json.loads(out.read_text())
+        try:
+            report = json.loads(out.read_text())
+        except (OSError, ValueError) as exc:  # no report: a failure, never a refusal
+            report = {"ok": False, "error": {"class": "NoReport", "message": str(exc)}}
         report["_exit"] = proc.returncode
         return report
 
@@ -140,7 +151,8 @@ def main() -> int:
             honest = LOW <= ratio <= HIGH
         else:
             says = f"refused: {report['error']['class']} (exit {report['_exit']})"
-            honest = refuse
+            # only the refusal this case calls for: a crash (InternalError, exit 2) is not
+            honest = report["error"]["class"] == refuse and report["_exit"] == 3
         failures += not honest
         shown = f"{ratio:.2f}" if ratio is not None else "-"
         print(

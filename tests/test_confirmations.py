@@ -212,3 +212,44 @@ def test_jax404_raises_and_never_recompiles() -> None:
     assert "JAX404" not in recompile.loop_rules()
     (declared,) = next(r for r in all_rules() if r.code == "JAX404").confirmed_by
     assert isinstance(declared, Raises) and declared.exception == "ValueError"
+
+
+def test_a_warning_names_only_a_rule_that_declares_it(monkeypatch) -> None:
+    """A float64 truncation warning at a line where check reports JAX201 (not JAX603):
+    choose_rule's fallback names JAX201, which does not declare the warning, so the
+    warning names no rule."""
+    import warnings
+
+    truncated = UserWarning("... is not available, and will be truncated to dtype float32.")
+    caught = [warnings.WarningMessage(truncated, UserWarning, "f.py", 6)]
+    monkeypatch.setattr(_errors, "_user_file", lambda filename: True)
+    monkeypatch.setattr(_errors, "static_rules_at", lambda f, line: ["JAX201"])
+    assert _errors.warning_rules(caught) == []
+    monkeypatch.setattr(_errors, "static_rules_at", lambda f, line: ["JAX201", "JAX603"])
+    assert [w["rule"] for w in _errors.warning_rules(caught)] == ["JAX603"]
+
+
+def test_rule_check_never_confirms_a_rule_by_an_error_it_does_not_declare() -> None:
+    """describe_exception names a finding at the failing line even when its rule does
+    not declare the exception (rule_source without "and its confirmed_by"): --rule for
+    that rule is not confirmed by it; with the declaration it is."""
+    from jaxlint.runtime_probes._rule_check import rule_check
+
+    error = {
+        "class": "ValueError",
+        "message": "mine",
+        "file": "f.py",
+        "line": 3,
+        "rule": "JAX201",
+        "rule_source": "static finding at the failing line",
+    }
+    check = rule_check("JAX201", {"probe": "compile", "error": error}, 3)
+    assert check["confirmed"] is False
+    assert "does not declare ValueError" in check["why"]
+    declared = {
+        **error,
+        "class": "jax.errors.TracerBoolConversionError",
+        "rule_source": "static finding at the failing line, and its confirmed_by",
+    }
+    check = rule_check("JAX201", {"probe": "compile", "error": declared}, 3)
+    assert check["confirmed"] is True

@@ -14,6 +14,7 @@ the repository (``cwd`` is the test's folder), so it runs the jaxlint on ``PYTHO
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -251,6 +252,11 @@ def test_processes_left_running_are_killed_and_reported(
         assert report["error"]["class"] == "ProcessesLeftRunning"
         assert report["processes"]["left_running_and_killed"] >= 1
         assert "results" not in report  # no numbers from a run that shared the machine
+        # compile's times too: its stages keep what they found, not how long they took
+        assert "time_split" not in report
+        for stage in (report.get("stages") or {}).values():
+            assert "seconds" not in stage, stage
+            assert not any(k.endswith("_seconds") for k in stage.get("jax_events", {})), stage
     finally:
         _cleanup(pids)
 
@@ -274,3 +280,59 @@ def test_a_forked_copy_of_the_probe_writes_no_second_report(target: Path, tmp_pa
     report = json.loads(proc.stdout)  # exactly one JSON document
     assert report["ok"] is False
     assert report["error"]["class"] in ("ForkInUserCode", "ProcessesLeftRunning")
+
+
+def test_a_process_group_that_cannot_be_counted_is_reported_as_unknown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without /proc the supervisor's backstop still kills the group, but how many it
+    held is not known: the count is null, never a guessed 1."""
+    from jaxlint.runtime_probes import _common, _isolation
+
+    sleeper = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True
+    )
+    real = os.listdir
+
+    def no_proc(path: str = ".") -> list[str]:
+        if str(path) == "/proc":
+            raise PermissionError("no /proc here")
+        return real(path)
+
+    try:
+        monkeypatch.setattr(_isolation.os, "listdir", no_proc)
+        assert _isolation.kill_group(sleeper.pid) is None
+        monkeypatch.undo()
+        assert sleeper.wait(timeout=30) == -signal.SIGKILL
+    finally:
+        with contextlib.suppress(OSError):
+            sleeper.kill()
+    report: dict = {"results": {"t": 1.0}}
+    assert _common.processes_verdict(report, 0, forks=0, left=None) == 3
+    assert report["processes"]["left_running_and_killed"] is None
+    assert report["error"]["class"] == "ProcessesLeftRunning"
+    assert "could not be read" in report["error"]["message"]
+    assert "results" not in report
+    # a later count does not turn the unknown into a number
+    assert _common.processes_verdict(report, 3, forks=0, left=2) == 3
+    assert report["processes"]["left_running_and_killed"] is None
+
+
+def test_recompile_times_are_left_out_when_processes_were_left() -> None:
+    """recompile times each case and step (synchronised): taken while the user's
+    processes shared the machine, those seconds go too; the compile counts stay."""
+    from jaxlint.runtime_probes import _common, recompile
+
+    report = _common.new_report("recompile")
+    report.update(
+        mode="loop",
+        step_function="f.py:step",
+        steps=[
+            {"step": 0, "arguments": {}, "compiles": 1, "by_function": {}, "seconds": 0.5},
+            {"step": 1, "arguments": {}, "compiles": 0, "by_function": {}, "seconds": 0.1},
+        ],
+    )
+    assert _common.processes_verdict(report, 0, forks=0, left=1) == 3
+    assert [s["compiles"] for s in report["steps"]] == [1, 0]
+    assert not any("seconds" in s for s in report["steps"])
+    assert "n/a" in recompile.render_text(report)  # renders without the times

@@ -435,3 +435,40 @@ def test_plot_without_matplotlib_is_a_text_histogram_and_exit_2(tmp_path, monkey
     counts = [int(line.rsplit(" ", 1)[1]) for line in out.splitlines() if " | " in line]
     assert sum(counts) == 6
     assert not svg.exists()
+
+
+class _StillComputing:
+    """A kept array as the probe sees it when its work outlasted the clock."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def is_ready(self):
+        return False
+
+    def is_deleted(self):
+        return self.array.is_deleted()
+
+    def block_until_ready(self):
+        return self.array.block_until_ready()
+
+
+def test_a_time_less_the_probes_scan_is_reported_as_a_lower_bound(tmp_path, monkeypatch):
+    """Kept arrays still computing after the clock: the time is the wait's end less the
+    probe's scan, which the work may have overlapped. Each timed call's subtracted scan
+    is reported with the samples, and a warning says the times are lower bounds."""
+    real = _bench_call._created
+    monkeypatch.setattr(
+        _bench_call, "_created", lambda jax, ids: [_StillComputing(a) for a in real(jax, ids)]
+    )
+    argv = [spec(BENCH, "two_matmuls_stores_state"), "--factory", "make_pair", "--repeat", "3"]
+    code, report = run_main(bench.main, argv, tmp_path)
+    assert code == 0, report.get("error")
+    result = report["results"]["target"]
+    kept = result["kept_arrays"]
+    assert kept["calls_waited_for_kept_arrays"] == 1 + 2 + 3
+    scans = kept["scan_subtracted_seconds"]
+    assert len(scans) == len(result["samples"]) == 3
+    assert all(scan > 0 for scan in scans)
+    assert max(scans) <= kept["longest_scan_left_out_seconds"]
+    assert any("3 of 3 timed call(s)" in w and "lower bound" in w for w in result["warnings"])

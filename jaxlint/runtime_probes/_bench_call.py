@@ -12,10 +12,14 @@ After the clock, untimed:
 - **Arrays the call created and kept** (in a dict, on an object) besides its outputs:
   each is asked ``is_ready()``. One still being computed proves the device was busy
   with the call's work past the clock's stop, so the probe waits for it and the call's
-  time runs to the end of that wait, less the probe's own scan (on a CPU backend the
-  scan takes the cores the work needs; the longest scan left out is recorded). When
-  all are ready, the time stands, and how long after the clock's stop they were
-  checked is recorded (``kept_arrays``): the bound on work the time could have missed.
+  time runs to the end of that wait, less the probe's own scan (measured on each call:
+  from the clock's stop to the check). That is a lower bound, not a measurement: the
+  work may have run during the scan, so the call took between the time and the time
+  plus the scan; each timed call's subtracted scan is recorded
+  (``Subject.last_scan_subtracted``, reported as ``kept_arrays.scan_subtracted_seconds``
+  with a warning). When all are ready, the time stands, and how long after the clock's
+  stop they were checked is recorded (``kept_arrays``): the bound on work the time could
+  have missed.
 - **A result without device arrays** from an unjitted function that keeps none
   (``return int(n)`` after launching device work and dropping it, issue 26, item 2):
   the arrays it launched are gone, nothing can be waited on, and the time would be
@@ -31,7 +35,6 @@ After the clock, untimed:
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import time
 import warnings
@@ -41,7 +44,7 @@ from types import ModuleType
 from typing import Any
 
 from jaxlint.runtime_probes._common import EXIT_USER_CODE, ProbeFailure
-from jaxlint.runtime_probes._errors import describe_exception, warning_rules
+from jaxlint.runtime_probes._errors import describe_exception, jax_dirs, warning_rules
 from jaxlint.runtime_probes._monitor import CompileMonitor
 
 
@@ -119,16 +122,6 @@ def _created(jax: ModuleType, before_ids: set[int]) -> list[Any]:
 # -- does the call run JAX code? -----------------------------------------------------------------
 
 
-def _jax_folders() -> tuple[str, ...]:
-    folders = []
-    for name in ("jax", "jaxlib"):
-        module = sys.modules.get(name)
-        path = getattr(module, "__file__", None)
-        if path:
-            folders.append(os.path.dirname(os.path.abspath(path)) + os.sep)
-    return tuple(folders)
-
-
 def runs_jax(call: Callable[[], Any]) -> tuple[bool | None, Any]:
     """Call ``call()`` and say whether it ran any JAX code: a Python function of the jax or
     jaxlib packages, or a callable of theirs (a jitted function's C++ fast path).
@@ -139,7 +132,7 @@ def runs_jax(call: Callable[[], Any]) -> tuple[bool | None, Any]:
     tool = next((t for t in (5, 4, 3) if monitoring.get_tool(t) is None), None)
     if tool is None:
         return None, call()
-    folders = _jax_folders()
+    folders = jax_dirs()
     seen = False
 
     def hit() -> None:
@@ -211,6 +204,7 @@ def call_once(
 
     Returns the seconds and the number of XLA compilations during the call.
     """
+    subject.last_scan_subtracted = None
     inputs = subject.prepare(jax, phase, call_index)
     args, kwargs = inputs
     donated = subject.donated(jax, inputs)
@@ -255,11 +249,11 @@ def call_once(
         except Exception as exc:
             raise _user_failure(exc, subject.label, phase) from exc
         ready = time.perf_counter()
-        # the call's time runs to the end of that wait, less the probe's own scan (on a
-        # CPU backend the scan takes the cores the work needs; on an accelerator work
-        # done during the scan is missed: kept_arrays gives the longest scan left out)
+        # the call's time runs to the end of that wait, less the probe's own scan: a
+        # lower bound (the work may have run during the scan), reported as one
         scan = checked - stop
         elapsed = ready - start - scan
+        subject.last_scan_subtracted = scan
         subject.kept_scan_left_out = max(subject.kept_scan_left_out, scan)
         how += "; arrays the call kept, still computing when checked: waited for"
         subject.kept_pending_calls += 1

@@ -432,30 +432,63 @@ def _format_of(argv: Sequence[str]) -> str:
     return default_format(_raw_option(argv, "--output"))
 
 
-NUMBERS = ("results", "ratio")
-"""Report keys holding measurements, left out when the user's code started processes."""
+NUMBERS = ("results", "ratio", "time_split")
+"""Report keys holding measurements, left out when the user's code started processes
+(with the times inside ``compile``'s ``stages``: see :func:`_drop_measurements`)."""
 
 
-def processes_verdict(report: Report, code: int, *, forks: int, left: int) -> int:
+def _drop_measurements(report: Report) -> None:
+    """Leave out what was timed while processes the user's code started shared the
+    machine: bench's results and ratio, compile's time split, and each compile stage's
+    ``seconds`` and the ``*_seconds`` JAX recorded for it, and the ``seconds`` of each of
+    recompile's cases or steps (the counts stay)."""
+    for key in NUMBERS:
+        report.pop(key, None)
+    for key in ("cases", "steps"):
+        for entry in report.get(key) or []:
+            if isinstance(entry, dict):
+                entry.pop("seconds", None)
+    stages = report.get("stages")
+    if not isinstance(stages, dict):
+        return
+    for info in stages.values():
+        if not isinstance(info, dict):
+            continue
+        info.pop("seconds", None)
+        events = info.get("jax_events")
+        if isinstance(events, dict):
+            for key in [k for k in events if k.endswith("_seconds")]:
+                del events[key]
+
+
+def processes_verdict(report: Report, code: int, *, forks: int, left: int | None) -> int:
     """``ok: false`` (exit 3) when the user's code forked the probe or left processes
     running (killed now): the numbers may include their work, and a forked copy of a
-    multithreaded JAX process can deadlock. Returns the exit code."""
-    if not forks and not left:
+    multithreaded JAX process can deadlock. ``left`` is None when processes were there
+    but could not be counted: the count is reported as null, never guessed. Returns the
+    exit code."""
+    if not forks and left == 0:
         return code
     info = report.setdefault("processes", {"os_fork_calls": 0, "left_running_and_killed": 0})
     info["os_fork_calls"] += forks  # the child's count, then the supervisor's finds
-    info["left_running_and_killed"] += left
+    counted = info["left_running_and_killed"]
+    info["left_running_and_killed"] = None if left is None or counted is None else counted + left
     if code != EXIT_OK:
         return code
-    for key in NUMBERS:
-        report.pop(key, None)
-    if left:
+    _drop_measurements(report)
+    if left is None:
+        message = (
+            "your code left processes in its process group when the probe ended (how many"
+            " could not be read: /proc is not available); they were killed"
+        )
+    elif left:
         message = (
             f"your code left {left} process(es) running when the probe ended; they were killed"
         )
     else:
         message = f"your code called os.fork() {forks} time(s) while the probe ran it"
-    report["error"] = {"class": "ProcessesLeftRunning"} if left else {"class": "ForkInUserCode"}
+    left_some = left is None or left > 0
+    report["error"] = {"class": "ProcessesLeftRunning" if left_some else "ForkInUserCode"}
     report["error"] |= {
         "message": message,
         "hint": "a probe's target and input factory must not start processes that outlive"

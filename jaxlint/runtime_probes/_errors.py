@@ -16,6 +16,7 @@ import os
 import sys
 import sysconfig
 import traceback
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -125,9 +126,8 @@ def probe_view(filename: str, text: str) -> str:
 def reported_in_probe_scopes() -> set[str]:
     """The codes ``jaxlint check`` reports in the code the probe ran (``PROBE_SCOPES``)."""
     found: set[str] = set()
-    for region_file, first, last in sorted(PROBE_SCOPES):
-        for row in range(first, last + 1):
-            found.update(static_rules_at(region_file, row))
+    for region_file, row in _probe_scope_lines():
+        found.update(static_rules_at(region_file, row))
     return found
 
 
@@ -185,40 +185,53 @@ def choose_rule(
     Only a rule that ``jaxlint check`` reports names the error, never one it did not
     report. The failing line decides first: a static finding there whose rule also
     declares this exception; else such a finding at a line of the user's code that
-    called it (``callers``, innermost first); else any static finding at the failing
-    line; else such a finding in the code the probe ran (``PROBE_SCOPES``: the target
-    function, the call sites of its inputs). The exception class alone (``matching_rules``) names no rule: ``describe_exception``
-    lists the rules that declare it as ``declared_by``, with why none is named.
+    called it (``callers``, innermost first); else such a finding in the code the probe
+    ran (``PROBE_SCOPES``: the target function, the call sites of its inputs); else any
+    static finding at the failing line (a rule that does not declare the exception:
+    ``why`` then lacks "and its confirmed_by"). The exception class alone
+    (``matching_rules``) names no rule: ``describe_exception`` lists the rules that
+    declare it as ``declared_by``, with why none is named.
     """
     declared = matching_rules(exc)
     static = static_rules_at(filename, line) if _user_file(filename) and line else []
     both = [code for code in static if code in declared]
     if both:
         return both[0], "static finding at the failing line, and its confirmed_by", static
-    for caller_file, caller_line in callers:
-        if not _user_file(caller_file) or (caller_file, caller_line) == (filename, line):
-            continue
-        there = [c for c in static_rules_at(caller_file, caller_line) if c in declared]
-        if there:
-            where = f"{os.path.basename(caller_file)}:{caller_line}"
-            return (
-                there[0],
-                f"static finding at the calling line {where}, and its confirmed_by",
-                static,
-            )
-    for region_file, first, last in sorted(PROBE_SCOPES):
-        for row in range(first, last + 1):
-            there = [c for c in static_rules_at(region_file, row) if c in declared]
-            if there:
-                where = f"{os.path.basename(region_file)}:{row}"
-                return (
-                    there[0],
-                    f"static finding at {where} in the code the probe ran, and its confirmed_by",
-                    static,
-                )
+    calling = [place for place in callers if _user_file(place[0]) and place != (filename, line)]
+    found = _declared_finding(calling, declared)
+    if found:
+        code, where = found
+        return code, f"static finding at the calling line {where}, and its confirmed_by", static
+    found = _declared_finding(_probe_scope_lines(), declared)
+    if found:
+        code, where = found
+        return (
+            code,
+            f"static finding at {where} in the code the probe ran, and its confirmed_by",
+            static,
+        )
     if static:
         return static[0], "static finding at the failing line", static
     return None, None, static
+
+
+def _declared_finding(
+    places: Iterable[tuple[str, int]], declared: list[str]
+) -> tuple[str, str] | None:
+    """The first static finding at ``places`` whose rule is in ``declared``: (its code,
+    ``file:line`` with the file's base name)."""
+    for file, row in places:
+        there = [code for code in static_rules_at(file, row) if code in declared]
+        if there:
+            return there[0], f"{os.path.basename(file)}:{row}"
+    return None
+
+
+def _probe_scope_lines() -> Iterator[tuple[str, int]]:
+    """Each (file, line) of the code the probe ran (``PROBE_SCOPES``), in order."""
+    for region_file, first, last in sorted(PROBE_SCOPES):
+        for row in range(first, last + 1):
+            yield region_file, row
 
 
 PROBE_SCOPES: set[tuple[str, int, int]] = set()
@@ -253,12 +266,15 @@ def warning_rules(caught: list[Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for w in caught:
         message = w.message if isinstance(w.message, Warning) else w.category(str(w.message))
-        if not matching_rules(message):
+        declared = matching_rules(message)
+        if not declared:
             continue  # only a declared warning names a rule
         filename = getattr(w, "filename", None)
         lineno = getattr(w, "lineno", None)
         rule, _, _ = choose_rule(message, filename, lineno)
-        if rule is None:
+        if rule not in declared:
+            # none, or choose_rule's fallback: a finding at the line whose rule does not
+            # declare this warning (JAX201 at the line of a float64 truncation warning)
             continue
         entry = {
             "warning": str(message).splitlines()[0] if str(message).strip() else "",
@@ -282,7 +298,7 @@ def _package_dirs() -> tuple[str, ...]:
     return tuple(dirs)
 
 
-def _jax_dirs() -> tuple[str, ...]:
+def jax_dirs() -> tuple[str, ...]:
     return tuple(
         d for d in _package_dirs() if os.path.basename(d.rstrip(os.sep)) in ("jax", "jaxlib")
     )
@@ -301,7 +317,7 @@ def _is_library_frame(filename: str, package_dirs: tuple[str, ...], stdlib: str)
 def _raised_in_jax(exc: BaseException) -> bool:
     """Raised by a JAX frame: the last frame is JAX's, or JAX filtered its frames away."""
     frames = traceback.extract_tb(exc.__traceback__)
-    if frames and os.path.abspath(frames[-1].filename).startswith(_jax_dirs()):
+    if frames and os.path.abspath(frames[-1].filename).startswith(jax_dirs()):
         return True
     notes = getattr(exc, "__notes__", None) or []
     return any("JAX has removed its internal frames" in str(n) for n in notes)

@@ -118,34 +118,35 @@ class UserCode:
         if self._previous_sigint is not None:
             with contextlib.suppress(OSError, ValueError, TypeError):
                 signal.signal(signal.SIGINT, self._previous_sigint)
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()  # the user's output, before the redirection ends
         if self._redirect is not None:
-            with contextlib.suppress(OSError, ValueError):
-                sys.stdout.flush()
             self._redirect.__exit__(None, None, None)
-        else:
-            with contextlib.suppress(OSError, ValueError):
-                sys.stdout.flush()
 
 
-def _children(pid: int) -> list[tuple[int, str]]:
-    """(pid, state) of the processes whose parent is ``pid`` (Linux /proc; else none)."""
+def _process_stats() -> list[tuple[int, list[str]]]:
+    """(pid, fields of ``/proc/PID/stat`` after the command: state, ppid, pgrp, ...) of
+    every process (Linux /proc); raises ``OSError`` when /proc cannot be listed."""
     found = []
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return found
-    for name in names:
+    for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         try:
             with open(f"/proc/{name}/stat", encoding="utf-8", errors="replace") as fh:
                 text = fh.read()
         except OSError:
-            continue
-        fields = text[text.rfind(")") + 2 :].split()
-        if len(fields) >= 2 and fields[1] == str(pid):
-            found.append((int(name), fields[0]))
+            continue  # ended meanwhile, or not ours to read
+        found.append((int(name), text[text.rfind(")") + 2 :].split()))
     return found
+
+
+def _children(pid: int) -> list[tuple[int, str]]:
+    """(pid, state) of the processes whose parent is ``pid`` (Linux /proc; else none)."""
+    try:
+        stats = _process_stats()
+    except OSError:
+        return []
+    return [(p, f[0]) for p, f in stats if len(f) >= 2 and f[1] == str(pid)]
 
 
 def sweep() -> int:
@@ -172,27 +173,23 @@ def sweep() -> int:
     return len(killed)
 
 
-def kill_group(pgid: int) -> int:
-    """Kill the processes of process group ``pgid`` (the ended child's session); how many."""
+def kill_group(pgid: int) -> int | None:
+    """Kill the processes of process group ``pgid`` (the ended child's session); how many
+    were running (zombies not counted). ``None``: the group had members but /proc could
+    not be read to count them (they are killed all the same)."""
     try:
         os.killpg(pgid, 0)
     except (OSError, AttributeError):
         return 0
-    members = 0
+    members: int | None
     try:
-        for name in os.listdir("/proc"):
-            if not name.isdigit():
-                continue
-            try:
-                with open(f"/proc/{name}/stat", encoding="utf-8", errors="replace") as fh:
-                    text = fh.read()
-            except OSError:
-                continue
-            fields = text[text.rfind(")") + 2 :].split()
-            if len(fields) >= 3 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
-                members += 1
+        members = sum(
+            1
+            for _, f in _process_stats()
+            if len(f) >= 3 and f[2] == str(pgid) and f[0] not in ("Z", "X")
+        )
     except OSError:
-        members = 1
+        members = None  # not counted: never a guessed number
     with contextlib.suppress(OSError):
         os.killpg(pgid, signal.SIGKILL)
     return members

@@ -2,8 +2,10 @@
 
 Verify lines pass the finding's rule (``jaxlint probe compile f.py:g --rule JAX201``);
 the report then has ``rule_check``: ``{rule, confirmed, why}``. It is read from the
-report only, never guessed: the rule is confirmed when the report names it (the error's
-``rule``, a compilation loop's ``rules``, a warning's ``rule``), and when it is not the
+report only, never guessed: the rule is confirmed when the report names it by its runtime
+sign (the error's ``rule`` when that rule declares the exception, not a finding at the
+failing line that declares something else; a compilation loop's ``rules``; a warning's
+``rule``), and when it is not the
 ``why`` says plainly what the run showed and what would have confirmed it (the rule's
 ``confirmed_by``). ``rule_check`` never changes the exit code or ``ok``.
 """
@@ -31,6 +33,13 @@ def _signs(rule: Any) -> list[str]:
         elif isinstance(sign, Event):
             out.append("an XLA compilation on a call after the first")
     return out
+
+
+def _error_declared(error: dict[str, Any]) -> bool:
+    """The error's ``rule`` declares the exception (its ``confirmed_by``), rather than
+    being a finding ``jaxlint check`` reports at the failing line (``choose_rule``'s
+    fallback, whose ``rule_source`` does not end so)."""
+    return str(error.get("rule_source", "")).endswith("and its confirmed_by")
 
 
 def named_rules(report: dict[str, Any]) -> list[str]:
@@ -63,7 +72,9 @@ def rule_check(code: str, report: dict[str, Any], exit_code: int) -> dict[str, A
         return {"rule": code, "confirmed": False, "why": f"{code} is not a jaxlint rule"}
     named = named_rules(report)
     error = report.get("error") or {}
-    if code in named:
+    # the rules named by their runtime sign: the error's only when it declares the error
+    signed = named_rules({**report, "error": error if _error_declared(error) else {}})
+    if code in signed:
         if error.get("rule") == code:
             where = f" at {error['file']}:{error['line']}" if error.get("line") else ""
             why = f"the run raised {error.get('class')}{where}, which is {code}'s"
@@ -91,6 +102,11 @@ def rule_check(code: str, report: dict[str, Any], exit_code: int) -> dict[str, A
         return {"rule": code, "confirmed": False, "why": why}
     if error:
         others = f"; it names {', '.join(named)}" if named else ""
+        if error.get("rule") == code:
+            others += (
+                f"; `jaxlint check` reports {code} at the failing line, but {code} does not"
+                f" declare {error.get('class')}"
+            )
         why = (
             f"the run stopped with {error.get('class')}: {error.get('message', '')}"
             f"{others}; {wanted}"

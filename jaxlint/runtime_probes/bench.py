@@ -233,6 +233,10 @@ class Subject:
     kept_check_gap: float = 0.0
     kept_check_gap_ratio: float = 0.0
     kept_scan_left_out: float = 0.0
+    # the scan subtracted from the last call's time (None: nothing subtracted), and per
+    # timed call, aligned with samples
+    last_scan_subtracted: float | None = None
+    scan_subtracted: list[float | None] = field(default_factory=list)
     host_only_checked: bool | None = None
     previous_outputs: list[Any] = field(default_factory=list)
     _previous: dict[int, weakref.ref[Any]] = field(default_factory=dict)
@@ -562,6 +566,15 @@ def _subject_report(s: Subject, allow: bool) -> dict[str, Any]:
             f"{s.numpy_leaves_passed} NumPy input leaves were passed as they are (the function"
             " is not jitted): any host-to-device transfer they cause is inside the timer"
         )
+    lower_bounds = sum(1 for scan in s.scan_subtracted if scan is not None)
+    if lower_bounds:
+        flagged.append(
+            f"{lower_bounds} of {len(s.samples)} timed call(s) kept arrays that were still"
+            " computing when checked after the clock: each such time is the end of the wait"
+            " for them less the probe's scan (kept_arrays.scan_subtracted_seconds), a lower"
+            " bound: the work may have run during the scan, so the call took between the"
+            " time and the time plus its scan"
+        )
     out["warnings"] = flagged + out["warnings"]
     if s.keeps_arrays:
         out["kept_arrays"] = {
@@ -571,10 +584,14 @@ def _subject_report(s: Subject, allow: bool) -> dict[str, Any]:
             "latest_check_after_the_clock_ratio": s.kept_check_gap_ratio,
             "note": "arrays the call created and kept besides its outputs, checked after the"
             " clock: still computing, waited for (the time runs to the end of the wait, less"
-            " the probe's scan for them);"
+            " the probe's scan for them, measured each call: a lower bound, see"
+            " scan_subtracted_seconds);"
             " already computed, the time stands (work done after the clock stopped could be"
             " missed by at most the check's delay)",
         }
+        if lower_bounds:
+            # per timed call, aligned with samples: the scan subtracted (null: none)
+            out["kept_arrays"]["scan_subtracted_seconds"] = list(s.scan_subtracted)
     if s.donate_argnums:
         out["donation"] = {
             "calls_that_consumed_donated_inputs": s.donated_consumed,
@@ -678,6 +695,7 @@ def run(args: argparse.Namespace, report: Report) -> int:
                             jax, s, f"timed call {i + 1}", monitor, 1 + args.warmup + i, profiling
                         )
                         s.samples.append(seconds)
+                        s.scan_subtracted.append(s.last_scan_subtracted)
                         s.compiles_timed += compiles
                         if compiles:
                             s.timed_calls_that_compiled.append(i + 1)

@@ -515,7 +515,7 @@ def render_text(report: Report) -> str:
         by_fn = ", ".join(f"{k} x{v}" for k, v in e["by_function"].items())
         lines.append(
             f"{label} {e[label]}: {e['compiles']} compile(s)"
-            f"{' (' + by_fn + ')' if by_fn else ''}, {fmt_seconds(e['seconds'])}; {args_text}"
+            f"{' (' + by_fn + ')' if by_fn else ''}, {fmt_seconds(e.get('seconds'))}; {args_text}"
         )
         if e.get("reason"):
             lines.append(f"  {e['reason']}")
