@@ -114,6 +114,11 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_aligned_permutation_per_array.py",
+        note="one key permutes each array of a comprehension: the same shuffle keeps rows paired",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_init_of_imported_module.py",
         note="`init` of a module from another package: it may only fold the key in",
     ),
