@@ -104,6 +104,12 @@ VALID_EXAMPLES = [
         filename="tests/test_noise.py",
     ),
     EXAMPLES.valid(
+        "valid_test_recomputes_expected_draws.py",
+        note="a test writes the sampler's draws, with its keys, as the expected side of assertions",
+        runs=True,
+        filename="tests/test_sampler.py",
+    ),
+    EXAMPLES.valid(
         "valid_draws_compared_with_eq.py",
         note="two draws compared with `==`: a determinism check, the reuse is the point",
         runs=True,
