@@ -4,7 +4,7 @@ statements, branches, loops, assignments and expressions (calls are in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -15,6 +15,7 @@ from jaxlint.analysis.key_calls import _CallWalker
 from jaxlint.analysis.key_purpose import _COMPREHENSIONS, _OwnFacts
 from jaxlint.analysis.key_values import (
     CALL,
+    INDEX_DRAWS,
     RANDOM,
     SPLIT,
     KeyValue,
@@ -37,16 +38,36 @@ if TYPE_CHECKING:
     from jaxlint.analysis.keys import KeyAnalysis
 
 
+_DATA = frozenset({"x", "a"})
+"""The array an index draw shuffles or picks from (``permutation(key, x)``, ``choice(key, a)``)."""
+
+
 class _Loop:
     """Bookkeeping for the loop being walked."""
 
-    def __init__(self, node: cst.CSTNode, how: str) -> None:
+    def __init__(
+        self, node: cst.CSTNode, how: str, targets: Iterable[cst.BaseExpression | None] = ()
+    ) -> None:
         self.node = node
         self.how = how
         self.breaks: list[_State] = []
         self.continues: list[_State] = []
         self.uses: set[int] = set()
         """``id`` of the uses recorded while walking the body the first time."""
+        self.elements: frozenset[str] = frozenset(
+            n for t in targets if t is not None for n in _target_names(t)
+        )
+        """The names the loop binds to each element (``for a in arrays``)."""
+
+    def aligns(self, use: Use) -> bool:
+        """``[permutation(key, a) for a in arrays]``: an index draw over each element with
+        one key gives every element the same shuffle, keeping them aligned on purpose (as
+        ``tree.map(lambda a: permutation(key, a), arrays)`` does)."""
+        if use.qualname not in INDEX_DRAWS or not self.elements:
+            return False
+        data = [a for a in use.call.args if a.keyword is None and not a.star][1:2]
+        data += [a for a in use.call.args if a.keyword is not None and a.keyword.value in _DATA]
+        return any(type(a.value) is cst.Name and a.value.value in self.elements for a in data)
 
 
 class _Walker(_CallWalker, _AttrWalker):
@@ -242,6 +263,8 @@ class _Walker(_CallWalker, _AttrWalker):
         if mark is not None and (mark.maybe_depth is None or self.depth <= mark.maybe_depth):
             loop = next((lp for lp in reversed(self.loops) if id(mark.use) in lp.uses), None)
             if loop is not None and mark.use.arg is use.arg:
+                if loop.aligns(use):
+                    return
                 self.a.report(Reuse(val, mark.use, use, loop.how, loop.node, fn=self.fn))
             else:
                 self.a.report(Reuse(val, mark.use, use, "again", fn=self.fn))
@@ -455,7 +478,7 @@ class _Walker(_CallWalker, _AttrWalker):
         before = self.state
         if before is None:
             return
-        loop = _Loop(stmt, how)
+        loop = _Loop(stmt, how, (target,))
         self.loops.append(loop)
         outs: list[_State] = [before]
         self.state = before.copy()
@@ -782,7 +805,7 @@ class _Walker(_CallWalker, _AttrWalker):
         self._eval(fors[0].iter)
         repeats = any(_repeats(c.iter, self.model) for c in fors)
         element = self._element_of(fors[0].iter, fors[0].target)
-        loop = _Loop(expr, "comprehension")
+        loop = _Loop(expr, "comprehension", [c.target for c in fors])
         self.loops.append(loop)
         outer_generation = self.generation
         outs = [before.copy()]

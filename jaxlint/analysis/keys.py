@@ -228,6 +228,24 @@ class KeyAnalysis:
             touch = [(first.touches(side), second.touches(side)) for side in sides]
             if any(a and not b for a, b in touch) and any(b and not a for a, b in touch):
                 return True
+        return self.in_test_function(reuse.fn) and all(
+            self._expected(index, use.call, (first.call, second.call))
+            for use in (reuse.first, reuse.second)
+        )
+
+    @staticmethod
+    def _expected(index: _PurposeIndex, call: cst.Call, draws: tuple[int, int]) -> bool:
+        """In a test, the draw ``call`` is written inside the expected side of an assertion
+        (``assertEqual(sample(seed), normal(k1) + normal(k2))``), whose other side holds
+        neither draw: the test recomputes, with the same keys, what the code under test
+        drew, and it fails unless that code drew the same way."""
+        for sides in index.comparisons:
+            holds = [id(call) in calls for _, calls in sides]
+            if any(holds) and not any(
+                not held and not set(draws).isdisjoint(calls)
+                for held, (_, calls) in zip(holds, sides, strict=True)
+            ):
+                return True
         return False
 
     def collected(self, call: cst.Call, fn: FunctionNode | None) -> bool:

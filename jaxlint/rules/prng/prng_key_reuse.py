@@ -104,6 +104,12 @@ VALID_EXAMPLES = [
         filename="tests/test_noise.py",
     ),
     EXAMPLES.valid(
+        "valid_test_recomputes_expected_draws.py",
+        note="a test writes the sampler's draws, with its keys, as the expected side of assertions",
+        runs=True,
+        filename="tests/test_sampler.py",
+    ),
+    EXAMPLES.valid(
         "valid_draws_compared_with_eq.py",
         note="two draws compared with `==`: a determinism check, the reuse is the point",
         runs=True,
@@ -111,6 +117,11 @@ VALID_EXAMPLES = [
     EXAMPLES.valid(
         "valid_paired_choice_stays_aligned.py",
         note="paired `choice` of two arrays with one key: the pairs stay aligned",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_aligned_permutation_per_array.py",
+        note="one key permutes each array of a comprehension: the same shuffle keeps rows paired",
         runs=True,
     ),
     EXAMPLES.valid(
