@@ -115,6 +115,24 @@ FRESH_2026_12B: dict[str, tuple[str, str]] = {
     "evofr": ("0.2.1", "epidemiological forecasting"),
 }
 
+# A third fresh set, pinned on 2026-12-05 before any of its code was linted or read, for the
+# final read of issue 25 (default rules and the traced-code families JAX1xx-JAX4xx on their
+# own): disjoint from every set above, from PINNED and from mujoco-mjx.
+FRESH_2026_12C: dict[str, tuple[str, str]] = {
+    "netket": ("3.23.0", "quantum many-body variational Monte Carlo"),
+    "e3nn-jax": ("0.21.0", "equivariant neural networks"),
+    "gpjax": ("1.0.0", "Gaussian processes"),
+    "xlb": ("0.3.1", "lattice Boltzmann fluid simulation"),
+    "jaxmarl": ("0.2.0", "multi-agent RL environments"),
+    "craftax": ("1.6.1", "RL environment (open-ended game)"),
+    "xminigrid": ("0.9.3", "RL environments (grid worlds)"),
+    "qdax": ("0.5.0", "quality-diversity optimisation"),
+    "jaxdf": ("0.3.0", "differentiable discretisations (PDEs)"),
+    "probdiffeq": ("0.9.2", "probabilistic ODE solvers"),
+    "scico": ("0.0.7", "computational imaging"),
+    "navix": ("4.0.0", "RL environments (MiniGrid in JAX)"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -142,6 +160,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12b",
         ROOT / "docs" / "precision" / "heldout-fresh-b.md",
         "_results-fresh-2026-12b",
+    ),
+    "fresh-2026-12c": HeldoutSet(
+        FRESH_2026_12C,
+        "jaxlint-heldout-fresh-2026-12c",
+        ROOT / "docs" / "precision" / "heldout-fresh-c.md",
+        "_results-fresh-2026-12c",
     ),
 }
 DEFAULT_SET = "original"
