@@ -512,10 +512,10 @@ def _lint_text(
     result = FileResult()
     if timings is not None:
         with timings.measure("prefilter"):
-            skip = not rules or not mentions_jax(text, settings.prefilter_words)
+            skip = not rules or not _involves_jax(text, settings, project)
         if skip:
             return result
-    elif not rules or not mentions_jax(text, settings.prefilter_words):
+    elif not rules or not _involves_jax(text, settings, project):
         return result
     file_codes = file_noqa_codes(text) if apply_noqa else None
     if file_codes is not None and "*" in file_codes:
@@ -545,6 +545,23 @@ def _lint_text(
         result.parsed = False
         result.diagnostics = [parse_error_diagnostic(filename, TOO_DEEP_TO_ANALYSE, 1, 1)]
     return result
+
+
+def _involves_jax(text: str, settings: Settings, project: ProjectFacts | None) -> bool:
+    """The prefilter: the text mentions JAX, or traced functions of other modules of its
+    project call its functions (a helper module that never names JAX, called from jitted
+    code: its ``np.asarray`` runs on a tracer). The second question is recorded like
+    every project question, so the end of the run lints the file again when its answer
+    changes (the modules that call it are linted after it, in dependency order)."""
+    if mentions_jax(text, settings.prefilter_words):
+        return True
+    if project is None:
+        return False
+    if project.traced_calls():
+        return True
+    # what an earlier lint published while traced code called it no longer holds
+    project.project.store.retract(project.path, text, project.module)
+    return False
 
 
 def _lint_module(

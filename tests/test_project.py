@@ -10,6 +10,7 @@ a changed module must re-check the files that used what it said, also from the c
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -414,3 +415,51 @@ def test_shard_map_none_spec_of_an_imported_function(tmp_path: Path, capsys, mon
     )
     found = check(tmp_path, "--no-cache", capsys=capsys, monkeypatch=monkeypatch)
     assert codes(found) == [("pkg/replicated.py", 5, "JAX101")]
+
+
+# -- modules that never mention JAX, called from traced code -------------------------------------
+
+PLAIN_HELPERS = [("pkg/helpers.py", 10, "JAX101"), ("pkg/utils.py", 5, "JAX101")]
+"""``helpers.py`` and ``utils.py`` never spell a JAX library's name; jitted ``step`` calls
+``normalize``, which calls ``to_host``. ``on_host`` and ``unrelated.py`` are host code."""
+
+
+@pytest.mark.parametrize("flags", [["--no-cache"], ["--no-cache", "-j", "2"], []])
+def test_modules_that_never_mention_jax_called_from_traced_code(
+    tmp_path: Path, capsys, monkeypatch, flags: list[str]
+) -> None:
+    root = copy("plain_helpers", tmp_path)
+    found = check(root, *flags, ".", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == PLAIN_HELPERS
+    assert "called from `normalize` (pkg/helpers.py:8)" in found[1][3]
+    assert "jitted by `jax.jit`" in found[1][3]
+    if not flags:  # the cache holds the fixpoint: the next run (a new process) lints nothing
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+        env.pop("JAXLINT_CACHE_DIR", None)
+        again = subprocess.run(
+            [sys.executable, "-m", "jaxlint", "check", "--select", "ALL", "--output-format", "json",
+             "--timings", "."],
+            cwd=root, env=env, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert again.returncode == 1, again.stderr
+        assert "0 file(s) linted, 3 from the cache, 2 never mention JAX" in again.stderr
+
+
+def test_a_plain_module_is_linted_again_when_traced_code_stops_calling_it(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    root = copy("plain_helpers", tmp_path)
+    model = root / "pkg/model.py"
+    assert codes(check(root, ".", capsys=capsys, monkeypatch=monkeypatch)) == PLAIN_HELPERS
+    model.write_text(model.read_text().replace("@jax.jit\n", ""))
+    assert check(root, ".", capsys=capsys, monkeypatch=monkeypatch) == []
+    model.write_text(model.read_text().replace("def step", "@jax.jit\ndef step"))
+    assert codes(check(root, ".", capsys=capsys, monkeypatch=monkeypatch)) == PLAIN_HELPERS
+
+
+def test_one_plain_file_sees_the_jitted_code_that_calls_it(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    root = copy("plain_helpers", tmp_path)
+    found = check(root, "--no-cache", "pkg/helpers.py", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == [PLAIN_HELPERS[0]]

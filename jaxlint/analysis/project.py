@@ -349,6 +349,21 @@ class SummaryStore:
         if self.cache is not None:
             self.cache.put_blob("s" + key, summary)
 
+    def retract(self, path: Path, text: str, module: ModuleId) -> None:
+        """``path`` never mentions JAX and no traced code calls it now: the summary an
+        earlier lint made while traced code called it (what its functions call, traced)
+        is replaced by its re-exports alone, as :func:`compute_summary` makes them."""
+        key = summary_key(text, module, self.settings_fp(), self.engine_fingerprint())
+        held = self.by_path.get(os.path.abspath(path))
+        summary = held[1] if held is not None and held[0] == key else None
+        if summary is None and self.cache is not None:
+            summary = self.cache.get_blob("s" + key)
+        if not is_summary(summary, SUMMARY_FORMAT):
+            return
+        plain = _imports_only(text, module)
+        if plain is not None and plain != summary:
+            self.publish(path, text, module, plain)
+
     def get(
         self,
         path: Path,

@@ -210,16 +210,16 @@ def take_from_cache(
             todo.append(paths)
             continue
         settings = resolver.for_path(path)
-        if not mentions_jax(source.text, settings.prefilter_words):
-            # the prefilter: never parsed, no findings, nothing to fix (and no entry needed)
-            if state.timings is not None:
-                state.timings.files_prefiltered += 1
-            if settings.unsafe_fixes:
-                state.unsafe_files.add(str(path))
-            continue
+        jax_named = mentions_jax(source.text, settings.prefilter_words)
         with timed(state, "cache"):
             key = _cache_key(source.text, path, settings, args, state)
             hit = cache.get(key, str(path))
+        if not jax_named and hit is None:
+            # the prefilter: never parsed, no findings, nothing to fix, and no entry
+            # unless traced code of another module calls it (then it was linted and its
+            # entry says so); that question is asked again at the end of the run
+            _prefiltered(path, settings, state)
+            continue
         if hit is None or (fixing and hit.diagnostics):
             state.cache_misses += 1
             todo.append(paths)
@@ -238,6 +238,20 @@ def take_from_cache(
         if hit.diagnostics:
             state.sources[str(path)] = source.text
     return todo
+
+
+def _prefiltered(path: Path, settings: Settings, state: RunState) -> None:
+    """A file that never mentions JAX, not linted: what it assumed (no traced function of
+    another module calls it) is recorded, so the end of the run lints it when that
+    changes (:func:`jaxlint.engine._involves_jax`)."""
+    if state.timings is not None:
+        state.timings.files_prefiltered += 1
+    if settings.unsafe_fixes:
+        state.unsafe_files.add(str(path))
+    run = project_run.current()
+    facts = run.facts(path) if run is not None else None
+    if facts is not None and facts.callers:
+        state.project_queries[str(path)] = {f"callers:{facts.module.name}": []}
 
 
 def unexpected(name: str, exc: Exception) -> str:
@@ -319,7 +333,7 @@ def _check_file(
         state.io_errors.append(f"{path}: {NOT_ROUND_TRIP.format(encoding=source.encoding)}")
         fixing = False
     store: StoreFn | None = None
-    if cache is not None and mentions_jax(source.text, settings.prefilter_words):
+    if cache is not None:
         if lookup:
             with timed(state, "cache"):
                 hit = cache.get(_cache_key(source.text, path, settings, args, state), name)
@@ -337,6 +351,9 @@ def _check_file(
                 return
             state.cache_misses += 1
 
+        # A file that never mentions JAX comes here when traced code of another module
+        # calls it, or called it when its entry was made: its entry is written either way
+        # (take_from_cache reads entries before the prefilter, and skips files with none).
         def store(text: str, result: FileResult) -> None:
             with timed(state, "cache"):
                 key = _cache_key(text, path, settings, args, state)
