@@ -177,6 +177,11 @@ VERDICTS_END = "<!-- heldout:verdicts:end -->"
 VERDICTS = ("true", "false alarm", "debatable")
 SAMPLE_SIZE = 100
 SAMPLE_MINIMUM = 5
+TRACED_FAMILIES = ("JAX1", "JAX2", "JAX3", "JAX4")
+"""The traced-code families (host/device, control flow, PRNG, compilation), judged on their
+own too (``--traced-sample``)."""
+SUPPLEMENT = "T"
+"""Prefix of the numbers of the supplementary traced-family rows (``T1``, ``T2``...)."""
 SEED = SETS[DEFAULT_SET].seed
 CONTEXT = 4
 TEST_FOLDERS = frozenset({"tests", "test", "testing"})
@@ -267,16 +272,34 @@ def draw_sample(
     return sample
 
 
+def is_traced_family(code: str) -> bool:
+    return code.startswith(TRACED_FAMILIES)
+
+
+def draw_traced_supplement(
+    findings: list[dict], sample: list[dict], size: int, seed: str = SEED
+) -> list[dict]:
+    """Up to ``size`` more findings of the traced families (JAX1xx-JAX4xx), none of them in
+    ``sample``, stratified per code like :func:`draw_sample` (seed ``<seed>-traced``): the
+    main sample's traced rows and these together judge those families on their own. Their
+    rows are numbered ``T1``, ``T2``... and count only in that judgement, so the main
+    sample's figures stay those of a sample of all findings."""
+    taken = {_finding_key(f) for f in sample}
+    rest = [f for f in findings if is_traced_family(f["code"]) and _finding_key(f) not in taken]
+    return draw_sample(rest, size, f"{seed}-traced") if size > 0 and rest else []
+
+
 def _cell(text: object) -> str:
     return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").strip()
 
 
-def sample_table(sample: list[dict]) -> str:
+def sample_table(sample: list[dict], prefix: str = "") -> str:
     """The review table: numbered rows, verdict and reason left empty for the reviewer."""
     rows = ["| # | file:line | code | message | verdict | reason |", "|---|---|---|---|---|---|"]
     for i, f in enumerate(sample, 1):
         rows.append(
-            f"| {i} | {_cell(f['file'])}:{f['line']} | {f['code']} | {_cell(f['message'])} | | |"
+            f"| {prefix}{i} | {_cell(f['file'])}:{f['line']} | {f['code']} |"
+            f" {_cell(f['message'])} | | |"
         )
     return "\n".join(rows)
 
@@ -289,10 +312,10 @@ def context_lines(lines: list[str], line: int, radius: int = CONTEXT) -> list[st
     ]
 
 
-def context_markdown(sample: list[dict], sources: dict[str, list[str]]) -> str:
+def context_markdown(numbered: list[tuple[str, dict]], sources: dict[str, list[str]]) -> str:
     out = ["# Held-out review sample: source context", ""]
-    for i, f in enumerate(sample, 1):
-        out += [f"## {i}. {f['file']}:{f['line']}:{f['column']} {f['code']}", "", f["message"], ""]
+    for n, f in numbered:
+        out += [f"## {n}. {f['file']}:{f['line']}:{f['column']} {f['code']}", "", f["message"], ""]
         out += ["```python", *context_lines(sources.get(f["file"], []), f["line"]), "```", ""]
     return "\n".join(out)
 
@@ -316,13 +339,17 @@ def parse_show_fixes(text: str) -> dict[str, Counter[str]]:
     return fixed
 
 
-def parse_verdicts(markdown: str) -> list[tuple[str, str]]:
+def parse_verdicts(markdown: str, supplement: bool = False) -> list[tuple[str, str]]:
     """The (code, verdict) of every filled row of a review table; rows without a verdict
-    are skipped. A verdict outside true / false alarm / debatable is an error."""
+    are skipped. A verdict outside true / false alarm / debatable is an error. The rows of
+    the main sample, or with ``supplement`` those of the traced-family supplement
+    (numbered ``T1``...)."""
     rows = []
     for line in markdown.splitlines():
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
         if len(cells) != 6 or not re.fullmatch(r"JAX\d+", cells[2]):
+            continue
+        if cells[0].startswith(SUPPLEMENT) != supplement:
             continue
         verdict = cells[4].lower()
         if not verdict:
@@ -331,6 +358,24 @@ def parse_verdicts(markdown: str) -> list[tuple[str, str]]:
             raise ValueError(f"row {cells[0]}: verdict {cells[4]!r} is not one of {VERDICTS}")
         rows.append((cells[2], verdict))
     return rows
+
+
+def traced_verdicts_table(main: list[tuple[str, str]], extra: list[tuple[str, str]]) -> str:
+    """The traced families judged on their own: the main sample's JAX1xx-JAX4xx rows and
+    the supplement's, per family and together."""
+    rows = [(code, v) for code, v in main if is_traced_family(code)] + list(extra)
+    out = [
+        "| Family | Read | True | False alarm | Debatable | True % | False alarm % |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    total: Counter[str] = Counter()
+    for family in TRACED_FAMILIES:
+        c = Counter(v for code, v in rows if code.startswith(family))
+        if c:
+            total.update(c)
+            out.append(_verdict_row(f"{family}xx", c))
+    out.append(_verdict_row("JAX1xx-JAX4xx", total))
+    return "\n".join(out)
 
 
 def verdicts_table(rows: list[tuple[str, str]]) -> str:
@@ -648,6 +693,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample-size", type=int, default=SAMPLE_SIZE)
     parser.add_argument("--seed", help="the sample's seed (default: the set's own)")
     parser.add_argument(
+        "--traced-sample",
+        type=int,
+        default=0,
+        help="also draw this many more JAX1xx-JAX4xx findings (rows T1...), so that the"
+        " traced-code families are judged on their own with enough findings",
+    )
+    parser.add_argument(
         "--revision", help="the jaxlint revision to name in the tables (default: from git)"
     )
     parser.add_argument("--no-fix", action="store_true", help="skip the two fix runs")
@@ -670,6 +722,12 @@ def main(argv: list[str] | None = None) -> int:
         filled = args.verdicts.read_text()
         rows = parse_verdicts(filled)
         table = verdicts_table(rows)
+        extra = parse_verdicts(filled, supplement=True)
+        if extra:
+            table += (
+                "\n\nThe traced-code families on their own (the sample's JAX1xx-JAX4xx rows"
+                " and the supplementary rows T1...):\n\n" + traced_verdicts_table(rows, extra)
+            )
         print(table)
         review = [line for line in filled.splitlines() if line.startswith("|")]
         table += "\n\nThe sample, as judged:\n\n" + "\n".join(review)
@@ -713,21 +771,32 @@ def main(argv: list[str] | None = None) -> int:
         crashes = crash_lines(check)
         findings = load_findings(check.stdout, corpus)
         sample = draw_sample(findings, args.sample_size, seed)
+        extra = draw_traced_supplement(findings, sample, args.traced_sample, seed)
         sources = {
-            f["file"]: (corpus / f["file"]).read_text(errors="replace").splitlines() for f in sample
+            f["file"]: (corpus / f["file"]).read_text(errors="replace").splitlines()
+            for f in sample + extra
         }
         (out / "findings.json").write_text(json.dumps(findings, indent=1) + "\n")
+        supplement = (
+            "\n\n## Traced-code families, supplementary rows\n\nMore JAX1xx-JAX4xx findings,"
+            " not in the sample above: they count only in the judgement of those families.\n\n"
+            + sample_table(extra, SUPPLEMENT)
+            if extra
+            else ""
+        )
         (out / "sample.md").write_text(
             "# Held-out review sample\n\nVerdicts: true / false alarm / debatable, one line of"
             " reason each. Count them with `python scripts/heldout.py --verdicts"
-            " sample.md`.\n\n" + sample_table(sample) + "\n"
+            " sample.md`.\n\n" + sample_table(sample) + supplement + "\n"
         )
-        (out / "sample-context.md").write_text(context_markdown(sample, sources))
+        numbered = [(str(i), f) for i, f in enumerate(sample, 1)]
+        numbered += [(f"{SUPPLEMENT}{i}", f) for i, f in enumerate(extra, 1)]
+        (out / "sample-context.md").write_text(context_markdown(numbered, sources))
         (out / "sample-context.json").write_text(
             json.dumps(
                 [
-                    {**f, "number": i, "context": context_lines(sources[f["file"]], f["line"])}
-                    for i, f in enumerate(sample, 1)
+                    {**f, "number": n, "context": context_lines(sources[f["file"]], f["line"])}
+                    for n, f in numbered
                 ],
                 indent=1,
             )
@@ -770,6 +839,7 @@ def main(argv: list[str] | None = None) -> int:
             "per_project": {n: sum(f["project"] == n for f in findings) for n in names},
             "lines_per_project": lines,
             "sample": len(sample),
+            "traced_supplement": len(extra),
             "seed": seed,
             "fixes": {
                 label: {

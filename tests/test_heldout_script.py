@@ -287,3 +287,36 @@ def test_verdicts_go_to_the_chosen_sets_page(tmp_path, monkeypatch):
     assert "| JAX702 | 1 | 1 | 0 | 0 | 100% | 0% |" in text
     assert "old" not in text and text.endswith("tail\n")
     assert heldout.DOCS.read_text() == original
+
+
+def test_traced_supplement_draws_only_traced_families_not_in_the_sample():
+    findings = corpus({"JAX301": 30, "JAX102": 20, "JAX702": 200, "JAX201": 8, "JAX501": 9})
+    sample = heldout.draw_sample(findings, 20, seed="s")
+    extra = heldout.draw_traced_supplement(findings, sample, 25, seed="s")
+    assert len(extra) == 25
+    assert all(heldout.is_traced_family(f["code"]) for f in extra)
+    taken = {heldout._finding_key(f) for f in sample}
+    assert not taken & {heldout._finding_key(f) for f in extra}
+    assert heldout.draw_traced_supplement(findings, sample, 25, seed="s") == extra
+    assert heldout.draw_traced_supplement(findings, sample, 0, seed="s") == []
+
+
+def test_traced_verdicts_count_the_sample_and_the_supplement_apart():
+    sample = [finding("JAX301", 1), finding("JAX702", 2)]
+    extra = [finding("JAX101", 3), finding("JAX201", 4)]
+    main_rows = heldout.sample_table(sample).splitlines()
+    extra_rows = heldout.sample_table(extra, heldout.SUPPLEMENT).splitlines()
+    assert extra_rows[2].startswith("| T1 |")
+    main_rows[2] = main_rows[2].replace("| | |", "| true | reused |")
+    main_rows[3] = main_rows[3].replace("| | |", "| true | removed |")
+    extra_rows[2] = extra_rows[2].replace("| | |", "| false alarm | static |")
+    extra_rows[3] = extra_rows[3].replace("| | |", "| true | if on tracer |")
+    filled = "\n".join(main_rows + [""] + extra_rows)
+    main = heldout.parse_verdicts(filled)
+    assert main == [("JAX301", "true"), ("JAX702", "true")]  # the supplement is not in it
+    supplement = heldout.parse_verdicts(filled, supplement=True)
+    assert supplement == [("JAX101", "false alarm"), ("JAX201", "true")]
+    table = heldout.traced_verdicts_table(main, supplement).splitlines()
+    assert "| JAX1xx | 1 | 0 | 1 | 0 | 0% | 100% |" in table
+    assert "| JAX3xx | 1 | 1 | 0 | 0 | 100% | 0% |" in table
+    assert table[-1] == "| JAX1xx-JAX4xx | 3 | 2 | 1 | 0 | 67% | 33% |"
