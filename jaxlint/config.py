@@ -170,6 +170,7 @@ CONFIG_KEYS = (
     "traced-wrappers",
     "max-file-size",
     "memory-budget",
+    "docs-url",
     "rules",
 )
 
@@ -258,6 +259,13 @@ def table_settings(table: Mapping[str, Any], where: str) -> dict[str, Any]:
             kwargs["max_file_size"] = parse_size(value, loc)
         elif key == "memory-budget":
             kwargs["memory_budget"] = parse_size(value, loc)
+        elif key == "docs-url":
+            from jaxlint.output.urls import parse_docs_url
+
+            try:
+                kwargs["docs_url"] = parse_docs_url(value)
+            except ValueError as exc:
+                raise ConfigError(f"{loc}: {exc}") from None
         elif key == "rules":
             kwargs["rule_options"] = _rule_options(value, where)
         else:

@@ -86,6 +86,10 @@ class Settings:
     memory_budget: int | None = None
     """Bytes the worker processes of one run may use together (``None``: half of the
     physical memory; 0: no limit): ``-j`` is lowered to fit (see cli/check.py)."""
+    docs_url: str | None = None
+    """``docs-url``: where the rule pages are published (checked, no trailing slash), for
+    the links of JSON, SARIF and the language server (``jaxlint/output/urls.py``); None:
+    the pages on disk. Not part of a file's findings, so not of the cache's key."""
     root: Path | None = None
     """The folder of the config file (globs are relative to it), or None."""
     source: Path | None = None

@@ -206,6 +206,15 @@ def test_the_rules_that_are_off_by_default() -> None:
         ({"unsafe-fixes": 1}, "key 'unsafe-fixes': expected true or false"),
         ({"target-jax": 0.4}, "key 'target-jax': expected a version string"),
         ({"target-jax": "latest"}, "key 'target-jax': not a JAX version: 'latest'"),
+        ({"doc-url": "https://x.org/r"}, "unknown key 'doc-url' (did you mean 'docs-url'?)"),
+        (
+            {"docs-url": "docs/rules"},
+            "key 'docs-url': expected the https://, http:// or file:// address of the folder"
+            " that holds the JAXnnn.md rule pages (e.g. https://example.org/jaxlint/rules),"
+            " got 'docs/rules'",
+        ),
+        ({"docs-url": ["https://x.org/r"]}, "key 'docs-url': expected the https://"),
+        ({"docs-url": "file://rules"}, "key 'docs-url': expected the https://"),
         ({"rules": []}, "key 'rules': expected a table of rule tables"),
         ({"rules": {"JAX999": {}}}, "key 'rules.JAX999': unknown rule 'JAX999'"),
         ({"rules": {"JAX602": 1}}, "key 'rules.JAX602': expected a table of options"),
@@ -240,6 +249,7 @@ def test_valid_values() -> None:
             "respect-gitignore": False,
             "unsafe-fixes": True,
             "target-jax": "0.4.26",
+            "docs-url": "https://docs.example.org/jaxlint/rules/",
             "rules": {"JAX602": {}},
         },
         Path("/p/jaxlint.toml"),
@@ -254,7 +264,9 @@ def test_valid_values() -> None:
     assert s.respect_gitignore is False
     assert s.unsafe_fixes is True
     assert s.target_jax == (0, 4, 26)
+    assert s.docs_url == "https://docs.example.org/jaxlint/rules"
     assert s.root == Path("/p")
+    assert settings_from_table({}, None, "x").docs_url is None
 
 
 class Tunable(Rule):

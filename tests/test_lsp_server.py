@@ -50,8 +50,13 @@ WITH_JAX602 = {"extend-select": ["JAX602"]}
 class Session:
     """One server process and what it published."""
 
-    def __init__(self, tmp_path: Path, init_options=None, command=None, capabilities=None):
+    def __init__(
+        self, tmp_path: Path, init_options=None, command=None, capabilities=None, env=None
+    ):
+        """``env``: the server's environment on top of the test's (``PYTHONPATH``: the
+        checkout, unless it says otherwise; a value of None removes the variable)."""
         self.tmp_path = tmp_path
+        self.env = env or {}
         self.init_options = WITH_JAX602 if init_options is None else init_options
         self.command = command or [
             sys.executable,
@@ -81,6 +86,7 @@ class Session:
 
     async def __aenter__(self) -> Session:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "JAXLINT_CACHE_DIR": str(self.tmp_path / "c")}
+        env = {k: v for k, v in {**env, **self.env}.items() if v is not None}
         await self.client.start_io(*self.command, env=env, cwd=str(self.tmp_path))
         await asyncio.wait_for(
             self.client.initialize_async(
@@ -420,6 +426,68 @@ def test_hover_shows_docs_message_and_filled_in_verify_command(tmp_path):
                 lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(0, 2))
             )
             assert nothing is None
+
+    run(scenario())
+
+
+DOCS_BASE = "https://docs.example.org/jaxlint/rules"
+
+
+async def _link_and_hover(s: Session) -> tuple[str | None, str]:
+    """JAX602's codeDescription and the hover's link line, for SOURCE."""
+    uri = s.open("model.py", SOURCE)
+    d602 = next(d for d in await s.diagnostics(uri, 1) if d.code == "JAX602")
+    hover = await s.client.text_document_hover_async(
+        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(5, 14))
+    )
+    (line,) = [x for x in hover.contents.value.splitlines() if x.startswith("[JAX602 doc")]
+    href = d602.code_description.href if d602.code_description is not None else None
+    return href, line
+
+
+def test_links_follow_docs_url_and_the_variable_wins(tmp_path):
+    """codeDescription and hover link to the page under the configuration's docs-url;
+    $JAXLINT_DOCS_URL wins over it; a bad variable is a warning, never a link."""
+    (tmp_path / "pyproject.toml").write_text(
+        f'[tool.jaxlint]\nextend-select = ["JAX602"]\ndocs-url = "{DOCS_BASE}/"\n'
+    )
+
+    async def scenario():
+        async with Session(tmp_path, env={"JAXLINT_DOCS_URL": None}) as s:
+            href, line = await _link_and_hover(s)
+            assert href == f"{DOCS_BASE}/JAX602.md"
+            assert line == f"[JAX602 documentation]({DOCS_BASE}/JAX602.md)"
+        mirror = "file:///srv/jaxlint/rules"
+        async with Session(tmp_path, env={"JAXLINT_DOCS_URL": mirror}) as s:
+            href, line = await _link_and_hover(s)
+            assert href == f"{mirror}/JAX602.md"
+            assert line == f"[JAX602 documentation]({mirror}/JAX602.md)"
+        (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\nextend-select = ["JAX602"]\n')
+        async with Session(tmp_path, env={"JAXLINT_DOCS_URL": "docs/rules"}) as s:
+            href, _ = await _link_and_hover(s)
+            assert href == (ROOT / "docs" / "rules" / "JAX602.md").as_uri()
+            await s.wait_for(lambda: s.messages, "a warning")
+            assert any(m.startswith("$JAXLINT_DOCS_URL: expected the") for m in s.messages)
+
+    run(scenario())
+
+
+def test_installed_server_links_to_its_installed_pages(tmp_path):
+    """A server installed from a wheel (no checkout beside it) links to the pages the
+    wheel put in jaxlint/data/rules (tests/test_packaging.py checks the wheel itself)."""
+    from packaging_support import build_wheel, install_wheel
+
+    site = install_wheel(build_wheel(tmp_path / "build"), tmp_path / "site")
+    project = tmp_path / "project"
+    project.mkdir()
+
+    async def scenario():
+        env = {"PYTHONPATH": str(site), "JAXLINT_DOCS_URL": None}
+        async with Session(project, env=env) as s:
+            href, line = await _link_and_hover(s)
+            page = site / "jaxlint" / "data" / "rules" / "JAX602.md"
+            assert href == page.as_uri() and page.is_file()
+            assert line == f"[JAX602 documentation]({page.as_uri()})"
 
     run(scenario())
 

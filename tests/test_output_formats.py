@@ -588,55 +588,187 @@ def test_statistics_json_keys_match_ruff(project: Path, jaxlint_run: Run) -> Non
     assert key_paths(ours) == key_paths(ruff_stats)
 
 
-# -- rule documentation URLs --------------------------------------------------------------------
+# -- rule documentation URLs (jaxlint/output/urls.py) ---------------------------------------------
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+PAGES = REPO_ROOT / "docs" / "rules"
+BASE = "https://docs.example.org/jaxlint/rules"
+ENV_BASE = "https://mirror.example.org/jaxlint-rules"
+
+
+def _page(uri: str) -> Path:
+    assert uri.startswith("file://"), uri
+    return Path(urllib.parse.unquote(urllib.parse.urlsplit(uri).path))
 
 
 def test_every_rule_url_leads_to_its_page(monkeypatch) -> None:
-    """From a checkout the link is the page itself (file://); with JAXLINT_DOCS_URL it is
-    the page under that base; a placeholder owner never appears."""
+    """From a checkout the link is the page itself (file://); with JAXLINT_DOCS_URL or a
+    configured docs-url it is the page under that base, the variable first."""
     monkeypatch.delenv(urls.DOCS_URL_VARIABLE, raising=False)
     for rule in all_rules():
         url = rule_url(rule.code)
-        assert url is not None and url.startswith("file://"), url
-        page = Path(url.removeprefix("file://"))
-        assert page == REPO_ROOT / "docs" / "rules" / f"{rule.code}.md" and page.is_file()
+        assert url is not None
+        page = _page(url)
+        assert page == PAGES / f"{rule.code}.md" and page.is_file()
     assert rule_url("JAX000") is None and rule_url("JAX900") is None
-    monkeypatch.setenv(urls.DOCS_URL_VARIABLE, "https://docs.example.org/jaxlint/rules/")
-    assert rule_url("JAX302") == "https://docs.example.org/jaxlint/rules/JAX302.md"
-    assert urls.repository_url() == "https://docs.example.org/jaxlint/rules"
-    monkeypatch.setenv(urls.DOCS_URL_VARIABLE, "not a url")
-    assert rule_url("JAX302").startswith("file://")
+    assert rule_url("JAX302", BASE) == f"{BASE}/JAX302.md"
+    assert urls.repository_url(BASE) == f"{BASE}/index.md"
+    monkeypatch.setenv(urls.DOCS_URL_VARIABLE, ENV_BASE + "/")
+    assert rule_url("JAX302") == f"{ENV_BASE}/JAX302.md"
+    assert rule_url("JAX302", BASE) == f"{ENV_BASE}/JAX302.md"  # the variable wins
+    assert urls.repository_url(BASE) == f"{ENV_BASE}/index.md"
+    assert rule_url("JAX000", BASE) is None
+    monkeypatch.setenv(urls.DOCS_URL_VARIABLE, "")  # empty: unset
+    assert rule_url("JAX302", BASE) == f"{BASE}/JAX302.md"
+    monkeypatch.setenv(urls.DOCS_URL_VARIABLE, "not a url")  # never a link (check stops)
+    assert rule_url("JAX302", BASE) == f"{BASE}/JAX302.md"
+    assert _page(rule_url("JAX302")) == PAGES / "JAX302.md"
 
 
-def test_no_link_without_a_page(monkeypatch, tmp_path) -> None:
-    """An installed copy without the pages and without JAXLINT_DOCS_URL links nowhere
-    (null, no helpUri) rather than to a guessed address."""
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("https://docs.example.org/jaxlint/rules/", "https://docs.example.org/jaxlint/rules"),
+        ("http://intranet:8080/jaxlint", "http://intranet:8080/jaxlint"),
+        ("file:///srv/jaxlint/rules", "file:///srv/jaxlint/rules"),
+        ("  https://docs.example.org/r  ", "https://docs.example.org/r"),
+    ],
+)
+def test_docs_url_values(value: str, expected: str) -> None:
+    assert urls.parse_docs_url(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("docs.example.org/rules", "got 'docs.example.org/rules'"),
+        ("ftp://example.org/rules", "got 'ftp://example.org/rules'"),
+        ("https://", "names no host"),
+        ("file://docs/rules", "a file:// address is absolute"),
+        ("file:///", "names no folder"),
+        ("https://example.org/a b", "got 'https://example.org/a b'"),
+        ("https://example.org/rules?page=", "has a query or fragment"),
+        (3, "got 3"),
+    ],
+)
+def test_docs_url_errors(value: object, why: str) -> None:
+    with pytest.raises(ValueError) as info:
+        urls.parse_docs_url(value)
+    assert str(info.value).startswith("expected the https://, http:// or file:// address")
+    assert why in str(info.value)
+
+
+def test_installed_copy_links_to_its_own_pages(monkeypatch, tmp_path) -> None:
+    """An installed package holds the pages in jaxlint/data/rules (setup.py; the real wheel
+    is built in tests/test_packaging.py); without them, and without a base URL, it links
+    nowhere (null, no helpUri) rather than to a guessed address."""
     monkeypatch.delenv(urls.DOCS_URL_VARIABLE, raising=False)
-    monkeypatch.setattr(urls, "_CHECKOUT", tmp_path)
+    site = tmp_path / "site-packages"
+    installed = site / "jaxlint" / "data" / "rules"
+    installed.mkdir(parents=True)
+    for page in PAGES.glob("*.md"):
+        shutil.copy(page, installed / page.name)
+    monkeypatch.setattr(urls, "_PACKAGE", site / "jaxlint")
+    monkeypatch.setattr(urls, "_CHECKOUT", site)
+    assert _page(rule_url("JAX302")) == installed / "JAX302.md"
+    assert _page(urls.repository_url()) == installed / "index.md"
+    shutil.rmtree(installed)
     assert rule_url("JAX302") is None and urls.repository_url() is None
     from jaxlint.output import _sarif_rule
 
     rule = next(r for r in all_rules() if r.code == "JAX302")
     assert "helpUri" not in _sarif_rule(rule)
+    assert _sarif_rule(rule, BASE)["helpUri"] == f"{BASE}/JAX302.md"
+
+
+def _shipped_texts() -> list[Path]:
+    """What a user gets or reads: the package (with its rule examples), the build files,
+    the README and the docs."""
+    found = [REPO_ROOT / name for name in ("README.md", "pyproject.toml", "setup.py")]
+    for folder in ("jaxlint", "docs"):
+        for path in sorted((REPO_ROOT / folder).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".md", ".toml", ".json", ".txt"):
+                found.append(path)
+    return found
 
 
 def test_no_placeholder_address_anywhere() -> None:
-    for path in (REPO_ROOT / "README.md", REPO_ROOT / "pyproject.toml", Path(urls.__file__)):
-        assert "OWNER" not in path.read_text(encoding="utf-8"), path
+    """No link is a placeholder (github.com/OWNER/...) or a guessed address: the only
+    example address is example.org, in the docs-url examples, never as a real link."""
+    texts = _shipped_texts()
+    assert PAGES / "JAX302.md" in texts and Path(urls.__file__) in texts
+    bad = []
+    for path in texts:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for needle in ("OWNER", "github.com/", "example.com"):
+            if needle in text:
+                bad.append(f"{path.relative_to(REPO_ROOT)}: {needle}")
+    assert not bad, bad
 
 
-def test_sarif_rules_have_help_uri(project: Path) -> None:
-    (project / "a.py").write_text("import jax.numpy as jnp\nx = jnp.empty(3)\n")
-    out = io.StringIO()
-    sys_stdout, sys.stdout = sys.stdout, out
-    try:
-        main(["check", "--no-cache", "--output-format", "sarif", "a.py"])
-    finally:
-        sys.stdout = sys_stdout
-    driver = json.loads(out.getvalue())["runs"][0]["tool"]["driver"]
-    assert driver["informationUri"] == urls.repository_url()
-    assert driver["informationUri"].startswith("file://")
-    for rule in driver["rules"]:
-        assert rule["helpUri"] == rule_url(rule["id"])
+def _links(out: str, fmt: str) -> dict[str, Any]:
+    if fmt == "json":
+        return {"url": json.loads(out)[0]["url"]}
+    driver = json.loads(out)["runs"][0]["tool"]["driver"]
+    help_uris = {r["id"]: r.get("helpUri") for r in driver["rules"]}
+    return {"url": help_uris["JAX702"], "info": driver.get("informationUri"), "all": help_uris}
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+@pytest.mark.parametrize("where", ["neither", "env", "config", "inline", "env over config"])
+def test_links_in_each_output(
+    project: Path, jaxlint_run: Run, monkeypatch: pytest.MonkeyPatch, fmt: str, where: str
+) -> None:
+    """JSON's url, SARIF's helpUri (every rule) and informationUri: from the checkout's
+    pages, $JAXLINT_DOCS_URL, docs-url in [tool.jaxlint] or --config, the variable first."""
+    monkeypatch.delenv(urls.DOCS_URL_VARIABLE, raising=False)
+    write(project, {"a.py": SAMPLE})
+    args = ["check", "--no-cache", "--output-format", fmt]
+    if where in ("config", "env over config"):
+        write(project, {"pyproject.toml": f'[tool.jaxlint]\ndocs-url = "{BASE}/"\n'})
+    if where == "inline":
+        args += ["--config", f'docs-url = "{BASE}"']
+    if where.startswith("env"):
+        monkeypatch.setenv(urls.DOCS_URL_VARIABLE, ENV_BASE)
+    result = jaxlint_run(*args, "a.py")
+    assert result.code == 1, result.err
+    links = _links(result.out, fmt)
+    base = {"neither": None, "env": ENV_BASE, "env over config": ENV_BASE}.get(where, BASE)
+    if base is None:
+        assert _page(links["url"]) == PAGES / "JAX702.md"
+    else:
+        assert links["url"] == f"{base}/JAX702.md"
+    if fmt == "sarif":
+        if base is None:
+            assert _page(links["info"]) == REPO_ROOT / "README.md"
+            assert all(_page(u) == PAGES / f"{c}.md" for c, u in links["all"].items())
+        else:
+            assert links["info"] == f"{base}/index.md"
+            assert all(u == f"{base}/{c}.md" for c, u in links["all"].items())
+
+
+@pytest.mark.parametrize(
+    ("setting", "needle"),
+    [
+        ("env", "$JAXLINT_DOCS_URL: expected the https://, http:// or file:// address"),
+        ("config", "key 'docs-url': expected the https://, http:// or file:// address"),
+        ("inline", "--config 'docs-url = \"docs/rules\"': key 'docs-url': expected the"),
+    ],
+)
+def test_a_bad_docs_url_is_a_clear_error(
+    project: Path, jaxlint_run: Run, monkeypatch: pytest.MonkeyPatch, setting: str, needle: str
+) -> None:
+    monkeypatch.delenv(urls.DOCS_URL_VARIABLE, raising=False)
+    write(project, {"a.py": SAMPLE})
+    args = ["check", "--no-cache", "--output-format", "json"]
+    if setting == "env":
+        monkeypatch.setenv(urls.DOCS_URL_VARIABLE, "docs/rules")
+    elif setting == "config":
+        write(project, {"pyproject.toml": '[tool.jaxlint]\ndocs-url = "docs/rules"\n'})
+    else:
+        args += ["--config", 'docs-url = "docs/rules"']
+    result = jaxlint_run(*args, "a.py")
+    assert result.code == 2
+    assert result.out == ""
+    assert needle in result.err, result.err
+    assert "Traceback" not in result.err

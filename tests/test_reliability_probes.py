@@ -207,6 +207,36 @@ def test_crash_at_import_names_the_import(tmp_path: Path) -> None:
     assert f"while importing target file {path}" in text
 
 
+@pytest.mark.parametrize(
+    ("flags", "fmt"),
+    [
+        (["--outp", "{out}", "--form", "text"], "text"),  # argparse's abbreviations
+        (["--output={out}", "--format=text"], "text"),
+        (["--output", "{out}"], "json"),  # --output alone: JSON, as the child would write
+    ],
+)
+def test_the_report_of_a_dead_child_goes_where_asked(
+    tmp_path: Path, flags: list[str], fmt: str
+) -> None:
+    """The parent writes the report of a child that died: to --output FILE, in --format,
+    read as the probe's own parser reads them (the child accepts `--outp FILE`, so its
+    report would have gone there)."""
+    path = tmp_path / "crashes.py"
+    path.write_text(CRASHES)
+    out = tmp_path / "report.out"
+    argv = [f"{path}:aborts", *(flag.format(out=out) for flag in flags)]
+    proc = run_module("bench", argv)
+    assert proc.returncode == 3, proc.stderr
+    assert proc.stdout == ""
+    text = out.read_text()
+    if fmt == "json":
+        report = json.loads(text)
+        assert report["ok"] is False and report["error"]["class"] == "ProbeProcessDied"
+    else:
+        assert text.startswith("jaxlint probe bench\nok: NO\n")
+        assert "error: ProbeProcessDied: the probe's process was killed by SIGABRT" in text
+
+
 def test_the_jaxlint_command_supervises_too(tmp_path: Path) -> None:
     import subprocess
     import sys

@@ -31,11 +31,12 @@ from jaxlint.cli.noqa_add import add_noqa
 from jaxlint.cli.pool import check_in_pool
 from jaxlint.cli.progress import Progress
 from jaxlint.cli.report import finish
-from jaxlint.config import ConfigResolver, Settings, check_selector, inline_config
+from jaxlint.config import ConfigError, ConfigResolver, Settings, check_selector, inline_config
 from jaxlint.discovery import discover
 from jaxlint.gc_pause import gc_paused
 from jaxlint.notebook import NotebookError, is_notebook, parse_notebook
 from jaxlint.output import FORMATS, STATISTICS_FORMATS
+from jaxlint.output.urls import environment_docs_url
 from jaxlint.parallel import available_cores, jobs_within_budget, should_parallelize
 from jaxlint.source import NOT_ROUND_TRIP, DecodeError, decode_source, encode_source, round_trips
 from jaxlint.timings import Timings
@@ -253,6 +254,7 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
     resolver = ConfigResolver(explicit, _overrides(args), inline)
     fixing = args.fix or args.diff
     state = RunState(timings=Timings() if args.timings else None)
+    state.docs_url = _docs_url(resolver)
     if "-" in paths:
         return _check_stdin(args, resolver, state)
     with timed(state, "discover files"):
@@ -296,6 +298,18 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
     if args.add_noqa:
         return add_noqa(args, state)
     return finish(args, state, fixing, wall=time.perf_counter() - started)
+
+
+def _docs_url(resolver: ConfigResolver) -> str | None:
+    """The run's ``docs-url``: from the configuration of the current folder (or
+    ``--config FILE``), as ``memory-budget`` is. A ``$JAXLINT_DOCS_URL`` that is not an
+    address stops the run here, as a bad key in the file does; a good one wins over the
+    file when the links are made (``jaxlint/output/urls.py``)."""
+    try:
+        environment_docs_url()
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    return resolver.for_path(None).docs_url
 
 
 def _isatty(stream: object) -> bool:

@@ -76,6 +76,9 @@ class RunState:
     """File -> what it asked of its project's other modules, and the answers it got."""
     summaries: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     """Module summaries made in a worker process, for the parent's project view."""
+    docs_url: str | None = None
+    """The run's ``docs-url`` (the configuration of the current folder, or ``--config``),
+    for the links of the report (``jaxlint/output/urls.py``)."""
 
     def merge(self, other: RunState) -> None:
         """Add one file's (or one worker's) results; called in file order."""

@@ -32,6 +32,7 @@ def finish(
         sources=state.sources,
         unsafe_files=frozenset(state.unsafe_files),
         style=Style(use_color(args.color, out)),
+        docs_url=state.docs_url,
     )
     quiet = args.quiet
     for err in state.io_errors:

@@ -35,6 +35,9 @@ class RenderOptions:
     """Files whose config enables unsafe fixes (``unsafe-fixes = true``)."""
     style: Style = PLAIN
     """Colours for ``text`` and ``concise`` (off unless on a terminal or asked for)."""
+    docs_url: str | None = None
+    """The configuration's ``docs-url``, for the links of ``json`` and ``sarif``
+    (``$JAXLINT_DOCS_URL`` wins over it: ``urls.py``)."""
 
     def unsafe_for(self, filename: str) -> bool:
         return self.unsafe_fixes or filename in self.unsafe_files
@@ -56,9 +59,9 @@ def sort_key(d: Diagnostic) -> tuple[str, int, int, int, str]:
 
 def render(fmt: str, diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
     if fmt == "json":
-        return render_json(diags)
+        return render_json(diags, opts.docs_url)
     if fmt == "sarif":
-        return render_sarif(diags)
+        return render_sarif(diags, opts.docs_url)
     if fmt == "github":
         return render_github(diags)
     if fmt == "concise":
@@ -129,7 +132,7 @@ def _json_fix(d: Diagnostic) -> dict[str, object] | None:
     return None
 
 
-def _json_item(d: Diagnostic) -> dict[str, object]:
+def _json_item(d: Diagnostic, docs_url: str | None = None) -> dict[str, object]:
     """One diagnostic in ruff's ``--output-format json`` shape (same keys, same order), plus
     ``probe``: the finding's filled-in verify command (readers of ruff's schema ignore it)."""
     return {
@@ -144,12 +147,13 @@ def _json_item(d: Diagnostic) -> dict[str, object]:
         "noqa_row": d.start.row,
         "probe": d.probe,  # jaxlint's addition: the filled-in verify command (or null)
         "severity": d.severity,
-        "url": rule_url(d.code),
+        "url": rule_url(d.code, docs_url),
     }
 
 
-def render_json(diags: Sequence[Diagnostic]) -> str:
-    return json.dumps([_json_item(d) for d in diags], indent=2) + "\n"
+def render_json(diags: Sequence[Diagnostic], docs_url: str | None = None) -> str:
+    """``docs_url``: the configuration's ``docs-url`` (see ``urls.py``)."""
+    return json.dumps([_json_item(d, docs_url) for d in diags], indent=2) + "\n"
 
 
 # -- SARIF 2.1.0 -------------------------------------------------------------------------------
@@ -184,7 +188,7 @@ def _first_sentence(text: str) -> str:
     return match.group(1) if match else flat
 
 
-def _sarif_rule(rule: type[Rule]) -> dict[str, object]:
+def _sarif_rule(rule: type[Rule], docs_url: str | None = None) -> dict[str, object]:
     what = _doc_section(rule.docs, "What it does")
     why = _doc_section(rule.docs, "Why is this bad")
     full = "\n\n".join(part for part in (what, why) if part) or rule.name
@@ -193,7 +197,7 @@ def _sarif_rule(rule: type[Rule]) -> dict[str, object]:
         "name": rule.name,
         "shortDescription": {"text": _first_sentence(what) if what else rule.name},
         "fullDescription": {"text": full},
-        **({"helpUri": url} if (url := rule_url(rule.code)) else {}),
+        **({"helpUri": url} if (url := rule_url(rule.code, docs_url)) else {}),
         "help": {"text": rule.docs.strip(), "markdown": rule.docs.strip()},
         "defaultConfiguration": {"enabled": rule.default_enabled, "level": "error"},
         "properties": {
@@ -264,7 +268,8 @@ def _sarif_result(d: Diagnostic, index: dict[str, int]) -> dict[str, object]:
     return result
 
 
-def render_sarif(diags: Sequence[Diagnostic]) -> str:
+def render_sarif(diags: Sequence[Diagnostic], docs_url: str | None = None) -> str:
+    """``docs_url``: the configuration's ``docs-url`` (see ``urls.py``)."""
     from jaxlint.rules import all_rules
 
     rules = list(all_rules())
@@ -278,8 +283,8 @@ def render_sarif(diags: Sequence[Diagnostic]) -> str:
                     "driver": {
                         "name": "jaxlint",
                         "version": __version__,
-                        **({"informationUri": info} if (info := repository_url()) else {}),
-                        "rules": [_sarif_rule(r) for r in rules],
+                        **({"informationUri": info} if (info := repository_url(docs_url)) else {}),
+                        "rules": [_sarif_rule(r, docs_url) for r in rules],
                     }
                 },
                 "columnKind": "unicodeCodePoints",

@@ -544,11 +544,25 @@ def report_without_child(
     (``_supervise``): ``ok: false`` and the error, in the format and place asked for."""
     import importlib
 
-    render_text = importlib.import_module(f"jaxlint.runtime_probes.{name}").render_text
+    module = importlib.import_module(f"jaxlint.runtime_probes.{name}")
     report = new_report(name)
     report["error"] = {"class": cls, "message": message, **extra}
-    fmt = _format_of(argv)
-    return _emit(name, report, code, fmt, _raw_option(argv, "--output"), render_text)
+    fmt, output = _asked_output(module.build_parser(), argv)
+    return _emit(name, report, code, fmt, output, module.render_text)
+
+
+def _asked_output(parser: argparse.ArgumentParser, argv: Sequence[str]) -> tuple[str, str | None]:
+    """``(format, --output)`` as the probe's own ``parser`` reads ``argv``, so that the
+    report of a child that died goes where the child's own would have: argparse takes
+    abbreviations (``--outp FILE``, ``--form text``) that a scan for the exact flag
+    misses. A command line the parser refuses never reaches here (the child reports
+    that itself); if it does, the exact flags are read."""
+    try:
+        known, _ = parser.parse_known_args(list(argv))
+    except (ArgumentsError, SystemExit):
+        return _format_of(argv), _raw_option(argv, "--output")
+    output = getattr(known, "output", None)
+    return getattr(known, "format", None) or default_format(output), output
 
 
 def _exited(exc: SystemExit) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from pygls.protocol.language_server import lsp_method
 from jaxlint import __version__
 from jaxlint.config import ConfigError
 from jaxlint.diagnostics import INTERNAL_ERROR_CODE, PARSE_ERROR_CODE, Diagnostic, Position
-from jaxlint.output.urls import rule_url
+from jaxlint.output.urls import environment_docs_url, rule_url
 from jaxlint.server import actions
 from jaxlint.server import notebooks as nbs
 from jaxlint.server.hover import hover_markdown
@@ -149,12 +149,16 @@ class JaxlintServer(LanguageServer):
         (sl, sc), (el, ec) = units.to_lsp(start), units.to_lsp(end)
         return lsp.Range(lsp.Position(sl, sc), lsp.Position(el, ec))
 
-    def to_lsp(self, diag: Diagnostic, units: actions.Units) -> lsp.Diagnostic:
+    def to_lsp(
+        self, diag: Diagnostic, units: actions.Units, docs_url: str | None
+    ) -> lsp.Diagnostic:
+        """``docs_url``: the document's ``docs-url`` (:func:`docs_url_of`)."""
         if diag.code in (PARSE_ERROR_CODE, INTERNAL_ERROR_CODE) and diag.name != TOO_LARGE_NAME:
             severity = lsp.DiagnosticSeverity.Error
         else:
             severity = lsp.DiagnosticSeverity.Warning
-        url = rule_url(diag.code)  # the same page as JSON's `url` and SARIF's `helpUri`
+        # the same page as JSON's `url` and SARIF's `helpUri` (jaxlint/output/urls.py)
+        url = rule_url(diag.code, docs_url)
         return lsp.Diagnostic(
             range=self.lsp_range(units, diag.start, diag.end),
             message=diag.message,
@@ -173,9 +177,13 @@ class JaxlintServer(LanguageServer):
         before = state.lsp_forms
         forms: dict[int, tuple[Diagnostic, lsp.Diagnostic]] = {}
         out = []
+        docs_url = docs_url_of(state.result)
         for diag in state.result.diagnostics:
             known = before.get(id(diag))
-            form = known[1] if known is not None and known[0] is diag else self.to_lsp(diag, units)
+            if known is not None and known[0] is diag:
+                form = known[1]
+            else:
+                form = self.to_lsp(diag, units, docs_url)
             forms[id(diag)] = (diag, form)
             out.append(form)
         state.lsp_forms = forms
@@ -402,7 +410,7 @@ class JaxlintServer(LanguageServer):
         self, state: DocState, diag: Diagnostic, units: actions.Units
     ) -> list[lsp.CodeAction]:
         out = []
-        lsp_diag = [self.to_lsp(diag, units)]
+        lsp_diag = [self.to_lsp(diag, units, docs_url_of(state.result))]
         title = actions.fix_title(diag)
         if title is not None:
             edits = actions.fix_edits(diag, units)
@@ -561,6 +569,7 @@ class JaxlintServer(LanguageServer):
         for cell in state.cells:
             self.cell_owner[cell.uri] = state.uri
         nbs.lint_notebook(self.linter, state)
+        docs_url = docs_url_of(state.result)
         sent = set()
         for cell in state.cells:
             found = state.by_cell.get(cell.uri)
@@ -571,7 +580,7 @@ class JaxlintServer(LanguageServer):
                 lsp.PublishDiagnosticsParams(
                     uri=cell.uri,
                     version=cell.version,
-                    diagnostics=[self.to_lsp(d, units) for d in found or []],
+                    diagnostics=[self.to_lsp(d, units, docs_url) for d in found or []],
                 )
             )
             sent.add(cell.uri)
@@ -604,7 +613,7 @@ class JaxlintServer(LanguageServer):
                 continue
             if not (diag.start.row <= end.row and start.row <= diag.end.row):
                 continue
-            lsp_diag = [self.to_lsp(diag, units)]
+            lsp_diag = [self.to_lsp(diag, units, docs_url_of(state.result))]
             title = actions.fix_title(diag)
             if title is not None:
                 out.append(
@@ -644,6 +653,13 @@ class JaxlintServer(LanguageServer):
             self.pending_messages.append(message)
 
 
+def docs_url_of(result: LintResult | None) -> str | None:
+    """The ``docs-url`` of the settings a document was linted with (None: not set, or the
+    configuration could not be read); ``$JAXLINT_DOCS_URL`` wins over it in ``rule_url``."""
+    settings = result.settings if result is not None else None
+    return settings.docs_url if settings is not None else None
+
+
 def _wanted(kind: str, only: list[str] | None) -> bool:
     if only is None:
         return True
@@ -656,6 +672,10 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: JaxlintServer, params: lsp.InitializeParams) -> None:
         ls.apply_settings(params.initialization_options)
+        try:
+            environment_docs_url()
+        except ValueError as exc:  # `jaxlint check` stops for it; the server goes on
+            ls.pending_messages.append(f"{exc}; the links point at the pages on disk")
 
     @server.feature(lsp.INITIALIZED)
     def initialized(ls: JaxlintServer, params: lsp.InitializedParams) -> None:
@@ -747,15 +767,17 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         cell = ls.cell_state(params.text_document.uri)
         if cell is not None:
             text, found = cell[1].text, cell[0].by_cell.get(cell[1].uri, [])
+            docs_url = docs_url_of(cell[0].result)
         elif params.text_document.uri in ls.cell_owner:
             return None  # a cell of a notebook that is no longer open
         else:
             state = ls.current(params.text_document.uri)
             text, found = state.text, state.result.diagnostics
+            docs_url = docs_url_of(state.result)
         units = ls.units(text)
         pos = units.from_lsp(params.position.line, params.position.character)
         under = [d for d in found if d.code not in (INTERNAL_ERROR_CODE,) and _covers(d, pos)]
-        text = hover_markdown(under, rule_url)
+        text = hover_markdown(under, lambda code: rule_url(code, docs_url))
         if text is None:
             return None
         first = under[0]
