@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from jaxlint import __version__
+from jaxlint.analysis.project import find_project_root
 from jaxlint.config import ConfigError, ConfigResolver, Settings
 from jaxlint.diagnostics import INTERNAL_ERROR_CODE, PARSE_ERROR_CODE
 from jaxlint.engine import lint_text, mentions_jax
@@ -108,15 +109,20 @@ class JaxlintChecker:
             settings, rules = self.settings_for(self.filename)
         except ConfigError as exc:
             return [self._internal(f"jaxlint config error: {exc}")] if jax_named else []
-        if not jax_named and not mentions_jax(text, settings.prefilter_words):
-            return []  # the prefilter: never parsed
+        plain = not jax_named and not mentions_jax(text, settings.prefilter_words)
         file_codes = file_noqa_codes(text)
         if file_codes is not None and ALL in file_codes:
             return []
         from jaxlint.cli.project_run import standalone_facts
 
         path = None if self.filename in ("-", "stdin") else Path(self.filename)
+        if plain and (path is None or find_project_root(path) is None):
+            return []  # the prefilter: never parsed
+        # a file that never mentions JAX is linted when traced code of its project calls
+        # it (the project's JAX files are read once per process to find out)
         project = standalone_facts(path, settings)
+        if plain and (project is None or not project.traced_calls()):
+            return []  # the prefilter: never parsed
         with gc_paused():
             result = lint_text(
                 text, self.filename, settings, rules, apply_noqa=False, project=project
