@@ -11,14 +11,20 @@ to a host value goes through one of two doors of its class (``jaxlib._jax.ArrayI
   an array on the CPU), a C slot that Python 3.12 lets a class replace through
   ``__buffer__``.
 
-Both wait for the device computation that produces the array: a blocking sync. The
-transfer guard (``jax.transfer_guard_device_to_host``) cannot count them: it sees
-nothing on the CPU backend, where no transfer happens. While counting, both doors are
-replaced by wrappers that note the read and call the original; they are put back on
-exit. A read is credited to every line of the file on the reading thread's stack (the
-conversion's line, and the lines that called the function doing it), in the run of that
-line in progress (``sys.monitoring`` LINE events count the runs of the file's lines;
-the other files' lines are switched off at their first event).
+Both wait for the device computation that produces the array: a blocking sync. Off the
+CPU (checked on a TPU v5e, jax 0.10.2, Python 3.11) the buffer protocol refuses with
+``BufferError`` and NumPy falls back to ``__array__``, so every conversion goes through
+``_value``, and a second read of the same array reads the copy it keeps. A door that
+refuses reads nothing and is not counted. The transfer guard
+(``jax.transfer_guard_device_to_host``) cannot count the reads: it sees nothing on the
+CPU backend, where no transfer happens (on the TPU it refused ``float``).
+
+While counting, both doors are replaced by wrappers that note the read and call the
+original; they are put back on exit. A read is credited to every line of the file on
+the reading thread's stack (the conversion's line, and the lines that called the
+function doing it), in the run of that line in progress (``sys.monitoring`` LINE events
+count the runs of the file's lines; the other files' lines are switched off at their
+first event).
 """
 
 from __future__ import annotations
@@ -127,22 +133,21 @@ class HostReads:
         except Exception:  # deleted: the original raises the real error
             pending = False
         start = time.perf_counter()
-        try:
-            return read(array, *args)
-        finally:
-            seconds = time.perf_counter() - start
-            with self._lock:
-                if not lines:
-                    self.reads_elsewhere += 1
-                for line in dict.fromkeys(lines):
-                    counts = self.lines.setdefault(line, LineCounts())
-                    run = counts.runs
-                    counts.runs_with_read.add(run)
-                    counts.seconds_in_reads += seconds
-                    if (run, id(array)) not in counts.seen:
-                        counts.seen.add((run, id(array)))
-                        counts.reads += 1
-                        counts.reads_of_pending += pending
+        result = read(array, *args)  # a door that refuses (BufferError off the CPU) reads nothing
+        seconds = time.perf_counter() - start
+        with self._lock:
+            if not lines:
+                self.reads_elsewhere += 1
+            for line in dict.fromkeys(lines):
+                counts = self.lines.setdefault(line, LineCounts())
+                run = counts.runs
+                counts.runs_with_read.add(run)
+                counts.seconds_in_reads += seconds
+                if (run, id(array)) not in counts.seen:
+                    counts.seen.add((run, id(array)))
+                    counts.reads += 1
+                    counts.reads_of_pending += pending
+        return result
 
     def __enter__(self) -> HostReads:
         cls = self._cls
