@@ -11,6 +11,7 @@ FILE.py:FUNC``). This module fills the placeholders for one finding:
   helper, the jitted function that traces it;
 * ``CALLEE`` becomes the jitted function that the call holding the finding calls (or the
   call the rule points the probe at, ``Violation.probe_node``: JAX105's timed call);
+* ``LINE`` (a word of its own) becomes the finding's line (JAX102's ``syncs --line``);
 * ``--rule CODE`` is added at the end, so the report says whether the run confirmed
   the finding's rule (``rule_check``), or plainly why not;
 * the ``jax.jit`` settings the code itself uses are added as flags when the probe
@@ -45,6 +46,9 @@ if TYPE_CHECKING:
 FILE = "FILE.py"
 FUNC = "FUNC"
 CALLEE = "CALLEE"
+LINE = "LINE"
+JIT_PROBES = frozenset({"bench", "compile", "recompile"})
+"""The probes that take the code's ``jax.jit`` settings as flags."""
 JIT_TRANSFORMS = frozenset({"jax.jit", "jax.experimental.pjit.pjit"})
 
 
@@ -277,7 +281,7 @@ def _command(ctx: FileContext, v: Violation, stack: Stack) -> str | None:
             if root is not fn:
                 name, fn = root.name.value, root
     flags: list[str] = []
-    if fn is not None and not loop:
+    if fn is not None and not loop and probe in JIT_PROBES:
         got = _jit_flags(ctx, fn)
         if got is None:
             return None
@@ -293,6 +297,8 @@ def _command(ctx: FileContext, v: Violation, stack: Stack) -> str | None:
         if word.startswith(FILE + ":"):
             words.append(f"{ctx.filename}:{name}")
             words.extend(flags)
+        elif word == LINE:
+            words.append(str(ctx.positions[v.node].start.line))
         else:
             words.append(word)
     return render(decl.env, [*words, *rule_words])

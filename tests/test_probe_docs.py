@@ -23,14 +23,17 @@ from jaxlint.verify import parse_declaration
 pytest.importorskip("jax")
 
 EXAMPLE = FIXTURES / "docs_example.py"
+EXAMPLE_LINE = "14"  # `return buf + x + ...` in `example`
 PLACEHOLDER = re.compile(r"\bFILE\.py:[A-Z_]+\b")
 
 
 def _argv(command: str) -> tuple[list[str], dict[str, str]]:
-    """The command line and the environment variables in front of it (``NAME=1 jaxlint ...``)."""
+    """The command line and the environment variables in front of it (``NAME=1 jaxlint ...``);
+    ``LINE`` becomes the example's last line."""
     decl = parse_declaration(PLACEHOLDER.sub(f"{EXAMPLE}:example", command))
     assert decl.words[:2] == ("jaxlint", "probe"), command
-    return [sys.executable, "-m", "jaxlint", *decl.words[1:]], dict(decl.env)
+    words = [EXAMPLE_LINE if w == "LINE" else w for w in decl.words[1:]]
+    return [sys.executable, "-m", "jaxlint", *words], dict(decl.env)
 
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)

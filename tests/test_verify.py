@@ -24,10 +24,35 @@ def test_every_rule_declares_a_probe_the_module_can_read():
     for rule in all_rules():
         decl = parse_declaration(rule.probe)
         assert decl.words[:2] == ("jaxlint", "probe"), rule.code
-        assert decl.probe in {"env", "compile", "recompile", "bench"}, rule.code
+        assert decl.probe in {"env", "compile", "recompile", "bench", "syncs"}, rule.code
         # donation needs the code to run: never `compile`
         if rule.code == "JAX405":
             assert decl.probe == "bench"
+        # a sync per step is counted on the conversion's line, not timed
+        if rule.code == "JAX102":
+            assert decl.words[2:] == ("syncs", "FILE.py:FUNC", "--line", "LINE")
+
+
+def test_jax102_line_names_the_function_and_the_conversions_line():
+    got = probes(
+        """
+        import jax
+        import jax.numpy as jnp
+
+        step = jax.jit(lambda w: (w * 0.5, jnp.sum(w)), static_argnums=())
+
+        def train(w, n):
+            history = []
+            for i in range(n):
+                w, loss = step(w)
+                history.append(
+                    float(loss)
+                )
+            return history
+        """
+    )
+    # no jit flags (syncs runs the loop as it is); LINE is the conversion's own line
+    assert got["JAX102"] == ["jaxlint probe syncs model.py:train --line 12 --rule JAX102"]
 
 
 def test_file_and_enclosing_function_are_filled_in():

@@ -54,3 +54,19 @@ def test_the_harness_catches_a_wrong_rule_and_a_missing_check():
         "crash"
     )
     assert verify_examples.classify("JAX301", set(), None, None)["verdict"] == "crash"
+
+
+def test_jax102_verify_lines_count_a_sync_per_step():
+    """JAX102's line is `syncs FILE.py:FUNC --line LINE` (not `bench` of the loop's function,
+    which measured times or refused them, and never the sync): on the examples with a
+    caller it confirms a read on every run of the conversion; `Trainer.fit` (a method
+    nothing builds) is explained by FactoryNotFound, naming JAX102's sign."""
+    results = verify_examples.run_in_child("JAX102")
+    verdicts = {r["example"]: (r["verdict"], r["command"].split()[2]) for r in results}
+    assert verdicts == {
+        "invalid_history_append_loss_item.py": ("confirmed", "syncs"),
+        "invalid_eval_loop_item_per_batch.py": ("confirmed", "syncs"),
+        "invalid_return_state.py": ("explained", "syncs"),
+    }
+    (method,) = [r for r in results if r["example"] == "invalid_return_state.py"]
+    assert "FactoryNotFound" in method["why"] and "on every run of the line" in method["why"]

@@ -12,7 +12,7 @@ from jaxlint.cli.common import EXIT_ERROR, EXIT_OK
 def add_parser(sub: argparse._SubParsersAction) -> None:
     probe = sub.add_parser(
         "probe",
-        help="run a runtime probe (env, compile, recompile, bench); runs your code",
+        help="run a runtime probe (env, compile, recompile, bench, syncs); runs your code",
         add_help=False,
     )
     # `jaxlint probe --help` (before a probe name); `jaxlint probe NAME --help` goes to NAME

@@ -157,7 +157,13 @@ class Event:
     name: str
 
 
-Confirmation = Raises | Event
+@dataclass(frozen=True)
+class HostSyncEveryRun:
+    """Every run of the finding's line, in a loop, reads a device array to the host (a
+    blocking sync): what ``jaxlint probe syncs FILE.py:FUNC --line LINE`` counts."""
+
+
+Confirmation = Raises | Event | HostSyncEveryRun
 
 
 # -- fix plans: what a rule wants changed, turned into text edits by the fixer ------------

@@ -440,14 +440,20 @@ NUMBERS = ("results", "ratio", "time_split")
 def _drop_measurements(report: Report) -> None:
     """Leave out what was timed while processes the user's code started shared the
     machine: bench's results and ratio, compile's time split, and each compile stage's
-    ``seconds`` and the ``*_seconds`` JAX recorded for it, and the ``seconds`` of each of
-    recompile's cases or steps (the counts stay)."""
+    ``seconds`` and the ``*_seconds`` JAX recorded for it, the ``seconds`` of each of
+    recompile's cases or steps, and syncs' seconds of its call and in its reads (the
+    counts stay)."""
     for key in NUMBERS:
         report.pop(key, None)
-    for key in ("cases", "steps"):
+    for key in ("cases", "steps", "lines"):
         for entry in report.get(key) or []:
             if isinstance(entry, dict):
                 entry.pop("seconds", None)
+                entry.pop("seconds_in_reads", None)  # syncs (its counts stay)
+    for key in ("call", "line"):
+        if isinstance(report.get(key), dict):
+            report[key].pop("seconds", None)
+            report[key].pop("seconds_in_reads", None)
     stages = report.get("stages")
     if not isinstance(stages, dict):
         return

@@ -4,9 +4,10 @@ In order: ``--args 'f32[128,784], f32[128]'`` (given on the command line), the
 input factory (``--factory``, or ``make_inputs`` when the target's module has one),
 the parameters' annotations (``x: "f32[4,8]"``, jaxtyping-style ``Float[Array, "4
 8"]``, ``int``/``float``/``bool``), or a call site of the function found in its
-file whose arguments can be evaluated (a module-level call, or one in an ``if
+file or project whose arguments can be evaluated (a module-level call, or one in an ``if
 __name__ == "__main__":`` block or a function, after the simple assignments before
-it in its block). The report says which (``inputs_from``).
+it in its block; a function's parameters from its own callers: ``_call_sites``). The
+report says which (``inputs_from``).
 
 Every source is a factory (``Target.obj() -> (args, kwargs)``) that builds fresh
 inputs on each call, so ``bench``'s fresh-inputs rule holds for all of them. Arrays
@@ -25,6 +26,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from jaxlint.runtime_probes._call_sites import (
+    Skipped,
+    Walk,
+    call_sites,
+    find_sites,
+    function_node,
+)
 from jaxlint.runtime_probes._common import EXIT_ERROR, fail, usage_error
 from jaxlint.runtime_probes._targets import (
     DEFAULT_FACTORY,
@@ -33,6 +41,7 @@ from jaxlint.runtime_probes._targets import (
     Target,
     factory_target,
     has_attr_path,
+    parameter_names,
 )
 
 DTYPES = {
@@ -218,23 +227,6 @@ def _build(items: tuple[list[Item], dict[str, Item]], abstract: bool) -> Callabl
 # -- annotations -----------------------------------------------------------------------------
 
 
-def _function_node(tree: ast.Module, attr: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    parts = attr.split(".")
-    body: list[ast.stmt] = tree.body
-    node: ast.AST | None = None
-    for i, part in enumerate(parts):
-        node = None
-        for stmt in body:
-            last = i == len(parts) - 1
-            kinds = (ast.FunctionDef, ast.AsyncFunctionDef) if last else (ast.ClassDef,)
-            if isinstance(stmt, kinds) and stmt.name == part:
-                node = stmt
-        if node is None:
-            return None
-        body = getattr(node, "body", [])
-    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-
-
 def annotation_item(annotation: ast.expr | None) -> Item | None:
     """The input an annotation describes, or None when it has no shape and dtype."""
     if annotation is None:
@@ -265,7 +257,7 @@ def from_annotations(
     tree: ast.Module, attr: str
 ) -> tuple[tuple[list[Item], dict[str, Item]], dict[str, str]] | str:
     """The items for the required parameters, or why the annotations cannot give them."""
-    fn = _function_node(tree, attr)
+    fn = function_node(tree, attr)
     if fn is None:
         return f"no `def {attr}` in the file"
     a = fn.args
@@ -299,147 +291,6 @@ def from_annotations(
     return (args, kwargs), shown
 
 
-# -- call sites ------------------------------------------------------------------------------
-
-_SIMPLE = (ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom)
-_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-
-
-@dataclass
-class CallSite:
-    line: int
-    text: str
-    setup: list[ast.stmt]
-    """Simple statements run before the call's arguments are evaluated (not run on import)."""
-    call: ast.Call
-
-
-def _is_main_guard(node: ast.AST) -> bool:
-    return (
-        isinstance(node, ast.If)
-        and isinstance(node.test, ast.Compare)
-        and isinstance(node.test.left, ast.Name)
-        and node.test.left.id == "__name__"
-    )
-
-
-def _names(tree: ast.Module, attr: str) -> set[str]:
-    """The function's name and module-level names bound to a wrapper of it
-    (``g_jit = jax.jit(g, ...)``)."""
-    names = {attr}
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
-            first = stmt.value.args[0] if stmt.value.args else None
-            if isinstance(first, ast.Name) and first.id == attr:
-                names |= {t.id for t in stmt.targets if isinstance(t, ast.Name)}
-    return names
-
-
-def _calls_target(node: ast.AST, names: set[str], module_names: set[str], attr: str) -> bool:
-    """``f(...)`` for a name of the function, or ``mod.f(...)`` for a name of its module."""
-    if not isinstance(node, ast.Call):
-        return False
-    func = node.func
-    if isinstance(func, ast.Name):
-        return func.id in names
-    return (
-        isinstance(func, ast.Attribute)
-        and func.attr == attr
-        and isinstance(func.value, ast.Name)
-        and func.value.id in module_names
-    )
-
-
-def call_sites(
-    tree: ast.Module,
-    source: str,
-    attr: str,
-    *,
-    names: set[str] | None = None,
-    module_names: set[str] | None = None,
-    deferred_only: bool = False,
-) -> list[CallSite]:
-    """The calls of ``attr`` in ``tree`` (by its own name and wrappers of it, or by
-    ``names``/``module_names`` bound by imports in another file); ``deferred_only``: only
-    the calls in a function or a ``__main__`` block."""
-    if "." in attr:
-        return []
-    names = _names(tree, attr) if names is None else names
-    module_names = module_names or set()
-    parents: dict[int, tuple[ast.AST, str]] = {}
-    for node in ast.walk(tree):
-        for field, value in ast.iter_fields(node):
-            if isinstance(value, list):
-                for child in value:
-                    if isinstance(child, ast.AST):
-                        parents[id(child)] = (node, field)
-            elif isinstance(value, ast.AST):
-                parents[id(value)] = (node, field)
-    own = _function_node(tree, attr)
-    sites = []
-    for node in ast.walk(tree):
-        if not _calls_target(node, names, module_names, attr):
-            continue
-        assert isinstance(node, ast.Call)
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(
-            k.arg is None for k in node.keywords
-        ):
-            continue
-        setup: list[ast.stmt] = []
-        child: ast.AST = node
-        inside_own = False
-        deferred = False  # the enclosing blocks do not run on import
-        chain: list[tuple[ast.AST, str, ast.AST]] = []
-        while id(child) in parents:
-            parent, field = parents[id(child)]
-            chain.append((parent, field, child))
-            if parent is own:
-                inside_own = True
-            if isinstance(parent, _FUNCS) or _is_main_guard(parent):
-                deferred = True
-            child = parent
-        if inside_own or (deferred_only and not deferred):
-            continue
-        if deferred:
-            # the simple statements before the call in each enclosing block, outermost first,
-            # from the function or __main__ block down
-            for parent, field, child in reversed(chain):
-                if isinstance(parent, _FUNCS) or _is_main_guard(parent):
-                    setup = []
-                block = getattr(parent, field, None)
-                if isinstance(block, list) and isinstance(child, ast.stmt):
-                    index = next(i for i, s in enumerate(block) if s is child)
-                    setup += [s for s in block[:index] if isinstance(s, _SIMPLE)]
-        text = ast.get_source_segment(source, node) or ast.unparse(node)
-        sites.append(CallSite(node.lineno, " ".join(text.split()), setup, node))
-    sites.sort(key=lambda s: s.line)
-    return sites
-
-
-def _site_factory(module: Any, filename: str, site: CallSite) -> Callable[[], Inputs]:
-    setup = compile(ast.Module(body=site.setup, type_ignores=[]), filename, "exec")
-    args = [compile(ast.Expression(a), filename, "eval") for a in site.call.args]
-    kwargs = [
-        (k.arg, compile(ast.Expression(k.value), filename, "eval")) for k in site.call.keywords
-    ]
-
-    def factory() -> Inputs:
-        ns = dict(vars(module))
-        exec(setup, ns)
-        return tuple(eval(a, ns) for a in args), {k: eval(v, ns) for k, v in kwargs}
-
-    return factory
-
-
-def _try_site(module: Any, filename: str, site: CallSite) -> Callable[[], Inputs] | str:
-    factory = _site_factory(module, filename, site)
-    try:
-        factory()
-    except Exception as exc:  # the site's arguments need what only a run has
-        return f"line {site.line}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-    return factory
-
-
 # -- choosing --------------------------------------------------------------------------------
 
 
@@ -455,18 +306,24 @@ def _source(target: Target) -> tuple[ast.Module, str, str] | None:
         return None
 
 
-def _not_found(target: Target, name: str, *, many: bool, tried: list[str]) -> NoReturn:
+def _not_found(
+    target: Target, name: str, *, many: bool, tried: list[str], hint: str | None = None
+) -> NoReturn:
     where = target.file or target.module.__name__
     role = "cases factory" if many else "factory"
     returns = "[(args, kwargs), ...]" if many else "(args, kwargs)"
     flag = "--cases" if many else "--factory"
+    if hint is None or many:
+        hint = (
+            f"pass --args 'f32[128,784], f32[128]' (shape specs), define `def {name}():"
+            f" return {returns}` in the file, or pass {flag} FILE.py:FUNCTION"
+        )
     fail(
         EXIT_ERROR,
         "FactoryNotFound",
         f"no inputs for {target.spec}: no {role} {name!r} in {where}, no --args, "
         + "; ".join(tried),
-        hint=f"pass --args 'f32[128,784], f32[128]' (shape specs), define `def {name}():"
-        f" return {returns}` in the file, or pass {flag} FILE.py:FUNCTION",
+        hint=hint,
     )
 
 
@@ -512,50 +369,6 @@ def cases_factory(
     return _fallback(target, default, False, many=True, loader=loader)
 
 
-def _project_sites(
-    loader: Loader | None, target: Target, path: str, many: bool
-) -> tuple[list[tuple[CallSite, Callable[[], Inputs], str]], list[str]]:
-    """Usable call sites of the target in the project's other files (``_project_sites``),
-    and why the others were skipped."""
-    from jaxlint.runtime_probes import _project_sites as project
-    from jaxlint.runtime_probes._targets import import_roots
-
-    module_name = getattr(target.module, "__name__", "")
-    roots = import_roots(os.path.abspath(path))
-    if loader is None or not roots or module_name.startswith("_jaxlint_probe_"):
-        # a file imported by path (outside a package) is imported by no other module by name,
-        # unless it is a top-level module of the project
-        stem = os.path.splitext(os.path.basename(path))[0]
-        if loader is None or not roots or not stem.isidentifier():
-            return [], []
-        module_name = stem
-    found: list[tuple[CallSite, Callable[[], Inputs], str]] = []
-    skipped: list[str] = []
-    for other, tree, text, fn_names, mod_names in project.candidates(
-        os.path.abspath(path), module_name, target.attr, roots
-    ):
-        sites = call_sites(
-            tree, text, target.attr, names=fn_names, module_names=mod_names, deferred_only=True
-        )
-        if not sites:
-            continue
-        try:
-            module = loader.load_file(other, "call site")
-        except Exception as exc:  # its import failed: say so, try the next file
-            message = getattr(exc, "error", {}).get("message", str(exc))
-            skipped.append(f"{os.path.basename(other)}: import failed: {message}")
-            continue
-        for site in sites:
-            made = _try_site(module, other, site)
-            if isinstance(made, str):
-                skipped.append(f"{os.path.basename(other)} {made}")
-                continue
-            found.append((site, made, other))
-            if not many:
-                return found, skipped
-    return found, skipped
-
-
 def _fallback(
     target: Target, name: str, abstract: bool, *, many: bool, loader: Loader | None = None
 ) -> tuple[Target, dict[str, Any]]:
@@ -579,56 +392,84 @@ def _fallback(
         if many:
             return factory_target(target, "<annotations>", lambda: [build()]), info
         return factory_target(target, "<annotations>", build), info
-    sites = call_sites(tree, text, target.attr)
-    usable: list[tuple[CallSite, Callable[[], Inputs]]] = []
-    skipped = []
-    for site in sites:
-        made = _try_site(target.module, path, site)
-        if isinstance(made, str):
-            skipped.append(made)
-        else:
-            usable.append((site, made))
-            if not many:
-                break
-    where = {id(site): path for site, _ in usable}
-    if not usable:
-        if sites:
+    walk = Walk(loader).deeper(path, target.attr)
+    own = len(call_sites(tree, text, target.attr))
+    found, skipped = find_sites(target.module, path, target.attr, walk, many=many)
+    if not found:
+        if own:
             tried.append(
                 "no call site of it in the file has arguments that evaluate ("
-                + "; ".join(skipped)
+                + "; ".join(map(str, skipped[:own]))
                 + ")"
             )
         else:
             tried.append(f"no call of {target.attr} in the file")
-        elsewhere, looked = _project_sites(loader, target, path, many)
-        for site, maker, site_path in elsewhere:
-            usable.append((site, maker))
-            where[id(site)] = site_path
-        skipped += looked
-        if not usable:
-            tried.append(
-                "no call of it in the project's other files whose arguments evaluate"
-                + (f" ({'; '.join(looked)})" if looked else "")
-            )
-            _not_found(target, name, many=many, tried=tried)
+        looked = [str(s) for s in skipped[own:]]
+        tried.append(
+            "no call of it in the project's other files whose arguments evaluate"
+            + (f" ({'; '.join(looked)})" if looked else "")
+        )
+        _not_found(target, name, many=many, tried=tried, hint=_site_hint(target, name, skipped))
     from jaxlint.runtime_probes import _errors
 
-    for site, _ in usable:
-        _errors.PROBE_SCOPES.add((os.path.abspath(where[id(site)]), site.line, site.line))
-    base = os.path.basename(where[id(usable[0][0])])
+    for got in found:
+        for place in [got.describe(), *_vias(got.via)]:
+            _errors.PROBE_SCOPES.add((os.path.abspath(place["file"]), place["line"], place["line"]))
+    base = os.path.basename(found[0].file)
     info = {
         "source": "call sites" if many else "call site",
-        "call_sites": [{"file": where[id(s)], "line": s.line, "call": s.text} for s, _ in usable],
-        "skipped": skipped,
+        "call_sites": [got.describe() for got in found],
+        "skipped": [str(s) for s in skipped],
         "not_from_annotations": tried[0] if tried else None,
     }
     if many:
-        makers = [m for _, m in usable]
+        makers = [got.factory for got in found]
         return factory_target(
             target, f"<call sites in {base}>", lambda: [m() for m in makers]
         ), info
-    site, maker = usable[0]
-    return factory_target(target, f"<call site {base}:{site.line}>", maker), info
+    return factory_target(
+        target, f"<call site {base}:{found[0].site.line}>", found[0].factory
+    ), info
+
+
+def _vias(via: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every call a site's parameters came from, innermost first."""
+    out = []
+    for place in via:
+        out.append(place)
+        out += _vias(place.get("via", []))
+    return out
+
+
+def _site_hint(target: Target, name: str, skipped: list[Skipped]) -> str | None:
+    """For a call site that passes its function's parameters, which no caller gave: the
+    factory to write, with the call's own arguments, and ``--args`` by parameter name."""
+    first = next((s for s in skipped if s.missing and s.site is not None), None)
+    if first is None or first.site is None or first.file is None:
+        return None
+    call = first.site.call
+    args = [ast.get_source_segment(open_text(first.file), a) or ast.unparse(a) for a in call.args]
+    kwargs = [f"{k.arg!r}: {ast.unparse(k.value)}" for k in call.keywords]
+    returns = f"({', '.join(args)}{',' if len(args) == 1 else ''}), {{{', '.join(kwargs)}}}"
+    where = target.file or target.module.__name__
+    params = parameter_names(target.obj) or []
+    spec = ", ".join(f"{p}=..." for p in params)
+    return (
+        f"{first.site.text} at {os.path.basename(first.file)}:{first.site.line} passes"
+        f" {', '.join(first.missing)}, parameter(s) of {first.site.enclosing} that no call"
+        f" gives: define in {where} `def {name}():` that builds {', '.join(first.missing)}"
+        f" as {first.site.enclosing} gets them and ends with `return {returns}`, or pass"
+        f" --args '{spec}' with a shape spec (f32[128,784]) or a Python literal for each"
+        f" parameter of {target.attr}, or --factory FILE.py:FUNCTION"
+    )
+
+
+def open_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError:
+        return ""
 
 
 def inputs_text(info: dict[str, Any] | None) -> list[str]:
@@ -641,6 +482,12 @@ def inputs_text(info: dict[str, Any] | None) -> list[str]:
     if source in ("call site", "call sites"):
         return [
             f"inputs from: {source[:9]} {os.path.basename(s['file'])}:{s['line']}: {s['call']}"
+            + "".join(
+                f", its function's parameters from {os.path.basename(v['file'])}:{v['line']}:"
+                f" {v['call']}"
+                for v in _vias(s.get("via", []))
+            )
+            + "".join(f", {k}: {v}" for k, v in s.get("parameters", {}).items())
             for s in info.get("call_sites", [])
         ]
     arguments = info.get("arguments") or []

@@ -23,7 +23,7 @@ def _rule(code: str) -> Any:
 
 def _signs(rule: Any) -> list[str]:
     """What confirms the rule at runtime, in words (its ``confirmed_by``)."""
-    from jaxlint.rules.base import Event, Raises
+    from jaxlint.rules.base import Event, HostSyncEveryRun, Raises
 
     out = []
     for sign in getattr(rule, "confirmed_by", ()):
@@ -32,6 +32,8 @@ def _signs(rule: Any) -> list[str]:
             out.append(f"{sign.exception}" + (f" ({extra!r})" if extra else ""))
         elif isinstance(sign, Event):
             out.append("an XLA compilation on a call after the first")
+        elif isinstance(sign, HostSyncEveryRun):
+            out.append("a read of a device array by the host on every run of the line, in a loop")
     return out
 
 
@@ -120,6 +122,9 @@ def rule_check(code: str, report: dict[str, Any], exit_code: int) -> dict[str, A
     source = inputs.get("source") if isinstance(inputs, dict) else None
     on = f" on the inputs from {source}" if source else ""
     why = f"the run finished without any of it{on} (exit {exit_code}); {wanted}"
+    line = report.get("line")
+    if isinstance(line, dict) and line.get("verdict"):  # syncs --line: what the line did
+        why = f"{line['verdict']}{on}; {wanted}"
     if not signs and probe == "bench":
         why = (
             f"the run measured the code{on} (the timings are in the report);"

@@ -55,7 +55,7 @@ from jaxlint.runtime_probes._phases import (
 
 IN_PROCESS_VARIABLE = "JAXLINT_PROBE_IN_PROCESS"
 
-SUPERVISED = frozenset({"env", "compile", "recompile", "bench"})
+SUPERVISED = frozenset({"env", "compile", "recompile", "bench", "syncs"})
 """Probes that start JAX or run the user's code (``source`` only reads files)."""
 
 CHILD_GRACE_SECONDS = 30

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.rules.base import Examples, Rule
+from jaxlint.rules.base import Examples, HostSyncEveryRun, Rule
 from jaxlint.rules.host_device.helpers import walk
 from jaxlint.rules.host_device.host_sync_in_loop_analysis import HostSyncInLoopChecks, _rare_test
 
@@ -29,7 +29,8 @@ class HostSyncInLoop(HostSyncInLoopChecks, Rule):
         " (accumulate it in an array) and fetch every N steps or after the loop"
     )
     fix_availability = "none"
-    probe = "jaxlint probe bench FILE.py:FUNC"
+    probe = "jaxlint probe syncs FILE.py:FUNC --line LINE"
+    confirmed_by = (HostSyncEveryRun(),)  # the finding's line reads a device array every run
     docs = """\
 ## What it does
 Flags, in host code (outside any traced function), a Python `for` or `while` loop
@@ -117,9 +118,12 @@ for step, batch in enumerate(batches):
 No fix: where to fetch, and how often, is a design choice.
 
 ## Verify at runtime
-`jaxlint probe bench FILE.py:FUNC` times the function the loop is in, as it is, with
-its output synchronised; `jaxlint probe bench STEP.py:STEP --jit` times one step.
-Compare the loop's time with the steps' to see how much the per-step sync costs.
+`jaxlint probe syncs FILE.py:FUNC --line LINE` calls the function the loop is in once, as
+it is, and counts the host's reads of device arrays on each of its lines: the finding's
+line (the conversion) is confirmed when every one of its runs read a device array, one
+blocking sync per iteration; the report also gives how many of the arrays were still
+being computed when read and the time spent in the reads. To see what the syncs cost,
+`jaxlint probe bench STEP.py:STEP --jit` times one step.
 """
     VALID = [
         EXAMPLES.valid(

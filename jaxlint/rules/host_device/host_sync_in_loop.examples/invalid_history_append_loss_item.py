@@ -14,3 +14,7 @@ def train(w, batches):
         w, loss = train_step(w, batch)
         history.append(loss.item())
     return w, history
+
+
+if __name__ == "__main__":
+    w, history = train(jnp.ones(3), [jnp.full(3, 0.1)] * 20)
