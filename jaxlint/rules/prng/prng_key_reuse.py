@@ -243,6 +243,14 @@ INVALID_EXAMPLES = [
         note="a method of the class splits `self.rng` after the caller drew from it",
     ),
     EXAMPLES.invalid(
+        "invalid_key_passed_on_by_where_after_split.py",
+        line=11,
+        message_contains="and again by `jnp.where` (which does not draw from it but can"
+        " pass it on, and which `jax_debug_key_reuse` counts as consuming it) at line 11",
+        raises="KeyReuseError",
+        note="`jnp.where` never draws, but the key it passes on was split already",
+    ),
+    EXAMPLES.invalid(
         "invalid_state_attribute_two_draws.py",
         line=15,
         message_contains="`state.rng` is consumed by `jax.random.normal` at line 14",

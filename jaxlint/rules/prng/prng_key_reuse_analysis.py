@@ -35,7 +35,24 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
     return [n for n in descendants(node) if type(n) is cst.Name]
 
 
-def _by(use: Use) -> str:
+_PASSES_ON = ("jax.numpy.", "jax.lax.", "jax.tree.", "jax.tree_util.")
+"""Array and tree operations: given a key, they never draw from it but may pass it on
+(``jnp.where(done, new_key, key)``), and JAX's key-reuse checker
+(``jax_debug_key_reuse``) counts the key as consumed there, as it does any argument of
+a compiled function."""
+
+
+def _passes_on(use: Use, model: SemanticModel) -> bool:
+    qn = model.call_name(use.call) if use.kind == CALL else None
+    return qn is not None and qn.startswith(_PASSES_ON)
+
+
+def _by(use: Use, model: SemanticModel) -> str:
+    if _passes_on(use, model):
+        return (
+            f"by `{use.by}` (which does not draw from it but can pass it on, and which"
+            " `jax_debug_key_reuse` counts as consuming it)"
+        )
     if use.kind == CALL:
         return f"by `{use.by}` (which receives it and may draw from it)"
     if use.kind == LOCAL:
@@ -80,8 +97,8 @@ class PrngKeyReuseChecks:
         where = line(self, second.arg)
         if reuse.how == "again":
             return (
-                f"is consumed {_by(first)} at line {line(self, first.arg)} and again"
-                f" {_by(second)} at line {where}: {self._why(reuse)}; split it"
+                f"is consumed {_by(first, self.ctx.model)} at line {line(self, first.arg)} and again"
+                f" {_by(second, self.ctx.model)} at line {where}: {self._why(reuse)}; split it"
                 " (`k1, k2 = jax.random.split(key)`) and use each key once"
             )
         if reuse.how in _LOOP_WORDS:
@@ -95,7 +112,7 @@ class PrngKeyReuseChecks:
         if reuse.how == "attr":
             method = reuse.fn.name.value if isinstance(reuse.fn, cst.FunctionDef) else "?"
             return (
-                f"is consumed {_by(second)} at line {where} in `{method}`, and no method but"
+                f"is consumed {_by(second, self.ctx.model)} at line {where} in `{method}`, and no method but"
                 " the constructor assigns it: it is the same key on every call of"
                 f" `{method}`, which draws the same random bits each time; split it and store"
                 f" the new key (`{self._name(reuse)}, sub = jax.random.split({self._name(reuse)})`)"
@@ -107,7 +124,7 @@ class PrngKeyReuseChecks:
         prim = self.ctx.code(reuse.loop.func) if isinstance(reuse.loop, cst.Call) else "?"
         if reuse.how == "stored":
             return (
-                f"is consumed {_by(first)} at line {line(self, first.arg)} and returned"
+                f"is consumed {_by(first, self.ctx.model)} at line {line(self, first.arg)} and returned"
                 f" unchanged in the carry of `{fn}`, the body of `lax.{prim.split('.')[-1]}`"
                 f" at line {line(self, reuse.loop)}: the next iteration draws the same"
                 " random bits; split it and return the new key"
@@ -146,6 +163,12 @@ class PrngKeyReuseChecks:
             )
         if relation == "other":
             return "both draws come from the same random bits, so they are correlated"
+        model = self.ctx.model
+        if _passes_on(reuse.first, model) or _passes_on(reuse.second, model):
+            return (
+                "if the key it passes on is drawn from, that draw reuses the random bits of"
+                " the other use"
+            )
         if CALL in (reuse.first.kind, reuse.second.kind):
             return "if it draws, both draws come from the same random bits"
         return "both draw from the same random bits, so the results are correlated"
