@@ -35,16 +35,21 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
     return [n for n in descendants(node) if type(n) is cst.Name]
 
 
-_PASSES_ON = ("jax.numpy.", "jax.lax.", "jax.tree.", "jax.tree_util.")
-"""Array and tree operations: given a key, they never draw from it but may pass it on
+_PASSES_ON = ("jax.numpy.",)
+"""Array operations: given a key, they never draw from it but may pass it on
 (``jnp.where(done, new_key, key)``), and JAX's key-reuse checker
 (``jax_debug_key_reuse``) counts the key as consumed there, as it does any argument of
-a compiled function."""
+a compiled function. Not the tree and lax functions that call a function (``tree.map``,
+``lax.scan``, ``lax.cond``): that function may draw."""
+_PASSES_ON_LAX = frozenset(
+    f"jax.lax.{name}"
+    for name in ("select", "select_n", "stop_gradient", "dynamic_slice", "dynamic_index_in_dim")
+)
 
 
 def _passes_on(use: Use, model: SemanticModel) -> bool:
     qn = model.call_name(use.call) if use.kind == CALL else None
-    return qn is not None and qn.startswith(_PASSES_ON)
+    return qn is not None and (qn.startswith(_PASSES_ON) or qn in _PASSES_ON_LAX)
 
 
 def _by(use: Use, model: SemanticModel) -> str:
