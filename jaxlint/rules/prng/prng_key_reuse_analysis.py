@@ -45,11 +45,17 @@ _PASSES_ON_LAX = frozenset(
     f"jax.lax.{name}"
     for name in ("select", "select_n", "stop_gradient", "dynamic_slice", "dynamic_index_in_dim")
 )
+_CALLS_A_FUNCTION = frozenset(
+    f"jax.numpy.{name}"
+    for name in ("apply_along_axis", "apply_over_axes", "piecewise", "vectorize", "frompyfunc")
+)
 
 
 def _passes_on(use: Use, model: SemanticModel) -> bool:
     qn = model.call_name(use.call) if use.kind == CALL else None
-    return qn is not None and (qn.startswith(_PASSES_ON) or qn in _PASSES_ON_LAX)
+    if qn is None or qn in _CALLS_A_FUNCTION:
+        return False
+    return qn.startswith(_PASSES_ON) or qn in _PASSES_ON_LAX
 
 
 def _by(use: Use, model: SemanticModel) -> str:
