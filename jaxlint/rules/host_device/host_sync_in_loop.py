@@ -70,7 +70,9 @@ epoch, per report or needed once:
 - a loop that runs only every N steps: an evaluation pass over eval batches under
   `if step % N == 0:` (also `(step + 1) % N == 0`, `not step % N`);
 - an epoch loop: a loop that also holds an inner loop calling a jitted function
-  (the training steps), so what it converts it converts once per epoch;
+  (the training steps), or that calls, on every iteration, a jitted function that
+  loops itself (`update_epoch`, a `lax.scan` over the batches), so what it converts
+  it converts once per epoch;
 - a callee that loops itself: the jitted function runs `lax.scan`, `fori_loop`,
   `while_loop`, `lax.map` or a `for` over `range` in its body (or in a function of
   the module it calls), so one call is an epoch or a chunk of steps;
@@ -79,8 +81,16 @@ epoch, per report or needed once:
   `.keys()` or `.values()`, a name assigned one of these (`LEARNING_RATES =
   (0.3, 0.1)`), a name that says configuration (`configs`, `cfg.model_sizes`,
   `settings`), and `enumerate`/`zip`/`sorted` of these;
+- a short loop: one whose bounds the code spells, with the loops of its function
+  around it, to at most 100 iterations in all (`range(50)`, `range(100 if not
+  SMOKE_TEST else 10)`, `STEPS = 30` then `range(STEPS)`, a scan over
+  `jnp.arange(0, 181, 5)` or `np.linspace(0, 1, 11)`): a tutorial or a short sweep,
+  where a few dozen syncs cost milliseconds. `range(num_steps)`, `range(1000)` and a
+  loop over a data iterator are not short, nor is `range(50)` inside an epoch loop
+  whose length is not spelled;
 - a value computed before the loop, static metadata (`out.shape`), assertions
-  (`assert`, `np.testing.assert_*`, `chex.assert_*`, `self.assertEqual`), which
+  (`assert`, `np.testing.assert_*`, `chex.assert_*`, `self.assertEqual`, and an
+  `if` whose body ends by raising: `if not bool(ok): raise ValueError(...)`), which
   need the value every step, and a callee not known to be jitted (an unknown
   outermost decorator, a method of an object).
 
@@ -225,6 +235,27 @@ Compare the loop's time with the steps' to see how much the per-step sync costs.
             note="a `test_*` function checks every step's value (test policy)",
             runs=True,
         ),
+        EXAMPLES.valid(
+            "valid_short_literal_loop.py",
+            note="a tutorial's 50 steps, printed: the code bounds the loop to a few dozen syncs",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_short_sweep_over_arange.py",
+            note="a scan over 37 angles of `jnp.arange(0, 181, STEP)`: a short sweep",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_epoch_call_beside_metric.py",
+            note="each iteration runs a whole epoch (`update_epoch` scans the batches): the "
+            "metric is once per epoch (jax-md's neural_networks example)",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_check_that_raises.py",
+            note="`if not bool(ok): raise ...` is an assertion: it needs the value every step",
+            runs=True,
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
@@ -300,6 +331,12 @@ Compare the loop's time with the steps' to see how much the per-step sync costs.
             note="`.item()` on each eval batch; nothing shows the pass is rare",
             message_contains="in `for batch in eval_batches` waits for `eval_step`",
         ),
+        EXAMPLES.invalid(
+            "invalid_short_inner_loop_in_long_run.py",
+            line=16,
+            note="50 steps per epoch, but the epochs are not bounded: still a sync per step",
+            message_contains="`float(loss)` in `for step in range(50)`",
+        ),
     ]
 
     _SMALL_TRIP_COUNT = 10
@@ -311,6 +348,8 @@ Compare the loop's time with the steps' to see how much the per-step sync costs.
         """Loops that run only every Nth iteration of an enclosing loop (a modulo guard)."""
         self._loops_inside: dict[tuple[int, int], bool] = {}
         """Per (function, depth searched): it loops (``lax.scan``, ``fori_loop``, ``for``)."""
+        self._loops: list[tuple[cst.For | cst.While, int]] = []
+        """The host loops around the node visited, each with its function depth."""
 
     def visit_If(self, node: cst.If) -> None:
         super().visit_If(node)
@@ -320,11 +359,19 @@ Compare the loop's time with the steps' to see how much the per-step sync costs.
                     self._rare_loops.add(id(inner))
 
     def visit_For(self, node: cst.For) -> None:
-        if self._skipped(node) or self._few_entries(node.iter, 2):
+        self._loops.append((node, len(self._functions)))
+        if self._skipped(node) or self._few_entries(node.iter, 2) or self._short(node):
             return
         self._check_loop(node)
 
+    def leave_For(self, node: cst.For) -> None:
+        self._loops.pop()
+
     def visit_While(self, node: cst.While) -> None:
+        self._loops.append((node, len(self._functions)))
         if self._skipped(node):
             return
         self._check_loop(node)
+
+    def leave_While(self, node: cst.While) -> None:
+        self._loops.pop()

@@ -9,6 +9,7 @@ import libcst as cst
 
 from jaxlint.analysis.testcode import is_test_function
 from jaxlint.analysis.transforms import ARRAY_MODULES, DEVICE_LOOPS, STAGING, STATIC_ATTRIBUTES
+from jaxlint.analysis.trips import SHORT_LOOP, trip_count
 from jaxlint.rules.host_device.helpers import (
     Shared,
     assigned_names,
@@ -118,6 +119,20 @@ def _skips_unless_every_n(stmt: cst.CSTNode) -> bool:
         and bool(last.body)
         and isinstance(last.body[-1], cst.Continue)
         and _frequent_test(stmt.test)
+    )
+
+
+def _raises_only(stmt: cst.CSTNode) -> bool:
+    """``if not bool(result.ok): raise Error(...)``: an assertion written as an ``if``
+    (no ``else``, the body ends by raising), which needs the value on every step."""
+    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
+        return False
+    body = stmt.body.body
+    last = body[-1] if body else None
+    return (
+        isinstance(last, cst.SimpleStatementLine)
+        and bool(last.body)
+        and isinstance(last.body[-1], cst.Raise)
     )
 
 
@@ -238,9 +253,36 @@ class HostSyncInLoopChecks(Shared):
         add(loop.body.body)  # type: ignore[arg-type]
         return out
 
+    def _short(self, loop: cst.For) -> bool:
+        """The loop, with the loops of its function around it, runs at most
+        ``SHORT_LOOP`` times in all, by bounds the code spells (``range(50)``, a scan
+        over ``np.arange(0, 181, 5)``): a tutorial or a short sweep, not a stream of
+        steps."""
+        depth = len(self._functions)
+        total = 1
+        for outer, at in self._loops:  # type: ignore[attr-defined]
+            if at != depth:
+                continue
+            count = trip_count(self.model, outer.iter) if type(outer) is cst.For else None
+            if count is None:
+                return False
+            total *= count
+        return total <= SHORT_LOOP
+
+    def _runs_epoch(self, loop: cst.For | cst.While) -> bool:
+        """Every iteration calls a jitted function that loops itself (an epoch in a
+        ``lax.scan``, a chunk of steps in a ``while_loop``): what the iteration syncs, it
+        syncs once per epoch or chunk."""
+        for stmt in self._unconditional(loop):
+            for node in walk(stmt, into_blocks=False):
+                if type(node) is cst.Call and self._is_jitted_call(node):  # type: ignore[arg-type]
+                    if self._callee_loops(node):  # type: ignore[arg-type]
+                        return True
+        return False
+
     def _check_loop(self, loop: cst.For | cst.While) -> None:
         trace = self.ctx.trace
-        if trace.traced_function_of(loop) is not None:
+        if trace.traced_function_of(loop) is not None or self._runs_epoch(loop):
             return
         inner: list[cst.For | cst.While] = []
         own = self._own(loop, inner)
@@ -351,6 +393,8 @@ class HostSyncInLoopChecks(Shared):
                     add(stmt.body.body)  # type: ignore[arg-type]
                 elif _skips_unless_every_n(stmt):
                     return  # ``if step % N: continue``: the rest runs every N steps
+                elif _raises_only(stmt):
+                    continue  # ``if not bool(ok): raise ...``: an assertion
                 elif isinstance(stmt, cst.If):
                     # its test runs on every iteration (``if bool(done): break``); its
                     # branches, and an ``elif``'s test, only sometimes
