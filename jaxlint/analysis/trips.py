@@ -1,6 +1,7 @@
 """How many times a ``for`` loop can run, when the code bounds it: a literal ``range``, a
 literal collection, ``np.arange``/``np.linspace`` of literal numbers, and names bound once
-to one of these.
+to one of these; and the guards that make part of a loop body rare (``if step % N == 0:``,
+``if step % N: continue``).
 
 The host-loop rules (JAX102 host-sync-in-loop, JAX401 jit-in-loop) ask it to tell a short
 walk the code itself bounds (a tutorial's ``for i in range(50)``, a scan over 37 angles)
@@ -126,3 +127,64 @@ def _bound_once(model: SemanticModel, name: cst.Name, depth: int) -> cst.BaseExp
     if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
         return None
     return model.assigned.get(id(found[1][0].node))
+
+
+# -- how often a statement of a loop body runs --------------------------------------
+
+
+def _modulo(expr: cst.BaseExpression) -> bool:
+    """``step % N`` (not ``"%d" % n``, which formats text)."""
+    return (
+        isinstance(expr, cst.BinaryOperation)
+        and isinstance(expr.operator, cst.Modulo)
+        and not isinstance(expr.left, (cst.SimpleString, cst.FormattedString))
+    )
+
+
+def _compares_modulo(test: cst.Comparison, op: type) -> bool:
+    """``step % N == 0`` (``op`` ``Equal``) or ``step % N != 0`` (``NotEqual``)."""
+    comps = test.comparisons
+    return (
+        len(comps) == 1
+        and isinstance(comps[0].operator, op)
+        and (_modulo(test.left) or _modulo(comps[0].comparator))
+    )
+
+
+def rare_test(test: cst.BaseExpression) -> bool:
+    """True on one iteration in N: ``step % N == 0``, ``(i + 1) % N == 0``,
+    ``not step % N``, and ``step > 0 and step % N == 0``."""
+    if isinstance(test, cst.Comparison):
+        return _compares_modulo(test, cst.Equal)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _frequent_test(test.expression)
+    if isinstance(test, cst.BooleanOperation):
+        if isinstance(test.operator, cst.And):
+            return rare_test(test.left) or rare_test(test.right)
+        return rare_test(test.left) and rare_test(test.right)
+    return False
+
+
+def _frequent_test(test: cst.BaseExpression) -> bool:
+    """False on one iteration in N: ``step % N``, ``step % N != 0``."""
+    if _modulo(test):
+        return True
+    if isinstance(test, cst.Comparison):
+        return _compares_modulo(test, cst.NotEqual)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return rare_test(test.expression)
+    return False
+
+
+def skips_unless_every_n(stmt: cst.CSTNode) -> bool:
+    """``if step % N != 0: continue``: what follows in the loop runs every N steps."""
+    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
+        return False
+    body = stmt.body.body
+    last = body[-1] if body else None
+    return (
+        isinstance(last, cst.SimpleStatementLine)
+        and bool(last.body)
+        and isinstance(last.body[-1], cst.Continue)
+        and _frequent_test(stmt.test)
+    )

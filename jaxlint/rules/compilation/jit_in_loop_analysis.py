@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis.names import Binding, Scope, dotted
+from jaxlint.analysis.testcode import is_test_function
 from jaxlint.analysis.transforms import PARTIAL
+from jaxlint.analysis.trips import SHORT_LOOP, rare_test, skips_unless_every_n, trip_count
 from jaxlint.rules.compilation.helpers import COMPILING, COMPREHENSIONS, Queries, positional, short
 
 if TYPE_CHECKING:
@@ -92,6 +94,42 @@ class LoopDependencies(Queries):
         bound = self._bound_in(name, loop, scope)
         return bool(bound) and all(b.kind == "def" for b in bound)
 
+    def _cheap(self, wrapper: cst.Call, loops: list[cst.For | cst.While], kind: str) -> bool:
+        """A wrapper that JAX does not compile again (the same function), or may not (an
+        unknown callable), rebuilt where a slower call costs nothing that matters: in test
+        code (the test policy: a test's speed over a few steps is not what it checks), and,
+        around the same function, in loops the code bounds to a few dozen iterations in all
+        (``range(50)``) or under a guard that runs one iteration in N
+        (``if step % N == 0:``)."""
+        if self.ctx.is_test_file or any(
+            isinstance(fn, cst.FunctionDef) and is_test_function(fn)
+            for _, fn in self.index.ancestors(wrapper)
+        ):
+            return True
+        if kind != Callable.STABLE:
+            return False
+        total = 1
+        for loop in loops:
+            count = trip_count(self.ctx.model, loop.iter) if isinstance(loop, cst.For) else None
+            if count is None:
+                total = SHORT_LOOP + 1
+                break
+            total *= count
+        if total <= SHORT_LOOP:
+            return True
+        for child, parent in self.index.ancestors(wrapper):
+            if parent is loops[0]:
+                break
+            if isinstance(parent, cst.If) and child is parent.body and rare_test(parent.test):
+                return True
+            if isinstance(parent, cst.IndentedBlock) and isinstance(child, cst.BaseStatement):
+                for stmt in parent.body:
+                    if stmt is child:
+                        break
+                    if skips_unless_every_n(stmt):
+                        return True
+        return False
+
     def _consequence(self, kind: Callable, what: str) -> str:
         """What rebuilding the wrapper costs, by the kind of the wrapped callable."""
         return {
@@ -100,8 +138,9 @@ class LoopDependencies(Queries):
                 "so JAX traces and compiles it again each time"
             ),
             Callable.STABLE: (
-                "each iteration makes a new wrapper whose calls miss JAX's fast dispatch "
-                "path (the compiled code itself is reused)"
+                "each iteration makes a new wrapper around the same function: JAX reuses "
+                "the trace and compiled code it cached on the function, but each call "
+                "through a new wrapper misses the fast dispatch path"
             ),
             Callable.UNKNOWN: (
                 f"each iteration makes a new wrapper, and if `{what}` is a new object each "
@@ -457,7 +496,7 @@ class LoopDependencies(Queries):
                 return Callable.FRESH, f"`{fexpr.value}`"
             return Callable.UNKNOWN, fexpr.value
         if isinstance(fexpr, cst.Attribute):
-            method = self.bound_method(fexpr, scope_node)
+            method = self.bound_method(fexpr, scope_node) or self.instance_method(fexpr)
             if method is not None:
                 return Callable.FRESH, f"bound method `{method}`"
             qn = model.qualified_name(fexpr)

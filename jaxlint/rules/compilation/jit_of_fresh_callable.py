@@ -196,6 +196,17 @@ events): a fresh function compiles on every call, not only the first.
             "valid_module_s_method_usually_runs.py",
             note="a module's method usually runs under a transform",
         ),
+        EXAMPLES.valid(
+            "valid_numpyro_model_runs_traced.py",
+            note="a numpyro model runs under the inference's trace: the inner jit is inlined "
+            "(evofr's renewal model)",
+        ),
+        EXAMPLES.valid(
+            "valid_built_from_function_parameter.py",
+            note="built from the caller's function `f`: each call's function compiles anyway "
+            "(brainpy's brentq_roots)",
+            runs=True,
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
@@ -237,6 +248,18 @@ events): a fresh function compiles on every call, not only the first.
             message_contains="pmaps a lambda, created anew on every call of `synchronize_hosts`",
             note="host code (device_get, assert): a new compilation per call (brax pmap.py)",
         ),
+        EXAMPLES.invalid(
+            "invalid_loop_over_devices_not_a_driver.py",
+            line=14,
+            message_contains="jits a lambda, created anew on every call of `global_max`",
+            note="a loop over the devices does not make a driver (orbax d8a2a638, a fixed bug)",
+        ),
+        EXAMPLES.invalid(
+            "invalid_pmap_called_from_host_loop.py",
+            line=6,
+            message_contains="pmaps a lambda, created anew on every call of `sync_batch_stats`",
+            note="called from the host training loop of the module (flax 266052cb, a fixed bug)",
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -247,12 +270,12 @@ events): a fresh function compiles on every call, not only the first.
         outer, looped = self.function_scope(node)
         if not isinstance(outer, cst.FunctionDef) or looped or not self._repeated(outer, node):
             return
-        if transform.endswith("pmap") and not self._host_only(outer):
+        if transform.endswith("pmap") and not self._host_side(outer):
             return
         if self.ahead_of_time(node) or inline(node) or compiled_loop(self, fexpr):
             return
         what = self._fresh(fexpr, outer)
-        if what is None:
+        if what is None or self._function_parameter(self._source(fexpr, outer), outer):
             return
         parent = self.index.parent.get(id(node))
         called = isinstance(parent, cst.Call) and parent.func is node
@@ -276,12 +299,32 @@ events): a fresh function compiles on every call, not only the first.
         outer, _ = self.function_scope(node)
         if not isinstance(outer, cst.FunctionDef) or not self._repeated(outer, node):
             return
-        if transform.endswith("pmap") and not self._host_only(outer):
+        if transform.endswith("pmap") and not self._host_side(outer):
             return
-        if not self._only_called(node.name, outer):
+        if not self._only_called(node.name, outer) or self._function_parameter(node, outer):
             return
         what = f"the nested function `{node.name.value}`"
         self._report(deco, f"@{self.ctx.code(deco.decorator)}", what, outer, transform)
+
+    def _host_side(self, outer: cst.FunctionDef) -> bool:
+        """Evidence that ``outer`` runs on the host, where a ``pmap`` compiles on every
+        call (elsewhere it may be an inner map under an outer ``pmap``): it fetches values
+        to the host, or this module calls it from code that is not traced."""
+        return self._host_only(outer) or self._called_on_host(outer)
+
+    def _source(self, fexpr: cst.BaseExpression, outer: cst.FunctionDef) -> cst.CSTNode:
+        """The code of the wrapped callable: the nested ``def`` or the value a name is
+        bound to in ``outer``, else the expression itself."""
+        if isinstance(fexpr, cst.Name):
+            found = self.bindings(fexpr)
+            if found is not None and len(found[1]) == 1:
+                binding = found[1][0]
+                if binding.kind == "def":
+                    return binding.node
+                value = self.index.assigned.get(id(binding.node))
+                if value is not None:
+                    return value
+        return fexpr
 
     def _report(
         self, node: cst.CSTNode, wrapper: str, what: str, outer: cst.FunctionDef, transform: str

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.trips import rare_test
 from jaxlint.rules.base import Examples, Rule
 from jaxlint.rules.host_device.helpers import walk
-from jaxlint.rules.host_device.host_sync_in_loop_analysis import HostSyncInLoopChecks, _rare_test
+from jaxlint.rules.host_device.host_sync_in_loop_analysis import HostSyncInLoopChecks
 
 if TYPE_CHECKING:
     from jaxlint.engine import FileContext
@@ -353,7 +354,7 @@ Compare the loop's time with the steps' to see how much the per-step sync costs.
 
     def visit_If(self, node: cst.If) -> None:
         super().visit_If(node)
-        if _rare_test(node.test):  # ``if step % N == 0:``: an eval pass every N steps
+        if rare_test(node.test):  # ``if step % N == 0:``: an eval pass every N steps
             for inner in walk(node.body):
                 if type(inner) in (cst.For, cst.While):
                     self._rare_loops.add(id(inner))

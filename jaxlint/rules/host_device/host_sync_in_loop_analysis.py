@@ -9,7 +9,7 @@ import libcst as cst
 
 from jaxlint.analysis.testcode import is_test_function
 from jaxlint.analysis.transforms import ARRAY_MODULES, DEVICE_LOOPS, STAGING, STATIC_ATTRIBUTES
-from jaxlint.analysis.trips import SHORT_LOOP, trip_count
+from jaxlint.analysis.trips import SHORT_LOOP, skips_unless_every_n, trip_count
 from jaxlint.rules.host_device.helpers import (
     Shared,
     assigned_names,
@@ -64,64 +64,6 @@ def _names_config(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Name) and _says_config(expr.value)
 
 
-def _modulo(expr: cst.BaseExpression) -> bool:
-    """``step % N`` (not ``"%d" % n``, which formats text)."""
-    return (
-        isinstance(expr, cst.BinaryOperation)
-        and isinstance(expr.operator, cst.Modulo)
-        and not isinstance(expr.left, (cst.SimpleString, cst.FormattedString))
-    )
-
-
-def _compares_modulo(test: cst.Comparison, op: type) -> bool:
-    """``step % N == 0`` (``op`` ``Equal``) or ``step % N != 0`` (``NotEqual``)."""
-    comps = test.comparisons
-    return (
-        len(comps) == 1
-        and isinstance(comps[0].operator, op)
-        and (_modulo(test.left) or _modulo(comps[0].comparator))
-    )
-
-
-def _rare_test(test: cst.BaseExpression) -> bool:
-    """True on one iteration in N: ``step % N == 0``, ``(i + 1) % N == 0``,
-    ``not step % N``, and ``step > 0 and step % N == 0``."""
-    if isinstance(test, cst.Comparison):
-        return _compares_modulo(test, cst.Equal)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return _frequent_test(test.expression)
-    if isinstance(test, cst.BooleanOperation):
-        if isinstance(test.operator, cst.And):
-            return _rare_test(test.left) or _rare_test(test.right)
-        return _rare_test(test.left) and _rare_test(test.right)
-    return False
-
-
-def _frequent_test(test: cst.BaseExpression) -> bool:
-    """False on one iteration in N: ``step % N``, ``step % N != 0``."""
-    if _modulo(test):
-        return True
-    if isinstance(test, cst.Comparison):
-        return _compares_modulo(test, cst.NotEqual)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return _rare_test(test.expression)
-    return False
-
-
-def _skips_unless_every_n(stmt: cst.CSTNode) -> bool:
-    """``if step % N != 0: continue``: what follows in the loop runs every N steps."""
-    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
-        return False
-    body = stmt.body.body
-    last = body[-1] if body else None
-    return (
-        isinstance(last, cst.SimpleStatementLine)
-        and bool(last.body)
-        and isinstance(last.body[-1], cst.Continue)
-        and _frequent_test(stmt.test)
-    )
-
-
 def _raises_only(stmt: cst.CSTNode) -> bool:
     """``if not bool(result.ok): raise Error(...)``: an assertion written as an ``if``
     (no ``else``, the body ends by raising), which needs the value on every step."""
@@ -150,7 +92,7 @@ class HostSyncInLoopChecks(Shared):
                 for inner in walk(stmt):  # type: ignore[arg-type]
                     if type(inner) in (cst.For, cst.While):
                         self._rare_loops.add(id(inner))
-            elif _skips_unless_every_n(stmt):
+            elif skips_unless_every_n(stmt):
                 marked = True
         if id(loop) in self._rare_loops:
             return True
@@ -391,7 +333,7 @@ class HostSyncInLoopChecks(Shared):
                     add(stmt.body.body)  # type: ignore[arg-type]
                 elif isinstance(stmt, cst.For) and self._few_entries(stmt.iter, 2):
                     add(stmt.body.body)  # type: ignore[arg-type]
-                elif _skips_unless_every_n(stmt):
+                elif skips_unless_every_n(stmt):
                     return  # ``if step % N: continue``: the rest runs every N steps
                 elif _raises_only(stmt):
                     continue  # ``if not bool(ok): raise ...``: an assertion
