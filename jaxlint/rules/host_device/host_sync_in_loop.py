@@ -47,7 +47,8 @@ analysis" in docs/design.md). The message names the loop, the conversion, the
 jitted function and the value it copies. The test of an `if` in the loop body
 (early stopping: `if bool(jnp.abs(prev - loss) < tol): break`) and a `while`
 condition (`while float(loss) > tol:`) run on every iteration and count; an `elif`
-test and the branches do not.
+test, the branches, and what follows `and`/`or` in an `if` test (`if not pending
+and bool(done):` is `if not pending: if bool(done):`) do not.
 
 
 **Off by default.** On the held-out projects none of 4 sampled findings was worth
@@ -253,6 +254,12 @@ Compare the loop's time with the steps' to see how much the per-step sync costs.
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_conversion_after_and_in_if_test.py",
+            note="`if not pending and bool(finished):` converts only when nothing is pending "
+            "(jaxns distributed_core.py)",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_check_that_raises.py",
             note="`if not bool(ok): raise ...` is an assertion: it needs the value every step",
             runs=True,
@@ -331,6 +338,12 @@ Compare the loop's time with the steps' to see how much the per-step sync costs.
             line=13,
             note="`.item()` on each eval batch; nothing shows the pass is rare",
             message_contains="in `for batch in eval_batches` waits for `eval_step`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_conversion_before_and_in_if_test.py",
+            line=13,
+            note="the operand before `and` runs on every iteration",
+            message_contains="`bool(finished)` in `while True`",
         ),
         EXAMPLES.invalid(
             "invalid_short_inner_loop_in_long_run.py",

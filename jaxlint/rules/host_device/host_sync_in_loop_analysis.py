@@ -64,6 +64,20 @@ def _names_config(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Name) and _says_config(expr.value)
 
 
+def _first_operand(test: cst.BaseExpression) -> cst.BaseExpression:
+    """The part of an ``if`` test that always runs: ``a`` in ``a and b``, ``a or b``,
+    ``not (a and b)``; the operands after it run only when ``a`` lets them."""
+    while True:
+        if isinstance(test, cst.BooleanOperation):
+            test = test.left
+        elif isinstance(test, cst.UnaryOperation) and isinstance(
+            test.expression, cst.BooleanOperation
+        ):
+            test = test.expression
+        else:
+            return test
+
+
 def _raises_only(stmt: cst.CSTNode) -> bool:
     """``if not bool(result.ok): raise Error(...)``: an assertion written as an ``if``
     (no ``else``, the body ends by raising), which needs the value on every step."""
@@ -339,8 +353,9 @@ class HostSyncInLoopChecks(Shared):
                     continue  # ``if not bool(ok): raise ...``: an assertion
                 elif isinstance(stmt, cst.If):
                     # its test runs on every iteration (``if bool(done): break``); its
-                    # branches, and an ``elif``'s test, only sometimes
-                    out.append(stmt.test)
+                    # branches, an ``elif``'s test, and what follows ``and``/``or`` in the
+                    # test (``if a and b:`` is ``if a: if b:``) only sometimes
+                    out.append(_first_operand(stmt.test))
 
         if isinstance(loop, cst.While):
             out.append(loop.test)  # ``while float(loss) > tol:``, checked every iteration
