@@ -12,10 +12,13 @@ loader``): a cost paid once per iteration of the first is paid a few dozen times
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.transforms import DEVICE_LOOPS
+from jaxlint.analysis.walk import descendants
 
 SHORT_LOOP = 100
 """The most iterations of a loop the rules call short (docs: JAX102's and JAX401's pages)."""
@@ -188,3 +191,46 @@ def skips_unless_every_n(stmt: cst.CSTNode) -> bool:
         and isinstance(last.body[-1], cst.Continue)
         and _frequent_test(stmt.test)
     )
+
+
+# -- a function that runs many steps itself --------------------------------------------
+
+
+def runs_steps(
+    model: SemanticModel,
+    fn: cst.FunctionDef | cst.Lambda,
+    resolve: Callable[[cst.BaseExpression], tuple[cst.CSTNode, int, frozenset[str]] | None],
+    depth: int = 2,
+    cache: dict[tuple[int, int], bool] | None = None,
+) -> bool:
+    """``fn`` loops over many steps itself: a ``lax.scan``/``fori_loop``/``while_loop``/
+    ``lax.map`` or a ``for`` over ``range`` in its body, or in a function of the module it
+    calls (``resolve``: the trace analysis' ``resolve_callable``), ``depth`` calls deep.
+    One call of it is an epoch or a chunk of steps."""
+    cache = {} if cache is None else cache
+    key = (id(fn), depth)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    cache[key] = False  # recursion guard
+    found = False
+    for node in descendants(fn.body):
+        kind = type(node)
+        if kind is cst.For:
+            it = node.iter  # type: ignore[attr-defined]
+            found = type(it) is cst.Call and model.call_name(it) == "builtins.range"
+        elif kind is cst.Call:
+            qn = model.call_name(node)  # type: ignore[arg-type]
+            if qn in DEVICE_LOOPS:
+                found = True
+            elif qn is None and depth > 1:
+                inner = resolve(node.func)  # type: ignore[attr-defined]
+                found = (
+                    inner is not None
+                    and isinstance(inner[0], (cst.FunctionDef, cst.Lambda))
+                    and runs_steps(model, inner[0], resolve, depth - 1, cache)
+                )
+        if found:
+            break
+    cache[key] = found
+    return found

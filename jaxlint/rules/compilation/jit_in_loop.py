@@ -259,6 +259,17 @@ iteration, in every call.
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_benchmark_traces_on_purpose.py",
+            note="a registered benchmark traces and compiles a new function each round on "
+            "purpose (jax's api_benchmark.py)",
+        ),
+        EXAMPLES.valid(
+            "valid_same_function_runs_whole_chain.py",
+            note="the same function, whose one call runs a whole chain (`lax.scan`), "
+            "rewrapped once per chain (numpyro's sequential chains)",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_test_rewraps_same_function.py",
             note="in a test, the same function rewrapped: no new compilation, only a slower "
             "call per step, which is not what a test checks (test policy)",
@@ -382,7 +393,7 @@ iteration, in every call.
             return
         transform, fexpr = found
         loops = self.loops_around(node)
-        if not loops or self.staged(node) or self.ahead_of_time(node):
+        if not loops or self.staged(node) or self.ahead_of_time(node) or self.benchmarked(node):
             return
         scope_node, _ = self.function_scope(node)
         model = self.ctx.model

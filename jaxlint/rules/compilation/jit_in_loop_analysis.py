@@ -9,9 +9,15 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis.names import Binding, Scope, dotted
-from jaxlint.analysis.testcode import is_test_function
+from jaxlint.analysis.testcode import is_benchmark_function, is_test_function
 from jaxlint.analysis.transforms import PARTIAL
-from jaxlint.analysis.trips import SHORT_LOOP, rare_test, skips_unless_every_n, trip_count
+from jaxlint.analysis.trips import (
+    SHORT_LOOP,
+    rare_test,
+    runs_steps,
+    skips_unless_every_n,
+    trip_count,
+)
 from jaxlint.rules.compilation.helpers import COMPILING, COMPREHENSIONS, Queries, positional, short
 
 if TYPE_CHECKING:
@@ -108,6 +114,8 @@ class LoopDependencies(Queries):
             return True
         if kind != Callable.STABLE:
             return False
+        if self._wrapped_runs_steps(wrapper):
+            return True  # one call runs a whole chain or epoch: the slower call is nothing
         total = 1
         for loop in loops:
             count = trip_count(self.ctx.model, loop.iter) if isinstance(loop, cst.For) else None
@@ -129,6 +137,29 @@ class LoopDependencies(Queries):
                     if skips_unless_every_n(stmt):
                         return True
         return False
+
+    def benchmarked(self, node: cst.CSTNode) -> bool:
+        """``node`` is in a registered benchmark (``@google_benchmark.register``): its loop
+        repeats what it measures, tracing and compiling included, on purpose."""
+        return any(
+            isinstance(fn, cst.FunctionDef) and is_benchmark_function(fn)
+            for _, fn in self.index.ancestors(node)
+        )
+
+    def _wrapped_runs_steps(self, wrapper: cst.Call) -> bool:
+        """The wrapped function loops over many steps itself (a ``lax.scan``/``fori_loop``
+        or a ``for`` over ``range``, here or in a function of the module it calls, or an
+        imported function its module says loops): one call is a whole chain or epoch."""
+        args = positional(wrapper)
+        if not args:
+            return False
+        fexpr = args[0].value
+        trace = self.ctx.trace
+        resolved = trace.resolve_callable(fexpr)
+        if resolved is not None:
+            return runs_steps(self.ctx.model, resolved[0], trace.resolve_callable)
+        fact = trace.imported_function(fexpr)
+        return fact is not None and bool(fact.get("loops"))
 
     def _consequence(self, kind: Callable, what: str) -> str:
         """What rebuilding the wrapper costs, by the kind of the wrapped callable."""
@@ -177,7 +208,7 @@ class LoopDependencies(Queries):
         if jitted is None:
             return
         loops = self.loops_around(node)
-        if not loops or self.staged(jitted.decorator):
+        if not loops or self.staged(jitted.decorator) or self.benchmarked(node):
             return
         scope_node, _ = self.function_scope(node)
         model = self.ctx.model

@@ -260,6 +260,10 @@ Compare the loop's time with the steps' to see how much the per-step sync costs.
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_benchmark_loop_measures_sync.py",
+            note="a registered benchmark repeats the sync it measures (jax's api_benchmark.py)",
+        ),
+        EXAMPLES.valid(
             "valid_check_that_raises.py",
             note="`if not bool(ok): raise ...` is an assertion: it needs the value every step",
             runs=True,

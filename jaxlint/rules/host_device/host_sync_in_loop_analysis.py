@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from jaxlint.analysis.testcode import is_test_function
-from jaxlint.analysis.transforms import ARRAY_MODULES, DEVICE_LOOPS, STAGING, STATIC_ATTRIBUTES
-from jaxlint.analysis.trips import SHORT_LOOP, skips_unless_every_n, trip_count
+from jaxlint.analysis.testcode import is_benchmark_function, is_test_function
+from jaxlint.analysis.transforms import ARRAY_MODULES, STAGING, STATIC_ATTRIBUTES
+from jaxlint.analysis.trips import SHORT_LOOP, runs_steps, skips_unless_every_n, trip_count
 from jaxlint.rules.host_device.helpers import (
     Shared,
     assigned_names,
@@ -110,7 +110,10 @@ class HostSyncInLoopChecks(Shared):
                 marked = True
         if id(loop) in self._rare_loops:
             return True
-        return any(type(fn) is cst.FunctionDef and is_test_function(fn) for fn in self._functions)
+        return any(
+            type(fn) is cst.FunctionDef and (is_test_function(fn) or is_benchmark_function(fn))
+            for fn in self._functions
+        )
 
     def _few_entries(self, it: cst.BaseExpression, depth: int) -> bool:
         """The loop walks a few fixed entries, not a stream of steps: a literal
@@ -386,7 +389,13 @@ class HostSyncInLoopChecks(Shared):
         if fn is None:
             fact = self.ctx.trace.imported_function(call.func)
             return fact is not None and bool(fact.get("loops"))
-        return self._loops_in(fn, 2)
+        return runs_steps(
+            self.model,
+            fn,
+            self.ctx.trace.resolve_callable,
+            2,
+            self._loops_inside,  # type: ignore[attr-defined]
+        )
 
     def _jitted_function(self, call: cst.Call) -> cst.FunctionDef | cst.Lambda | None:
         """The function of this module under the jit that ``call`` calls."""
@@ -411,30 +420,6 @@ class HostSyncInLoopChecks(Shared):
             return None
         resolved = trace.resolve_callable(wrapped)
         return resolved[0] if resolved is not None else None
-
-    def _loops_in(self, fn: cst.FunctionDef | cst.Lambda, depth: int) -> bool:
-        key = (id(fn), depth)
-        found = self._loops_inside.get(key)
-        if found is not None:
-            return found
-        self._loops_inside[key] = False  # recursion guard
-        found = False
-        for node in walk(fn.body):
-            kind = type(node)
-            if kind is cst.For:
-                it = node.iter  # type: ignore[attr-defined]
-                found = type(it) is cst.Call and self.model.call_name(it) == "builtins.range"
-            elif kind is cst.Call:
-                qn = self.model.call_name(node)  # type: ignore[arg-type]
-                if qn in DEVICE_LOOPS:
-                    found = True
-                elif qn is None and depth > 1:
-                    inner = self.ctx.trace.resolve_callable(node.func)  # type: ignore[attr-defined]
-                    found = inner is not None and self._loops_in(inner[0], depth - 1)
-            if found:
-                break
-        self._loops_inside[key] = found
-        return found
 
     def _device(
         self, expr: cst.BaseExpression, produced: dict[str, str], jitted: dict[int, str]
