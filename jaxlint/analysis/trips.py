@@ -202,11 +202,14 @@ def runs_steps(
     resolve: Callable[[cst.BaseExpression], tuple[cst.CSTNode, int, frozenset[str]] | None],
     depth: int = 2,
     cache: dict[tuple[int, int], bool] | None = None,
+    imported: Callable[[cst.BaseExpression], dict | None] | None = None,
 ) -> bool:
     """``fn`` loops over many steps itself: a ``lax.scan``/``fori_loop``/``while_loop``/
     ``lax.map`` or a ``for`` over ``range`` in its body, or in a function of the module it
-    calls (``resolve``: the trace analysis' ``resolve_callable``), ``depth`` calls deep.
-    One call of it is an epoch or a chunk of steps."""
+    calls (``resolve``: the trace analysis' ``resolve_callable``), ``depth`` calls deep,
+    or in a function of another module of the project that its summary says loops
+    (``imported``: the trace analysis' ``imported_function``). One call of it is an
+    epoch or a chunk of steps."""
     cache = {} if cache is None else cache
     key = (id(fn), depth)
     found = cache.get(key)
@@ -228,8 +231,11 @@ def runs_steps(
                 found = (
                     inner is not None
                     and isinstance(inner[0], (cst.FunctionDef, cst.Lambda))
-                    and runs_steps(model, inner[0], resolve, depth - 1, cache)
+                    and runs_steps(model, inner[0], resolve, depth - 1, cache, imported)
                 )
+            elif qn is not None and imported is not None:
+                fact = imported(node.func)  # type: ignore[attr-defined]
+                found = fact is not None and bool(fact.get("loops"))
         if found:
             break
     cache[key] = found

@@ -18,7 +18,9 @@ from jaxlint.analysis.trips import (
     skips_unless_every_n,
     trip_count,
 )
+from jaxlint.diagnostics import Applicability
 from jaxlint.rules.compilation.helpers import COMPILING, COMPREHENSIONS, Queries, positional, short
+from jaxlint.rules.compilation.jit_in_loop_fix import clear_path, hoist_fix, pure
 
 if TYPE_CHECKING:
     from jaxlint.rules.compilation.jit_in_loop import JitInLoop
@@ -65,6 +67,77 @@ class Callable:
 
 class LoopDependencies(Queries):
     """The loop analysis of JAX401 (methods of the rule, kept apart from its docs and examples)."""
+
+    def visit_Call(self, node: cst.Call) -> None:
+        found = self.wrapper(node)
+        if found is None:
+            return
+        transform, fexpr = found
+        loops = self.loops_around(node)
+        if not loops or self.staged(node) or self.ahead_of_time(node) or self.benchmarked(node):
+            return
+        scope_node, _ = self.function_scope(node)
+        model = self.ctx.model
+        scope = (
+            model.scope_of_node.get(id(scope_node)) if scope_node is not None else None
+        ) or model.module_scope
+        hoist_to: cst.For | cst.While | None = None
+        deps: list[str] = []
+        for loop in loops:
+            deps = self._dependencies(node, loop, scope)
+            if deps:
+                break
+            hoist_to = loop
+        kind, what = self._kind(fexpr, loops[0], scope, scope_node)
+        reused = self._reused(node, loops[0], scope)
+        roots: list[str] = []
+        if hoist_to is None:
+            # depends on the innermost loop: a new function per iteration is expected when
+            # the loop sweeps cases, when the wrapper then serves many calls (built once per
+            # sample, reused by an inner loop), and when what changes is a function, an
+            # object built in the loop or static configuration (no argument can carry it)
+            if kind == Callable.STABLE or self._sweep(loops[0]) or reused:
+                return
+            roots = self._roots(deps, loops[0], scope, node, fexpr)
+            if roots is None:
+                return
+        elif kind == Callable.STABLE and (reused or all(self._sweep(loop) for loop in loops)):
+            # the same function: no recompilation, only a wrapper per iteration of a loop
+            # over a few cases, or per outer iteration around an inner loop that reuses it
+            return
+        elif kind != Callable.FRESH and self._cheap(node, loops, kind):
+            return
+        wrapper_text = short(self.ctx.code(node))
+        consequence = self._consequence(kind, what)
+        fix = None
+        if hoist_to is not None:
+            loop_line = self.ctx.positions[hoist_to].start.line
+            advice = f"build it once above the loop at line {loop_line}"
+            if pure(self, node) and clear_path(self, node, hoist_to):
+                fix = hoist_fix(self, node, transform, fexpr, hoist_to, scope)
+        else:
+            loop_line = self.ctx.positions[loops[0]].start.line
+            advice = self._dependency_advice(deps, roots)
+        # Around the same function, the original reuses the first trace too: hoisting keeps
+        # behaviour. Around a new function per iteration, the original traced again each
+        # time, re-reading any Python state the function reads at trace time.
+        safe = kind == Callable.STABLE
+        self.report(
+            node,
+            fix=fix,
+            applicability=(Applicability.SAFE if safe else Applicability.UNSAFE)
+            if fix is not None
+            else None,
+            fix_message="Build the wrapper once, above the loop",
+            wrapper=wrapper_text,
+            loop_line=self.ctx.positions[loops[0]].start.line,
+            consequence=consequence,
+            advice=advice,
+            # a new function per iteration is traced and compiled again (tests/
+            # test_compilation_runtime.py counts it); around the same function only the
+            # dispatch is slower, and around an unknown one neither is known
+            severity="error" if kind == Callable.FRESH else "warning",
+        )
 
     # -- analysis ----------------------------------------------------------------------
 
@@ -157,7 +230,12 @@ class LoopDependencies(Queries):
         trace = self.ctx.trace
         resolved = trace.resolve_callable(fexpr)
         if resolved is not None:
-            return runs_steps(self.ctx.model, resolved[0], trace.resolve_callable)
+            return runs_steps(
+                self.ctx.model,
+                resolved[0],
+                trace.resolve_callable,
+                imported=trace.imported_function,
+            )
         fact = trace.imported_function(fexpr)
         return fact is not None and bool(fact.get("loops"))
 

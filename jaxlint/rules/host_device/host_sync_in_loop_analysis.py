@@ -395,6 +395,7 @@ class HostSyncInLoopChecks(Shared):
             self.ctx.trace.resolve_callable,
             2,
             self._loops_inside,  # type: ignore[attr-defined]
+            self.ctx.trace.imported_function,
         )
 
     def _jitted_function(self, call: cst.Call) -> cst.FunctionDef | cst.Lambda | None:
