@@ -113,18 +113,22 @@ def test_same_function_reuses_its_compilation_before_and_after_the_fix(tmp_path:
         def train_step(w, x):
             return w - 0.1 * x
 
-        w = jnp.ones(3)
-        out = []
-        for i in range(4):
-            step = jax.jit(train_step)
-            w = step(w, jnp.full(3, float(i)))
-            out.append(w.sum())
+        def train(num_steps):
+            w = jnp.ones(3)
+            out = []
+            for i in range(num_steps):
+                step = jax.jit(train_step)
+                w = step(w, jnp.full(3, float(i)))
+                out.append(w.sum())
+            return out
+
+        out = train(4)
         """,
         "jit(train_step)",
     )
     # The wrapper is rebuilt, but jit's cache is keyed on train_step: one compile.
     assert (n_before, n_after) == (1, 1)
-    assert "step = jax.jit(train_step)\nfor i in range(4):" in fixed
+    assert "    step = jax.jit(train_step)\n    for i in range(num_steps):" in fixed
 
 
 def test_probe_counts_compiles_per_call_of_a_function_with_the_loop(tmp_path: Path) -> None:
