@@ -720,6 +720,7 @@ def _report(
             fix_applicability=v.applicability if v.fix_factory is not None else None,
             fix_message=v.fix_message,
             probe=probe,
+            severity=v.severity,
         )
         if want_fixes and v.fix_factory is not None and v.applicability is not None:
             try:

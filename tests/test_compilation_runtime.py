@@ -113,18 +113,22 @@ def test_same_function_reuses_its_compilation_before_and_after_the_fix(tmp_path:
         def train_step(w, x):
             return w - 0.1 * x
 
-        w = jnp.ones(3)
-        out = []
-        for i in range(4):
-            step = jax.jit(train_step)
-            w = step(w, jnp.full(3, float(i)))
-            out.append(w.sum())
+        def train(num_steps):
+            w = jnp.ones(3)
+            out = []
+            for i in range(num_steps):
+                step = jax.jit(train_step)
+                w = step(w, jnp.full(3, float(i)))
+                out.append(w.sum())
+            return out
+
+        out = train(4)
         """,
         "jit(train_step)",
     )
     # The wrapper is rebuilt, but jit's cache is keyed on train_step: one compile.
     assert (n_before, n_after) == (1, 1)
-    assert "step = jax.jit(train_step)\nfor i in range(4):" in fixed
+    assert "    step = jax.jit(train_step)\n    for i in range(num_steps):" in fixed
 
 
 def test_probe_counts_compiles_per_call_of_a_function_with_the_loop(tmp_path: Path) -> None:
@@ -327,3 +331,104 @@ def test_closure_over_a_value_the_loop_updates_compiles_every_step(
     after = _count(advised)
     assert after["out"] == pytest.approx(before["out"])
     assert after["compiles"].get("jit(model)") == 1
+
+
+# -- JAX401's message and severity follow what JAX does with each form -----------------
+
+FORMS_PROGRAM = """
+import functools
+import jax
+import jax.numpy as jnp
+
+TRACES = []
+
+
+def step(x):
+    TRACES.append("step")
+    return x * 2.0 + 1.0
+
+
+def scale(x, k):
+    TRACES.append("scale")
+    return x * k
+
+
+class Model:
+    def method(self, x):
+        TRACES.append("method")
+        return x + 1.0
+
+
+def run(num_steps):
+    model = Model()
+    x = jnp.arange(3.0)
+    for i in range(num_steps):
+        {body}
+    return x
+
+
+out = [run(4).sum()]
+traces = TRACES
+"""
+
+FORMS = {
+    # form: (loop body, the function whose traces are counted, JAX traces it on every iteration)
+    "same function": ("x = jax.jit(step)(x)", "step", False),
+    "same function, static options": (
+        "x = jax.jit(step, donate_argnums=())(x)",
+        "step",
+        False,
+    ),
+    "lambda": ("x = jax.jit(lambda v: step(v))(x)", "step", True),
+    "partial": ("x = jax.jit(functools.partial(scale, k=2.0))(x)", "scale", True),
+    "bound method": ("x = jax.jit(model.method)(x)", "method", True),
+    "vmap result": ("x = jax.jit(jax.vmap(step))(x)", "step", True),
+    "def in the loop": (
+        "@jax.jit\n        def inner(v):\n            return step(v)\n\n        x = inner(x)",
+        "step",
+        True,
+    ),
+}
+
+TRACE_COUNTER = textwrap.dedent(
+    """
+    import json, runpy, sys
+    ns = runpy.run_path(sys.argv[1], run_name="__main__")
+    print("RESULT " + json.dumps({"traces": ns["traces"]}))
+    """
+)
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_jax401_message_and_severity_say_what_jax_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], form: str
+) -> None:
+    body, traced, retraces = FORMS[form]
+    path = _write(tmp_path, "forms.py", FORMS_PROGRAM.replace("{body}", body))
+    proc = subprocess.run(
+        [sys.executable, "-c", TRACE_COUNTER, str(path)],
+        capture_output=True,
+        text=True,
+        env=probe_env(),
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    line = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")][-1]
+    traces = json.loads(line[len("RESULT ") :])["traces"].count(traced)
+    # what JAX does: four iterations, one trace (cached on the function) or four
+    assert traces == (4 if retraces else 1), (form, traces)
+
+    capsys.readouterr()
+    jaxlint_main(
+        ["check", "--select", "JAX401", "--output-format", "json", "--exit-zero", str(path)]
+    )
+    found = json.loads(capsys.readouterr().out)
+    assert len(found) == 1, found
+    message, severity = found[0]["message"], found[0]["severity"]
+    if retraces:
+        assert "traces and compiles it again" in message, message
+        assert severity == "error"
+    else:
+        assert "JAX reuses the trace and compiled code" in message, message
+        assert "compiles it again" not in message
+        assert severity == "warning"

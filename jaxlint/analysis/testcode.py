@@ -44,3 +44,16 @@ def is_test_function(fn: cst.FunctionDef) -> bool:
     if fn.name.value.startswith("test"):
         return True
     return any(_decorator_name(d) in ("pytest.fixture", "fixture") for d in fn.decorators)
+
+
+def is_benchmark_function(fn: cst.FunctionDef) -> bool:
+    """A benchmark registered with google-benchmark (``@google_benchmark.register``,
+    ``@google_benchmark.option.arg_names(...)``, as spelled, ``benchmark.register``
+    for ``import google_benchmark as benchmark``): its loop (``while state:``) repeats
+    what it measures on purpose."""
+    return any(
+        _decorator_name(d).startswith(
+            ("google_benchmark.", "benchmark.register", "benchmark.option")
+        )
+        for d in fn.decorators
+    )

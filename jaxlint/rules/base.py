@@ -197,6 +197,9 @@ class Violation:
     probe_node: cst.CSTNode | None = None
     """Where the verify command looks for its function, when not at ``node`` (JAX105: the
     timed call, not the clock read)."""
+    severity: str = "error"
+    """``error``, or ``warning`` for a finding whose cost the rule knows to be small (JAX401:
+    a wrapper rebuilt around the same function, which JAX does not compile again)."""
 
 
 _CODE_RE = re.compile(r"^JAX\d{3}$")
@@ -259,10 +262,13 @@ class Rule:
         applicability: Applicability | None = None,
         fix_message: str | None = None,
         probe_node: cst.CSTNode | None = None,
+        severity: str = "error",
         **fmt: object,
     ) -> None:
         if fix is not None and applicability is None:
             raise ValueError(f"{self.code}: a fix needs an applicability")
+        if severity not in ("error", "warning"):
+            raise ValueError(f"{self.code}: severity must be 'error' or 'warning'")
         self.ctx.add_violation(
             Violation(
                 rule=self,
@@ -272,6 +278,7 @@ class Rule:
                 fix_message=fix_message,
                 fix_factory=fix,
                 probe_node=probe_node,
+                severity=severity,
             )
         )
 

@@ -332,6 +332,34 @@ class Queries:
                 return f"{expr.value.value}.{expr.attr.value}"
         return None
 
+    def instance_method(self, expr: cst.BaseExpression) -> str | None:
+        """``model.method`` where ``model`` is bound once to ``Model(...)``, a class of this
+        module that defines ``method`` as a plain method: a new bound-method object each
+        time it is evaluated."""
+        if not (type(expr) is cst.Attribute and type(expr.value) is cst.Name):
+            return None
+        found = self.bindings(expr.value)
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return None
+        value = self.index.assigned.get(id(found[1][0].node))
+        if type(value) is not cst.Call or type(value.func) is not cst.Name:
+            return None
+        cls_found = self.bindings(value.func)
+        if cls_found is None or len(cls_found[1]) != 1 or cls_found[1][0].kind != "class":
+            return None
+        cls = cls_found[1][0].node
+        assert isinstance(cls, cst.ClassDef)
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == expr.attr.value:
+                if any(
+                    self.ctx.model.qualified_name(d.decorator)
+                    in ("builtins.staticmethod", "builtins.property", "functools.cached_property")
+                    for d in stmt.decorators
+                ):
+                    return None
+                return f"{expr.value.value}.{expr.attr.value}"
+        return None
+
     def jitted_call(self, call: cst.Call) -> Jitted | None:
         """The wrapped function a call calls, when this module shows its ``jit``
         (shared by the rules: the callers only read it)."""

@@ -9,8 +9,18 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis.names import Binding, Scope, dotted
+from jaxlint.analysis.testcode import is_benchmark_function, is_test_function
 from jaxlint.analysis.transforms import PARTIAL
+from jaxlint.analysis.trips import (
+    SHORT_LOOP,
+    rare_test,
+    runs_steps,
+    skips_unless_every_n,
+    trip_count,
+)
+from jaxlint.diagnostics import Applicability
 from jaxlint.rules.compilation.helpers import COMPILING, COMPREHENSIONS, Queries, positional, short
+from jaxlint.rules.compilation.jit_in_loop_fix import clear_path, hoist_fix, pure
 
 if TYPE_CHECKING:
     from jaxlint.rules.compilation.jit_in_loop import JitInLoop
@@ -58,6 +68,77 @@ class Callable:
 class LoopDependencies(Queries):
     """The loop analysis of JAX401 (methods of the rule, kept apart from its docs and examples)."""
 
+    def visit_Call(self, node: cst.Call) -> None:
+        found = self.wrapper(node)
+        if found is None:
+            return
+        transform, fexpr = found
+        loops = self.loops_around(node)
+        if not loops or self.staged(node) or self.ahead_of_time(node) or self.benchmarked(node):
+            return
+        scope_node, _ = self.function_scope(node)
+        model = self.ctx.model
+        scope = (
+            model.scope_of_node.get(id(scope_node)) if scope_node is not None else None
+        ) or model.module_scope
+        hoist_to: cst.For | cst.While | None = None
+        deps: list[str] = []
+        for loop in loops:
+            deps = self._dependencies(node, loop, scope)
+            if deps:
+                break
+            hoist_to = loop
+        kind, what = self._kind(fexpr, loops[0], scope, scope_node)
+        reused = self._reused(node, loops[0], scope)
+        roots: list[str] = []
+        if hoist_to is None:
+            # depends on the innermost loop: a new function per iteration is expected when
+            # the loop sweeps cases, when the wrapper then serves many calls (built once per
+            # sample, reused by an inner loop), and when what changes is a function, an
+            # object built in the loop or static configuration (no argument can carry it)
+            if kind == Callable.STABLE or self._sweep(loops[0]) or reused:
+                return
+            roots = self._roots(deps, loops[0], scope, node, fexpr)
+            if roots is None:
+                return
+        elif kind == Callable.STABLE and (reused or all(self._sweep(loop) for loop in loops)):
+            # the same function: no recompilation, only a wrapper per iteration of a loop
+            # over a few cases, or per outer iteration around an inner loop that reuses it
+            return
+        elif kind != Callable.FRESH and self._cheap(node, loops, kind):
+            return
+        wrapper_text = short(self.ctx.code(node))
+        consequence = self._consequence(kind, what)
+        fix = None
+        if hoist_to is not None:
+            loop_line = self.ctx.positions[hoist_to].start.line
+            advice = f"build it once above the loop at line {loop_line}"
+            if pure(self, node) and clear_path(self, node, hoist_to):
+                fix = hoist_fix(self, node, transform, fexpr, hoist_to, scope)
+        else:
+            loop_line = self.ctx.positions[loops[0]].start.line
+            advice = self._dependency_advice(deps, roots)
+        # Around the same function, the original reuses the first trace too: hoisting keeps
+        # behaviour. Around a new function per iteration, the original traced again each
+        # time, re-reading any Python state the function reads at trace time.
+        safe = kind == Callable.STABLE
+        self.report(
+            node,
+            fix=fix,
+            applicability=(Applicability.SAFE if safe else Applicability.UNSAFE)
+            if fix is not None
+            else None,
+            fix_message="Build the wrapper once, above the loop",
+            wrapper=wrapper_text,
+            loop_line=self.ctx.positions[loops[0]].start.line,
+            consequence=consequence,
+            advice=advice,
+            # a new function per iteration is traced and compiled again (tests/
+            # test_compilation_runtime.py counts it); around the same function only the
+            # dispatch is slower, and around an unknown one neither is known
+            severity="error" if kind == Callable.FRESH else "warning",
+        )
+
     # -- analysis ----------------------------------------------------------------------
 
     def _bound_in(self, name: str, loop: cst.CSTNode, scope: Scope) -> list[Binding]:
@@ -92,6 +173,72 @@ class LoopDependencies(Queries):
         bound = self._bound_in(name, loop, scope)
         return bool(bound) and all(b.kind == "def" for b in bound)
 
+    def _cheap(self, wrapper: cst.Call, loops: list[cst.For | cst.While], kind: str) -> bool:
+        """A wrapper that JAX does not compile again (the same function), or may not (an
+        unknown callable), rebuilt where a slower call costs nothing that matters: in test
+        code (the test policy: a test's speed over a few steps is not what it checks), and,
+        around the same function, in loops the code bounds to a few dozen iterations in all
+        (``range(50)``) or under a guard that runs one iteration in N
+        (``if step % N == 0:``)."""
+        if self.ctx.is_test_file or any(
+            isinstance(fn, cst.FunctionDef) and is_test_function(fn)
+            for _, fn in self.index.ancestors(wrapper)
+        ):
+            return True
+        if kind != Callable.STABLE:
+            return False
+        if self._wrapped_runs_steps(wrapper):
+            return True  # one call runs a whole chain or epoch: the slower call is nothing
+        total = 1
+        for loop in loops:
+            count = trip_count(self.ctx.model, loop.iter) if isinstance(loop, cst.For) else None
+            if count is None:
+                total = SHORT_LOOP + 1
+                break
+            total *= count
+        if total <= SHORT_LOOP:
+            return True
+        for child, parent in self.index.ancestors(wrapper):
+            if parent is loops[0]:
+                break
+            if isinstance(parent, cst.If) and child is parent.body and rare_test(parent.test):
+                return True
+            if isinstance(parent, cst.IndentedBlock) and isinstance(child, cst.BaseStatement):
+                for stmt in parent.body:
+                    if stmt is child:
+                        break
+                    if skips_unless_every_n(stmt):
+                        return True
+        return False
+
+    def benchmarked(self, node: cst.CSTNode) -> bool:
+        """``node`` is in a registered benchmark (``@google_benchmark.register``): its loop
+        repeats what it measures, tracing and compiling included, on purpose."""
+        return any(
+            isinstance(fn, cst.FunctionDef) and is_benchmark_function(fn)
+            for _, fn in self.index.ancestors(node)
+        )
+
+    def _wrapped_runs_steps(self, wrapper: cst.Call) -> bool:
+        """The wrapped function loops over many steps itself (a ``lax.scan``/``fori_loop``
+        or a ``for`` over ``range``, here or in a function of the module it calls, or an
+        imported function its module says loops): one call is a whole chain or epoch."""
+        args = positional(wrapper)
+        if not args:
+            return False
+        fexpr = args[0].value
+        trace = self.ctx.trace
+        resolved = trace.resolve_callable(fexpr)
+        if resolved is not None:
+            return runs_steps(
+                self.ctx.model,
+                resolved[0],
+                trace.resolve_callable,
+                imported=trace.imported_function,
+            )
+        fact = trace.imported_function(fexpr)
+        return fact is not None and bool(fact.get("loops"))
+
     def _consequence(self, kind: Callable, what: str) -> str:
         """What rebuilding the wrapper costs, by the kind of the wrapped callable."""
         return {
@@ -100,8 +247,9 @@ class LoopDependencies(Queries):
                 "so JAX traces and compiles it again each time"
             ),
             Callable.STABLE: (
-                "each iteration makes a new wrapper whose calls miss JAX's fast dispatch "
-                "path (the compiled code itself is reused)"
+                "each iteration makes a new wrapper around the same function: JAX reuses "
+                "the trace and compiled code it cached on the function, but each call "
+                "through a new wrapper misses the fast dispatch path"
             ),
             Callable.UNKNOWN: (
                 f"each iteration makes a new wrapper, and if `{what}` is a new object each "
@@ -138,7 +286,7 @@ class LoopDependencies(Queries):
         if jitted is None:
             return
         loops = self.loops_around(node)
-        if not loops or self.staged(jitted.decorator):
+        if not loops or self.staged(jitted.decorator) or self.benchmarked(node):
             return
         scope_node, _ = self.function_scope(node)
         model = self.ctx.model
@@ -457,7 +605,7 @@ class LoopDependencies(Queries):
                 return Callable.FRESH, f"`{fexpr.value}`"
             return Callable.UNKNOWN, fexpr.value
         if isinstance(fexpr, cst.Attribute):
-            method = self.bound_method(fexpr, scope_node)
+            method = self.bound_method(fexpr, scope_node) or self.instance_method(fexpr)
             if method is not None:
                 return Callable.FRESH, f"bound method `{method}`"
             qn = model.qualified_name(fexpr)

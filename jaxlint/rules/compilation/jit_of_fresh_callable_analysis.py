@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis.transforms import LAX_LOOPS, PARTIAL
+from jaxlint.analysis.trips import SHORT_LOOP, trip_count
 from jaxlint.rules.compilation.helpers import SCOPE_NODES, Queries, positional, short
 
 if TYPE_CHECKING:
@@ -26,6 +27,20 @@ _HOST_CALLS = frozenset(
         "jax.block_until_ready",
     }
 )
+_DEVICE_LISTS = frozenset({"jax.devices", "jax.local_devices"})
+_NUMPYRO_PRIMITIVES = frozenset(
+    f"numpyro.{name}"
+    for name in ("sample", "deterministic", "factor", "plate", "param", "subsample", "module")
+)
+_FUNCTION_WORDS = frozenset({"f", "g", "fn", "fun", "func", "function", "callable"})
+
+
+def function_name(name: str) -> bool:
+    """A parameter name that says it holds a function: ``f``, ``fn``, ``loss_fn``,
+    ``apply_func``."""
+    return any(part in _FUNCTION_WORDS for part in name.lower().strip("_").split("_"))
+
+
 _SETUP_PREFIXES = ("init", "setup", "set_up", "create", "build", "make")
 """Initialisers and builders (``initialized``, ``setup_initial_state``): run once per model."""
 
@@ -45,8 +60,13 @@ class FreshCallableChecks(Queries):
             self.ctx.model.qualified_name(b.value) != "builtins.object" for b in cls.bases
         ):
             return False  # a module-like class: its methods often run under a transform
-        if any(isinstance(n, (cst.For, cst.While)) for n in self._own_nodes(outer)):
+        if any(
+            isinstance(n, (cst.For, cst.While)) and not self._minor_loop(n)
+            for n in self._own_nodes(outer)
+        ):
             return False  # a driver (a training loop): one compile per run is amortised
+        if self._probabilistic_model(outer):
+            return False  # numpyro's inference traces the model: an inner jit is inlined
         for _, parent in self.index.ancestors(outer):
             if isinstance(parent, cst.FunctionDef) and self.runs_once(parent):
                 return False  # a helper of a test: runs a few times at most
@@ -54,6 +74,72 @@ class FreshCallableChecks(Queries):
         return not (info is not None and info.staging and not info.external) and not self.staged(
             node
         )
+
+    def _minor_loop(self, loop: cst.For | cst.While) -> bool:
+        """A loop that does not make its function a driver: one over the devices
+        (``for d in jax.local_devices()``) or one the code bounds to a few dozen
+        iterations (``range(8)``)."""
+        if not isinstance(loop, cst.For):
+            return False
+        it = loop.iter
+        if isinstance(it, cst.Call) and self.ctx.model.call_name(it) in _DEVICE_LISTS:
+            return True
+        count = trip_count(self.ctx.model, it)
+        return count is not None and count <= SHORT_LOOP
+
+    def _probabilistic_model(self, fn: cst.FunctionDef) -> bool:
+        """``fn`` calls numpyro's primitives (``numpyro.sample``, ``deterministic``,
+        ``plate``, ...): a model, which runs under the trace of the inference that uses
+        it (MCMC and SVI jit it, Predictive vmaps it)."""
+        return any(
+            isinstance(n, cst.Call) and self.ctx.model.call_name(n) in _NUMPYRO_PRIMITIVES
+            for n in self._own_nodes(fn)
+        )
+
+    def _called_on_host(self, fn: cst.FunctionDef) -> bool:
+        """This module calls ``fn`` by name from code that is not traced: a ``pmap`` in it
+        compiles on each of those calls rather than being an inner map."""
+        model = self.ctx.model
+        for name in self.index.nodes_in(self.ctx.module):
+            if type(name) is not cst.Name or name.value != fn.name.value:  # type: ignore[attr-defined]
+                continue
+            parent = self.index.parent.get(id(name))
+            if not (isinstance(parent, cst.Call) and parent.func is name):
+                continue
+            if self.index.inside(parent, fn):
+                continue
+            found = model.lookup(name.value, model.scope_for(name))  # type: ignore[attr-defined]
+            if found is None or not any(b.node is fn for b in found[1]):
+                continue
+            if self.ctx.trace.traced_function_of(parent) is None:
+                return True
+        return False
+
+    def _function_parameter(self, fresh: cst.CSTNode, outer: cst.FunctionDef) -> str | None:
+        """A parameter of ``outer`` that the fresh callable uses as a function (it calls
+        it, or the parameter's name says function: ``f``, ``fn``, ``loss_fn``): a new
+        function per call of ``outer`` then comes from the caller, and no module-level
+        function could take it as an array argument."""
+        model = self.ctx.model
+        scope = model.scope_of_node.get(id(outer))
+        if scope is None:
+            return None
+        called = {
+            n.func.value
+            for n in self.index.nodes_in(outer)
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)
+        }
+        for node in self.index.nodes_in(fresh) if not isinstance(fresh, cst.Name) else [fresh]:
+            if not isinstance(node, cst.Name):
+                continue
+            found = model.lookup(node.value, model.scope_for(node))
+            if found is None or found[0] is not scope:
+                continue
+            if any(b.kind == "param" for b in found[1]) and (
+                node.value in called or function_name(node.value)
+            ):
+                return node.value
+        return None
 
     def _host_only(self, fn: cst.FunctionDef) -> bool:
         """``fn`` fetches values to the host (``jax.device_get``, ``np.asarray``, ``float``,

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from jaxlint.analysis.testcode import is_test_function
-from jaxlint.analysis.transforms import ARRAY_MODULES, DEVICE_LOOPS, STAGING, STATIC_ATTRIBUTES
+from jaxlint.analysis.testcode import is_benchmark_function, is_test_function
+from jaxlint.analysis.transforms import ARRAY_MODULES, STAGING, STATIC_ATTRIBUTES
+from jaxlint.analysis.trips import SHORT_LOOP, runs_steps, skips_unless_every_n, trip_count
 from jaxlint.rules.host_device.helpers import (
     Shared,
     assigned_names,
@@ -63,52 +64,23 @@ def _names_config(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Name) and _says_config(expr.value)
 
 
-def _modulo(expr: cst.BaseExpression) -> bool:
-    """``step % N`` (not ``"%d" % n``, which formats text)."""
-    return (
-        isinstance(expr, cst.BinaryOperation)
-        and isinstance(expr.operator, cst.Modulo)
-        and not isinstance(expr.left, (cst.SimpleString, cst.FormattedString))
-    )
+def _first_operand(test: cst.BaseExpression) -> cst.BaseExpression:
+    """The part of an ``if`` test that always runs: ``a`` in ``a and b``, ``a or b``,
+    ``not (a and b)``; the operands after it run only when ``a`` lets them."""
+    while True:
+        if isinstance(test, cst.BooleanOperation):
+            test = test.left
+        elif isinstance(test, cst.UnaryOperation) and isinstance(
+            test.expression, cst.BooleanOperation
+        ):
+            test = test.expression
+        else:
+            return test
 
 
-def _compares_modulo(test: cst.Comparison, op: type) -> bool:
-    """``step % N == 0`` (``op`` ``Equal``) or ``step % N != 0`` (``NotEqual``)."""
-    comps = test.comparisons
-    return (
-        len(comps) == 1
-        and isinstance(comps[0].operator, op)
-        and (_modulo(test.left) or _modulo(comps[0].comparator))
-    )
-
-
-def _rare_test(test: cst.BaseExpression) -> bool:
-    """True on one iteration in N: ``step % N == 0``, ``(i + 1) % N == 0``,
-    ``not step % N``, and ``step > 0 and step % N == 0``."""
-    if isinstance(test, cst.Comparison):
-        return _compares_modulo(test, cst.Equal)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return _frequent_test(test.expression)
-    if isinstance(test, cst.BooleanOperation):
-        if isinstance(test.operator, cst.And):
-            return _rare_test(test.left) or _rare_test(test.right)
-        return _rare_test(test.left) and _rare_test(test.right)
-    return False
-
-
-def _frequent_test(test: cst.BaseExpression) -> bool:
-    """False on one iteration in N: ``step % N``, ``step % N != 0``."""
-    if _modulo(test):
-        return True
-    if isinstance(test, cst.Comparison):
-        return _compares_modulo(test, cst.NotEqual)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return _rare_test(test.expression)
-    return False
-
-
-def _skips_unless_every_n(stmt: cst.CSTNode) -> bool:
-    """``if step % N != 0: continue``: what follows in the loop runs every N steps."""
+def _raises_only(stmt: cst.CSTNode) -> bool:
+    """``if not bool(result.ok): raise Error(...)``: an assertion written as an ``if``
+    (no ``else``, the body ends by raising), which needs the value on every step."""
     if not isinstance(stmt, cst.If) or stmt.orelse is not None:
         return False
     body = stmt.body.body
@@ -116,8 +88,7 @@ def _skips_unless_every_n(stmt: cst.CSTNode) -> bool:
     return (
         isinstance(last, cst.SimpleStatementLine)
         and bool(last.body)
-        and isinstance(last.body[-1], cst.Continue)
-        and _frequent_test(stmt.test)
+        and isinstance(last.body[-1], cst.Raise)
     )
 
 
@@ -135,11 +106,14 @@ class HostSyncInLoopChecks(Shared):
                 for inner in walk(stmt):  # type: ignore[arg-type]
                     if type(inner) in (cst.For, cst.While):
                         self._rare_loops.add(id(inner))
-            elif _skips_unless_every_n(stmt):
+            elif skips_unless_every_n(stmt):
                 marked = True
         if id(loop) in self._rare_loops:
             return True
-        return any(type(fn) is cst.FunctionDef and is_test_function(fn) for fn in self._functions)
+        return any(
+            type(fn) is cst.FunctionDef and (is_test_function(fn) or is_benchmark_function(fn))
+            for fn in self._functions
+        )
 
     def _few_entries(self, it: cst.BaseExpression, depth: int) -> bool:
         """The loop walks a few fixed entries, not a stream of steps: a literal
@@ -238,9 +212,36 @@ class HostSyncInLoopChecks(Shared):
         add(loop.body.body)  # type: ignore[arg-type]
         return out
 
+    def _short(self, loop: cst.For) -> bool:
+        """The loop, with the loops of its function around it, runs at most
+        ``SHORT_LOOP`` times in all, by bounds the code spells (``range(50)``, a scan
+        over ``np.arange(0, 181, 5)``): a tutorial or a short sweep, not a stream of
+        steps."""
+        depth = len(self._functions)
+        total = 1
+        for outer, at in self._loops:  # type: ignore[attr-defined]
+            if at != depth:
+                continue
+            count = trip_count(self.model, outer.iter) if type(outer) is cst.For else None
+            if count is None:
+                return False
+            total *= count
+        return total <= SHORT_LOOP
+
+    def _runs_epoch(self, loop: cst.For | cst.While) -> bool:
+        """Every iteration calls a jitted function that loops itself (an epoch in a
+        ``lax.scan``, a chunk of steps in a ``while_loop``): what the iteration syncs, it
+        syncs once per epoch or chunk."""
+        for stmt in self._unconditional(loop):
+            for node in walk(stmt, into_blocks=False):
+                if type(node) is cst.Call and self._is_jitted_call(node):  # type: ignore[arg-type]
+                    if self._callee_loops(node):  # type: ignore[arg-type]
+                        return True
+        return False
+
     def _check_loop(self, loop: cst.For | cst.While) -> None:
         trace = self.ctx.trace
-        if trace.traced_function_of(loop) is not None:
+        if trace.traced_function_of(loop) is not None or self._runs_epoch(loop):
             return
         inner: list[cst.For | cst.While] = []
         own = self._own(loop, inner)
@@ -349,12 +350,15 @@ class HostSyncInLoopChecks(Shared):
                     add(stmt.body.body)  # type: ignore[arg-type]
                 elif isinstance(stmt, cst.For) and self._few_entries(stmt.iter, 2):
                     add(stmt.body.body)  # type: ignore[arg-type]
-                elif _skips_unless_every_n(stmt):
+                elif skips_unless_every_n(stmt):
                     return  # ``if step % N: continue``: the rest runs every N steps
+                elif _raises_only(stmt):
+                    continue  # ``if not bool(ok): raise ...``: an assertion
                 elif isinstance(stmt, cst.If):
                     # its test runs on every iteration (``if bool(done): break``); its
-                    # branches, and an ``elif``'s test, only sometimes
-                    out.append(stmt.test)
+                    # branches, an ``elif``'s test, and what follows ``and``/``or`` in the
+                    # test (``if a and b:`` is ``if a: if b:``) only sometimes
+                    out.append(_first_operand(stmt.test))
 
         if isinstance(loop, cst.While):
             out.append(loop.test)  # ``while float(loss) > tol:``, checked every iteration
@@ -385,7 +389,14 @@ class HostSyncInLoopChecks(Shared):
         if fn is None:
             fact = self.ctx.trace.imported_function(call.func)
             return fact is not None and bool(fact.get("loops"))
-        return self._loops_in(fn, 2)
+        return runs_steps(
+            self.model,
+            fn,
+            self.ctx.trace.resolve_callable,
+            2,
+            self._loops_inside,  # type: ignore[attr-defined]
+            self.ctx.trace.imported_function,
+        )
 
     def _jitted_function(self, call: cst.Call) -> cst.FunctionDef | cst.Lambda | None:
         """The function of this module under the jit that ``call`` calls."""
@@ -410,30 +421,6 @@ class HostSyncInLoopChecks(Shared):
             return None
         resolved = trace.resolve_callable(wrapped)
         return resolved[0] if resolved is not None else None
-
-    def _loops_in(self, fn: cst.FunctionDef | cst.Lambda, depth: int) -> bool:
-        key = (id(fn), depth)
-        found = self._loops_inside.get(key)
-        if found is not None:
-            return found
-        self._loops_inside[key] = False  # recursion guard
-        found = False
-        for node in walk(fn.body):
-            kind = type(node)
-            if kind is cst.For:
-                it = node.iter  # type: ignore[attr-defined]
-                found = type(it) is cst.Call and self.model.call_name(it) == "builtins.range"
-            elif kind is cst.Call:
-                qn = self.model.call_name(node)  # type: ignore[arg-type]
-                if qn in DEVICE_LOOPS:
-                    found = True
-                elif qn is None and depth > 1:
-                    inner = self.ctx.trace.resolve_callable(node.func)  # type: ignore[attr-defined]
-                    found = inner is not None and self._loops_in(inner[0], depth - 1)
-            if found:
-                break
-        self._loops_inside[key] = found
-        return found
 
     def _device(
         self, expr: cst.BaseExpression, produced: dict[str, str], jitted: dict[int, str]

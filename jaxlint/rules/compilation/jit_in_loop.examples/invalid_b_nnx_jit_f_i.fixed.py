@@ -6,6 +6,6 @@ def f(x):
 
 f_jit = eqx.filter_jit(f)
 f_jit_2 = nnx.jit(f)
-for i in range(3):
+for i in range(1000):
     a = f_jit(i)
     b = f_jit_2(i)

@@ -9,7 +9,7 @@ def train_step(w, x):
 w = jnp.ones(3)
 x = jnp.ones((8, 3))
 prev = jnp.inf
-for step in range(100):
+for step in range(10_000):
     w, loss = train_step(w, x)
     if bool(jnp.abs(prev - loss) < 1e-6):
         break
