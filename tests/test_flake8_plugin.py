@@ -555,11 +555,8 @@ def test_add_options_extends_the_default_ignore_list() -> None:
         parser.default_ignore
         == default_off_codes()
         == [
-            "JAX102",
             "JAX105",
             "JAX302",
-            "JAX401",
-            "JAX402",
             "JAX602",
             "JAX704",
         ]
@@ -573,11 +570,8 @@ def test_add_options_with_flake8s_option_manager() -> None:
     manager = OptionManager(version="0", plugin_versions="", parents=[], formatter_names=[])
     JaxlintChecker.add_options(manager)
     assert manager.extended_default_ignore == [
-        "JAX102",
         "JAX105",
         "JAX302",
-        "JAX401",
-        "JAX402",
         "JAX602",
         "JAX704",
     ]

@@ -12,7 +12,7 @@ EXAMPLES = Examples(__file__)
 class JitInLoop(LoopDependencies, Rule):
     code = "JAX401"
     name = "jit-in-loop"
-    default_enabled = False  # see "Off by default" in the docs
+    default_enabled = True
     message = "`{wrapper}` is built inside the loop at line {loop_line}: {consequence}; {advice}"
     fix_availability = "sometimes"
     probe = "jaxlint probe recompile --loop FILE.py:FUNC --steps 3"
@@ -87,14 +87,17 @@ rewrapped is silent in test code: a slower call per step is not what a test chec
 (over dtypes, shapes, cases or the functions under test, and a per-case wrapper
 reused by an inner loop) are recognised everywhere.
 
-**Off by default, for now.** On the projects already read (the three held-out sets
-and the pinned tuning corpus, now development data, and the trees of the real-bug
-corpus; docs/precision/headline-rules.md), after the changes above: 9 findings,
-no false alarm, 6 worth acting on (a new `jax.vmap` result compiled on every
-iteration of a rejection-sampling loop; the same step function rewrapped on every
-sample or step of a library's sampling and training loops) and 3 right but not
-worth acting on (the same function rewrapped once per MCMC chain). That is below
-the 90% a default rule needs; turn it on with `extend-select = ["JAX401"]`.
+**On by default** (recompilation is one of the red flags this linter exists for; it
+was off until 2026-12-05). On the projects already read (the three held-out sets and
+the pinned tuning corpus, now development data, and the trees of the real-bug
+corpus; docs/precision/headline-rules.md), after the changes above: 9 findings, no
+false alarm, 6 worth acting on (a new `jax.vmap` result compiled on every iteration
+of a rejection-sampling loop; the same step function rewrapped on every sample or
+step of a library's sampling and training loops) and 3 right but not worth acting on
+(the same function rewrapped once per MCMC chain). A new function per iteration is
+an error (it is traced and compiled again every time); the same function rewrapped
+is a warning (JAX reuses its trace and compiled code, each call only pays the
+wrapper). Turn it off with `extend-ignore = ["JAX401"]`.
 
 ## Why is this bad
 `jax.jit` caches the trace and the compiled program on the identity of the

@@ -19,7 +19,7 @@ EXAMPLES = Examples(__file__)
 class JitOfFreshCallable(FreshCallableChecks, Queries, Rule):
     code = "JAX402"
     name = "jit-of-fresh-callable"
-    default_enabled = False  # see "Off by default" in the docs
+    default_enabled = True
     message = (
         "`{wrapper}` {verb} {what}, created anew on every call of `{outer}`: {consequence}; "
         "{advice}"
@@ -72,17 +72,19 @@ does not make a function a driver. A `pmap` counts, besides in a function that
 fetches values to the host, in one this module calls from code that is not traced
 (`sync_batch_stats(state)` in the training loop).
 
-**Off by default, for now.** Its claim is right wherever it reports: on the
-projects already read (the three held-out sets and the pinned tuning corpus, now
-development data, and the trees of the real-bug corpus;
-docs/precision/headline-rules.md), after the changes above, 15 findings, no false
-alarm, 7 worth acting on (among them three bugs that their projects fixed: flax's
-`sync_batch_stats`, orbax's `_global_max`, numpyro's `SVI.step`) and 8 right but
-not worth acting on: functions that run once per program run (a host barrier at the
-end of training, a feature matrix built once per fit, a one-shot inspection or
-export helper), which only their callers, in other modules, show. That is below
-the 90% a default rule needs; turn it on with `extend-select = ["JAX402"]` to find
-compilations in functions called per step or per request.
+**On by default** (recompilation is one of the red flags this linter exists for; it
+was off until 2026-12-05). Its claim is right wherever it reports: on the projects
+already read (the three held-out sets and the pinned tuning corpus, now development
+data, and the trees of the real-bug corpus; docs/precision/headline-rules.md), after
+the changes above, 15 findings, no false alarm, 7 worth acting on (among them three
+bugs that their projects fixed: flax's `sync_batch_stats`, orbax's `_global_max`,
+numpyro's `SVI.step`) and 8 right but not worth acting on: functions that run once
+per program run (a host barrier at the end of training, a feature matrix built once
+per fit, a one-shot inspection or export helper), which only their callers, in other
+modules, show. Every one of them compiles again on each call; whether that costs
+anything depends on how often the function runs, which its callers show. Silence a
+function that runs once per program (`# noqa: JAX402`), or turn the rule off with
+`extend-ignore = ["JAX402"]`.
 
 **In tests.** Silent in test files (`tests/`, `test_*.py`, `*_test.py`,
 `conftest.py`): a test and its helpers run a few times per test run, so one
