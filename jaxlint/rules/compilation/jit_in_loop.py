@@ -87,17 +87,11 @@ rewrapped is silent in test code: a slower call per step is not what a test chec
 (over dtypes, shapes, cases or the functions under test, and a per-case wrapper
 reused by an inner loop) are recognised everywhere.
 
-**On by default** (recompilation is one of the red flags this linter exists for; it
-was off until 2026-12-05). On the projects already read (the three held-out sets and
-the pinned tuning corpus, now development data, and the trees of the real-bug
-corpus; docs/precision/headline-rules.md), after the changes above: 9 findings, no
-false alarm, 6 worth acting on (a new `jax.vmap` result compiled on every iteration
-of a rejection-sampling loop; the same step function rewrapped on every sample or
-step of a library's sampling and training loops) and 3 right but not worth acting on
-(the same function rewrapped once per MCMC chain). A new function per iteration is
-an error (it is traced and compiled again every time); the same function rewrapped
-is a warning (JAX reuses its trace and compiled code, each call only pays the
-wrapper). Turn it off with `extend-ignore = ["JAX401"]`.
+**On by default** (recompilation is a red flag this linter exists for). On the
+projects already read (docs/precision/headline-rules.md): 9 findings, no false alarm,
+6 worth acting on, 3 right but not worth it (the same function rewrapped once per MCMC
+chain). A new function per iteration is an error (traced and compiled every time); the
+same function rewrapped is a warning (JAX reuses its trace and compiled code).
 
 ## Why is this bad
 `jax.jit` caches the trace and the compiled program on the identity of the
