@@ -1,12 +1,18 @@
-"""The pygls wiring: documents, diagnostics, code actions, hover, settings.
+"""The pygls wiring: documents, diagnostics, code actions, hover, settings, the index.
 
 The handlers run on the server's one event-loop thread (the engine is single-threaded):
 an edit gets the fast pass (``incremental.py``) at once and, once the document has not
 changed for ``exact_delay`` seconds, the full lint in a worker process (``worker.py``),
 so that edits made meanwhile still get their fast pass; both results are published.
-Opening, saving and edits the fast pass declines are linted in full on the loop.
-Notebooks (LSP notebook document sync, ``notebooks.py``) are linted in full on every
-change, their findings published to each cell's document.
+A full lint still running when a newer version arrives is cancelled (the worker is
+interrupted; nothing of it is published). Opening, saving and edits the fast pass
+declines are linted on the loop; an opened document without a cached result is
+linted from what the cache knows of the other modules, and the full lint follows.
+At ``initialized`` the workspace is indexed in a second worker process (``index.py``)
+while the server answers as usual; when the index is done, the open documents are
+looked at again and published if their findings changed. Notebooks (LSP notebook
+document sync, ``notebooks.py``) are linted in full on every change, their findings
+published to each cell's document.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,16 +44,19 @@ from jaxlint.server.linting import (
     LintResult,
     too_large_diagnostic,
 )
-from jaxlint.server.options import parse_options
+from jaxlint.server.options import SERVER_KEYS, parse_options
 from jaxlint.server.protocol import AnsweringProtocol
 from jaxlint.server.uris import display_name, path_of
-from jaxlint.server.worker import Worker
+from jaxlint.server.worker import TaskCancelled, Worker
 
 FIX_ALL_KIND = "source.fixAll.jaxlint"
 FIX_ALL_TITLE = "Fix all safe jaxlint findings"
 FIX_ALL_UNSAFE_TITLE = "Fix all jaxlint findings (safe and unsafe)"
 DEFAULT_EXACT_DELAY = 0.3
 """Seconds without an edit before the full lint follows the fast pass."""
+INDEX_NICE = 10
+"""How much lower the index worker's CPU priority is (``os.nice``): the editor's own
+work (the fast pass, the full lint of the open documents) goes first."""
 _DEPRECATED_CODES = ("JAX701", "JAX702")
 
 
@@ -60,12 +71,30 @@ class DocState:
     spans: list[Span] | None
     timer: asyncio.TimerHandle | None = None
     running: Any = None
-    """The worker's future for this document's full lint, while it runs."""
+    """The worker's future for this document's full lint, while it waits or runs."""
     good: tuple[str, list[Span], list[Diagnostic]] | None = None
     """The last text that parsed, its statements and diagnostics: where the fast pass
     starts from while the document has a syntax error."""
+    recheck: bool = False
+    """The index ended while this document's full lint ran: look again after it."""
     lsp_forms: dict[int, tuple[Diagnostic, lsp.Diagnostic]] = field(default_factory=dict)
     """id(diagnostic) -> (it, its LSP form) as last published (the pair keeps the id valid)."""
+
+
+@dataclass
+class IndexState:
+    """The background index of the workspace (``index.py``), as the server follows it."""
+
+    future: Any = None
+    """The index worker's future while it runs."""
+    ready: bool = False
+    """An index ran to its end with the current settings."""
+    runs: int = 0
+    started: float = 0.0
+    token: str | None = None
+    """The work-done progress token, when the client shows progress."""
+    last: dict[str, Any] | None = None
+    """What the last index that ended reported (its counts and seconds)."""
 
 
 class _Protocol(AnsweringProtocol):
@@ -130,6 +159,10 @@ class JaxlintServer(LanguageServer):
         self.exact_delay = exact_delay
         self.pending_messages: list[str] = []
         self.worker = Worker()
+        self.indexer = Worker(nice=INDEX_NICE)
+        self.index = IndexState()
+        self.index_enabled = True
+        """The client's ``index`` setting."""
         self.frozen = False
         self.shown_bug = False
         self.generation = 0
@@ -192,6 +225,144 @@ class JaxlintServer(LanguageServer):
         if not self.shown_bug:
             self.shown_bug = True
             self.show(f"{message}; please report this bug", lsp.MessageType.Error)
+
+    # -- start-up and the background index -----------------------------------------------
+
+    def warm_up(self) -> None:
+        """In a thread: import what the first lint needs and compute the cache's engine
+        fingerprint, so that the first document opened does not wait for them (0.3-0.6 s
+        measured). Nothing is linted here: the engine runs on the event loop only."""
+
+        def work() -> None:
+            try:
+                import jaxlint.cli.project_run  # noqa: F401  (the project view)
+                import jaxlint.engine  # noqa: F401
+                from jaxlint.cache import engine_fingerprint
+                from jaxlint.rules import all_rules
+
+                all_rules()
+                engine_fingerprint()
+            except Exception:  # the first lint imports them again and reports what fails
+                pass
+
+        threading.Thread(target=work, name="jaxlint-warm-up", daemon=True).start()
+
+    def workspace_roots(self) -> list[Path]:
+        """The workspace folders (else the root) the client named, as existing folders."""
+        uris = [f.uri for f in self.workspace.folders.values()]
+        if not uris and self.workspace.root_uri:
+            uris = [self.workspace.root_uri]
+        roots: list[Path] = []
+        for uri in uris:
+            path = path_of(uri)
+            if path is not None and path.is_dir() and path not in roots:
+                roots.append(path)
+        return roots
+
+    def start_index(self) -> None:
+        """Index the workspace in the index worker (a running index is cancelled: the
+        settings changed). Nothing waits for it."""
+        index = self.index
+        if index.future is not None:
+            self.indexer.cancel(index.future)
+            index.future = None
+        self.end_progress("cancelled")
+        index.ready = False
+        roots = self.workspace_roots() if self.index_enabled else []
+        if not roots:
+            return
+        loop = asyncio.get_event_loop()
+        index.runs += 1
+        run = index.runs
+
+        def progress(value: Any) -> None:  # in the worker's reader thread
+            loop.call_soon_threadsafe(self.index_progress, run, value)
+
+        future = self.indexer.submit(
+            "index", ([str(r) for r in roots], dict(self.linter.overrides)), progress=progress
+        )
+        if future is None:
+            self.log("jaxlint: no background index (no worker process could be started)")
+            return
+        index.future = future
+        index.started = time.perf_counter()
+        self.begin_progress(run)
+        asyncio.wrap_future(future).add_done_callback(
+            functools.partial(self.index_done, run, future)
+        )
+
+    def index_progress(self, run: int, value: Any) -> None:
+        index = self.index
+        if run != index.runs or index.token is None or not isinstance(value, dict):
+            return
+        done, total = value.get("done", 0), value.get("total", 0)
+        self.work_done_progress.report(
+            index.token,
+            lsp.WorkDoneProgressReport(
+                message=f"{done}/{total} files",
+                percentage=int(100 * done / total) if total else None,
+            ),
+        )
+
+    def index_done(self, run: int, future: Any, _wrapped: Any) -> None:
+        index = self.index
+        if run != index.runs or future is not index.future:
+            return  # cancelled for a newer index
+        index.future = None
+        if future.cancelled():
+            return
+        error = future.exception()
+        if error is not None:
+            if isinstance(error, TaskCancelled):
+                return
+            self.end_progress("failed")
+            self.log(f"jaxlint: the background index failed ({error}); files are linted as opened")
+            self.indexer.discard()
+            return
+        counts = future.result()
+        index.ready = True
+        index.last = counts
+        seconds = time.perf_counter() - index.started
+        message = (
+            f"indexed {counts.get('files', 0)} files in {seconds:.1f} s"
+            f" ({counts.get('linted', 0)} linted, {counts.get('from_cache', 0)} from the cache)"
+        )
+        self.end_progress(message)
+        self.log(f"jaxlint: {message}")
+        # the open documents: their results may read what the index learnt
+        for state in list(self.docs.values()):
+            if state.running is not None:
+                state.recheck = True  # its view of the project may predate the index
+            elif state.timer is None:  # (a full lint due later reads the project then)
+                self.exact(state.uri, state.version, quiet_if_same=True)
+
+    def begin_progress(self, run: int) -> None:
+        """A work-done progress for the index, when the client can show one."""
+        window = self.client_capabilities.window
+        if window is None or not window.work_done_progress:
+            return
+        token = f"jaxlint-index-{run}"
+
+        def created(*_args: Any, **_kwargs: Any) -> None:
+            if run != self.index.runs or self.index.future is None:
+                return  # ended (or replaced) before the client answered
+            self.index.token = token
+            self.work_done_progress.begin(
+                token, lsp.WorkDoneProgressBegin(title="jaxlint: indexing", percentage=0)
+            )
+
+        try:
+            self.work_done_progress.create(token, created)
+        except Exception:  # a token still registered: no progress shown this time
+            pass
+
+    def end_progress(self, message: str) -> None:
+        token, self.index.token = self.index.token, None
+        if token is not None:
+            self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=message))
+
+    def log(self, message: str) -> None:
+        self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Info, message=message))
 
     # -- linting ------------------------------------------------------------------------
 
@@ -293,46 +464,72 @@ class JaxlintServer(LanguageServer):
             self.schedule_exact(state)
 
     def cancel_exact(self, state: DocState) -> None:
+        """The document changed (or closed): its full lint is not wanted. A waiting one is
+        never run; a running one is interrupted in the worker, and nothing of it is
+        published (``exact_done`` drops it)."""
         if state.timer is not None:
             state.timer.cancel()
             state.timer = None
+        if state.running is not None:
+            self.worker.cancel(state.running)
+            state.running = None
+        state.recheck = False  # the next full lint reads the project as it is then
 
     def schedule_exact(self, state: DocState) -> None:
         loop = asyncio.get_event_loop()
         state.timer = loop.call_later(self.exact_delay, self.exact, state.uri, state.version)
 
-    def exact(self, uri: str, version: int | None) -> None:
-        """The full lint after the fast pass, in the worker process when there is one."""
+    def exact(self, uri: str, version: int | None, quiet_if_same: bool = False) -> None:
+        """The full lint after the fast pass, in the worker process when there is one.
+        ``quiet_if_same``: published only if the findings differ from those published
+        (the open documents looked at again after the index)."""
         state = self.docs.get(uri)
         if state is None or state.version != version:
             return
         state.timer = None
         if state.running is not None:
-            state.running.cancel()  # a full lint of an older text that has not started yet
-        future = self.worker.submit(
-            state.text,
-            state.path,
-            state.name,
-            self.linter.overrides,
-            self.generation,
-            persist=bool(state.result.extra.get("partial")),  # after an open: cache it
+            self.worker.cancel(state.running)  # a full lint of an older text
+            state.running = None
+        # after an open (and after the index): through the results cache, and into it
+        persist = quiet_if_same or bool(state.result.extra.get("partial"))
+        future = self.worker.submit_lint(
+            state.text, state.path, state.name, self.linter.overrides, self.generation, persist
         )
         if future is None:
-            self.exact_here(state)
+            self.exact_here(state, persist=persist, quiet_if_same=quiet_if_same)
             return
         state.running = future
         asyncio.wrap_future(future).add_done_callback(
-            functools.partial(self.exact_done, uri, version, state.text, future)
+            functools.partial(self.exact_done, uri, version, state.text, future, quiet_if_same)
         )
 
-    def exact_here(self, state: DocState) -> None:
-        persist = bool(state.result.extra.get("partial"))
-        state.result = self.linter.lint(state.text, state.path, state.name, persist=persist)
+    def exact_here(
+        self, state: DocState, persist: bool | None = None, quiet_if_same: bool = False
+    ) -> None:
+        if persist is None:
+            persist = bool(state.result.extra.get("partial"))
+        result = self.linter.lint(state.text, state.path, state.name, persist=persist)
+        self.settle(state, result, quiet_if_same)
+
+    def settle(self, state: DocState, result: LintResult, quiet_if_same: bool) -> None:
+        """The full lint's result becomes the document's; published (unless it finds what
+        is published already and ``quiet_if_same``)."""
+        same = quiet_if_same and _same(state.result.diagnostics, result.diagnostics)
+        state.result = result
         if state.spans is not None:
             state.good = (state.text, state.spans, state.result.diagnostics)
-        self.publish(state)
+        if not same:
+            self.publish(state)
 
-    def exact_done(self, uri: str, version: int | None, text: str, future, _wrapped) -> None:
+    def exact_done(
+        self,
+        uri: str,
+        version: int | None,
+        text: str,
+        future,
+        quiet_if_same: bool,
+        _wrapped,
+    ) -> None:
         state = self.docs.get(uri)
         if state is not None and state.running is future:
             state.running = None
@@ -340,12 +537,14 @@ class JaxlintServer(LanguageServer):
             return
         current = state is not None and state.version == version and state.text == text
         error = future.exception()
+        if isinstance(error, TaskCancelled):
+            return  # a newer text came while it ran: never published
         if error is not None:  # the worker died or failed: lint here from now on
             self.worker.discard()
             self.worker.failed = True
             if current:
                 assert state is not None
-                self.exact_here(state)
+                self.exact_here(state, quiet_if_same=quiet_if_same)
             return
         if not current:
             return  # the document changed meanwhile: its own full lint follows
@@ -354,10 +553,11 @@ class JaxlintServer(LanguageServer):
             settings = self.linter.settings_for(state.path)
         except ConfigError:
             settings = None
-        state.result = LintResult(future.result(), settings)
-        if state.spans is not None:
-            state.good = (state.text, state.spans, state.result.diagnostics)
-        self.publish(state)
+        self.settle(state, LintResult(future.result(), settings), quiet_if_same)
+        if state.recheck:
+            state.recheck = False
+            self.exact(uri, version, quiet_if_same=True)
+            return
         if settings is not None:  # idle now: the fast pass's project view, for the next edit
             self.linter.warm_facts(state.path, settings)
 
@@ -638,10 +838,20 @@ class JaxlintServer(LanguageServer):
 
     def apply_settings(self, raw: Any) -> None:
         overrides, problems = parse_options(raw)
+        self.index_enabled = overrides.pop("index", True) is not False
+        for key in SERVER_KEYS:
+            overrides.pop(key, None)
         self.linter.reset(overrides)
         self.generation += 1
         for message in problems:
             self.pending_messages.append(message)
+
+
+def _same(old: list[Diagnostic], new: list[Diagnostic]) -> bool:
+    def key(d: Diagnostic) -> tuple:
+        return (d.code, d.start, d.end, d.message)
+
+    return [key(d) for d in old] == [key(d) for d in new]
 
 
 def _wanted(kind: str, only: list[str] | None) -> bool:
@@ -662,6 +872,8 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         for message in ls.pending_messages:
             ls.show(message)
         ls.pending_messages.clear()
+        ls.warm_up()
+        ls.start_index()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def did_change_configuration(ls: JaxlintServer, params: lsp.DidChangeConfigurationParams):
@@ -675,10 +887,12 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
             ls.relint(uri)
         for state in list(ls.notebooks.values()):
             ls.relint_notebook(state)
+        ls.start_index()  # the cache entries of the old settings do not answer the new
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: JaxlintServer, params: None) -> None:
         ls.worker.close()
+        ls.indexer.close()
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: JaxlintServer, params: lsp.DidOpenTextDocumentParams) -> None:
@@ -782,4 +996,5 @@ def serve(exact_delay: float = DEFAULT_EXACT_DELAY) -> int:
         server.start_io()
     finally:
         server.worker.close()
+        server.indexer.close()
     return 0 if server.protocol._shutdown else 1
