@@ -96,16 +96,29 @@ def index_workspace(
                     check_task(paths, resolver, args, state, False, cache, lookup=False)
                 except ConfigError:
                     pass  # the server shows it when such a file is opened
+                _drop_findings(state)
                 counts["linted"] += 1
                 now = time.perf_counter()
                 if now - reported >= PROGRESS_EVERY:
                     reported = now
                     progress({"done": done, "total": len(tasks)})
+            _drop_findings(state)
             project_order.recheck(resolver, args, state, False, cache, jobs=1)
         finally:
             project_run.end()
     counts["seconds"] = round(time.perf_counter() - started, 3)
     return counts
+
+
+def _drop_findings(state: Any) -> None:
+    """The findings and the texts kept to show them: in the cache already, and nobody
+    reads them here (a workspace's worth of them would only take memory). What each
+    file asked of other modules stays: the end-of-run sweeps check it."""
+    state.diagnostics.clear()
+    state.sources.clear()
+    state.notes.clear()
+    state.io_errors.clear()
+    state.internal_errors.clear()
 
 
 def _check_args() -> argparse.Namespace:
