@@ -122,15 +122,18 @@ def test_after_the_index_the_open_documents_are_published_again_only_if_changed(
         assert len(published) == 1 and published[0].diagnostics == []
 
         def index_ends(counts):
-            server.index.runs += 1
+            from jaxlint.server.indexer import IndexRun
+
+            indexer = server.indexer
+            indexer.runs += 1
             future: concurrent.futures.Future = concurrent.futures.Future()
             future.set_running_or_notify_cancel()
             future.set_result(counts)
-            server.index.future = future
-            server.index_done(server.index.runs, future, None)
+            indexer.run = IndexRun(indexer.runs, future, 0.0)
+            indexer.done(indexer.runs, future)
 
         index_ends({"files": 6, "linted": 6, "from_cache": 0})
-        assert server.index.ready
+        assert server.indexer.ready and server.indexer.run is None
         assert [m.message for m in logs][-1].startswith("jaxlint: indexed 6 files")
         assert len(published) == 2 and published[1].version == 1
         assert [d.code for d in published[1].diagnostics] == ["JAX101"]
@@ -150,13 +153,17 @@ def test_the_index_can_be_switched_off(tmp_path, monkeypatch):
         server.apply_settings({"index": False, "extend-select": ["JAX602"]})
         assert server.pending_messages == []  # a known setting
         assert "index" not in server.linter.overrides
-        server.workspace_roots = lambda: [root]  # type: ignore[method-assign]
-        server.start_index()
-        assert server.index.future is None and server.indexer.proc is None
+        indexer = server.indexer
+        indexer.roots = lambda: [root]  # type: ignore[method-assign]
+        indexer.start()
+        assert indexer.run is None and indexer.worker.proc is None
         server.apply_settings({"index": True})
-        server.start_index()
-        assert server.index.future is not None
-        server.indexer.close()
+        indexer.start()
+        assert indexer.run is not None
+        first = indexer.run.future
+        indexer.start()  # again (the settings changed): the first one is cancelled
+        assert first.cancelled() or indexer.worker.cancels_sent == 1
+        indexer.close()
 
     asyncio.run(body())
 

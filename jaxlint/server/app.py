@@ -8,9 +8,9 @@ A full lint still running when a newer version arrives is cancelled (the worker 
 interrupted; nothing of it is published). Opening, saving and edits the fast pass
 declines are linted on the loop; an opened document without a cached result is
 linted from what the cache knows of the other modules, and the full lint follows.
-At ``initialized`` the workspace is indexed in a second worker process (``index.py``)
-while the server answers as usual; when the index is done, the open documents are
-looked at again and published if their findings changed. Notebooks (LSP notebook
+At ``initialized`` the workspace is indexed in a second worker process
+(``indexer.py``, ``index.py``) while the server answers as usual; when the index is
+done, the open documents are looked at again and published if their findings changed. Notebooks (LSP notebook
 document sync, ``notebooks.py``) are linted in full on every change, their findings
 published to each cell's document.
 """
@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ from jaxlint.server import actions
 from jaxlint.server import notebooks as nbs
 from jaxlint.server.hover import hover_markdown
 from jaxlint.server.incremental import Span, fast_relint, statement_spans
+from jaxlint.server.indexer import Indexer
 from jaxlint.server.linting import (
     TOO_LARGE_NAME,
     DocumentLinter,
@@ -53,9 +53,6 @@ FIX_ALL_TITLE = "Fix all safe jaxlint findings"
 FIX_ALL_UNSAFE_TITLE = "Fix all jaxlint findings (safe and unsafe)"
 DEFAULT_EXACT_DELAY = 0.3
 """Seconds without an edit before the full lint follows the fast pass."""
-INDEX_NICE = 10
-"""How much lower the index worker's CPU priority is (``os.nice``): the editor's own
-work (the fast pass, the full lint of the open documents) goes first."""
 _DEPRECATED_CODES = ("JAX701", "JAX702")
 
 
@@ -78,22 +75,6 @@ class DocState:
     """The index ended while this document's full lint ran: look again after it."""
     lsp_forms: dict[int, tuple[Diagnostic, lsp.Diagnostic]] = field(default_factory=dict)
     """id(diagnostic) -> (it, its LSP form) as last published (the pair keeps the id valid)."""
-
-
-@dataclass
-class IndexState:
-    """The background index of the workspace (``index.py``), as the server follows it."""
-
-    future: Any = None
-    """The index worker's future while it runs."""
-    ready: bool = False
-    """An index ran to its end with the current settings."""
-    runs: int = 0
-    started: float = 0.0
-    token: str | None = None
-    """The work-done progress token, when the client shows progress."""
-    last: dict[str, Any] | None = None
-    """What the last index that ended reported (its counts and seconds)."""
 
 
 class _Protocol(AnsweringProtocol):
@@ -158,10 +139,7 @@ class JaxlintServer(LanguageServer):
         self.exact_delay = exact_delay
         self.pending_messages: list[str] = []
         self.worker = Worker()
-        self.indexer = Worker(nice=INDEX_NICE)
-        self.index = IndexState()
-        self.index_enabled = True
-        """The client's ``index`` setting."""
+        self.indexer = Indexer(self)
         self.frozen = False
         self.shown_bug = False
         self.generation = 0
@@ -225,7 +203,7 @@ class JaxlintServer(LanguageServer):
             self.shown_bug = True
             self.show(f"{message}; please report this bug", lsp.MessageType.Error)
 
-    # -- start-up and the background index -----------------------------------------------
+    # -- start-up ---------------------------------------------------------------------------
 
     def warm_up(self) -> None:
         """Import what the first lint needs and compute the cache's engine fingerprint
@@ -243,120 +221,6 @@ class JaxlintServer(LanguageServer):
             engine_fingerprint()
         except Exception:  # the first lint imports them again and reports what fails
             pass
-
-    def workspace_roots(self) -> list[Path]:
-        """The workspace folders (else the root) the client named, as existing folders."""
-        uris = [f.uri for f in self.workspace.folders.values()]
-        if not uris and self.workspace.root_uri:
-            uris = [self.workspace.root_uri]
-        roots: list[Path] = []
-        for uri in uris:
-            path = path_of(uri)
-            if path is not None and path.is_dir() and path not in roots:
-                roots.append(path)
-        return roots
-
-    def start_index(self) -> None:
-        """Index the workspace in the index worker (a running index is cancelled: the
-        settings changed). Nothing waits for it."""
-        index = self.index
-        if index.future is not None:
-            self.indexer.cancel(index.future)
-            index.future = None
-        self.end_progress("cancelled")
-        index.ready = False
-        roots = self.workspace_roots() if self.index_enabled else []
-        if not roots:
-            return
-        loop = asyncio.get_event_loop()
-        index.runs += 1
-        run = index.runs
-
-        def progress(value: Any) -> None:  # in the worker's reader thread
-            loop.call_soon_threadsafe(self.index_progress, run, value)
-
-        future = self.indexer.submit(
-            "index", ([str(r) for r in roots], dict(self.linter.overrides)), progress=progress
-        )
-        if future is None:
-            self.log("jaxlint: no background index (no worker process could be started)")
-            return
-        index.future = future
-        index.started = time.perf_counter()
-        self.begin_progress(run)
-        asyncio.wrap_future(future).add_done_callback(
-            functools.partial(self.index_done, run, future)
-        )
-
-    def index_progress(self, run: int, value: Any) -> None:
-        index = self.index
-        if run != index.runs or index.token is None or not isinstance(value, dict):
-            return
-        done, total = value.get("done", 0), value.get("total", 0)
-        self.work_done_progress.report(
-            index.token,
-            lsp.WorkDoneProgressReport(
-                message=f"{done}/{total} files",
-                percentage=int(100 * done / total) if total else None,
-            ),
-        )
-
-    def index_done(self, run: int, future: Any, _wrapped: Any) -> None:
-        index = self.index
-        if run != index.runs or future is not index.future:
-            return  # cancelled for a newer index
-        index.future = None
-        if future.cancelled():
-            return
-        error = future.exception()
-        if error is not None:
-            if isinstance(error, TaskCancelled):
-                return
-            self.end_progress("failed")
-            self.log(f"jaxlint: the background index failed ({error}); files are linted as opened")
-            self.indexer.discard()
-            return
-        counts = future.result()
-        index.ready = True
-        index.last = counts
-        seconds = time.perf_counter() - index.started
-        message = (
-            f"indexed {counts.get('files', 0)} files in {seconds:.1f} s"
-            f" ({counts.get('linted', 0)} linted, {counts.get('from_cache', 0)} from the cache)"
-        )
-        self.end_progress(message)
-        self.log(f"jaxlint: {message}")
-        # the open documents: their results may read what the index learnt
-        for state in list(self.docs.values()):
-            if state.running is not None:
-                state.recheck = True  # its view of the project may predate the index
-            elif state.timer is None:  # (a full lint due later reads the project then)
-                self.exact(state.uri, state.version, quiet_if_same=True)
-
-    def begin_progress(self, run: int) -> None:
-        """A work-done progress for the index, when the client can show one."""
-        window = self.client_capabilities.window
-        if window is None or not window.work_done_progress:
-            return
-        token = f"jaxlint-index-{run}"
-
-        def created(*_args: Any, **_kwargs: Any) -> None:
-            if run != self.index.runs or self.index.future is None:
-                return  # ended (or replaced) before the client answered
-            self.index.token = token
-            self.work_done_progress.begin(
-                token, lsp.WorkDoneProgressBegin(title="jaxlint: indexing", percentage=0)
-            )
-
-        try:
-            self.work_done_progress.create(token, created)
-        except Exception:  # a token still registered: no progress shown this time
-            pass
-
-    def end_progress(self, message: str) -> None:
-        token, self.index.token = self.index.token, None
-        if token is not None:
-            self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=message))
 
     def log(self, message: str) -> None:
         self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Info, message=message))
@@ -835,7 +699,7 @@ class JaxlintServer(LanguageServer):
 
     def apply_settings(self, raw: Any) -> None:
         overrides, problems = parse_options(raw)
-        self.index_enabled = overrides.pop("index", True) is not False
+        self.indexer.enabled = overrides.pop("index", True) is not False
         for key in SERVER_KEYS:
             overrides.pop(key, None)
         self.linter.reset(overrides)
@@ -869,7 +733,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         for message in ls.pending_messages:
             ls.show(message)
         ls.pending_messages.clear()
-        ls.start_index()  # first: its process starts while this one warms up
+        ls.indexer.start()  # first: its process starts while this one warms up
         ls.warm_up()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -884,7 +748,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
             ls.relint(uri)
         for state in list(ls.notebooks.values()):
             ls.relint_notebook(state)
-        ls.start_index()  # the cache entries of the old settings do not answer the new
+        ls.indexer.start()  # the cache entries of the old settings do not answer the new
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: JaxlintServer, params: None) -> None:
