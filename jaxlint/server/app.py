@@ -10,9 +10,9 @@ declines are linted on the loop; an opened document without a cached result is
 linted from what the cache knows of the other modules, and the full lint follows.
 At ``initialized`` the workspace is indexed in a second worker process
 (``indexer.py``, ``index.py``) while the server answers as usual; when the index is
-done, the open documents are looked at again and published if their findings changed. Notebooks (LSP notebook
-document sync, ``notebooks.py``) are linted in full on every change, their findings
-published to each cell's document.
+done, the open documents are looked at again and published if their findings changed.
+Notebooks (LSP notebook document sync, ``notebooks.py``) are linted in full on every
+change, their findings published to each cell's document.
 """
 
 from __future__ import annotations
@@ -733,8 +733,8 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         for message in ls.pending_messages:
             ls.show(message)
         ls.pending_messages.clear()
-        ls.indexer.start()  # first: its process starts while this one warms up
         ls.warm_up()
+        ls.indexer.start_soon()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def did_change_configuration(ls: JaxlintServer, params: lsp.DidChangeConfigurationParams):

