@@ -19,7 +19,9 @@ Three modes:
   Reports both latencies, and how often the fast pass's diagnostics were already
   the same as the full lint's (``agree``).
 - **typed during the full lint**: an edit, a pause of the exact delay plus 0.1 s
-  (the full lint of that edit is running), then the edit that is timed.
+  (the full lint of that edit is running), then the edit that is timed: its first
+  publish, and its own full lint's publish (which waits for the older full lint to
+  stop: interrupted by the server, or run to its end by a server that cannot).
 - **typing**: edits every ``--interval`` ms (shorter than the exact delay, so the full
   lint never runs in between), each timed to its first publish; with the CPU time
   the server process and this client spent per edit (from ``/proc``, Linux only),
@@ -222,6 +224,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         pause_exact.append((both[1][0] - sent) * 1000)
         agree += _key(both[0][2]) == _key(both[1][2])
     interrupted: list[float] = []
+    interrupted_full: list[float] = []
     for _ in range(args.edits):
         v, sent = send_edit()
         if not await publishes(v, 1, 60):
@@ -233,7 +236,9 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         if not got:
             raise SystemExit(f"error: no diagnostics for version {v}")
         interrupted.append((got[0][0] - sent) * 1000)
-        await publishes(v, 2, args.exact_delay + 10)
+        both = await publishes(v, 2, args.exact_delay + 10)
+        if len(both) >= 2:  # the full lint of the edit typed while the older one ran
+            interrupted_full.append((both[1][0] - sent) * 1000)
     typing_first: list[float] = []
     server_pid = client._server.pid if client._server is not None else None
     cpu_before = cpu_seconds(server_pid) if server_pid else None
@@ -263,6 +268,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         "pause_fast_pass_equal_to_full": f"{agree}/{args.edits}",
         "pause_edits_linted_in_full_at_once": fallback,
         "typed_during_full_lint_first_publish": summary(interrupted),
+        "typed_during_full_lint_full_lint_publish": summary(interrupted_full),
         "typing_interval_ms": args.interval,
         "typing_first_publish": summary(typing_first),
         "typing_server_cpu_ms_per_edit": server_cpu,
