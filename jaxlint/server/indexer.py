@@ -64,6 +64,8 @@ class Indexer:
         """An index ran to its end with the current settings."""
         self.last: dict[str, Any] | None = None
         """What the last index that ended reported (its counts)."""
+        self.closed = False
+        """The server is shutting down: no index starts any more."""
 
     def roots(self) -> list[Path]:
         """The workspace folders (else the root) the client named, as existing folders."""
@@ -86,7 +88,7 @@ class Indexer:
         """Index the workspace (an index still running is cancelled: the settings
         changed). Nothing waits for it."""
         self.stop("cancelled")
-        roots = self.roots() if self.enabled else []
+        roots = self.roots() if self.enabled and not self.closed else []
         if not roots:
             return
         loop = asyncio.get_event_loop()
@@ -114,6 +116,7 @@ class Indexer:
             self.end_progress(run, why)
 
     def close(self) -> None:
+        self.closed = True
         self.run = None
         self.worker.close()
 
