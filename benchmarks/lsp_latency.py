@@ -19,7 +19,9 @@ Three modes:
   Reports both latencies, and how often the fast pass's diagnostics were already
   the same as the full lint's (``agree``).
 - **typed during the full lint**: an edit, a pause of the exact delay plus 0.1 s
-  (the full lint of that edit is running), then the edit that is timed.
+  (the full lint of that edit is running), then the edit that is timed: its first
+  publish, and its own full lint's publish (which waits for the older full lint to
+  stop: interrupted by the server, or run to its end by a server that cannot).
 - **typing**: edits every ``--interval`` ms (shorter than the exact delay, so the full
   lint never runs in between), each timed to its first publish; with the CPU time
   the server process and this client spent per edit (from ``/proc``, Linux only),
@@ -27,6 +29,10 @@ Three modes:
 
 Latencies are wall-clock milliseconds measured by the client, process start and the
 initial open excluded.
+
+``--project N``: the file inside an N-module project, opened while the server's
+background index runs, a second file opened after it, then edits, code actions and
+fix-all (``run_project``); ``ruff server`` the same way when ``ruff`` is on PATH.
 """
 
 from __future__ import annotations
@@ -218,6 +224,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         pause_exact.append((both[1][0] - sent) * 1000)
         agree += _key(both[0][2]) == _key(both[1][2])
     interrupted: list[float] = []
+    interrupted_full: list[float] = []
     for _ in range(args.edits):
         v, sent = send_edit()
         if not await publishes(v, 1, 60):
@@ -229,7 +236,9 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         if not got:
             raise SystemExit(f"error: no diagnostics for version {v}")
         interrupted.append((got[0][0] - sent) * 1000)
-        await publishes(v, 2, args.exact_delay + 10)
+        both = await publishes(v, 2, args.exact_delay + 10)
+        if len(both) >= 2:  # the full lint of the edit typed while the older one ran
+            interrupted_full.append((both[1][0] - sent) * 1000)
     typing_first: list[float] = []
     server_pid = client._server.pid if client._server is not None else None
     cpu_before = cpu_seconds(server_pid) if server_pid else None
@@ -259,6 +268,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         "pause_fast_pass_equal_to_full": f"{agree}/{args.edits}",
         "pause_edits_linted_in_full_at_once": fallback,
         "typed_during_full_lint_first_publish": summary(interrupted),
+        "typed_during_full_lint_full_lint_publish": summary(interrupted_full),
         "typing_interval_ms": args.interval,
         "typing_first_publish": summary(typing_first),
         "typing_server_cpu_ms_per_edit": server_cpu,
@@ -302,9 +312,14 @@ SERVERS = {
 
 async def run_project(args: argparse.Namespace, which: str) -> dict[str, object]:
     """The project case: open a 2,000-line file of a ``--project``-module project (a
-    fresh server, a fresh folder: nothing cached), then per edit: the first publish
-    and the last (full lint) publish, a code action at every finding of the edited
-    file's current version, and one fix-all request."""
+    fresh server, a fresh folder: nothing cached) right after ``initialized``, while
+    jaxlint's background index of the project has just started; wait for the index's
+    end (its work-done progress ``end``: whether the open file's first publish came
+    before it, and when it came); open the second 2,000-line module, never opened
+    before (its first publish after the index is ready); then per edit: the first
+    publish and the last (full lint) publish, a code action at every finding of the
+    edited file's current version, and one fix-all request; at the end the file is
+    closed and opened again."""
     from lsprotocol import types as lsp
     from pygls.lsp.client import LanguageClient
 
@@ -327,19 +342,41 @@ async def run_project(args: argparse.Namespace, which: str) -> dict[str, object]
         ]
     client = LanguageClient("lsp-latency", "1")
     arrivals: list[tuple[float, int | None, list]] = []
+    others: dict[str, list[tuple[float, int | None, list]]] = {}
+    index_end: list[tuple[float, str | None]] = []
     arrived = asyncio.Event()
 
     @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     def on_diagnostics(params: lsp.PublishDiagnosticsParams) -> None:
         if params.uri == uri:
             arrivals.append((time.perf_counter(), params.version, list(params.diagnostics)))
+        else:
+            others.setdefault(params.uri, []).append(
+                (time.perf_counter(), params.version, list(params.diagnostics))
+            )
+        arrived.set()
+
+    @client.feature(lsp.WINDOW_WORK_DONE_PROGRESS_CREATE)
+    def on_progress_create(params: lsp.WorkDoneProgressCreateParams) -> None:
+        return None
+
+    @client.feature(lsp.PROGRESS)
+    def on_progress(params: lsp.ProgressParams) -> None:
+        value = params.value
+        kind = value.get("kind") if isinstance(value, dict) else getattr(value, "kind", None)
+        if kind == "end":
+            message = value.get("message") if isinstance(value, dict) else value.message
+            index_end.append((time.perf_counter(), message))
             arrived.set()
 
-    async def wait_quiet(version: int, quiet: float, timeout: float) -> list[tuple]:
+    async def wait_quiet(
+        version: int, quiet: float, timeout: float, of: list | None = None
+    ) -> list[tuple]:
         """The publishes for ``version`` once none came for ``quiet`` seconds."""
+        source = arrivals if of is None else of
         deadline = time.perf_counter() + timeout
         while time.perf_counter() < deadline:
-            found = [a for a in arrivals if a[1] == version]
+            found = [a for a in source if a[1] == version]
             if found and time.perf_counter() - found[-1][0] >= quiet:
                 return found
             arrived.clear()
@@ -347,7 +384,7 @@ async def run_project(args: argparse.Namespace, which: str) -> dict[str, object]
                 await asyncio.wait_for(arrived.wait(), 0.02)
             except asyncio.TimeoutError:
                 pass
-        return [a for a in arrivals if a[1] == version]
+        return [a for a in source if a[1] == version]
 
     env = {**os.environ, "PYTHONPATH": str(ROOT), "JAXLINT_CACHE_DIR": str(folder / "cache")}
     await client.start_io(*command, env=env, cwd=str(folder))
@@ -360,7 +397,8 @@ async def run_project(args: argparse.Namespace, which: str) -> dict[str, object]
                 resolve_support=lsp.ClientCodeActionResolveOptions(properties=["edit"]),
                 data_support=True,
             )
-        )
+        ),
+        window=lsp.WindowClientCapabilities(work_done_progress=True),
     )
     init = client.initialize_async(
         lsp.InitializeParams(
@@ -375,7 +413,8 @@ async def run_project(args: argparse.Namespace, which: str) -> dict[str, object]
         if which == "jaxlint":
             raise
     client.initialized(lsp.InitializedParams())
-    start = time.perf_counter()
+    initialized = start = time.perf_counter()
+    # opened at once: jaxlint's index of the project has just started
     client.text_document_did_open(
         lsp.DidOpenTextDocumentParams(
             lsp.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)
@@ -387,6 +426,44 @@ async def run_project(args: argparse.Namespace, which: str) -> dict[str, object]
     open_first = (got[0][0] - start) * 1000
     print(f"{which}: opened ({open_first:.0f} ms)", file=sys.stderr)
     open_last = (got[-1][0] - start) * 1000
+    index_ms = index_note = before_index = None
+    if which == "jaxlint":  # the index's end (a work-done progress 'end')
+        deadline = time.perf_counter() + 900
+        while not index_end and time.perf_counter() < deadline:
+            arrived.clear()
+            try:
+                await asyncio.wait_for(arrived.wait(), 0.1)
+            except asyncio.TimeoutError:
+                pass
+        if not index_end:
+            raise SystemExit("error: jaxlint: the index did not end")
+        index_ms = round((index_end[0][0] - initialized) * 1000, 1)
+        index_note = index_end[0][1]
+        before_index = got[0][0] < index_end[0][0]
+        print(f"{which}: index ready ({index_ms:.0f} ms: {index_note})", file=sys.stderr)
+        await wait_quiet(1, quiet, 120)  # the open file looked at again after the index
+    # the second 2,000-line module, never opened before, opened after the index
+    other = path.parent / "other_big.py"
+    other_uri = other.as_uri()
+    start = time.perf_counter()
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(
+                uri=other_uri,
+                language_id="python",
+                version=1,
+                text=other.read_text(encoding="utf-8"),
+            )
+        )
+    )
+    other_got = await wait_quiet(1, quiet, 300, others.setdefault(other_uri, []))
+    if not other_got:
+        raise SystemExit(f"error: {which}: no diagnostics for {other.name}")
+    other_first = round((other_got[0][0] - start) * 1000, 1)
+    print(f"{which}: {other.name} opened after the index ({other_first:.0f} ms)", file=sys.stderr)
+    client.text_document_did_close(
+        lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri=other_uri))
+    )
     rng = random.Random(args.seed)
     lines = text.splitlines()
     first_ms: list[float] = []
@@ -460,6 +537,11 @@ async def run_project(args: argparse.Namespace, which: str) -> dict[str, object]
         "diagnostics_at_open": len(got[-1][2]) if got else None,
         "open_first_publish_ms": round(open_first, 1),
         "open_last_publish_ms": round(open_last, 1),
+        "open_first_publish_before_index_ready": before_index,
+        "index_ready_ms": index_ms,
+        "index_says": index_note,
+        "other_file_opened_after_index_first_publish_ms": other_first,
+        "other_file_opened_after_index_publishes": len(other_got),
         "edit_first_publish": summary(first_ms),
         "edit_last_publish": summary(last_ms),
         "code_action": summary(action_ms),

@@ -202,10 +202,10 @@ def test_a_full_lint_of_an_older_version_is_dropped(tmp_path, monkeypatch):
         future.set_running_or_notify_cancel()
         future.set_result([])  # what a full lint of the older text found
         count = len(published)
-        server.exact_done(uri, state.version - 1, state.text, future, None)
+        server.exact_done(uri, state.version - 1, state.text, future, False, None)
         assert len(published) == count  # nothing published for the older version
         assert state.result.diagnostics == before
-        server.exact_done(uri, state.version, state.text, future, None)
+        server.exact_done(uri, state.version, state.text, future, False, None)
         assert len(published) == count + 1 and state.result.diagnostics == []
 
     _in_loop(body)

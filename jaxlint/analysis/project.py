@@ -308,6 +308,9 @@ class SummaryStore:
         self.made: dict[str, None] = {}
         """The paths whose held summary this process made (a lint or a parse), not yet
         sent to the parent process (:meth:`jaxlint.cli.project_run.ProjectRun.new_summaries`)."""
+        self.parse_missing = True
+        """False: a summary neither held nor in the cache is not made (the language
+        server's first lint of an opened document answers from what is known)."""
 
     def settings_fp(self) -> str:
         s = self.settings
@@ -388,6 +391,8 @@ class SummaryStore:
                     self.by_path[abspath] = (key if kind == "s" else "p" + key, blob)
                     self.log.append(abspath)
                     return blob
+        if not self.parse_missing:
+            return None
         text = self.text_of(path)
         if text is None:
             return None

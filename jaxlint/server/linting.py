@@ -9,6 +9,7 @@ plugin): the server never stops for it.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -95,6 +96,28 @@ def too_large_diagnostic(text: str, filename: str, settings: Settings) -> Diagno
     )
 
 
+def cache_folder(settings: Settings, path: Path | None) -> Path | None:
+    """Where the server and its index keep a document's results and summaries:
+    ``$JAXLINT_CACHE_DIR``, else ``.jaxlint_cache`` in the folder of the document's
+    ``[tool.jaxlint]`` (or ``jaxlint.toml``), else in its project root (the nearest
+    folder with ``pyproject.toml``, ``setup.cfg``, ``setup.py`` or ``.git``: where
+    ``jaxlint check`` run at the root keeps it). A document outside any project has
+    none: no ``.jaxlint_cache`` wherever the editor runs."""
+    if os.environ.get(CACHE_ENV):
+        return default_cache_dir(None)
+    root = settings.root
+    if root is None and path is not None:
+        root = _project_root(os.path.dirname(os.path.abspath(path)))
+    return default_cache_dir(root) if root is not None else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _project_root(folder: str) -> Path | None:
+    from jaxlint.analysis.project import find_project_root
+
+    return find_project_root(Path(folder))
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -143,8 +166,10 @@ class DocumentLinter:
         """Every enabled rule on ``text``. ``persist``: also use the on-disk results cache
         (for opened and saved documents; not for every keystroke). ``partial``: on a
         miss, lint without what the project's other modules say of this one's functions
-        (reading them all took seconds in a 500-module project): the result is marked
-        ``exact=False``, neither remembered nor stored, and the full lint must follow."""
+        (reading them all took seconds in a 500-module project) and with only the
+        summaries the cache holds of the modules it imports (none is parsed now): the
+        result is marked ``exact=False``, neither remembered nor stored, and the full
+        lint must follow."""
         try:
             settings = self.settings_for(path)
         except ConfigError as exc:
@@ -159,7 +184,7 @@ class DocumentLinter:
             return hit
         result = self._disk_get(text, path, name, settings) if persist else None
         if result is None and partial and path is not None:
-            result = self.lint_with(text, path, name, settings, callers=False)
+            result = self.lint_with(text, path, name, settings, callers=False, cached_only=True)
             result.exact = False
             result.extra["partial"] = True
             return result
@@ -181,13 +206,15 @@ class DocumentLinter:
         *,
         callers: bool = True,
         reuse_facts: bool = False,
+        cached_only: bool = False,
     ) -> LintResult:
         """Lint ``text`` with ``settings`` (no memo, no disk cache). ``callers=False``:
         without the summaries of the modules that import this one (``lint(partial=)``).
         ``reuse_facts``: the project view of this path's last full lint, when there is
         one, rather than a fresh one (which reads every module of the project again:
         0.2-0.4 s in a 500-module project); for the fast pass after an edit, which the
-        full lint with a fresh view follows."""
+        full lint with a fresh view follows. ``cached_only``: other modules are known
+        only from the summaries in the cache (``lint(partial=)``)."""
         big = too_large_diagnostic(text, name, settings)
         if big is not None:
             return LintResult([big], settings, extra={"too_large": True})
@@ -198,7 +225,7 @@ class DocumentLinter:
         if held is not None and held[0] is settings:
             facts = held[1]
         else:
-            facts = self._project_facts(path, settings, final=callers)
+            facts = self._project_facts(path, settings, final=callers, cached_only=cached_only)
             if callers and path is not None:
                 self._facts[str(path)] = (settings, facts)
         with gc_paused():
@@ -242,17 +269,20 @@ class DocumentLinter:
         self._facts.pop(str(path), None)
 
     def _project_facts(
-        self, path: Path | None, settings: Settings, final: bool = True
+        self, path: Path | None, settings: Settings, final: bool = True, cached_only: bool = False
     ) -> ProjectFacts | None:
         """A fresh view of the document's project for each full lint (other files may have
         changed since the last one): their summaries come from the project's cache when
         their text has not changed, else from a parse (see analysis/project.py). Not
-        ``final``: the modules this one imports only, not the ones that import it."""
+        ``final``: the modules this one imports only, not the ones that import it.
+        ``cached_only``: a summary the cache does not hold is not made (no parse)."""
         if path is None:
             return None
         from jaxlint.cli.project_run import ProjectRun
 
-        run = ProjectRun(self._cache_for(settings) if self.use_disk_cache else None, (), settings)
+        cache = self._cache_for(settings, path) if self.use_disk_cache else None
+        run = ProjectRun(cache, (), settings)
+        run.store.parse_missing = not cached_only
         if final:
             run.finalize()
         return run.facts(path)
@@ -267,14 +297,14 @@ class DocumentLinter:
 
     # -- the on-disk results cache (the one ``jaxlint check`` uses) -------------------------
 
-    def _cache_for(self, settings: Settings) -> Cache | None:
-        """The project's cache (a document outside any project has none, unless
-        ``JAXLINT_CACHE_DIR`` names one): no ``.jaxlint_cache`` wherever the editor runs."""
-        root = default_cache_dir(settings.root)
+    def _cache_for(self, settings: Settings, path: Path | None) -> Cache | None:
+        """The project's cache (:func:`cache_folder`)."""
+        root = cache_folder(settings, path)
+        if root is None:
+            return None
         if root not in self._caches:
-            wanted = settings.root is not None or bool(os.environ.get(CACHE_ENV))
             try:
-                self._caches[root] = Cache.open(root) if wanted else None
+                self._caches[root] = Cache.open(root)
             except NotACacheError:  # not a folder jaxlint may write into: no cache
                 self._caches[root] = None
         return self._caches[root]
@@ -287,7 +317,7 @@ class DocumentLinter:
     ) -> LintResult | None:
         if path is None or not self.use_disk_cache:
             return None
-        cache = self._cache_for(settings)
+        cache = self._cache_for(settings, path)
         if cache is None:
             return None
         hit = cache.get(self._disk_key(text, path, settings), name)
@@ -303,7 +333,7 @@ class DocumentLinter:
     def _disk_put(self, text: str, path: Path | None, settings: Settings, result: LintResult):
         if path is None or not self.use_disk_cache or result.extra.get("syntax_error"):
             return
-        cache = self._cache_for(settings)
+        cache = self._cache_for(settings, path)
         if cache is not None:
             cache.put(
                 self._disk_key(text, path, settings),

@@ -1,6 +1,7 @@
 """The client's settings (``initializationOptions``, ``workspace/didChangeConfiguration``).
 
-They go on top of the document's ``[tool.jaxlint]`` exactly as the command line's
+Besides ``index`` (``false``: no background index of the workspace), they go on top
+of the document's ``[tool.jaxlint]`` exactly as the command line's
 ``--select``/``--ignore``/``--target-jax``/``--unsafe-fixes`` do (``ConfigResolver``
 overrides). Keys are the config's (``extend-select``) or camelCase (``extendSelect``);
 the settings may also sit in a ``{"jaxlint": {...}}`` wrapper. A bad value is
@@ -24,7 +25,11 @@ _KEYS = {
     "targetJax": "target_jax",
     "unsafe-fixes": "unsafe_fixes",
     "unsafeFixes": "unsafe_fixes",
+    "index": "index",
 }
+SERVER_KEYS = ("index",)
+"""Settings of the server itself, not of the lint (``index``: the background index of
+the workspace, on unless false); the server takes them out of the overrides."""
 
 
 def parse_options(raw: Any) -> tuple[dict[str, Any], list[str]]:
@@ -41,7 +46,7 @@ def parse_options(raw: Any) -> tuple[dict[str, Any], list[str]]:
         where = f"jaxlint settings: key '{key}'"
         target = _KEYS.get(str(key))
         if target is None:
-            known = ", ".join(k for k in _KEYS if "-" in k or k in ("select", "ignore"))
+            known = ", ".join(k for k in _KEYS if "-" in k or k in ("select", "ignore", "index"))
             problems.append(f"{where}: unknown (known: {known}); ignored")
             continue
         try:
