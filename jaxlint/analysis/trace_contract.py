@@ -217,13 +217,15 @@ class _Contract:
         if qn.startswith("haiku.") and last in HAIKU_TRANSFORMS:
             fn = positional[0] if positional else keywords.get("f")
             short = f"hk.{last}"
-            tail = ", traced whenever its `apply` runs under `jax.jit` (as in a training step)"
+            tail = (
+                ", traced whenever its `apply` runs under `jax.jit` (as in a jitted training step)"
+            )
         elif qn.startswith("optax.") and last in OPTAX_TRANSFORMATIONS:
             fn = positional[1] if len(positional) > 1 else keywords.get("update")
             short = f"optax.{last}"
             tail = (
                 ", traced whenever the optimizer's `update` runs under `jax.jit`"
-                " (as in a training step)"
+                " (as in a jitted training step)"
             )
         else:
             return
