@@ -181,6 +181,11 @@ JAX201.
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_flax_module_static_flags_fields.py",
+            note="in a Flax module's `__call__`, flags annotated `bool` or given a literal"
+            " default, `mask is None` tests and module fields are static",
+        ),
+        EXAMPLES.valid(
             "valid_lax_metadata_constructor_static.py",
             note="`lax.ConvDimensionNumbers(...)` (any class of `jax.lax`) builds static"
             " metadata from static arguments, not a traced array",
@@ -292,6 +297,21 @@ JAX201.
             message_contains="traced as a body of `lax.while_loop`",
             note="`from jax import jit, lax`, jax.numpy imported as np, a while_loop body",
             raises="TracerBoolConversionError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_flax_module_call_traced_by_contract.py",
+            line=8,
+            message_contains="`x` is traced: parameter of `MLP.__call__`, a Flax Linen module"
+            " method, traced whenever the model runs under `jax.jit`",
+            note="no `jit` in sight: Flax runs `__call__` inside the user's jitted `apply`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_optax_update_fn_traced_by_contract.py",
+            line=17,
+            message_contains="given to `optax.GradientTransformation` at line 21, traced"
+            " whenever the optimizer's `update` runs under `jax.jit`",
+            note="an optimizer's `update_fn` runs inside the user's jitted training step"
+            " (optax/contrib/momo.py before 47404ab6)",
         ),
         EXAMPLES.invalid(
             "invalid_equinox_array_annotated_arguments_traced.py",

@@ -253,6 +253,15 @@ with your file and line, naming JAX203.
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_flax_decode_slice_sizes_array.py",
+            line=20,
+            column=73,
+            message_contains="made by `jnp.array` inside `AddPositionEmbs.__call__`, a Flax Linen"
+            " module method",
+            note="slice sizes made with `jnp.array` in a Flax module's `__call__` are tracers"
+            " under the user's `jit` (flax examples/lm1b before 05bd1855)",
+        ),
+        EXAMPLES.invalid(
             "invalid_mask_in_loss_under_jit_of_grad.py",
             line=6,
             message_contains="jitted by `jax.jit` at line 8",

@@ -182,6 +182,11 @@ your file and line and `"rule": "JAX101"`.
 """
     VALID = [
         EXAMPLES.valid(
+            "valid_equinox_init_optax_init_eager.py",
+            note="an Equinox module's `__init__` and an optax `init_fn` usually run eagerly:"
+            " not traced by contract",
+        ),
+        EXAMPLES.valid(
             "valid_host_conversions_after_inside_jitted.py",
             note="host conversions after, not inside, the jitted call",
             runs=True,
@@ -250,6 +255,18 @@ your file and line and `"rule": "JAX101"`.
         ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_haiku_transformed_function_numpy.py",
+            line=7,
+            message_contains="given to `hk.transform` at line 11, traced whenever its `apply`"
+            " runs under `jax.jit`",
+            note="a function given to `hk.transform` runs inside the user's jitted `apply`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_equinox_module_call_item.py",
+            line=10,
+            message_contains="parameter of `Scale.__call__`, an Equinox module's `__call__`",
+        ),
         EXAMPLES.invalid(
             "invalid_return_np_asarray_x_2_0.py",
             line=8,
