@@ -135,6 +135,10 @@ size:
 
 Shapes from `x.shape`, `len()`, static arguments and literals are fine.
 
+Traced code includes what frameworks trace by contract (a Flax, Equinox or Haiku
+module's `__call__`, a function given to `hk.transform`, an optax `update`): traced
+whenever the user's training step is jitted, which the message says.
+
 ## Why is this bad
 JAX compiles for fixed shapes: every array's shape must be known while tracing.
 A traced size raises when the function is traced: `TypeError` ("Shapes must be
@@ -256,10 +260,8 @@ with your file and line, naming JAX203.
             "invalid_flax_decode_slice_sizes_array.py",
             line=20,
             column=73,
-            message_contains="made by `jnp.array` inside `AddPositionEmbs.__call__`, a Flax Linen"
-            " module method",
-            note="slice sizes made with `jnp.array` in a Flax module's `__call__` are tracers"
-            " under the user's `jit` (flax examples/lm1b before 05bd1855)",
+            message_contains="made by `jnp.array` inside `AddPositionEmbs.__call__`, a Flax",
+            note="`jnp.array` slice sizes in a Flax `__call__` (flax lm1b before 05bd1855)",
         ),
         EXAMPLES.invalid(
             "invalid_mask_in_loss_under_jit_of_grad.py",
