@@ -223,6 +223,18 @@ def test_flax_model_class_from_the_project(tmp_path: Path, capsys, monkeypatch) 
     assert codes(found) == [("app/build.py", 18, "JAX301")]
 
 
+def test_module_class_from_the_project_is_traced_by_contract(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """``Block`` derives from a Flax module through a base class of another module (the
+    file never imports Flax): its ``__call__`` is traced by contract. A plain class's
+    ``__call__`` is not, nor a module's in a test file, which calls it eagerly."""
+    root = copy("contract_bases", tmp_path)
+    found = check(root, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == [("app/layers.py", 8, "JAX201")]
+    assert "parameter of `Block.__call__`, a Flax Linen module method" in found[0][3]
+
+
 def test_key_wrappers(tmp_path: Path, capsys, monkeypatch) -> None:
     """``rand.normal(key)`` twice is a reuse when ``rand.normal`` draws from its key;
     ``rand.describe(key)`` only reads it (``key_data``) and consumes nothing."""
