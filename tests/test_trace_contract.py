@@ -89,7 +89,6 @@ def test_linen_methods_and_their_parameters() -> None:
         ("import equinox as eqx", "eqx.Module", "__call__", "M.__call__"),
         ("import haiku as hk", "hk.Module", "__call__", "M.__call__"),
         ("from flax.linen.module import Module", "Module", "__call__", "M.__call__"),
-        ("from flax import nn", "nn.Module", "apply", "M.apply"),
     ],
 )
 def test_framework_modules(imports: str, base: str, method: str, name: str) -> None:
@@ -107,6 +106,19 @@ def test_framework_modules(imports: str, base: str, method: str, name: str) -> N
             return x
     """
     assert traced(code) == {name: {"self": M, "x": T}}
+
+
+def test_legacy_flax_apply_traces_its_input_not_its_hyperparameters() -> None:
+    code = """
+    from flax import nn
+
+    class Block(nn.Module):
+        def apply(self, x, filters, strides=(1, 1), train: bool = True):
+            return x
+    """
+    assert traced(code) == {
+        "Block.apply": {"self": M, "x": T, "filters": M, "strides": M, "train": S}
+    }
 
 
 def test_plain_classes_and_other_methods_are_not_traced() -> None:

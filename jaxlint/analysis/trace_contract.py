@@ -2,7 +2,9 @@
 framework's API says the function runs inside the user's transforms.
 
 * a Flax Linen module's ``__call__``, its ``@nn.compact`` methods and ``setup`` (all run
-  inside ``init``/``apply``); the legacy ``flax.nn`` module's ``apply``;
+  inside ``init``/``apply``); the legacy ``flax.nn`` module's ``apply`` (its first
+  argument only: the hyperparameters that follow it are Python values by that API's
+  convention, ``ResidualBlock(x, filters, strides)``);
 * a Flax NNX, Equinox or Haiku module's ``__call__``;
 * a function given to ``hk.transform``/``hk.transform_with_state``;
 * the ``update`` function given to ``optax.GradientTransformation`` (or
@@ -141,7 +143,10 @@ class _Contract:
             what, jit = _WHAT[framework]
             name = f"{cls.name.value}.{fn.name.value}"
             verb = f"{what}, {_UNDER_JIT.format(jit=jit)}"
-            self._mark_contract(fn, name, verb, Reason(verb, fn, True, True, located=True))
+            reason = Reason(verb, fn, True, True, located=True)
+            # ``flax.nn``'s ``apply(self, x, features, ...)``: hyperparameters follow the input
+            inputs = 1 if framework == "flax.nn" else None
+            self._mark_contract(fn, name, verb, reason, inputs=inputs)
         for call in self._calls:
             if id(call) not in self._eager_calls:
                 self._contract_call(call)
@@ -249,7 +254,10 @@ class _Contract:
         bound_positional: int = 0,
         bound_keywords: frozenset[str] = frozenset(),
         method: bool = True,
+        inputs: int | None = None,
     ) -> None:
+        """``inputs``: only that many leading parameters (after ``self``) may be traced;
+        the others are at most maybe-traced."""
         if id(fn) in self.functions:
             return
         info = TracedFunction(
@@ -269,6 +277,8 @@ class _Contract:
                 levels[pname] = Level.MAYBE
             else:
                 levels[pname] = contract_level(param)
+                if inputs is not None and i >= inputs + method:
+                    levels[pname] = min(levels[pname], Level.MAYBE)
         info.param_levels = levels
         info.static_params = {p for p, lvl in levels.items() if lvl is Level.STATIC}
         self.functions[id(fn)] = info
