@@ -92,7 +92,6 @@ _STATIC_TYPES = _STATIC_ANNOTATIONS | {
     "Tuple[int, ...]",
     "tuple[int, ...]",
 }
-_ARRAY_HINTS = ("Array", "ndarray", "Float[", "Int[", "Bool[", "Shaped[", "Num[", "Real[")
 
 
 def contract_level(param: cst.Param) -> Level:
