@@ -122,6 +122,7 @@ class FileContext:
                     traced_decorators=self.settings.traced_decorators,
                     traced_wrappers=self.settings.traced_wrappers,
                     project=self.project,
+                    contracts=not self.is_test_file,
                 )
         return self._trace
 

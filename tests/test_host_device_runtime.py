@@ -249,7 +249,7 @@ def test_jax101_numpy_tables_match_the_installed_jax() -> None:
     import numpy as np
 
     from jaxlint.rules.host_device.helpers import NUMPY_ACCEPTS_TRACERS
-    from jaxlint.rules.host_device.host_conversion_of_tracer import JNP_TWINS
+    from jaxlint.rules.host_device.host_conversion_of_tracer_fix import JNP_TWINS
 
     def resolve(module, dotted: str):
         obj = module

@@ -223,6 +223,23 @@ def test_flax_model_class_from_the_project(tmp_path: Path, capsys, monkeypatch) 
     assert codes(found) == [("app/build.py", 18, "JAX301")]
 
 
+def test_module_class_from_the_project_is_traced_by_contract(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """``Block`` derives from a Flax module through a base class of another module (the
+    file never imports Flax): its ``__call__`` is traced by contract, and so is the helper
+    of another module that it calls (a module that never mentions JAX). A plain class's
+    ``__call__`` is not, nor a module's in a test file, which calls it eagerly."""
+    root = copy("contract_bases", tmp_path)
+    found = check(root, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == [("app/layers.py", 9, "JAX201"), ("app/util.py", 5, "JAX101")]
+    assert "parameter of `Block.__call__`, a Flax Linen module method" in found[0][3]
+    assert (
+        "called from `Block.__call__` (app/layers.py:8), which is a Flax Linen module method,"
+        " traced whenever the model runs under `jax.jit`" in found[1][3]
+    )
+
+
 def test_key_wrappers(tmp_path: Path, capsys, monkeypatch) -> None:
     """``rand.normal(key)`` twice is a reuse when ``rand.normal`` draws from its key;
     ``rand.describe(key)`` only reads it (``key_data``) and consumes nothing."""

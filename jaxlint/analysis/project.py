@@ -61,16 +61,21 @@ _SKIP_DIRS = frozenset(
 )  # fmt: skip
 
 # Third-party base classes that make a class a neural-network module whose ``init``
-# derives every stream from the key it is given (checked against flax 0.12,
-# equinox 0.13, dm-haiku 0.0.17). Installed packages are never imported: this table
-# is what jaxlint knows of them.
+# derives every stream from the key it is given, and whose ``__call__`` runs inside the
+# user's transforms (checked against flax 0.12, equinox 0.13, dm-haiku 0.0.17; the
+# names the libraries use for them inside their own packages too). Installed packages
+# are never imported: this table is what jaxlint knows of them.
 FRAMEWORK_BASES: dict[str, str] = {
     "flax.linen.Module": "flax.linen",
     "flax.linen.module.Module": "flax.linen",
     "flax.nnx.Module": "flax.nnx",
     "flax.nnx.module.Module": "flax.nnx",
     "equinox.Module": "equinox",
+    "equinox._module.Module": "equinox",
+    "equinox._module._module.Module": "equinox",
     "haiku.Module": "haiku",
+    "haiku._src.module.Module": "haiku",
+    "flax.nn.Module": "flax.nn",  # the pre-Linen API (flax < 0.4): ``apply`` is traced
 }
 
 

@@ -335,7 +335,8 @@ def _foreign_calls(trace: Any, facts: Any, model: Any, lines: _LineFinder) -> li
             continue
         seen.add((target, name))
         node = caller.node
-        line = lines.of_def(name) if isinstance(node, cst.FunctionDef) else 1
+        # ``MLP.__call__`` (a method traced by contract): the line of a method of that name
+        line = lines.of_def(node.name.value) if isinstance(node, cst.FunctionDef) else 1
         how = caller.own[0].verb if caller.own else caller.verb
         out.append(
             {

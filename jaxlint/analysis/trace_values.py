@@ -64,6 +64,10 @@ class TracedFunction:
     external: bool = False
     """Traced only because traced code of another module of the project calls it (not
     by a transform or a traced caller of this module)."""
+    contract: bool = False
+    """Traced by a framework's contract (a Flax module's ``__call__``, an optax
+    ``update``; see :mod:`jaxlint.analysis.trace_contract`): it runs traced whenever the
+    user's training step is jitted, and eagerly otherwise."""
 
     def how(self, line_of: LineOf, param: str | None = None) -> str:
         """Why it is traced, the shortest true way: its own transform, else the fewest
@@ -192,9 +196,13 @@ class Reason:
     """The parameters it surely traces, when not all that the analysis found traced."""
     located: bool = False
     """``verb`` already says where (a call from another module): no "at line N"."""
+    tail: str = ""
+    """Said after the line (``given to `hk.transform` at line 9, traced whenever ...``)."""
 
     def at(self, line_of: LineOf) -> str:
-        return self.verb if self.located else f"{self.verb} at line {line_of(self.site)}"
+        if self.located:
+            return self.verb + self.tail
+        return f"{self.verb} at line {line_of(self.site)}{self.tail}"
 
 
 @dataclass(eq=False)

@@ -654,6 +654,10 @@ class _FunctionWalker:
                 return STATIC
             return Val(Level.STATIC, array=True)
         target = self._local_target(call)
+        if target is not None and info is not None and self.compile_time and not joined.traced:
+            # under ``ensure_compile_time_eval`` a helper given no tracer runs eagerly:
+            # it is not traced here, and what it returns is concrete
+            return Val(joined.level, joined.origin, False, joined.array, joined.computed)
         if target is None and info is not None and self.a.project is not None:
             if type(func) in (cst.Name, cst.Attribute) and (qn is None or "." in qn):
                 self.a.foreign_calls.append((info, call, args))

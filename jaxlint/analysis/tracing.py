@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.trace_contract import _Contract
 from jaxlint.analysis.trace_seeds import _Seeds
 from jaxlint.analysis.trace_values import (
     _SCOPE_NODES,
@@ -84,7 +85,7 @@ __all__ = [
 ]
 
 
-class TraceAnalysis(_Seeds):
+class TraceAnalysis(_Seeds, _Contract):
     """Traced functions and the value of every expression, for one module."""
 
     def __init__(
@@ -94,6 +95,7 @@ class TraceAnalysis(_Seeds):
         traced_decorators: Iterable[str] = (),
         traced_wrappers: Iterable[str] = (),
         project: ProjectFacts | None = None,
+        contracts: bool = True,
     ) -> None:
         self.model = model
         self.project = project
@@ -136,6 +138,8 @@ class TraceAnalysis(_Seeds):
         """``self.step = jax.jit(self._step)``: (class, method name, transform, call)."""
         self._collect()
         self._find_seeds()
+        if contracts:  # not in tests, which call their modules and optimizers eagerly
+            self._find_contract_seeds()
         self._analyze_all()
         self._only_every_call()
         self._own_attr_wraps()

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.diagnostics import Applicability
-from jaxlint.fixers.spelling import spell
-from jaxlint.rules.base import Examples, FixOp, Raises, ReplaceNode, Rule
+from jaxlint.rules.base import Examples, Raises, Rule
 from jaxlint.rules.control_flow.helpers import (
     BOOL_ERRORS,
     PROBE,
@@ -18,6 +17,7 @@ from jaxlint.rules.control_flow.helpers import (
     static_hint,
     truth_leaves,
 )
+from jaxlint.rules.control_flow.python_branch_on_tracer_fix import BranchFixes
 
 if TYPE_CHECKING:
     from jaxlint.engine import FileContext
@@ -42,7 +42,7 @@ _ADVICE = {
 }
 
 
-class PythonBranchOnTracer(TracerQueries, Rule):
+class PythonBranchOnTracer(BranchFixes, TracerQueries, Rule):
     code = "JAX201"
     name = "python-branch-on-tracer"
     guard_errors = BOOL_ERRORS
@@ -59,6 +59,10 @@ them): the condition of `if`/`elif`, of a conditional expression
 (`a if c else b`), of `assert` and of a comprehension's `if`, the operands of
 `and`/`or`/`not`, and chained comparisons (`0 < x < 1`). `while` conditions are
 reported by JAX202.
+
+Traced code includes what frameworks trace by contract (a Flax, Equinox or Haiku
+module's `__call__`, a function given to `hk.transform`, an optax `update`): traced
+whenever the user's training step is jitted, which the message says.
 
 It stays silent on conditions known at trace time: shapes, `ndim`, `len()`,
 `dtype` tests, `x is None`, `isinstance`, static arguments (`static_argnums`,
@@ -181,6 +185,11 @@ JAX201.
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_flax_module_static_flags_fields.py",
+            note="in a Flax module's `__call__`, flags annotated `bool` or given a literal"
+            " default, `mask is None` tests and module fields are static",
+        ),
+        EXAMPLES.valid(
             "valid_lax_metadata_constructor_static.py",
             note="`lax.ConvDimensionNumbers(...)` (any class of `jax.lax`) builds static"
             " metadata from static arguments, not a traced array",
@@ -294,6 +303,21 @@ JAX201.
             raises="TracerBoolConversionError",
         ),
         EXAMPLES.invalid(
+            "invalid_flax_module_call_traced_by_contract.py",
+            line=8,
+            message_contains="`x` is traced: parameter of `MLP.__call__`, a Flax Linen module"
+            " method, traced whenever the model runs under `jax.jit`",
+            note="no `jit` in sight: Flax runs `__call__` inside the user's jitted `apply`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_optax_update_fn_traced_by_contract.py",
+            line=17,
+            message_contains="given to `optax.GradientTransformation` at line 21, traced"
+            " whenever the optimizer's `update` runs under `jax.jit`",
+            note="an optimizer's `update_fn` runs inside the user's jitted training step"
+            " (optax/contrib/momo.py before 47404ab6)",
+        ),
+        EXAMPLES.invalid(
             "invalid_equinox_array_annotated_arguments_traced.py",
             line=9,
             message_contains="jitted by `equinox.filter_jit`",
@@ -397,85 +421,3 @@ JAX201.
             applicability=Applicability.UNSAFE if made else None,
             fix_message=made[1] if made else None,
         )
-
-    # fixes --------------------------------------------------------------------------------
-
-    def _where(self, at: cst.CSTNode, test: cst.BaseExpression, a, b):  # type: ignore[no-untyped-def]
-        return _where(self.ctx, at, test, a, b)
-
-    def _ifexp_fix(self, node: cst.IfExp):  # type: ignore[no-untyped-def]
-        assign = self._single_assign.get(id(node))
-        if assign is None:
-            return None
-
-        def make() -> tuple[list[FixOp], str] | None:
-            got = self._where(node, node.test, node.body, node.orelse)
-            if got is None:
-                return None
-            text, ops = got
-            return [ReplaceNode(node, text), *ops], f"Replace with `{short(text, 60)}`"
-
-        return make
-
-    def _if_fix(self, node: cst.If):  # type: ignore[no-untyped-def]
-        if not isinstance(node.orelse, cst.Else):
-            return None
-        then = _only_assign(node.body)
-        other = _only_assign(node.orelse.body)
-        if then is None or other is None:
-            return None
-        target = then.targets[0].target
-        if not isinstance(target, cst.Name) or self.ctx.code(other.targets[0].target) != (
-            target.value
-        ):
-            return None
-        if "#" in self.ctx.code(node.with_changes(leading_lines=())):
-            return None  # a comment inside would be lost
-
-        def make() -> tuple[list[FixOp], str] | None:
-            got = self._where(node.test, node.test, then.value, other.value)
-            if got is None:
-                return None
-            text, ops = got
-            line = f"{target.value} = {text}"
-            return [ReplaceNode(node, line), *ops], f"Replace with `{short(line, 60)}`"
-
-        return make
-
-
-def _selectable(ctx: FileContext, expr: cst.BaseExpression) -> bool:
-    """``expr`` can be a branch of ``jnp.where``: an array or a number."""
-    if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
-        return False
-    if isinstance(expr, (cst.Lambda, cst.Dict, cst.Set, cst.Tuple, cst.List)):
-        return False
-    if isinstance(expr, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
-        return False
-    if isinstance(expr, cst.Name) and expr.value in ("None", "True", "False"):
-        return expr.value != "None"
-    val = ctx.trace.value(expr)
-    return val is not None and not val.container
-
-
-def _only_assign(block: cst.BaseSuite) -> cst.Assign | None:
-    if not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
-        return None
-    line = block.body[0]
-    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
-        return None
-    stmt = line.body[0]
-    if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1:
-        return stmt
-    return None
-
-
-def _where(ctx: FileContext, at: cst.CSTNode, test: cst.BaseExpression, a, b):  # type: ignore[no-untyped-def]
-    """``jnp.where(test, a, b)`` and its imports, when both sides are cheap and pure."""
-    if not (_selectable(ctx, a) and _selectable(ctx, b)):
-        return None
-    spelled = spell(ctx.model, "jax.numpy.where", at)
-    if spelled is None:
-        return None
-    func, ops = spelled
-    code = ctx.code
-    return f"{func}({code(test).strip()}, {code(a).strip()}, {code(b).strip()})", ops

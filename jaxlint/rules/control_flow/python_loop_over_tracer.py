@@ -34,6 +34,10 @@ tracer inside `jit`-like code (and `vmap`, lax loop bodies, helpers called from
 them): `range(n)` with a traced `n` (in a `for`, a comprehension or anywhere
 else), and `while` loops whose condition is a traced array.
 
+Traced code includes what frameworks trace by contract (a Flax, Equinox or Haiku
+module's `__call__`, a function given to `hk.transform`, an optax `update`): traced
+whenever the user's training step is jitted, which the message says.
+
 Loops over `range(3)`, `range(x.shape[0])`, `range(len(xs))`, over Python lists
 of layers and over static arguments are fine and not reported; so is iterating
 over a traced array (`for row in x`), whose length is its static shape. A loop in

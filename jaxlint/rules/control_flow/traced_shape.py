@@ -13,6 +13,7 @@ from jaxlint.rules.base import Examples, Raises, Rule
 from jaxlint.rules.control_flow.helpers import PROBE, TracerQueries, short, static_hint
 
 if TYPE_CHECKING:
+    from jaxlint.analysis.names import SemanticModel
     from jaxlint.engine import FileContext
 
 EXAMPLES = Examples(__file__)
@@ -25,6 +26,7 @@ SHAPE_HINTS = (
     "nonzero",
     "shape",
     "dimension",
+    "split argument",
 )
 
 # qualified name -> (positions, keywords) of the arguments that are shapes or sizes
@@ -46,6 +48,11 @@ _SIZE_ARGS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "jax.numpy.geomspace": ((2,), ("num",)),
     "jax.numpy.reshape": ((1,), ("shape", "newshape")),
     "jax.numpy.broadcast_to": ((1,), ("shape",)),
+    "jax.numpy.split": ((1,), ("indices_or_sections",)),
+    "jax.numpy.array_split": ((1,), ("indices_or_sections",)),
+    "jax.numpy.hsplit": ((1,), ("indices_or_sections",)),
+    "jax.numpy.vsplit": ((1,), ("indices_or_sections",)),
+    "jax.numpy.dsplit": ((1,), ("indices_or_sections",)),
     "jax.lax.full": ((0,), ("shape",)),
     "jax.lax.iota": ((1,), ("size",)),
     "jax.lax.reshape": ((1,), ("new_sizes",)),
@@ -125,6 +132,7 @@ size:
 * the shape or size arguments of `jnp.zeros`/`ones`/`empty`/`full` (and their
   `_like` `shape=`), `jnp.eye`/`identity`/`tri`, `jnp.arange`,
   `jnp.linspace`'s `num`, `jnp.reshape`/`x.reshape`, `jnp.broadcast_to`,
+  the indices or sections of `jnp.split`/`array_split`/`hsplit`/`vsplit`/`dsplit`,
   `lax.full`/`iota`/`reshape`/`broadcast`/`broadcast_in_dim`, the slice sizes of
   `lax.dynamic_slice`/`dynamic_slice_in_dim` (the start may be traced), and the
   `shape` of `jax.random` samplers;
@@ -134,6 +142,10 @@ size:
 * boolean-mask indexing `x[x > 0]`, `x[mask]`, `x.at[mask]`.
 
 Shapes from `x.shape`, `len()`, static arguments and literals are fine.
+
+Traced code includes what frameworks trace by contract (a Flax, Equinox or Haiku
+module's `__call__`, a function given to `hk.transform`, an optax `update`): traced
+whenever the user's training step is jitted, which the message says.
 
 ## Why is this bad
 JAX compiles for fixed shapes: every array's shape must be known while tracing.
@@ -252,6 +264,19 @@ with your file and line, naming JAX203.
         ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_split_indices_made_by_cumsum.py",
+            line=7,
+            message_contains="`jnp.split` needs a static shape or size",
+            raises="ConcretizationTypeError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_flax_decode_slice_sizes_array.py",
+            line=20,
+            column=73,
+            message_contains="made by `jnp.array` inside `AddPositionEmbs.__call__`, a Flax",
+            note="`jnp.array` slice sizes in a Flax `__call__` (flax lm1b before 05bd1855)",
+        ),
         EXAMPLES.invalid(
             "invalid_mask_in_loss_under_jit_of_grad.py",
             line=6,
@@ -449,7 +474,7 @@ with your file and line, naming JAX203.
                         )
                         return
             elif isinstance(sl, cst.Index) and (base.array or base.traced) and not base.container:
-                if not self._boolean(sl.value):
+                if not _boolean(self.model, self._assigned, sl.value):
                     continue
                 val = self.abstract(sl.value)
                 if val is not None:
@@ -467,32 +492,6 @@ with your file and line, naming JAX203.
                         ),
                     )
                     return
-
-    def _boolean(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
-        """``expr`` is syntactically a boolean array: a comparison, ``~``/``&``/``|`` of
-        those, ``jnp.isnan``-like calls, or a name assigned once from one."""
-        if depth > 3:
-            return False
-        if isinstance(expr, cst.Comparison):
-            return all(isinstance(c.operator, _ORDER_OPS + _EQ_OPS) for c in expr.comparisons)
-        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
-            return self._boolean(expr.expression, depth + 1)
-        if isinstance(expr, cst.BinaryOperation) and isinstance(
-            expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)
-        ):
-            return self._boolean(expr.left, depth + 1) or self._boolean(expr.right, depth + 1)
-        if isinstance(expr, cst.Call):
-            return self.model.call_name(expr) in _BOOL_FUNCS
-        if isinstance(expr, cst.Name):
-            found = self.model.lookup(expr.value, self.model.scope_for(expr))
-            if found is None:
-                return False
-            bindings = found[1]
-            values = [self._assigned.get(id(b.node)) for b in bindings]
-            return bool(values) and all(
-                v is not None and self._boolean(v, depth + 1) for v in values
-            )
-        return False
 
 
 def _args(
@@ -515,3 +514,36 @@ def _one_arg_where(call: cst.Call) -> bool:
         and not keywords & {"x", "y"}
         and not any(a.star for a in call.args)
     )
+
+
+def _boolean(
+    model: SemanticModel,
+    assigned: dict[int, cst.BaseExpression],
+    expr: cst.BaseExpression,
+    depth: int = 0,
+) -> bool:
+    """``expr`` is syntactically a boolean array: a comparison, ``~``/``&``/``|`` of
+    those, ``jnp.isnan``-like calls, or a name assigned once from one."""
+    if depth > 3:
+        return False
+    if isinstance(expr, cst.Comparison):
+        return all(isinstance(c.operator, _ORDER_OPS + _EQ_OPS) for c in expr.comparisons)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.BitInvert):
+        return _boolean(model, assigned, expr.expression, depth + 1)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(
+        expr.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)
+    ):
+        return _boolean(model, assigned, expr.left, depth + 1) or _boolean(
+            model, assigned, expr.right, depth + 1
+        )
+    if isinstance(expr, cst.Call):
+        return model.call_name(expr) in _BOOL_FUNCS
+    if isinstance(expr, cst.Name):
+        found = model.lookup(expr.value, model.scope_for(expr))
+        if found is None:
+            return False
+        values = [assigned.get(id(b.node)) for b in found[1]]
+        return bool(values) and all(
+            v is not None and _boolean(model, assigned, v, depth + 1) for v in values
+        )
+    return False

@@ -1,0 +1,283 @@
+"""Functions that JAX frameworks trace by contract: no ``jit`` is in sight, but the
+framework's API says the function runs inside the user's transforms.
+
+* a Flax Linen module's ``__call__``, its ``@nn.compact`` methods and ``setup`` (all run
+  inside ``init``/``apply``); the legacy ``flax.nn`` module's ``apply`` (its first
+  argument only: the hyperparameters that follow it are Python values by that API's
+  convention, ``ResidualBlock(x, filters, strides)``);
+* a Flax NNX, Equinox or Haiku module's ``__call__``;
+* a function given to ``hk.transform``/``hk.transform_with_state``;
+* the ``update`` function given to ``optax.GradientTransformation`` (or
+  ``GradientTransformationExtraArgs``).
+
+None of these frameworks traces the function itself: ``model.apply(params, x)``,
+``f.apply(params, rng, x)``, ``model(x)`` and ``opt.update(g, state)`` run it eagerly on
+concrete arrays (checked on flax 0.12.12, equinox 0.13.8, dm-haiku 0.0.17, optax 0.2.8
+with jax 0.12: a Python ``if`` on an input works there). It is traced when the user's
+training step is jitted, as training steps are, and that is what the messages say:
+"traced whenever the model runs under `jax.jit`". Such a function is staged and abstract
+(as under ``jit``), and its parameters are traced only where nothing says otherwise: an
+annotation of a Python type (``bool``, ``int``, a dtype, a callable), a default that is a
+Python literal (``deterministic: bool = False``, ``train=True``) make it static, a
+default of ``None`` or of another expression makes it maybe-traced, and ``self`` is never
+definitely traced (module fields are static metadata or parameters read by attribute).
+
+An Equinox module's ``__init__`` is not taken: it usually runs eagerly, and under
+``eqx.filter_vmap`` (the ensemble idiom) operations on constants stay concrete. An optax
+``init`` is not taken either: ``opt.init(params)`` usually runs once, eagerly.
+
+A mixin of :class:`jaxlint.analysis.tracing.TraceAnalysis` (``model``, ``project``,
+``functions``, ``_defs``, ``_calls``, ``_class_of``, ``_eager_calls``,
+``_resolve_callable``).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.analysis.trace_values import (
+    _STATIC_ANNOTATIONS,
+    Level,
+    Reason,
+    TracedFunction,
+    _annotation_text,
+    _params,
+)
+
+FRAMEWORK_METHODS: dict[str, frozenset[str]] = {
+    "flax.linen": frozenset({"__call__", "setup"}),
+    "flax.nnx": frozenset({"__call__"}),
+    "equinox": frozenset({"__call__"}),
+    "haiku": frozenset({"__call__"}),
+    "flax.nn": frozenset({"apply"}),
+}
+"""The methods each framework runs inside the user's ``init``/``apply``/call (Linen's
+``@nn.compact`` methods too, see ``COMPACT``)."""
+
+COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
+NOT_WRAPPED = frozenset(
+    {
+        "flax.linen.nowrap",
+        "flax.linen.module.nowrap",
+        "builtins.staticmethod",
+        "builtins.classmethod",
+        "builtins.property",
+        "functools.cached_property",
+    }
+)
+
+_UNDER_JIT = "traced whenever the model runs under `{jit}` (as in a jitted training step)"
+_WHAT: dict[str, tuple[str, str]] = {
+    "flax.linen": ("a Flax Linen module method", "jax.jit"),
+    "flax.nn": ("a Flax module's `apply`", "jax.jit"),
+    "flax.nnx": ("a Flax NNX module's `__call__`", "nnx.jit"),
+    "equinox": ("an Equinox module's `__call__`", "eqx.filter_jit"),
+    "haiku": ("a Haiku module's `__call__`", "jax.jit"),
+}
+
+HAIKU_TRANSFORMS = frozenset({"transform", "transform_with_state"})
+OPTAX_TRANSFORMATIONS = frozenset({"GradientTransformation", "GradientTransformationExtraArgs"})
+
+_STATIC_TYPES = _STATIC_ANNOTATIONS | {
+    "Dtype",
+    "DType",
+    "DTypeLike",
+    "dtype",
+    "PrecisionLike",
+    "Precision",
+    "Shape",
+    "Axes",
+    "Axis",
+    "Iterable[int]",
+    "Tuple[int, ...]",
+    "tuple[int, ...]",
+}
+
+
+def contract_level(param: cst.Param) -> Level:
+    """How traced a parameter of a function traced by contract is: static for a Python
+    type's annotation or a literal default, maybe for ``None`` or another default and
+    for an ``Optional`` annotation, traced otherwise."""
+    ann = _annotation_text(param).replace(" ", "")
+    default = param.default
+    if ann:
+        head = ann.split("[")[0].split(".")[-1]
+        if ann in _STATIC_TYPES or head in _STATIC_TYPES:
+            return Level.STATIC
+        if head == "Optional" or "None" in ann.split("|"):
+            return Level.MAYBE
+        if head in ("Literal", "Type", "type"):
+            return Level.STATIC
+    if default is not None:
+        if isinstance(default, (cst.Integer, cst.Float, cst.SimpleString)) or (
+            isinstance(default, cst.Name) and default.value in ("True", "False")
+        ):
+            return Level.STATIC
+        if (
+            isinstance(default, cst.UnaryOperation)
+            and isinstance(default.operator, cst.Minus)
+            and isinstance(default.expression, (cst.Integer, cst.Float))
+        ):
+            return Level.STATIC
+        return Level.MAYBE
+    return Level.TRACED
+
+
+class _Contract:
+    def _find_contract_seeds(self) -> None:
+        """Mark the functions traced by contract that no transform or lax body has
+        already marked (their own transform is the better explanation)."""
+        frameworks: dict[int, str | None] = {}
+        for fn in self._defs:
+            if type(fn) is not cst.FunctionDef:
+                continue
+            cls = self._class_of.get(id(fn))
+            if cls is None:
+                continue
+            if id(cls) not in frameworks:
+                frameworks[id(cls)] = self._framework(cls, 0)
+            framework = frameworks[id(cls)]
+            if framework is None or not self._contract_method(fn, framework):
+                continue
+            what, jit = _WHAT[framework]
+            name = f"{cls.name.value}.{fn.name.value}"
+            verb = f"{what}, {_UNDER_JIT.format(jit=jit)}"
+            reason = Reason(verb, fn, True, True, located=True)
+            # ``flax.nn``'s ``apply(self, x, features, ...)``: hyperparameters follow the input
+            inputs = 1 if framework == "flax.nn" else None
+            self._mark_contract(fn, name, verb, reason, inputs=inputs)
+        for call in self._calls:
+            if id(call) not in self._eager_calls:
+                self._contract_call(call)
+
+    def _contract_method(self, fn: cst.FunctionDef, framework: str) -> bool:
+        decorators = [self.model.qualified_name(d.decorator) for d in fn.decorators]
+        if any(d in NOT_WRAPPED for d in decorators):
+            return False
+        if fn.name.value in FRAMEWORK_METHODS[framework]:
+            return True
+        return framework == "flax.linen" and any(d in COMPACT for d in decorators)
+
+    def _framework(self, cls: cst.ClassDef, depth: int) -> str | None:
+        """The framework whose module ``cls`` is, through its bases (classes of this
+        module, or of other modules of the project, whose summaries say)."""
+        from jaxlint.analysis.project import FRAMEWORK_BASES
+
+        for arg in cls.bases:
+            value = arg.value
+            if type(value) is cst.Name:
+                found = self.model.lookup(value.value, self.model.scope_for(value))
+                if found is not None and all(b.kind == "class" for b in found[1]):
+                    if len(found[1]) == 1 and depth < 8:
+                        inner = self._framework(found[1][0].node, depth + 1)  # type: ignore[arg-type]
+                        if inner is not None:
+                            return inner
+                    continue
+            value = self._class_namespace(value)
+            if self.project is not None:
+                qn = self.project.qualified_name(self.model, value)
+            else:
+                qn = self.model.qualified_name(value)
+            if qn is None:
+                continue
+            if qn in FRAMEWORK_BASES:
+                return FRAMEWORK_BASES[qn]
+            if self.project is not None and not qn.startswith(("builtins.", "typing.", "jax.")):
+                fact = self.project.class_(qn)
+                if fact is not None and fact.get("framework"):
+                    return str(fact["framework"])
+        return None
+
+    def _class_namespace(self, value: cst.BaseExpression) -> cst.BaseExpression:
+        """``hk.Module`` where ``hk`` is a class of this module used as a namespace
+        (``class hk: Module = module.Module``, as Haiku's own modules spell it): the
+        expression assigned there."""
+        if type(value) is not cst.Attribute or type(value.value) is not cst.Name:
+            return value
+        found = self.model.lookup(value.value.value, self.model.scope_for(value.value))
+        if found is None or len(found[1]) != 1 or type(found[1][0].node) is not cst.ClassDef:
+            return value
+        for line in found[1][0].node.body.body:  # type: ignore[attr-defined]
+            if type(line) is not cst.SimpleStatementLine:
+                continue
+            for small in line.body:
+                if (
+                    type(small) is cst.Assign
+                    and len(small.targets) == 1
+                    and type(small.targets[0].target) is cst.Name
+                    and small.targets[0].target.value == value.attr.value  # type: ignore[attr-defined]
+                ):
+                    return small.value
+        return value
+
+    def _contract_call(self, call: cst.Call) -> None:
+        """``hk.transform(f)`` and ``optax.GradientTransformation(init, update)``."""
+        qn = self.model.call_name(call)
+        if qn is None:
+            return
+        last = qn.rsplit(".", 1)[-1]
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        if qn.startswith("haiku.") and last in HAIKU_TRANSFORMS:
+            fn = positional[0] if positional else keywords.get("f")
+            short = f"hk.{last}"
+            tail = (
+                ", traced whenever its `apply` runs under `jax.jit` (as in a jitted training step)"
+            )
+        elif qn.startswith("optax.") and last in OPTAX_TRANSFORMATIONS:
+            fn = positional[1] if len(positional) > 1 else keywords.get("update")
+            short = f"optax.{last}"
+            tail = (
+                ", traced whenever the optimizer's `update` runs under `jax.jit`"
+                " (as in a jitted training step)"
+            )
+        else:
+            return
+        target = self._resolve_callable(fn) if fn is not None else None
+        if target is None:
+            return
+        node, bound_positional, bound_keywords = target
+        name = node.name.value if type(node) is cst.FunctionDef else "<lambda>"
+        verb = f"given to `{short}`"
+        reason = Reason(verb, call, True, True, tail=tail)
+        self._mark_contract(
+            node, name, verb + tail, reason, bound_positional, bound_keywords, method=False
+        )
+
+    def _mark_contract(
+        self,
+        fn: cst.FunctionDef | cst.Lambda,
+        name: str,
+        verb: str,
+        reason: Reason,
+        bound_positional: int = 0,
+        bound_keywords: frozenset[str] = frozenset(),
+        method: bool = True,
+        inputs: int | None = None,
+    ) -> None:
+        """``inputs``: only that many leading parameters (after ``self``) may be traced;
+        the others are at most maybe-traced."""
+        if id(fn) in self.functions:
+            return
+        info = TracedFunction(
+            node=fn, name=name, verb=verb, site=reason.site, staging=True, abstract=True,
+            contract=True,
+        )  # fmt: skip
+        info.own.append(reason)
+        params = _params(fn)
+        levels: dict[str, Level] = {}
+        for i, param in enumerate(params):
+            pname = param.name.value
+            if method and i == 0:
+                levels[pname] = Level.MAYBE  # ``self``: static fields, parameters by name
+            elif i < bound_positional + method or pname in bound_keywords:
+                levels[pname] = Level.STATIC  # bound by ``functools.partial``
+            elif param.star in ("*", "**"):
+                levels[pname] = Level.MAYBE
+            else:
+                levels[pname] = contract_level(param)
+                if inputs is not None and i >= inputs + method:
+                    levels[pname] = min(levels[pname], Level.MAYBE)
+        info.param_levels = levels
+        info.static_params = {p for p, lvl in levels.items() if lvl is Level.STATIC}
+        self.functions[id(fn)] = info

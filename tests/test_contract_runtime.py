@@ -1,0 +1,156 @@
+"""Runtime truth for functions traced by contract (docs/design.md, "Functions traced by
+contract"): the frameworks run a module's ``__call__``, a transformed function or an
+optimizer's ``update`` eagerly, and the rules' examples raise only under the user's
+``jit``, as their messages say. Each example file runs with a driver in a fresh
+interpreter on CPU JAX; a framework that is not installed skips its case (none is a
+dependency of jaxlint's tests)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+RULES = Path(__file__).resolve().parent.parent / "jaxlint" / "rules"
+
+DRIVER = textwrap.dedent(
+    """
+    import json
+    import jax, jax.numpy as jnp
+
+    def outcome(f):
+        try:
+            f()
+        except Exception as exc:
+            return type(exc).__name__
+        return "ok"
+    """
+)
+
+CASES = {
+    "flax-linen-if": (
+        "flax",
+        "control_flow/python_branch_on_tracer.examples/invalid_flax_module_call_traced_by_contract.py",
+        """
+        m = MLP()
+        x = jnp.ones((2, 4))
+        p = m.init(jax.random.key(0), x)
+        eager = outcome(lambda: m.apply(p, x))
+        jitted = outcome(lambda: jax.jit(m.apply)(p, x))
+        """,
+        "TracerBoolConversionError",
+    ),
+    "flax-linen-slice-sizes": (
+        "flax",
+        "control_flow/traced_shape.examples/invalid_flax_decode_slice_sizes_array.py",
+        """
+        m = AddPositionEmbs(max_len=8, decode=True)
+        x = jnp.ones((1, 1, 4))
+        v = m.init(jax.random.key(0), x)
+        v = m.apply(v, x, mutable=["cache"])[1] | {"params": v["params"]}
+        eager = outcome(lambda: m.apply(v, x, mutable=["cache"]))
+        jitted = outcome(lambda: jax.jit(lambda v, x: m.apply(v, x, mutable=["cache"]))(v, x))
+        """,
+        "TypeError",
+    ),
+    "optax-update": (
+        "optax",
+        "control_flow/python_branch_on_tracer.examples/invalid_optax_update_fn_traced_by_contract.py",
+        """
+        opt = first_step_skip()
+        g = {"w": jnp.ones(3)}
+        s = opt.init(g)
+        eager = outcome(lambda: opt.update(g, s))
+        jitted = outcome(lambda: jax.jit(opt.update)(g, s))
+        """,
+        "TracerBoolConversionError",
+    ),
+    "haiku-transform": (
+        "haiku",
+        "host_device/host_conversion_of_tracer.examples/invalid_haiku_transformed_function_numpy.py",
+        """
+        ids = jnp.array([1, 2, 2])
+        p = model.init(jax.random.key(0), ids)
+        eager = outcome(lambda: model.apply(p, None, ids))
+        jitted = outcome(lambda: jax.jit(model.apply)(p, None, ids))
+        """,
+        "TracerArrayConversionError",
+    ),
+    "equinox-call": (
+        "equinox",
+        "host_device/host_conversion_of_tracer.examples/invalid_equinox_module_call_item.py",
+        """
+        import equinox as eqx
+        m = Scale(weight=jnp.ones(3))
+        x = jnp.ones(3)
+        eager = outcome(lambda: m(x))
+        jitted = outcome(lambda: eqx.filter_jit(lambda m, x: m(x))(m, x))
+        """,
+        "ConcretizationTypeError",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_runs_eagerly_and_raises_under_jit(case: str, tmp_path: Path) -> None:
+    package, example, driver, error = CASES[case]
+    if importlib.util.find_spec(package) is None:
+        pytest.skip(f"{package} is not installed")
+    program = (
+        (RULES / example).read_text()
+        + DRIVER
+        + textwrap.dedent(driver)
+        + "\nprint('RESULT ' + json.dumps([eager, jitted]))\n"
+    )
+    path = tmp_path / "program.py"
+    path.write_text(program)
+    run = subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        timeout=600,
+    )
+    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert lines, run.stderr[-3000:]
+    eager, jitted = json.loads(lines[-1][len("RESULT ") :])
+    assert eager == "ok"
+    assert jitted == error
+
+
+def test_equinox_init_and_optax_init_run_under_vmap_and_eagerly(tmp_path: Path) -> None:
+    """The valid example: ``Conv.__init__``'s ``.item()`` works eagerly and under
+    ``eqx.filter_vmap`` (the ensemble idiom), where operations on constants stay
+    concrete; ``init_fn`` runs eagerly."""
+    for package in ("equinox", "optax"):
+        if importlib.util.find_spec(package) is None:
+            pytest.skip(f"{package} is not installed")
+    example = (
+        "host_device/host_conversion_of_tracer.examples/valid_equinox_init_optax_init_eager.py"
+    )
+    driver = """
+    keys = jax.random.split(jax.random.key(0), 3)
+    eager = outcome(lambda: Conv(2, (3, 3), keys[0]))
+    vmapped = outcome(lambda: eqx.filter_vmap(lambda k: Conv(2, (3, 3), k))(keys))
+    opt = counting()
+    init = outcome(lambda: opt.init({"w": jnp.ones(3)}))
+    print("RESULT " + json.dumps([eager, vmapped, init]))
+    """
+    path = tmp_path / "program.py"
+    path.write_text((RULES / example).read_text() + DRIVER + textwrap.dedent(driver))
+    run = subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        timeout=600,
+    )
+    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert lines, run.stderr[-3000:]
+    assert json.loads(lines[-1][len("RESULT ") :]) == ["ok", "ok", "ok"]

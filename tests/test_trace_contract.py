@@ -1,0 +1,299 @@
+"""Functions traced by contract (jaxlint/analysis/trace_contract.py): a framework's API
+says they run inside the user's transforms although no ``jit`` is in sight."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.trace_contract import contract_level
+from jaxlint.analysis.tracing import Level, TraceAnalysis
+
+T, M, S = Level.TRACED, Level.MAYBE, Level.STATIC
+
+
+def analyse(code: str, **kw: object) -> tuple[TraceAnalysis, cst.Module, SemanticModel]:
+    module = cst.parse_module(textwrap.dedent(code))
+    model = SemanticModel(module)
+    pos = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    trace = TraceAnalysis(model, lambda n: pos[n].start.line, **kw)  # type: ignore[arg-type]
+    return trace, module, model
+
+
+def traced(code: str, **kw: object) -> dict[str, dict[str, Level]]:
+    """Name of each traced function -> its parameters' levels."""
+    trace, _, _ = analyse(code, **kw)
+    return {info.name: dict(info.param_levels) for info in trace.functions.values()}
+
+
+def why(code: str, source: str) -> str:
+    trace, module, model = analyse(code)
+    for node, entering in model.events:
+        if entering and isinstance(node, cst.BaseExpression):
+            val = trace.value(node)
+            if val is not None and module.code_for_node(node) == source:
+                return trace.describe(val)
+    raise AssertionError(source)
+
+
+LINEN = """
+import flax.linen as nn
+import jax.numpy as jnp
+
+class MLP(nn.Module):
+    features: int = 3
+
+    def setup(self):
+        self.scale = 2.0
+
+    @nn.compact
+    def __call__(self, x, mask=None, deterministic: bool = False, train=True, *rest, **kw):
+        return x
+
+    @nn.compact
+    def encode(self, tokens, dtype: jnp.dtype, fn: Callable, n: int, width=-1):
+        return tokens
+
+    @nn.nowrap
+    def _shapes(self, x):
+        return x
+
+    def helper(self, x):
+        return x
+
+    @staticmethod
+    def util(x):
+        return x
+"""
+
+
+def test_linen_methods_and_their_parameters() -> None:
+    found = traced(LINEN)
+    assert set(found) == {"MLP.__call__", "MLP.encode", "MLP.setup"}
+    assert found["MLP.__call__"] == {
+        "self": M, "x": T, "mask": M, "deterministic": S, "train": S, "rest": M, "kw": M,
+    }  # fmt: skip
+    assert found["MLP.encode"] == {
+        "self": M, "tokens": T, "dtype": S, "fn": S, "n": S, "width": S,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("imports", "base", "method", "name"),
+    [
+        ("from flax import nnx", "nnx.Module", "__call__", "M.__call__"),
+        ("import equinox as eqx", "eqx.Module", "__call__", "M.__call__"),
+        ("import haiku as hk", "hk.Module", "__call__", "M.__call__"),
+        ("from flax.linen.module import Module", "Module", "__call__", "M.__call__"),
+    ],
+)
+def test_framework_modules(imports: str, base: str, method: str, name: str) -> None:
+    code = f"""
+    {imports}
+
+    class M({base}):
+        def __init__(self, size, key):
+            self.size = size
+
+        def {method}(self, x):
+            return x
+
+        def other(self, x):
+            return x
+    """
+    assert traced(code) == {name: {"self": M, "x": T}}
+
+
+def test_legacy_flax_apply_traces_its_input_not_its_hyperparameters() -> None:
+    code = """
+    from flax import nn
+
+    class Block(nn.Module):
+        def apply(self, x, filters, strides=(1, 1), train: bool = True):
+            return x
+    """
+    assert traced(code) == {
+        "Block.apply": {"self": M, "x": T, "filters": M, "strides": M, "train": S}
+    }
+
+
+def test_plain_classes_and_other_methods_are_not_traced() -> None:
+    code = """
+    import jax.numpy as jnp
+
+    class Plain:
+        def __call__(self, x):
+            return jnp.sum(x)
+
+    class Sub(Plain):
+        def __call__(self, x):
+            return x
+    """
+    assert traced(code) == {}
+
+
+def test_base_classes_of_this_module_and_a_namespace_class() -> None:
+    code = """
+    from haiku._src import module
+    import flax.linen as nn
+
+    class hk:
+        Module = module.Module
+
+    class Linear(hk.Module):
+        def __call__(self, x):
+            return x
+
+    class Base(nn.Module):
+        pass
+
+    class Block(Base):
+        def __call__(self, x):
+            return x
+    """
+    assert set(traced(code)) == {"Linear.__call__", "Block.__call__"}
+
+
+def test_haiku_transform_and_optax_update() -> None:
+    code = """
+    import haiku as hk
+    import optax
+
+    def forward(x, is_training: bool):
+        return x
+
+    def stateful(x, step=0):
+        return x
+
+    f = hk.transform(forward)
+    g = hk.without_apply_rng(hk.transform_with_state(stateful))
+    h = hk.transform(lambda batch: batch)
+
+    def sgd():
+        def init_fn(params):
+            return ()
+
+        def update_fn(updates, state, params=None):
+            return updates, state
+
+        return optax.GradientTransformation(init_fn, update_fn)
+
+    def extra():
+        def update(updates, state, params=None, *, loss, **extra_args):
+            return updates, state
+
+        return optax.GradientTransformationExtraArgs(init=lambda p: (), update=update)
+    """
+    found = traced(code)
+    assert found == {
+        "forward": {"x": T, "is_training": S},
+        "stateful": {"x": T, "step": S},
+        "<lambda>": {"batch": T},
+        "update_fn": {"updates": T, "state": T, "params": M},
+        "update": {"updates": T, "state": T, "params": M, "loss": T, "extra_args": M},
+    }
+
+
+def test_a_transform_explains_first_and_tests_take_no_contract() -> None:
+    code = """
+    import jax
+    import flax.linen as nn
+
+    class MLP(nn.Module):
+        @jax.jit
+        def __call__(self, x):
+            return x
+
+        def setup(self):
+            pass
+    """
+    trace, _, _ = analyse(code)
+    infos = {i.name: i for i in trace.functions.values()}
+    assert not infos["__call__"].contract and infos["MLP.setup"].contract
+    assert traced(code, contracts=False) == {"__call__": {"self": M, "x": T}}
+
+
+def test_messages_say_when_the_function_is_traced() -> None:
+    code = """
+    import flax.linen as nn
+    import haiku as hk
+
+    class MLP(nn.Module):
+        def __call__(self, x):
+            y = x * 2
+            return y
+
+    def forward(x):
+        z = x + 1
+        return z
+
+    f = hk.transform(forward)
+    """
+    assert why(code, "y") == (
+        "`y` is traced: computed from `x` (parameter of `MLP.__call__`), a Flax Linen module"
+        " method, traced whenever the model runs under `jax.jit` (as in a jitted training step)"
+    )
+    assert why(code, "z") == (
+        "`z` is traced: computed from `x` (parameter of `forward`), given to `hk.transform`"
+        " at line 14, traced whenever its `apply` runs under `jax.jit` (as in a jitted training"
+        " step)"
+    )
+
+
+def test_constants_are_staged_but_not_under_compile_time_eval() -> None:
+    code = """
+    import jax
+    import jax.numpy as jnp
+    import equinox as eqx
+
+    class Rope(eqx.Module):
+        def __call__(self, x):
+            c = jnp.arange(3)
+            with jax.ensure_compile_time_eval():
+                table = self.table(4)
+            return x + c + table
+
+        def table(self, n):
+            return jnp.ones(n)
+    """
+    trace, module, model = analyse(code)
+    levels = {}
+    for node, entering in model.events:
+        if entering and isinstance(node, cst.Name) and node.value in ("c", "table"):
+            val = trace.value(node)
+            if val is not None:
+                levels.setdefault(node.value, val.level)
+    assert levels == {"c": T, "table": S}
+    assert {i.name for i in trace.functions.values()} == {"Rope.__call__"}
+
+
+@pytest.mark.parametrize(
+    ("param", "level"),
+    [
+        ("x", T),
+        ("x: jax.Array", T),
+        ("carry: Tuple[Array, Array]", T),
+        ("x: Optional[Array] = None", M),
+        ("x: Array | None", M),
+        ("x=None", M),
+        ("x=some_default()", M),
+        ("flag: bool", S),
+        ("n: int = 3", S),
+        ("dtype: Dtype", S),
+        ("fn: Callable[[int], int]", S),
+        ("mode: Literal['a', 'b']", S),
+        ("train=True", S),
+        ("rate=0.1", S),
+        ("offset=-1", S),
+        ("name='x'", S),
+    ],
+)
+def test_contract_level(param: str, level: Level) -> None:
+    fn = cst.parse_statement(f"def f({param}): pass")
+    assert isinstance(fn, cst.FunctionDef)
+    p = [*fn.params.params, *fn.params.kwonly_params]
+    assert contract_level(p[0]) is level
