@@ -154,3 +154,28 @@ def test_jax302_raw_keys_are_untyped_and_fix_keeps_the_stream(tmp_path: Path) ->
     after = _run(path)
     assert after.returncode == 0, after.stderr
     assert after.stdout == before.stdout  # same numbers: typed keys keep the stream
+
+
+def test_custom_jvp_passes_its_nondiff_arguments_through_as_given() -> None:
+    """The trace model's NONDIFF_TRANSFORMS: under jit and under grad, a `nondiff_argnums`
+    argument reaches the function as the caller passed it (a Python int stays an int), so
+    it is only as traced as the caller's value."""
+    import functools
+
+    import jax
+    import jax.numpy as jnp
+
+    seen: list[type] = []
+
+    @functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+    def f(n, x):
+        seen.append(type(n))
+        return x * n
+
+    @f.defjvp
+    def f_jvp(n, primals, tangents):
+        return f(n, *primals), tangents[0] * n
+
+    jax.jit(lambda x: f(2, x))(jnp.ones(2))
+    jax.grad(lambda x: f(3, x).sum())(jnp.ones(2))
+    assert seen and all(t is int for t in seen)

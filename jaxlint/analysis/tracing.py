@@ -63,6 +63,7 @@ from jaxlint.analysis.trace_values import (
 from jaxlint.analysis.trace_walk import _FunctionWalker
 from jaxlint.analysis.transforms import (
     BATCHING,
+    NONDIFF_TRANSFORMS,
     PARTIAL,
     POSITIONAL_OPTIONS,
     STAGING,
@@ -507,6 +508,12 @@ class TraceAnalysis(_Seeds, _Contract):
             for pname in names[len(positional) :]:
                 if traced_idx is None:
                     levels[pname] = Level.MAYBE
+        if t.qualname in NONDIFF_TRANSFORMS:  # ``custom_jvp(f, nondiff_argnums=(0,))``
+            for n in _literal_ints(wrap.kwargs.get("nondiff_argnums")) or ():
+                usable = positional[bound_positional:]
+                idx = n if n >= 0 else len(usable) + n
+                if 0 <= idx < len(usable):  # passed through as the caller gave it
+                    levels[usable[idx]] = Level.MAYBE
         for i in passed_as_is(wrap):  # ``shard_map``'s ``None`` specs
             if i < len(positional) - bound_positional:
                 pname = positional[bound_positional + i]

@@ -69,6 +69,10 @@ TRANSFORMS: dict[str, Transform] = {
     ]
 }
 
+NONDIFF_TRANSFORMS = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
+"""Their ``nondiff_argnums`` arguments reach the function as the caller passed them
+(a Python int stays an int; checked on jax 0.12): not tracers of their own making."""
+
 # Control-flow primitives: (qualname) -> positions of the callables they trace.
 # Each callable's parameters are all tracers.
 BODY_ARGS: dict[str, tuple[int, ...]] = {

@@ -129,6 +129,11 @@ JAX201.
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_custom_jvp_nondiff_argument.py",
+            note="`custom_jvp`'s `nondiff_argnums` reach the function as the caller passed them",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_shape_ndim_len_dtype_tests.py",
             note="shape, ndim, len and dtype tests are static",
             runs=True,
