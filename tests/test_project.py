@@ -496,3 +496,37 @@ def test_flake8_plugin_lints_a_plain_module_called_from_traced_code(tmp_path: Pa
     # (docs/design.md, "One file alone"); flake8's order of files and processes decides
     assert "pkg/helpers.py:10:33: JAX101" in found, proc.stdout
     assert set(found) <= {"pkg/helpers.py:10:33: JAX101", "pkg/utils.py:5:12: JAX101"}
+
+
+@pytest.mark.parametrize(
+    ("record", "reported"),
+    [
+        ("class State(NamedTuple):\n    key: jax.Array\n    x: jax.Array\n", False),
+        (
+            "@dataclasses.dataclass\nclass State:\n    key: jax.Array\n    x: jax.Array\n\n"
+            "    def __post_init__(self):\n        self.noise = jax.random.normal(self.key)\n",
+            True,
+        ),
+    ],
+    ids=["plain-record", "post-init"],
+)
+def test_a_key_stored_in_a_record_class_of_another_module(
+    tmp_path: Path, capsys, monkeypatch, record: str, reported: bool
+) -> None:
+    """A class of the project without a constructor of its own only stores the key (as a
+    class of the same module does): not a use; one whose ``__post_init__`` runs code may
+    draw from it."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "pkg"\n')
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "states.py").write_text(
+        "import dataclasses\nfrom typing import NamedTuple\n\nimport jax\n\n\n" + record
+    )
+    (pkg / "env.py").write_text(
+        "import jax\n\nfrom pkg.states import State\n\n\ndef reset(key):\n"
+        "    k1, k2 = jax.random.split(key)\n    x = jax.random.normal(k1, (3,))\n"
+        "    return State(key=key, x=x)\n"
+    )
+    found = codes(check(tmp_path, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch))
+    assert found == ([("pkg/env.py", 9, "JAX301")] if reported else [])

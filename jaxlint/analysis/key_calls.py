@@ -338,14 +338,20 @@ class _CallWalker:
 
     def _stores(self, call: cst.Call) -> bool:
         """A constructor that only stores its arguments: a ``namedtuple`` or a class of
-        this module without ``__init__`` (a dataclass, a ``NamedTuple``, a struct)."""
+        this module or of another module of the project without ``__init__`` or
+        ``__post_init__`` of its own or of its project bases (a dataclass, a
+        ``NamedTuple``, a struct: ``State(key=key, ...)`` keeps the key for later)."""
         func = call.func
+        if type(func) is cst.Attribute:
+            return self._stores_project_class(func)
         if type(func) is not cst.Name:
             return False
         found = self.model.lookup(func.value, self.model.scope_for(func))
         if found is None or len(found[1]) != 1:
             return False
         binding = found[1][0]
+        if binding.kind == "import":
+            return self._stores_project_class(func)
         if binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
             return not any(
                 isinstance(stmt, cst.FunctionDef)
@@ -356,6 +362,21 @@ class _CallWalker:
             value = self.a.assigned_value(binding.node)
             return isinstance(value, cst.Call) and self.model.call_name(value) in _RECORD_FACTORIES
         return False
+
+    def _stores_project_class(self, func: cst.Name | cst.Attribute) -> bool:
+        project = self.a.project
+        if project is None:
+            return False
+        qn = project.qualified_name(self.model, func)
+        if qn is None or qn.startswith(("jax.", "numpy.", "builtins.")):
+            return False
+        found = project.class_(qn)
+        return (
+            found is not None
+            and found.get("framework") is None  # a module's constructor may draw (init)
+            and not found.get("init")
+            and found.get("where") != qn  # a summary of the project's, not a known base
+        )
 
     def _is_rngs_stream(self, func: cst.BaseExpression) -> bool:
         """``rngs()`` / ``rngs.params()`` on an ``nnx.Rngs``: a fresh key per call."""

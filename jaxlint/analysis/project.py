@@ -794,6 +794,7 @@ class ProjectFacts:
             return None
         framework = None
         attrs: dict[str, str] = {}
+        init = bool(entry.get("init"))
         for base in entry.get("bases", []):
             if base in FRAMEWORK_BASES:
                 framework = framework or FRAMEWORK_BASES[base]
@@ -802,11 +803,13 @@ class ProjectFacts:
             if inherited is not None:
                 framework = framework or inherited.get("framework")
                 attrs.update(inherited.get("attrs", {}))
+                init = init or bool(inherited.get("init"))
         attrs.update(entry.get("attrs", {}))
         return {
             "name": name,
             "framework": framework,
             "attrs": attrs,
+            "init": init,
             "where": f"{where}:{entry.get('line', 1)}",
         }
 

@@ -273,7 +273,13 @@ def _class(
                 qn = qualify(stmt.returns.annotation)
                 if qn is not None:
                     attrs[stmt.name.value] = qn
-    return {"line": lines.of_class(cls.name.value), "bases": bases, "attrs": attrs}
+    out: dict[str, Any] = {"line": lines.of_class(cls.name.value), "bases": bases, "attrs": attrs}
+    if any(
+        isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__init__", "__post_init__")
+        for stmt in body
+    ):
+        out["init"] = True  # its constructor runs code of its own (not a plain record)
+    return out
 
 
 def _is_property(decorator: cst.BaseExpression, qualify: Any) -> bool:

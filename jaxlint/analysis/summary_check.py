@@ -77,7 +77,7 @@ _FUNCTION = (
     },
     {"unknown_static": _bool, "keys": _str_map, "draws": _strs},
 )
-_CLASS = ({"line": _int, "bases": _strs, "attrs": _str_map}, {})
+_CLASS = ({"line": _int, "bases": _strs, "attrs": _str_map}, {"init": _bool})
 _VALUE = ({"line": _int, "kind": _str}, {})
 
 
