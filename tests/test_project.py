@@ -530,3 +530,30 @@ def test_a_key_stored_in_a_record_class_of_another_module(
     )
     found = codes(check(tmp_path, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch))
     assert found == ([("pkg/env.py", 9, "JAX301")] if reported else [])
+
+
+@pytest.mark.parametrize("package", [True, False], ids=["packages", "plain-folder"])
+def test_x64_from_a_conftest_above_without_a_project_marker(
+    tmp_path: Path, capsys, monkeypatch, package: bool
+) -> None:
+    """No pyproject.toml, setup.cfg, setup.py or .git: the ``conftest.py`` files of the
+    packages the test is in, and of the folder that holds the top one, apply (where pytest
+    is run from); in a plain folder only its own."""
+    tests = tmp_path / "proj" / "tests"
+    sub = tests / "state"
+    sub.mkdir(parents=True)
+    (tests / "conftest.py").write_text(
+        'from jax import config\n\nconfig.update("jax_enable_x64", True)\n'
+    )
+    if package:
+        (tests / "__init__.py").write_text("")
+        (sub / "__init__.py").write_text("")
+    (sub / "test_bessel.py").write_text(
+        "import jax.numpy as jnp\n\n\ndef test_grad():\n"
+        "    c = jnp.asarray(0.5, dtype=jnp.float64)\n    assert c > 0\n"
+    )
+    found = codes(check(tmp_path, "--no-cache", "proj", capsys=capsys, monkeypatch=monkeypatch))
+    if package:
+        assert found == []
+    else:
+        assert found == [("proj/tests/state/test_bessel.py", 5, "JAX603")]

@@ -235,7 +235,14 @@ class X64Sources:
     def _folders_up(self, start: Path) -> Iterator[Path]:
         root = self.project.index.root
         if root is None:
-            yield start
+            # no project marker: up through the packages the file is in, and the folder
+            # that holds the top one (where pytest is run from, and its rootdir)
+            folder = start
+            for _ in range(64):
+                yield folder
+                if not os.path.isfile(folder / "__init__.py") or folder.parent == folder:
+                    return
+                folder = folder.parent
             return
         root = Path(os.path.abspath(root))
         folder = start
