@@ -179,8 +179,9 @@ def _frequent_test(test: cst.BaseExpression) -> bool:
     return False
 
 
-def skips_unless_every_n(stmt: cst.CSTNode) -> bool:
-    """``if step % N != 0: continue``: what follows in the loop runs every N steps."""
+def if_ends_with(stmt: cst.CSTNode, kind: type[cst.BaseSmallStatement]) -> bool:
+    """An ``if`` without ``else`` whose body ends with a ``kind`` statement
+    (``continue``, ``raise``)."""
     if not isinstance(stmt, cst.If) or stmt.orelse is not None:
         return False
     body = stmt.body.body
@@ -188,9 +189,13 @@ def skips_unless_every_n(stmt: cst.CSTNode) -> bool:
     return (
         isinstance(last, cst.SimpleStatementLine)
         and bool(last.body)
-        and isinstance(last.body[-1], cst.Continue)
-        and _frequent_test(stmt.test)
+        and isinstance(last.body[-1], kind)
     )
+
+
+def skips_unless_every_n(stmt: cst.CSTNode) -> bool:
+    """``if step % N != 0: continue``: what follows in the loop runs every N steps."""
+    return if_ends_with(stmt, cst.Continue) and _frequent_test(stmt.test)  # type: ignore[attr-defined]
 
 
 # -- a function that runs many steps itself --------------------------------------------

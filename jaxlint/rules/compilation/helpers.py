@@ -321,6 +321,11 @@ class Queries:
             for d in within.decorators
         ):
             return None
+        return self._plain_method(cls, expr)
+
+    def _plain_method(self, cls: cst.ClassDef, expr: cst.Attribute) -> str | None:
+        """``name.method`` when ``cls`` defines ``method`` as a plain method (not a static
+        method or a property): evaluating it makes a new bound-method object."""
         for stmt in cls.body.body:
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value == expr.attr.value:
                 if any(
@@ -329,7 +334,7 @@ class Queries:
                     for d in stmt.decorators
                 ):
                     return None
-                return f"{expr.value.value}.{expr.attr.value}"
+                return f"{expr.value.value}.{expr.attr.value}"  # type: ignore[attr-defined]
         return None
 
     def instance_method(self, expr: cst.BaseExpression) -> str | None:
@@ -349,16 +354,7 @@ class Queries:
             return None
         cls = cls_found[1][0].node
         assert isinstance(cls, cst.ClassDef)
-        for stmt in cls.body.body:
-            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == expr.attr.value:
-                if any(
-                    self.ctx.model.qualified_name(d.decorator)
-                    in ("builtins.staticmethod", "builtins.property", "functools.cached_property")
-                    for d in stmt.decorators
-                ):
-                    return None
-                return f"{expr.value.value}.{expr.attr.value}"
-        return None
+        return self._plain_method(cls, expr)
 
     def jitted_call(self, call: cst.Call) -> Jitted | None:
         """The wrapped function a call calls, when this module shows its ``jit``

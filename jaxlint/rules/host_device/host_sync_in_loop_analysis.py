@@ -9,7 +9,13 @@ import libcst as cst
 
 from jaxlint.analysis.testcode import is_benchmark_function, is_test_function
 from jaxlint.analysis.transforms import ARRAY_MODULES, STAGING, STATIC_ATTRIBUTES
-from jaxlint.analysis.trips import SHORT_LOOP, runs_steps, skips_unless_every_n, trip_count
+from jaxlint.analysis.trips import (
+    SHORT_LOOP,
+    if_ends_with,
+    runs_steps,
+    skips_unless_every_n,
+    trip_count,
+)
 from jaxlint.rules.host_device.helpers import (
     Shared,
     assigned_names,
@@ -81,15 +87,7 @@ def _first_operand(test: cst.BaseExpression) -> cst.BaseExpression:
 def _raises_only(stmt: cst.CSTNode) -> bool:
     """``if not bool(result.ok): raise Error(...)``: an assertion written as an ``if``
     (no ``else``, the body ends by raising), which needs the value on every step."""
-    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
-        return False
-    body = stmt.body.body
-    last = body[-1] if body else None
-    return (
-        isinstance(last, cst.SimpleStatementLine)
-        and bool(last.body)
-        and isinstance(last.body[-1], cst.Raise)
-    )
+    return if_ends_with(stmt, cst.Raise)
 
 
 class HostSyncInLoopChecks(Shared):
