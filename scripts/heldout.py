@@ -133,6 +133,24 @@ FRESH_2026_12C: dict[str, tuple[str, str]] = {
     "navix": ("4.0.0", "RL environments (MiniGrid in JAX)"),
 }
 
+# A fourth fresh set, pinned on 2026-12-05 (later) before any of its code was linted or
+# read, after fresh-2026-12c's read led to model changes: disjoint from every set above,
+# from PINNED and from mujoco-mjx. Latest non-prerelease sdist of each on the index that day.
+FRESH_2026_12D: dict[str, tuple[str, str]] = {
+    "clu": ("0.0.12", "training-loop utilities (metrics, checkpoints)"),
+    "fedjax": ("0.0.17", "federated learning"),
+    "elegy": ("0.8.6", "Keras-like training framework"),
+    "recurrentgemma": ("1.0.1", "language model (Griffin)"),
+    "gemma": ("4.0.1", "language-model library (sampling, fine-tuning)"),
+    "kauldron": ("1.4.4", "training framework"),
+    "dynamiqs": ("0.3.7", "quantum dynamics simulation"),
+    "efax": ("2.6.0", "exponential-family distributions"),
+    "interpax": ("0.3.16", "interpolation"),
+    "jaxlie": ("1.5.0", "Lie groups for robotics"),
+    "id-mava": ("0.1.3", "multi-agent RL"),
+    "sbijax": ("0.4.2.post1", "simulation-based inference"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -166,6 +184,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12c",
         ROOT / "docs" / "precision" / "heldout-fresh-c.md",
         "_results-fresh-2026-12c",
+    ),
+    "fresh-2026-12d": HeldoutSet(
+        FRESH_2026_12D,
+        "jaxlint-heldout-fresh-2026-12d",
+        ROOT / "docs" / "precision" / "heldout-fresh-d.md",
+        "_results-fresh-2026-12d",
     ),
 }
 DEFAULT_SET = "original"

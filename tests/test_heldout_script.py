@@ -101,7 +101,9 @@ def test_project_of():
     assert heldout.project_of(nt) == "neural-tangents"
 
 
-@pytest.mark.parametrize("projects", [heldout.FRESH_2026_12B, heldout.FRESH_2026_12C])
+@pytest.mark.parametrize(
+    "projects", [heldout.FRESH_2026_12B, heldout.FRESH_2026_12C, heldout.FRESH_2026_12D]
+)
 def test_project_of_names_with_dashes_in_the_later_fresh_sets(projects):
     for name, (version, _) in projects.items():
         assert heldout.project_of(f"{name}-{version}/{name}-{version}/pkg/x.py") == name
