@@ -432,6 +432,19 @@ FLOW = {
         """,
         [("mapped", 5, 5)],
     ),
+    "tree_map_alias_named_lambda": (
+        """
+        import jax
+        import jax.numpy as jnp
+        from jax import tree_util
+        def f(key, params):
+            noise = lambda p: p + jax.random.normal(key, p.shape)
+            tree_map = tree_util.tree_map
+            return tree_map(noise, params)
+        f(jax.random.key(0), {"a": jnp.ones(2), "b": jnp.ones(3)})
+        """,
+        [("mapped", 8, 8)],
+    ),
     "try_except": (
         """
         import jax

@@ -60,6 +60,8 @@ class _CallWalker:
         qn = self.model.call_name(call)
         receiver: KeyValue | None = None
         func_kind = type(func)  # exact classes: see ``_eval_inner``
+        if qn is None and func_kind is cst.Name:
+            qn = self._caller_alias(func)
         if func_kind is cst.Attribute:
             receiver = self._eval(func.value)
         elif func_kind is cst.Call:
@@ -173,6 +175,18 @@ class _CallWalker:
         for arg, v, inside in args:
             self._consume_arg(call, arg.value, v, inside, CALL, weak=weak)
         return None
+
+    def _caller_alias(self, func: cst.Name) -> str | None:
+        """``tree_map = tree_util.tree_map`` (or ``cond = lax.cond``) bound once in the
+        function or the module: the tree mapper or ``cond`` that a call of ``func`` is."""
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return None
+        value = self.a.assigned_value(found[1][0].node)
+        if type(value) not in (cst.Name, cst.Attribute):
+            return None
+        qn = self.model.qualified_name(value)
+        return qn if qn in MAPPERS or qn in ONCE_CALLERS else None
 
     def _imported_summary(self, call: cst.Call) -> _Summary | None:
         """What a function of another module of the project consumes, from that module's

@@ -251,6 +251,18 @@ INVALID_EXAMPLES = [
         note="`jnp.where` never draws, but the key it passes on was split already",
     ),
     EXAMPLES.invalid(
+        "invalid_tree_map_alias_same_noise_every_leaf.py",
+        line=10,
+        column=12,
+        message_contains=(
+            "`key` is drawn from by `noise` (line 8), which `tree_map` at line 10 calls once"
+            " for every leaf of the tree: the key is reused for every leaf"
+        ),
+        raises="KeyReuseError",
+        note="a lambda mapped over a tree through a local alias of `tree_util.tree_map`"
+        " draws from the one key it closes over (jax d10cf0e3)",
+    ),
+    EXAMPLES.invalid(
         "invalid_state_attribute_two_draws.py",
         line=15,
         message_contains="`state.rng` is consumed by `jax.random.normal` at line 14",

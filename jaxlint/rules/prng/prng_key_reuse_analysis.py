@@ -142,16 +142,34 @@ class PrngKeyReuseChecks:
                 " (`key, sub = jax.random.split(key)`)"
             )
         if reuse.how == "mapped":
-            return (
-                f"is consumed by `{fn}` at line {where}, which `{prim}` calls once per element"
-                " or leaf: each draws the same random bits; split it into one key per leaf"
-            )
+            return self._mapped(reuse, fn, prim)
         prim = prim.split(".")[-1]
         return (
             f"is captured by `{fn}`, the body of `lax.{prim}` at line"
             f" {line(self, reuse.loop)}, and consumed by `{second.by}` at line {where} on every"
             " iteration; thread the key through the carry and split it there, or use"
             " `jax.random.fold_in(key, i)`"
+        )
+
+    def _mapped(self, reuse: Reuse, fn: str, prim: str) -> str:
+        """A function mapped over a tree (or a sequence) draws from one key it closes over."""
+        call = reuse.loop
+        assert isinstance(call, cst.Call) and reuse.body is not None
+        if fn == "<lambda>":
+            first = call.args[0].value if call.args else None
+            fn = first.value if type(first) is cst.Name else fn  # ``tree_map(noise_, tree)``
+        drawn = f"is drawn from by `{fn}` (line {line(self, reuse.body)})"
+        if self.ctx.model.call_name(call) == "builtins.map":
+            return (
+                f"{drawn}, which `{prim}` at line {line(self, call)} calls once for every"
+                " element: every element gets the same random bits; split it into one key"
+                " per element"
+            )
+        return (
+            f"{drawn}, which `{prim}` at line {line(self, call)} calls once for every leaf"
+            " of the tree: the key is reused for every leaf, so every leaf draws the same"
+            " random bits (identical noise on leaves of the same shape); split it into one"
+            " key per leaf (`jax.random.split(key, len(leaves))`, then `jax.tree.unflatten`)"
         )
 
     def _why(self, reuse: Reuse) -> str:
