@@ -44,6 +44,10 @@ from jaxlint.analysis.key_values import (
     key_factory,
 )
 from jaxlint.analysis.transforms import TRANSFORMS
+
+_HAIKU_TRANSFORMS = frozenset({"transform", "transform_with_state", "without_apply_rng"})
+"""Haiku transforms whose result has ``init(rng, ...)`` and ``apply(params, [state,] rng,
+...)`` (``without_apply_rng``: ``apply`` takes no key)."""
 from jaxlint.analysis.walk import descendants
 
 if TYPE_CHECKING:
@@ -154,6 +158,8 @@ class _CallWalker:
 
         if self._is_predicate(call):
             return None  # ``assert is_prng_key(key)``: a predicate does not sample
+        if self._haiku_transformed(call, args):
+            return None
         if self._flax_rngs(call, args):
             return None
         target, skip_first = self._local_target(call)
@@ -327,6 +333,90 @@ class _CallWalker:
             if not root:
                 self._consume_arg(call, arg.value, v, inside, CALL)
         return True
+
+    def _haiku_transformed(
+        self,
+        call: cst.Call,
+        args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]],
+    ) -> bool:
+        """``f.init(rng, x)`` and ``f.apply(params, rng, x)`` (``apply(params, state, rng,
+        x)`` after ``transform_with_state``; ``init, apply = hk.transform(g)`` called by
+        name) where ``f`` is made by ``hk.transform``/``hk.transform_with_state`` in this
+        file. Haiku's ``init`` splits its key for every parameter initializer
+        (``hk.next_rng_key()`` on a ``PRNGSequence`` of it), so it draws from it; ``apply``
+        splits the key it is given whenever the function asks for one (dropout, sampling),
+        so it may draw. The same key given to both makes ``apply``'s keys the ones ``init``
+        drew the parameters with (dm-haiku 96ecde6a). Other arguments are consumed as by
+        any call."""
+        func = call.func
+        if type(func) is cst.Attribute:
+            method = func.attr.value
+            made = self._haiku_transform(func.value)
+        elif type(func) is cst.Name:
+            method, made = self._haiku_unpacked(func)
+        else:
+            return False
+        if made is None or method not in ("init", "apply"):
+            return False
+        if method == "init":
+            slot, kind = 0, LOCAL
+        elif made == "without_apply_rng":
+            slot, kind = -1, CALL
+        else:
+            slot, kind = (2 if made == "transform_with_state" else 1), CALL
+        # ``x = normal(key, ...); f.init(key, x)``: the usual way to initialise, as for a
+        # foreign ``init`` (recorded, never the second use of a reuse)
+        weak = method == "init" and self._foreign_init(call, args)
+        positional = 0
+        for arg, v, inside in args:
+            is_key = arg.keyword is not None and arg.keyword.value == "rng"
+            if arg.keyword is None and not arg.star:
+                is_key = positional == slot
+                positional += 1
+            self._consume_arg(call, arg.value, v, inside, kind if is_key else CALL, weak=weak)
+        return True
+
+    def _haiku_transform(self, expr: cst.BaseExpression) -> str | None:
+        """The Haiku transform that made ``expr`` (``transform``, ``transform_with_state``
+        or ``without_apply_rng``): a call of it, or a name bound once to one."""
+        if type(expr) is cst.Name:
+            found = self.model.lookup(expr.value, self.model.scope_for(expr))
+            if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+                return None
+            expr = self.a.assigned_value(found[1][0].node)  # type: ignore[assignment]
+        if type(expr) is not cst.Call:
+            return None
+        qn = self.model.call_name(expr)
+        func = expr.func
+        if qn is None and type(func) is cst.Attribute and self._haiku_namespace(func.value):
+            qn = f"haiku.{func.attr.value}"  # ``hk = types.ModuleType("haiku")`` (Haiku's own)
+        if qn is None or not qn.startswith("haiku."):
+            return None
+        name = qn.rsplit(".", 1)[-1]
+        return name if name in _HAIKU_TRANSFORMS else None
+
+    def _haiku_unpacked(self, func: cst.Name) -> tuple[str, str | None]:
+        """``init, apply = hk.transform(g)``: (``init``/``apply``, the transform)."""
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return "", None
+        unpacked = self.a.unpacked_from(found[1][0].node)
+        if unpacked is None or unpacked[1] > 1:
+            return "", None
+        return ("init", "apply")[unpacked[1]], self._haiku_transform(unpacked[0])
+
+    def _haiku_namespace(self, expr: cst.BaseExpression) -> bool:
+        """A name bound once to ``types.ModuleType("haiku")``."""
+        if type(expr) is not cst.Name:
+            return False
+        found = self.model.lookup(expr.value, self.model.scope_for(expr))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return False
+        value = self.a.assigned_value(found[1][0].node)
+        if type(value) is not cst.Call or self.model.call_name(value) != "types.ModuleType":
+            return False
+        first = value.args[0].value if value.args else None
+        return isinstance(first, cst.SimpleString) and first.evaluated_value == "haiku"
 
     def _project_framework(self, receiver: cst.BaseExpression) -> str | None:
         """The framework of a model class imported from another module of the project

@@ -167,6 +167,8 @@ class KeyAnalysis:
         self._exit_envs: dict[int, dict[str, KeyValue]] = {}
         self._lambdas: dict[int, cst.Lambda] = {}
         self._assigned: dict[int, cst.BaseExpression] = {}
+        self._unpacked: dict[int, tuple[cst.BaseExpression, int]] = {}
+        """``a, b = value``: each target name (``id``) -> (value, its position)."""
         self.uses_flax = bool(model.module_imports("flax"))
         """The module imports Flax: ``x.init(key, ...)`` is a Flax module's init."""
         self._module_env: dict[str, KeyValue] = {}
@@ -390,6 +392,9 @@ class KeyAnalysis:
                     self._note_attribute_target(t.target)
                 if len(node.targets) == 1 and type(node.value) is cst.Lambda:
                     self._lambdas[id(node.targets[0].target)] = node.value
+                if len(node.targets) == 1 and type(node.targets[0].target) is cst.Tuple:
+                    for i, el in enumerate(node.targets[0].target.elements):
+                        self._unpacked[id(el.value)] = (node.value, i)
             elif kind is cst.Call:
                 qn = call_name(node)
                 if qn in LOOP_BODIES:
@@ -440,6 +445,10 @@ class KeyAnalysis:
 
     def _lambda_bound_to(self, target: cst.CSTNode) -> cst.Lambda | None:
         return self._lambdas.get(id(target))
+
+    def unpacked_from(self, target: cst.CSTNode) -> tuple[cst.BaseExpression, int] | None:
+        """``(value, i)`` when ``target`` is the ``i``-th name of ``a, b = value``."""
+        return self._unpacked.get(id(target))
 
     def assigned_value(self, target: cst.CSTNode) -> cst.BaseExpression | None:
         """The value of ``target = value`` (``target`` is the bound ``Name``)."""
