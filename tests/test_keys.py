@@ -446,6 +446,55 @@ FLOW = {
         """,
         [("mapped", 8, 8)],
     ),
+    "loop_through_forwarding_function": (
+        # flax 64a7cb54: `train_step` hands the key, unchanged, to `model` (which draws)
+        # through a nested loss function under `value_and_grad`, every iteration
+        """
+        import jax
+        def train_step(model, state, rng):
+            def loss_fn(p):
+                return model(rng, p).sum()
+            grad_fn = jax.value_and_grad(loss_fn)
+            loss, g = grad_fn(state)
+            return state - g
+        def train(model, state):
+            init_rng, rng = jax.random.split(jax.random.key(0))
+            for step in range(3):
+                state = train_step(model, state, rng)
+            return state
+        train(lambda k, p: p * jax.random.normal(k, p.shape), jax.numpy.ones(2))
+        """,
+        [("loop", 12, 12)],
+    ),
+    "loop_through_forwarding_function_split_each": (
+        """
+        import jax
+        def train_step(model, state, rng):
+            return model(rng, state)
+        def train(model, state):
+            rng = jax.random.key(0)
+            for step in range(3):
+                rng, sub = jax.random.split(rng)
+                state = train_step(model, state, sub)
+            return state
+        train(lambda k, p: p * jax.random.normal(k, p.shape), jax.numpy.ones(2))
+        """,
+        [],
+    ),
+    "loop_through_function_folding_in_the_step": (
+        """
+        import jax
+        def train_step(model, state, rng, step):
+            return model(jax.random.fold_in(rng, step), state)
+        def train(model, state):
+            init_rng, rng = jax.random.split(jax.random.key(0))
+            for step in range(3):
+                state = train_step(model, state, rng, step)
+            return state
+        train(lambda k, p: p * jax.random.normal(k, p.shape), jax.numpy.ones(2))
+        """,
+        [],
+    ),
     "try_except": (
         """
         import jax

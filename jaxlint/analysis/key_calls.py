@@ -210,7 +210,11 @@ class _CallWalker:
         if qn is None or qn.startswith(("jax.", "numpy.", "builtins.")):
             return None
         fact = project.function(qn)
-        if fact is None or fact.get("transform") or not isinstance(fact.get("params"), list):
+        if fact is None or not isinstance(fact.get("params"), list):
+            return None
+        if fact.get("transform") and not fact.get("keys"):
+            # ``step = jax.jit(f)``, or a decorated function that consumes no parameter
+            # as a key: nothing said about its keys, a function we cannot see
             return None
         kinds = fact.get("keys") or {}
         draws = set(fact.get("draws") or ())
@@ -507,11 +511,12 @@ class _CallWalker:
         kind: str,
         *,
         weak: bool = False,
+        through: Use | None = None,
     ) -> None:
         if v is not None:
-            self._consume(v, Use(expr, call, kind, weak=weak))
+            self._consume(v, Use(expr, call, kind, weak=weak, through=through))
         for el, ev in inside:
-            self._consume(ev, Use(el, call, kind, weak=weak))
+            self._consume(ev, Use(el, call, kind, weak=weak, through=through))
 
     def _local_target(self, call: cst.Call) -> tuple[FunctionNode | None, bool]:
         func = call.func
@@ -526,10 +531,24 @@ class _CallWalker:
                 return self.a.resolve_function(func.args[0].value), False
             return None, False
         if kind is cst.Name:
-            return self.a.resolve_function(func), False
+            found = self.a.resolve_function(func)
+            return (found if found is not None else self._transformed(func)), False
         if kind is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
             return self.a.method(self._method_owner(), func.attr.value), True
         return None, False
+
+    def _transformed(self, func: cst.Name) -> FunctionNode | None:
+        """``grad_fn = jax.value_and_grad(loss_fn, ...)`` bound once: calling ``grad_fn``
+        runs ``loss_fn`` (a JAX transform of a function of this file)."""
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return None
+        value = self.a.assigned_value(found[1][0].node)
+        if type(value) is not cst.Call or self.model.call_name(value) not in TRANSFORMS:
+            return None
+        if not value.args or value.args[0].keyword is not None:
+            return None
+        return self.a.resolve_function(value.args[0].value)
 
     def _constructor(self, func: cst.BaseExpression) -> cst.FunctionDef | None:
         """``Cls(...)`` for a class of this module with an ``__init__``: that method."""
@@ -579,6 +598,10 @@ class _CallWalker:
             kind = summary.params.get(pname)
             if kind is not None:
                 self._consume_arg(call, arg.value, v, inside, LOCAL if kind != CALL else CALL)
+            elif pname in summary.passes:
+                # handed on unchanged to a function the callee cannot see
+                inner = summary.passes[pname]
+                self._consume_arg(call, arg.value, v, inside, CALL, through=inner)
         self._apply_free(call, summary)
         if summary.attrs and skip_first and type(call.func) is cst.Attribute:
             receiver = call.func.value
@@ -598,6 +621,12 @@ class _CallWalker:
             if val is not None:
                 kind = LOCAL if kind != CALL else CALL
                 self._consume(val, Use(call, call, kind, key_name=name))
+        for name, inner in summary.free_passes.items():
+            if name in summary.free:
+                continue
+            val = self._lookup(name, None)
+            if val is not None:
+                self._consume(val, Use(call, call, CALL, key_name=name, through=inner))
 
     def _function_args(
         self,

@@ -279,6 +279,18 @@ INVALID_EXAMPLES = [
         " installed: KeyReuseError",
     ),
     EXAMPLES.invalid(
+        "invalid_loop_passes_key_through_train_step.py",
+        line=18,
+        column=51,
+        message_contains=(
+            "`rng` is consumed by `train_step` (which passes it on to `model`, which may draw"
+            " from it) at line 18 on every iteration of the loop at line 17"
+        ),
+        raises="KeyReuseError",
+        note="a training step of the file hands the loop's one key, unchanged, to the model"
+        " on every step (flax 64a7cb54)",
+    ),
+    EXAMPLES.invalid(
         "invalid_state_attribute_two_draws.py",
         line=15,
         message_contains="`state.rng` is consumed by `jax.random.normal` at line 14",
@@ -448,7 +460,14 @@ comparisons do not; a function of the same file consumes what its body consumes
 (a lax `cond` runs one branch). A key passed to a function jaxlint cannot see may
 be drawn from, so it counts, but only next to a certain consumption: two such
 calls are not reported (they may only derive keys with `fold_in`, or a test may
-reuse a key on purpose to compare two runs). Not consumptions: predicates
+reuse a key on purpose to compare two runs). A function of the same file that hands
+a parameter, unchanged, to such a function (directly, or through a nested function
+it calls or transforms: `jax.value_and_grad(loss_fn)`) consumes a key given to it
+the same way; given the same certain key on every iteration of a loop that never
+rebinds it, it is reported, since nothing on the way derives a key per step (a
+`fold_in(rng, step)` there is no consumption). That is not reported in tests. A
+jitted function of another module of the project consumes what its body consumes,
+like a plain one. Not consumptions: predicates
 (`assert is_prng_key(key)`, `self.assertTrue(f(key))`, `is_*`/`has_*` calls),
 storing a key (a `namedtuple`, a dataclass of the same file), and the root keys
 of a Flax module's `init(key, x)`/`init_with_output`/`lazy_init` and the

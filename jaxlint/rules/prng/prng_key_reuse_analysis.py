@@ -64,6 +64,10 @@ def _by(use: Use, model: SemanticModel) -> str:
             f"by `{use.by}` (which does not draw from it but can pass it on, and which"
             " `jax_debug_key_reuse` counts as consuming it)"
         )
+    if use.kind == CALL and use.passed_to is not None:
+        return (
+            f"by `{use.by}` (which passes it on to `{use.passed_to}`, which may draw from it)"
+        )
     if use.kind == CALL:
         return f"by `{use.by}` (which receives it and may draw from it)"
     if use.kind == LOCAL:
@@ -87,6 +91,8 @@ class PrngKeyReuseChecks:
         iteration then repeats the same "random" case."""
         if reuse.how == "attr":
             return False  # each test builds its object (``setUp``) and runs once
+        if reuse.second.through is not None:
+            return False  # handed on to the code under test, which the file cannot see
         if reuse.how == "loop" and _repeats_one_case(reuse, self.ctx.model):
             return True
         if CALL in (reuse.first.kind, reuse.second.kind):
@@ -114,10 +120,14 @@ class PrngKeyReuseChecks:
             )
         if reuse.how in _LOOP_WORDS:
             assert reuse.loop is not None
+            by, same = f"`{second.by}`", "every iteration draws the same random bits"
+            if second.passed_to is not None:
+                by += f" (which passes it on to `{second.passed_to}`, which may draw from it)"
+                same = f"if it draws, {same}"
             return (
-                f"is consumed by `{second.by}` at line {where} on every iteration of the"
+                f"is consumed by {by} at line {where} on every iteration of the"
                 f" {_LOOP_WORDS[reuse.how]} at line {line(self, reuse.loop)} and never rebound:"
-                " every iteration draws the same random bits; split it in the loop"
+                f" {same}; split it in the loop"
                 " (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`"
             )
         if reuse.how == "attr":
