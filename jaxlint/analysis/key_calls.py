@@ -44,14 +44,14 @@ from jaxlint.analysis.key_values import (
     key_factory,
 )
 from jaxlint.analysis.transforms import TRANSFORMS
-
-_HAIKU_TRANSFORMS = frozenset({"transform", "transform_with_state", "without_apply_rng"})
-"""Haiku transforms whose result has ``init(rng, ...)`` and ``apply(params, [state,] rng,
-...)`` (``without_apply_rng``: ``apply`` takes no key)."""
 from jaxlint.analysis.walk import descendants
 
 if TYPE_CHECKING:
     from jaxlint.analysis.key_values import FunctionNode, KeyValue
+
+_HAIKU_TRANSFORMS = frozenset({"transform", "transform_with_state", "without_apply_rng"})
+"""Haiku transforms whose result has ``init(rng, ...)`` and ``apply(params, [state,] rng,
+...)`` (``without_apply_rng``: ``apply`` takes no key)."""
 
 
 class _CallWalker:

@@ -65,9 +65,7 @@ def _by(use: Use, model: SemanticModel) -> str:
             " `jax_debug_key_reuse` counts as consuming it)"
         )
     if use.kind == CALL and use.passed_to is not None:
-        return (
-            f"by `{use.by}` (which passes it on to `{use.passed_to}`, which may draw from it)"
-        )
+        return f"by `{use.by}` (which passes it on to `{use.passed_to}`, which may draw from it)"
     if use.kind == CALL:
         return f"by `{use.by}` (which receives it and may draw from it)"
     if use.kind == LOCAL:
