@@ -65,7 +65,14 @@ A value is *certainly* a key when a key function made it, or when its name is
 passed as the key of a ``jax.random`` function in the same function, or when it
 is annotated as a key (``PRNGKeyArray``, ``jax.Array`` on a key-like name).
 Passing an uncertain value to an unknown function is not recorded as a
-consumption: a parameter called ``rng`` may be a NumPy generator.
+consumption: a parameter called ``rng`` may be a NumPy generator. But a function of
+this module that hands a parameter (or a name of an enclosing function) unchanged to
+an unknown function says so in its summary (``_Summary.passes``/``free_passes``): a
+caller that passes a certain key consumes it there as by that unknown function
+(``Use.through``), and doing so on every iteration of a loop that never rebinds the
+key is a reuse (nothing on the way derives a key per step). A Haiku transformed
+function of this module (``f = hk.transform(g)``) is known: ``f.init(rng, ...)``
+draws from its key (``LOCAL``), ``f.apply(params, rng, ...)`` may (``CALL``).
 
 Keys held on attributes (``self.rng``, ``state.key``) are walked like variables once
 they are clearly keys, and forgotten where they may be reassigned
