@@ -621,6 +621,32 @@ def test_fresh_key_sources() -> None:
     assert p.keys.is_key(p.expr("rngs.params()"))
 
 
+def test_rngs_sampling_methods_return_arrays() -> None:
+    # flax nnx: `rngs.normal(shape)` draws an array from a fresh key (flax
+    # docs_nnx/guides/flax_gspmd.ipynb hands such an input to `train_step` every step)
+    p = Probe(
+        """
+        import jax
+        from flax import nnx
+
+        def train_step(model, x):
+            return model(x)
+
+        def train(model):
+            rngs = nnx.Rngs(0)
+            x = rngs.normal((8, 4))
+            init = rngs.lecun_normal()
+            for i in range(5):
+                train_step(model, x)
+            return init, rngs.params()
+        """
+    )
+    assert p.reuses(definite_only=False) == []
+    assert not p.keys.is_key(p.expr("rngs.normal((8, 4))"))
+    assert not p.keys.is_key(p.expr("rngs.lecun_normal()"))
+    assert p.keys.is_key(p.expr("rngs.params()"))
+
+
 def test_unknown_calls_are_possible_consumptions() -> None:
     p = Probe(
         """

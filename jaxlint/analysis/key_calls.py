@@ -49,6 +49,13 @@ from jaxlint.analysis.walk import descendants
 if TYPE_CHECKING:
     from jaxlint.analysis.key_values import FunctionNode, KeyValue
 
+_RNGS_DRAWS = frozenset(q.rsplit(".", 1)[-1] for q in SAMPLERS if q != SPLIT) | frozenset(
+    "delta_orthogonal glorot_normal glorot_uniform he_normal he_uniform kaiming_normal"
+    " kaiming_uniform lecun_normal lecun_uniform variance_scaling xavier_normal"
+    " xavier_uniform".split()
+)
+"""Methods of an ``nnx.Rngs`` (and its streams) that return a draw (``rngs.normal((8,
+4))``) or a keyless initializer, not a key (``flax/nnx/rnglib.py``, flax 0.12)."""
 _HAIKU_TRANSFORMS = frozenset({"transform", "transform_with_state", "without_apply_rng"})
 """Haiku transforms whose result has ``init(rng, ...)`` and ``apply(params, [state,] rng,
 ...)`` (``without_apply_rng``: ``apply`` takes no key)."""
@@ -142,6 +149,8 @@ class _CallWalker:
         if func_kind is cst.Attribute and func.attr.value == "make_rng":  # type: ignore[attr-defined]
             return self._new(call, self.a.code(call), True)
         if self._is_rngs_stream(func):
+            if type(func) is cst.Attribute and func.attr.value in _RNGS_DRAWS:
+                return None  # ``rngs.normal(shape)``: an array drawn from a fresh key
             return self._new(call, self.a.code(call), True)
 
         if qn is not None and (qn.startswith(_NON_CONSUMING_PREFIXES) or qn in _NON_CONSUMING):
