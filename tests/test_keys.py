@@ -7,6 +7,7 @@ reports a reuse.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -432,6 +433,68 @@ FLOW = {
         """,
         [("mapped", 5, 5)],
     ),
+    "tree_map_alias_named_lambda": (
+        """
+        import jax
+        import jax.numpy as jnp
+        from jax import tree_util
+        def f(key, params):
+            noise = lambda p: p + jax.random.normal(key, p.shape)
+            tree_map = tree_util.tree_map
+            return tree_map(noise, params)
+        f(jax.random.key(0), {"a": jnp.ones(2), "b": jnp.ones(3)})
+        """,
+        [("mapped", 8, 8)],
+    ),
+    "loop_through_forwarding_function": (
+        # flax 64a7cb54: `train_step` hands the key, unchanged, to `model` (which draws)
+        # through a nested loss function under `value_and_grad`, every iteration
+        """
+        import jax
+        def train_step(model, state, rng):
+            def loss_fn(p):
+                return model(rng, p).sum()
+            grad_fn = jax.value_and_grad(loss_fn)
+            loss, g = grad_fn(state)
+            return state - g
+        def train(model, state):
+            init_rng, rng = jax.random.split(jax.random.key(0))
+            for step in range(3):
+                state = train_step(model, state, rng)
+            return state
+        train(lambda k, p: p * jax.random.normal(k, p.shape), jax.numpy.ones(2))
+        """,
+        [("loop", 12, 12)],
+    ),
+    "loop_through_forwarding_function_split_each": (
+        """
+        import jax
+        def train_step(model, state, rng):
+            return model(rng, state)
+        def train(model, state):
+            rng = jax.random.key(0)
+            for step in range(3):
+                rng, sub = jax.random.split(rng)
+                state = train_step(model, state, sub)
+            return state
+        train(lambda k, p: p * jax.random.normal(k, p.shape), jax.numpy.ones(2))
+        """,
+        [],
+    ),
+    "loop_through_function_folding_in_the_step": (
+        """
+        import jax
+        def train_step(model, state, rng, step):
+            return model(jax.random.fold_in(rng, step), state)
+        def train(model, state):
+            init_rng, rng = jax.random.split(jax.random.key(0))
+            for step in range(3):
+                state = train_step(model, state, rng, step)
+            return state
+        train(lambda k, p: p * jax.random.normal(k, p.shape), jax.numpy.ones(2))
+        """,
+        [],
+    ),
     "try_except": (
         """
         import jax
@@ -555,6 +618,32 @@ def test_fresh_key_sources() -> None:
     )
     assert p.reuses() == [("again", 20, 20)]
     assert p.keys.is_key(p.expr('self.make_rng("dropout")'))
+    assert p.keys.is_key(p.expr("rngs.params()"))
+
+
+def test_rngs_sampling_methods_return_arrays() -> None:
+    # flax nnx: `rngs.normal(shape)` draws an array from a fresh key (flax
+    # docs_nnx/guides/flax_gspmd.ipynb hands such an input to `train_step` every step)
+    p = Probe(
+        """
+        import jax
+        from flax import nnx
+
+        def train_step(model, x):
+            return model(x)
+
+        def train(model):
+            rngs = nnx.Rngs(0)
+            x = rngs.normal((8, 4))
+            init = rngs.lecun_normal()
+            for i in range(5):
+                train_step(model, x)
+            return init, rngs.params()
+        """
+    )
+    assert p.reuses(definite_only=False) == []
+    assert not p.keys.is_key(p.expr("rngs.normal((8, 4))"))
+    assert not p.keys.is_key(p.expr("rngs.lecun_normal()"))
     assert p.keys.is_key(p.expr("rngs.params()"))
 
 
@@ -742,8 +831,8 @@ def test_deliberate_departures_from_the_checker() -> None:
 
 
 def test_haiku_init_is_not_flax() -> None:
-    # Haiku's `init` splits its key (a PRNGSequence): without a Flax import, `.init` is
-    # a function we cannot see, which may draw from the key.
+    # Haiku's `init` splits its key (a PRNGSequence): it draws from it. A draw from the
+    # same key given to it as example input is the usual way to initialise (weak).
     p = Probe(
         """
         import jax
@@ -754,7 +843,102 @@ def test_haiku_init_is_not_flax() -> None:
             return hk.transform(lambda z: z).init(key, y)
         """
     )
-    assert [(r.first.kind, r.second.kind) for r in p.keys.reuses] == [(RANDOM, CALL)]
+    assert [(r.first.kind, r.second.kind, r.definite) for r in p.keys.reuses] == [
+        (RANDOM, LOCAL, False)
+    ]
+
+
+HAIKU_SAME_KEY = """
+    import haiku as hk
+    import jax
+
+    def forward(x):
+        return hk.dropout(hk.next_rng_key(), 0.5, hk.Linear(4)(x))
+
+    model = hk.transform(forward)
+    stateful = hk.transform_with_state(forward)
+    bare = hk.without_apply_rng(hk.transform(lambda x: hk.Linear(4)(x)))
+
+    def same_key(x):
+        rng = jax.random.key(42)
+        params = model.init(rng, x)
+        return model.apply(params, rng, x)
+
+    def same_key_with_state(x):
+        rng = jax.random.key(42)
+        params, state = stateful.init(rng, x)
+        return stateful.apply(params, state, rng, x)
+
+    def unpacked(x):
+        init, apply = hk.transform(forward)
+        rng = jax.random.key(42)
+        return apply(init(rng, x), rng, x)
+
+    def split_keys(x):
+        init_rng, apply_rng = jax.random.split(jax.random.key(42))
+        params = model.init(init_rng, x)
+        return model.apply(params, apply_rng, x)
+
+    def no_apply_rng(x, rng):
+        params = bare.init(rng, x)
+        return bare.apply(params, x), jax.random.normal(rng, x.shape)
+
+    def not_haiku(opt, x):
+        rng = jax.random.key(42)
+        return opt.apply(opt.init(rng), rng, x)
+"""
+
+
+def test_haiku_init_then_apply_with_the_same_key() -> None:
+    # dm-haiku 96ecde6a: init draws the parameters from the key, apply draws its keys from
+    # the same one (only a transformed function of this file; `opt` is unknown)
+    p = Probe(HAIKU_SAME_KEY)
+    assert p.reuses() == [
+        ("again", 14, 15),
+        ("again", 19, 20),
+        ("again", 25, 25),
+        ("again", 33, 34),  # `without_apply_rng`: its init still draws
+    ]
+    assert [(r.first.kind, r.second.kind) for r in p.keys.reuses if r.definite] == [
+        (LOCAL, CALL),
+        (LOCAL, CALL),
+        (LOCAL, CALL),
+        (LOCAL, RANDOM),
+    ]
+
+
+def test_haiku_same_key_matches_jax(tmp_path) -> None:
+    """Haiku 0.0.17 on CPU JAX: the same key to init and apply raises KeyReuseError under
+    `jax_debug_key_reuse`; split keys run (skipped where Haiku is not installed)."""
+    pytest.importorskip("jax")
+    if importlib.util.find_spec("haiku") is None:
+        pytest.skip("haiku is not installed")
+    module = textwrap.dedent(HAIKU_SAME_KEY)
+    driver = (
+        "import jax.numpy as jnp\nout = {}\n"
+        "for name in ('same_key', 'same_key_with_state', 'unpacked', 'split_keys'):\n"
+        "    try:\n        globals()[name](jnp.ones((2, 3)))\n        out[name] = 'ok'\n"
+        "    except Exception as exc:\n        out[name] = type(exc).__name__\n"
+        "print('RESULTS ' + json.dumps(out))\n"
+    )
+    program = 'import json\nimport jax\njax.config.update("jax_debug_key_reuse", True)\n'
+    path = tmp_path / "haiku_keys.py"
+    path.write_text(program + module + driver)
+    run = subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        timeout=600,
+    )
+    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULTS ")]
+    assert lines, run.stderr[-3000:]
+    assert json.loads(lines[-1][len("RESULTS ") :]) == {
+        "same_key": "KeyReuseError",
+        "same_key_with_state": "KeyReuseError",
+        "unpacked": "KeyReuseError",
+        "split_keys": "ok",
+    }
 
 
 def _judged(code: str) -> list[tuple[int, bool, bool, str | None]]:

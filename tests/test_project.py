@@ -242,10 +242,12 @@ def test_module_class_from_the_project_is_traced_by_contract(
 
 def test_key_wrappers(tmp_path: Path, capsys, monkeypatch) -> None:
     """``rand.normal(key)`` twice is a reuse when ``rand.normal`` draws from its key;
-    ``rand.describe(key)`` only reads it (``key_data``) and consumes nothing."""
+    ``rand.describe(key)`` only reads it (``key_data``) and consumes nothing; the jitted
+    ``rand.noisy_step(state, rng)`` draws from its key, given the same one every step."""
     root = copy("keys", tmp_path)
     found = check(root, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch)
-    assert codes(found) == [("mylib/use.py", 9, "JAX301")]
+    assert codes(found) == [("mylib/use.py", 9, "JAX301"), ("mylib/use.py", 22, "JAX301")]
+    assert "by `rand.noisy_step` at line 22 on every iteration of the loop" in found[1][3]
 
 
 def test_import_cycle_and_missing_module(tmp_path: Path, capsys, monkeypatch) -> None:

@@ -49,6 +49,17 @@ from jaxlint.analysis.walk import descendants
 if TYPE_CHECKING:
     from jaxlint.analysis.key_values import FunctionNode, KeyValue
 
+_RNGS_DRAWS = frozenset(q.rsplit(".", 1)[-1] for q in SAMPLERS if q != SPLIT) | frozenset(
+    "delta_orthogonal glorot_normal glorot_uniform he_normal he_uniform kaiming_normal"
+    " kaiming_uniform lecun_normal lecun_uniform variance_scaling xavier_normal"
+    " xavier_uniform".split()
+)
+"""Methods of an ``nnx.Rngs`` (and its streams) that return a draw (``rngs.normal((8,
+4))``) or a keyless initializer, not a key (``flax/nnx/rnglib.py``, flax 0.12)."""
+_HAIKU_TRANSFORMS = frozenset({"transform", "transform_with_state", "without_apply_rng"})
+"""Haiku transforms whose result has ``init(rng, ...)`` and ``apply(params, [state,] rng,
+...)`` (``without_apply_rng``: ``apply`` takes no key)."""
+
 
 class _CallWalker:
     """The call handlers of the key walk, mixed into ``key_walk._Walker``."""
@@ -60,6 +71,8 @@ class _CallWalker:
         qn = self.model.call_name(call)
         receiver: KeyValue | None = None
         func_kind = type(func)  # exact classes: see ``_eval_inner``
+        if qn is None and func_kind is cst.Name:
+            qn = self._caller_alias(func)
         if func_kind is cst.Attribute:
             receiver = self._eval(func.value)
         elif func_kind is cst.Call:
@@ -136,6 +149,8 @@ class _CallWalker:
         if func_kind is cst.Attribute and func.attr.value == "make_rng":  # type: ignore[attr-defined]
             return self._new(call, self.a.code(call), True)
         if self._is_rngs_stream(func):
+            if type(func) is cst.Attribute and func.attr.value in _RNGS_DRAWS:
+                return None  # ``rngs.normal(shape)``: an array drawn from a fresh key
             return self._new(call, self.a.code(call), True)
 
         if qn is not None and (qn.startswith(_NON_CONSUMING_PREFIXES) or qn in _NON_CONSUMING):
@@ -152,6 +167,8 @@ class _CallWalker:
 
         if self._is_predicate(call):
             return None  # ``assert is_prng_key(key)``: a predicate does not sample
+        if self._haiku_transformed(call, args):
+            return None
         if self._flax_rngs(call, args):
             return None
         target, skip_first = self._local_target(call)
@@ -174,6 +191,18 @@ class _CallWalker:
             self._consume_arg(call, arg.value, v, inside, CALL, weak=weak)
         return None
 
+    def _caller_alias(self, func: cst.Name) -> str | None:
+        """``tree_map = tree_util.tree_map`` (or ``cond = lax.cond``) bound once in the
+        function or the module: the tree mapper or ``cond`` that a call of ``func`` is."""
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return None
+        value = self.a.assigned_value(found[1][0].node)
+        if type(value) not in (cst.Name, cst.Attribute):
+            return None
+        qn = self.model.qualified_name(value)
+        return qn if qn in MAPPERS or qn in ONCE_CALLERS else None
+
     def _imported_summary(self, call: cst.Call) -> _Summary | None:
         """What a function of another module of the project consumes, from that module's
         summary (``rand.normal(key, shape)`` where ``rand.normal`` passes ``key`` to
@@ -190,7 +219,11 @@ class _CallWalker:
         if qn is None or qn.startswith(("jax.", "numpy.", "builtins.")):
             return None
         fact = project.function(qn)
-        if fact is None or fact.get("transform") or not isinstance(fact.get("params"), list):
+        if fact is None or not isinstance(fact.get("params"), list):
+            return None
+        if fact.get("transform") and not fact.get("keys"):
+            # ``step = jax.jit(f)``, or a decorated function that consumes no parameter
+            # as a key: nothing said about its keys, a function we cannot see
             return None
         kinds = fact.get("keys") or {}
         draws = set(fact.get("draws") or ())
@@ -314,6 +347,90 @@ class _CallWalker:
                 self._consume_arg(call, arg.value, v, inside, CALL)
         return True
 
+    def _haiku_transformed(
+        self,
+        call: cst.Call,
+        args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]],
+    ) -> bool:
+        """``f.init(rng, x)`` and ``f.apply(params, rng, x)`` (``apply(params, state, rng,
+        x)`` after ``transform_with_state``; ``init, apply = hk.transform(g)`` called by
+        name) where ``f`` is made by ``hk.transform``/``hk.transform_with_state`` in this
+        file. Haiku's ``init`` splits its key for every parameter initializer
+        (``hk.next_rng_key()`` on a ``PRNGSequence`` of it), so it draws from it; ``apply``
+        splits the key it is given whenever the function asks for one (dropout, sampling),
+        so it may draw. The same key given to both makes ``apply``'s keys the ones ``init``
+        drew the parameters with (dm-haiku 96ecde6a). Other arguments are consumed as by
+        any call."""
+        func = call.func
+        if type(func) is cst.Attribute:
+            method = func.attr.value
+            made = self._haiku_transform(func.value)
+        elif type(func) is cst.Name:
+            method, made = self._haiku_unpacked(func)
+        else:
+            return False
+        if made is None or method not in ("init", "apply"):
+            return False
+        if method == "init":
+            slot, kind = 0, LOCAL
+        elif made == "without_apply_rng":
+            slot, kind = -1, CALL
+        else:
+            slot, kind = (2 if made == "transform_with_state" else 1), CALL
+        # ``x = normal(key, ...); f.init(key, x)``: the usual way to initialise, as for a
+        # foreign ``init`` (recorded, never the second use of a reuse)
+        weak = method == "init" and self._foreign_init(call, args)
+        positional = 0
+        for arg, v, inside in args:
+            is_key = arg.keyword is not None and arg.keyword.value == "rng"
+            if arg.keyword is None and not arg.star:
+                is_key = positional == slot
+                positional += 1
+            self._consume_arg(call, arg.value, v, inside, kind if is_key else CALL, weak=weak)
+        return True
+
+    def _haiku_transform(self, expr: cst.BaseExpression) -> str | None:
+        """The Haiku transform that made ``expr`` (``transform``, ``transform_with_state``
+        or ``without_apply_rng``): a call of it, or a name bound once to one."""
+        if type(expr) is cst.Name:
+            found = self.model.lookup(expr.value, self.model.scope_for(expr))
+            if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+                return None
+            expr = self.a.assigned_value(found[1][0].node)  # type: ignore[assignment]
+        if type(expr) is not cst.Call:
+            return None
+        qn = self.model.call_name(expr)
+        func = expr.func
+        if qn is None and type(func) is cst.Attribute and self._haiku_namespace(func.value):
+            qn = f"haiku.{func.attr.value}"  # ``hk = types.ModuleType("haiku")`` (Haiku's own)
+        if qn is None or not qn.startswith("haiku."):
+            return None
+        name = qn.rsplit(".", 1)[-1]
+        return name if name in _HAIKU_TRANSFORMS else None
+
+    def _haiku_unpacked(self, func: cst.Name) -> tuple[str, str | None]:
+        """``init, apply = hk.transform(g)``: (``init``/``apply``, the transform)."""
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return "", None
+        unpacked = self.a.unpacked_from(found[1][0].node)
+        if unpacked is None or unpacked[1] > 1:
+            return "", None
+        return ("init", "apply")[unpacked[1]], self._haiku_transform(unpacked[0])
+
+    def _haiku_namespace(self, expr: cst.BaseExpression) -> bool:
+        """A name bound once to ``types.ModuleType("haiku")``."""
+        if type(expr) is not cst.Name:
+            return False
+        found = self.model.lookup(expr.value, self.model.scope_for(expr))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return False
+        value = self.a.assigned_value(found[1][0].node)
+        if type(value) is not cst.Call or self.model.call_name(value) != "types.ModuleType":
+            return False
+        first = value.args[0].value if value.args else None
+        return isinstance(first, cst.SimpleString) and first.evaluated_value == "haiku"
+
     def _project_framework(self, receiver: cst.BaseExpression) -> str | None:
         """The framework of a model class imported from another module of the project
         (``Model(...).init``, or ``model.init`` with ``model = Model(...)``): a Flax
@@ -403,11 +520,12 @@ class _CallWalker:
         kind: str,
         *,
         weak: bool = False,
+        through: Use | None = None,
     ) -> None:
         if v is not None:
-            self._consume(v, Use(expr, call, kind, weak=weak))
+            self._consume(v, Use(expr, call, kind, weak=weak, through=through))
         for el, ev in inside:
-            self._consume(ev, Use(el, call, kind, weak=weak))
+            self._consume(ev, Use(el, call, kind, weak=weak, through=through))
 
     def _local_target(self, call: cst.Call) -> tuple[FunctionNode | None, bool]:
         func = call.func
@@ -422,10 +540,24 @@ class _CallWalker:
                 return self.a.resolve_function(func.args[0].value), False
             return None, False
         if kind is cst.Name:
-            return self.a.resolve_function(func), False
+            found = self.a.resolve_function(func)
+            return (found if found is not None else self._transformed(func)), False
         if kind is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
             return self.a.method(self._method_owner(), func.attr.value), True
         return None, False
+
+    def _transformed(self, func: cst.Name) -> FunctionNode | None:
+        """``grad_fn = jax.value_and_grad(loss_fn, ...)`` bound once: calling ``grad_fn``
+        runs ``loss_fn`` (a JAX transform of a function of this file)."""
+        found = self.model.lookup(func.value, self.model.scope_for(func))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return None
+        value = self.a.assigned_value(found[1][0].node)
+        if type(value) is not cst.Call or self.model.call_name(value) not in TRANSFORMS:
+            return None
+        if not value.args or value.args[0].keyword is not None:
+            return None
+        return self.a.resolve_function(value.args[0].value)
 
     def _constructor(self, func: cst.BaseExpression) -> cst.FunctionDef | None:
         """``Cls(...)`` for a class of this module with an ``__init__``: that method."""
@@ -475,6 +607,10 @@ class _CallWalker:
             kind = summary.params.get(pname)
             if kind is not None:
                 self._consume_arg(call, arg.value, v, inside, LOCAL if kind != CALL else CALL)
+            elif pname in summary.passes:
+                # handed on unchanged to a function the callee cannot see
+                inner = summary.passes[pname]
+                self._consume_arg(call, arg.value, v, inside, CALL, through=inner)
         self._apply_free(call, summary)
         if summary.attrs and skip_first and type(call.func) is cst.Attribute:
             receiver = call.func.value
@@ -494,6 +630,12 @@ class _CallWalker:
             if val is not None:
                 kind = LOCAL if kind != CALL else CALL
                 self._consume(val, Use(call, call, kind, key_name=name))
+        for name, inner in summary.free_passes.items():
+            if name in summary.free:
+                continue
+            val = self._lookup(name, None)
+            if val is not None:
+                self._consume(val, Use(call, call, CALL, key_name=name, through=inner))
 
     def _function_args(
         self,

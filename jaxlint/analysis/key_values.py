@@ -223,6 +223,10 @@ class Use:
     module may split the key or only fold it in (Flax, Haiku, Equinox differ), and this
     file cannot tell. Recorded, but it never makes a later use a reuse, and a reuse it
     takes part in is not ``definite``."""
+    through: Use | None = None
+    """A function of this file that hands the key, unchanged, to a function it cannot see
+    (``train_step(state, batch, rng)`` whose body calls ``model(rng, ...)``): that inner
+    use. Its kind is ``CALL``."""
 
     @cached_property
     def by(self) -> str:
@@ -231,6 +235,15 @@ class Use:
         Generated when a message asks for it: code generation is slow, and most uses
         are never reported."""
         return _code(self.call.func)
+
+    @property
+    def passed_to(self) -> str | None:
+        """For a use ``through`` a function of this file: the function it cannot see that
+        finally receives the key (``model``)."""
+        inner = self.through
+        while inner is not None and inner.through is not None:
+            inner = inner.through
+        return inner.by if inner is not None else None
 
 
 @dataclass(frozen=True, eq=False)
@@ -269,6 +282,11 @@ class Reuse:
             return kinds[0] != CALL
         if CALL not in kinds:
             return True
+        if self.how == "loop" and self.second.through is not None:
+            # a function of this file hands the certain key, unchanged, to a function it
+            # cannot see on every iteration: nothing between derives a new key per step
+            # (a ``fold_in(rng, step)`` in that function would not be a consumption)
+            return self.value.certain
         return kinds != (CALL, CALL) and self.value.certain
 
 
@@ -318,6 +336,13 @@ class _Summary:
     attrs: dict[str, str] = field(default_factory=dict)
     """``self.<attr>`` keys the body consumes as it finds them (not reassigned before)
     -> kind: calling the method consumes the caller's ``self.<attr>``."""
+    passes: dict[str, Use] = field(default_factory=dict)
+    """Parameters not known here to be keys that the body hands, unchanged, to a function
+    it cannot see -> that use: a caller passing a certain key consumes it there as by
+    that function (``CALL``)."""
+    free_passes: dict[str, Use] = field(default_factory=dict)
+    """The same for names of enclosing scopes (a nested ``loss_fn`` calling ``model(rng,
+    ...)`` with its enclosing function's ``rng``)."""
 
 
 _STRENGTH = {CALL: 0, LOCAL: 1, RANDOM: 2}

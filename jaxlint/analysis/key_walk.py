@@ -236,6 +236,11 @@ class _Walker(_CallWalker, _AttrWalker):
         if st is None:
             return
         if use.kind == CALL and not val.certain:
+            # not known here to be a key: what a caller passing a key makes of it
+            if val.where == "param":
+                self.summary.passes.setdefault(val.name, use)
+            elif val.where == "closure" and val.outer_name is not None:
+                self.summary.free_passes.setdefault(val.outer_name, use)
             return
         val.uses.append(use)
         for loop in self.loops:

@@ -65,7 +65,14 @@ A value is *certainly* a key when a key function made it, or when its name is
 passed as the key of a ``jax.random`` function in the same function, or when it
 is annotated as a key (``PRNGKeyArray``, ``jax.Array`` on a key-like name).
 Passing an uncertain value to an unknown function is not recorded as a
-consumption: a parameter called ``rng`` may be a NumPy generator.
+consumption: a parameter called ``rng`` may be a NumPy generator. But a function of
+this module that hands a parameter (or a name of an enclosing function) unchanged to
+an unknown function says so in its summary (``_Summary.passes``/``free_passes``): a
+caller that passes a certain key consumes it there as by that unknown function
+(``Use.through``), and doing so on every iteration of a loop that never rebinds the
+key is a reuse (nothing on the way derives a key per step). A Haiku transformed
+function of this module (``f = hk.transform(g)``) is known: ``f.init(rng, ...)``
+draws from its key (``LOCAL``), ``f.apply(params, rng, ...)`` may (``CALL``).
 
 Keys held on attributes (``self.rng``, ``state.key``) are walked like variables once
 they are clearly keys, and forgotten where they may be reassigned
@@ -167,6 +174,8 @@ class KeyAnalysis:
         self._exit_envs: dict[int, dict[str, KeyValue]] = {}
         self._lambdas: dict[int, cst.Lambda] = {}
         self._assigned: dict[int, cst.BaseExpression] = {}
+        self._unpacked: dict[int, tuple[cst.BaseExpression, int]] = {}
+        """``a, b = value``: each target name (``id``) -> (value, its position)."""
         self.uses_flax = bool(model.module_imports("flax"))
         """The module imports Flax: ``x.init(key, ...)`` is a Flax module's init."""
         self._module_env: dict[str, KeyValue] = {}
@@ -390,6 +399,9 @@ class KeyAnalysis:
                     self._note_attribute_target(t.target)
                 if len(node.targets) == 1 and type(node.value) is cst.Lambda:
                     self._lambdas[id(node.targets[0].target)] = node.value
+                if len(node.targets) == 1 and type(node.targets[0].target) is cst.Tuple:
+                    for i, el in enumerate(node.targets[0].target.elements):
+                        self._unpacked[id(el.value)] = (node.value, i)
             elif kind is cst.Call:
                 qn = call_name(node)
                 if qn in LOOP_BODIES:
@@ -440,6 +452,10 @@ class KeyAnalysis:
 
     def _lambda_bound_to(self, target: cst.CSTNode) -> cst.Lambda | None:
         return self._lambdas.get(id(target))
+
+    def unpacked_from(self, target: cst.CSTNode) -> tuple[cst.BaseExpression, int] | None:
+        """``(value, i)`` when ``target`` is the ``i``-th name of ``a, b = value``."""
+        return self._unpacked.get(id(target))
 
     def assigned_value(self, target: cst.CSTNode) -> cst.BaseExpression | None:
         """The value of ``target = value`` (``target`` is the bound ``Name``)."""

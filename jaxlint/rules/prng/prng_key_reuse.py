@@ -53,6 +53,10 @@ VALID_EXAMPLES = [
         note="`nnx.Rngs` streams give a fresh key on every call",
     ),
     EXAMPLES.valid(
+        "valid_haiku_init_and_apply_split_keys.py",
+        note="`init` and `apply` of a transformed function, each given its own split key",
+    ),
+    EXAMPLES.valid(
         "valid_one_use_each_arm_if.py", note="one use in each arm of an `if`", runs=True
     ),
     EXAMPLES.valid("valid_first_use_returns.py", note="the first use returns", runs=True),
@@ -251,6 +255,42 @@ INVALID_EXAMPLES = [
         note="`jnp.where` never draws, but the key it passes on was split already",
     ),
     EXAMPLES.invalid(
+        "invalid_tree_map_alias_same_noise_every_leaf.py",
+        line=10,
+        column=12,
+        message_contains=(
+            "`key` is drawn from by `noise` (line 8), which `tree_map` at line 10 calls once"
+            " for every leaf of the tree: the key is reused for every leaf"
+        ),
+        raises="KeyReuseError",
+        note="a lambda mapped over a tree through a local alias of `tree_util.tree_map`"
+        " draws from the one key it closes over (jax d10cf0e3)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_haiku_init_and_apply_same_key.py",
+        line=16,
+        column=32,
+        message_contains=(
+            "`rng` is consumed by `model.init` (which draws from it) at line 15 and again by"
+            " `model.apply` (which receives it and may draw from it) at line 16"
+        ),
+        note="one key given to `init` and `apply` of an `hk.transform`ed function (dm-haiku"
+        " 96ecde6a); tests/test_keys.py runs it under `jax_debug_key_reuse` where Haiku is"
+        " installed: KeyReuseError",
+    ),
+    EXAMPLES.invalid(
+        "invalid_loop_passes_key_through_train_step.py",
+        line=18,
+        column=51,
+        message_contains=(
+            "`rng` is consumed by `train_step` (which passes it on to `model`, which may draw"
+            " from it) at line 18 on every iteration of the loop at line 17"
+        ),
+        raises="KeyReuseError",
+        note="a training step of the file hands the loop's one key, unchanged, to the model"
+        " on every step (flax 64a7cb54)",
+    ),
+    EXAMPLES.invalid(
         "invalid_state_attribute_two_draws.py",
         line=15,
         message_contains="`state.rng` is consumed by `jax.random.normal` at line 14",
@@ -407,8 +447,11 @@ class PrngKeyReuse(PrngKeyReuseChecks, Rule):
 Flags a PRNG key that is consumed twice on one path through a function: two
 samplers on the same key, a key used again after `jax.random.split(key)` without
 rebinding it, a key consumed in a loop body (or a comprehension) that does not
-rebind it, and a key that the body of `lax.scan`, `lax.fori_loop`,
-`lax.while_loop` or `lax.map` closes over and consumes. The message names both
+rebind it, a key that the body of `lax.scan`, `lax.fori_loop`,
+`lax.while_loop` or `lax.map` closes over and consumes, and a key that a lambda or
+local function mapped over a tree (`jax.tree.map`, `jax.tree_util.tree_map`, also
+through a local alias `tree_map = tree_util.tree_map`) or a sequence (`map`) closes
+over and draws from: every leaf gets the same random bits. The message names both
 uses by line.
 
 It follows the semantics of JAX's own key-reuse checker (`jax_debug_key_reuse`):
@@ -417,12 +460,25 @@ comparisons do not; a function of the same file consumes what its body consumes
 (a lax `cond` runs one branch). A key passed to a function jaxlint cannot see may
 be drawn from, so it counts, but only next to a certain consumption: two such
 calls are not reported (they may only derive keys with `fold_in`, or a test may
-reuse a key on purpose to compare two runs). Not consumptions: predicates
+reuse a key on purpose to compare two runs). A function of the same file that hands
+a parameter, unchanged, to such a function (directly, or through a nested function
+it calls or transforms: `jax.value_and_grad(loss_fn)`) consumes a key given to it
+the same way; given the same certain key on every iteration of a loop that never
+rebinds it, it is reported, since nothing on the way derives a key per step (a
+`fold_in(rng, step)` there is no consumption). That is not reported in tests. A
+jitted function of another module of the project consumes what its body consumes,
+like a plain one. Not consumptions: predicates
 (`assert is_prng_key(key)`, `self.assertTrue(f(key))`, `is_*`/`has_*` calls),
 storing a key (a `namedtuple`, a dataclass of the same file), and the root keys
 of a Flax module's `init(key, x)`/`init_with_output`/`lazy_init` and the
 `rngs=` of `apply` in a file that imports Flax (Flax derives every stream with
-`fold_in`: `flax/core/scope.py`, `LazyRng.as_jax_rng`). One use in each arm of an
+`fold_in`: `flax/core/scope.py`, `LazyRng.as_jax_rng`). A Haiku transformed
+function of the same file (`f = hk.transform(g)`, `hk.transform_with_state`,
+`init, apply = hk.transform(g)`) is known: its `init(rng, ...)` draws from the key
+(Haiku splits it for every parameter initializer) and its `apply(params, [state,]
+rng, ...)` may (it splits the key whenever the function asks for one), so one key
+given to both is reported (`apply`'s keys repeat the ones `init` drew the
+parameters with; `jax_debug_key_reuse` raises). One use in each arm of an
 `if` is fine, and so is a use before a `return`, `break` or `raise`; a use in a
 `try` body and another in its `except` handler is not reported. A loop body
 (`lax.scan`, `fori_loop`, `while_loop`) that consumes a key and returns it

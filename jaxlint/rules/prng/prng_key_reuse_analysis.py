@@ -64,6 +64,8 @@ def _by(use: Use, model: SemanticModel) -> str:
             f"by `{use.by}` (which does not draw from it but can pass it on, and which"
             " `jax_debug_key_reuse` counts as consuming it)"
         )
+    if use.kind == CALL and use.passed_to is not None:
+        return f"by `{use.by}` (which passes it on to `{use.passed_to}`, which may draw from it)"
     if use.kind == CALL:
         return f"by `{use.by}` (which receives it and may draw from it)"
     if use.kind == LOCAL:
@@ -87,6 +89,8 @@ class PrngKeyReuseChecks:
         iteration then repeats the same "random" case."""
         if reuse.how == "attr":
             return False  # each test builds its object (``setUp``) and runs once
+        if reuse.second.through is not None:
+            return False  # handed on to the code under test, which the file cannot see
         if reuse.how == "loop" and _repeats_one_case(reuse, self.ctx.model):
             return True
         if CALL in (reuse.first.kind, reuse.second.kind):
@@ -114,10 +118,14 @@ class PrngKeyReuseChecks:
             )
         if reuse.how in _LOOP_WORDS:
             assert reuse.loop is not None
+            by, same = f"`{second.by}`", "every iteration draws the same random bits"
+            if second.passed_to is not None:
+                by += f" (which passes it on to `{second.passed_to}`, which may draw from it)"
+                same = f"if it draws, {same}"
             return (
-                f"is consumed by `{second.by}` at line {where} on every iteration of the"
+                f"is consumed by {by} at line {where} on every iteration of the"
                 f" {_LOOP_WORDS[reuse.how]} at line {line(self, reuse.loop)} and never rebound:"
-                " every iteration draws the same random bits; split it in the loop"
+                f" {same}; split it in the loop"
                 " (`key, sub = jax.random.split(key)`) or use `jax.random.fold_in(key, i)`"
             )
         if reuse.how == "attr":
@@ -142,16 +150,34 @@ class PrngKeyReuseChecks:
                 " (`key, sub = jax.random.split(key)`)"
             )
         if reuse.how == "mapped":
-            return (
-                f"is consumed by `{fn}` at line {where}, which `{prim}` calls once per element"
-                " or leaf: each draws the same random bits; split it into one key per leaf"
-            )
+            return self._mapped(reuse, fn, prim)
         prim = prim.split(".")[-1]
         return (
             f"is captured by `{fn}`, the body of `lax.{prim}` at line"
             f" {line(self, reuse.loop)}, and consumed by `{second.by}` at line {where} on every"
             " iteration; thread the key through the carry and split it there, or use"
             " `jax.random.fold_in(key, i)`"
+        )
+
+    def _mapped(self, reuse: Reuse, fn: str, prim: str) -> str:
+        """A function mapped over a tree (or a sequence) draws from one key it closes over."""
+        call = reuse.loop
+        assert isinstance(call, cst.Call) and reuse.body is not None
+        if fn == "<lambda>":
+            first = call.args[0].value if call.args else None
+            fn = first.value if type(first) is cst.Name else fn  # ``tree_map(noise_, tree)``
+        drawn = f"is drawn from by `{fn}` (line {line(self, reuse.body)})"
+        if self.ctx.model.call_name(call) == "builtins.map":
+            return (
+                f"{drawn}, which `{prim}` at line {line(self, call)} calls once for every"
+                " element: every element gets the same random bits; split it into one key"
+                " per element"
+            )
+        return (
+            f"{drawn}, which `{prim}` at line {line(self, call)} calls once for every leaf"
+            " of the tree: the key is reused for every leaf, so every leaf draws the same"
+            " random bits (identical noise on leaves of the same shape); split it into one"
+            " key per leaf (`jax.random.split(key, len(leaves))`, then `jax.tree.unflatten`)"
         )
 
     def _why(self, reuse: Reuse) -> str:
