@@ -18,8 +18,10 @@ change, their findings published to each cell's document.
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import gc
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +48,7 @@ from jaxlint.server.linting import (
 from jaxlint.server.options import SERVER_KEYS, parse_options
 from jaxlint.server.protocol import AnsweringProtocol
 from jaxlint.server.uris import display_name, path_of
-from jaxlint.server.worker import TaskCancelled, Worker
+from jaxlint.server.worker import FullLint, TaskCancelled, Worker
 
 FIX_ALL_KIND = "source.fixAll.jaxlint"
 FIX_ALL_TITLE = "Fix all safe jaxlint findings"
@@ -54,6 +56,16 @@ FIX_ALL_UNSAFE_TITLE = "Fix all jaxlint findings (safe and unsafe)"
 DEFAULT_EXACT_DELAY = 0.3
 """Seconds without an edit before the full lint follows the fast pass."""
 _DEPRECATED_CODES = ("JAX701", "JAX702")
+CONFIG_NAMES = frozenset(
+    {"pyproject.toml", "jaxlint.toml", "setup.cfg", "pytest.ini", "tox.ini", ".gitignore"}
+)
+"""Files whose change on disk is a settings change (the configuration the linter reads,
+the pytest configuration the x64 analysis reads, what discovery leaves out)."""
+WATCHED_GLOBS = ("**/*.py", *(f"**/{name}" for name in sorted(CONFIG_NAMES)))
+"""What the server asks the client to watch on disk (``workspace/didChangeWatchedFiles``)."""
+X64_FILES = frozenset({"__init__.py", "conftest.py"})
+"""Modules whose text (not their summary) the ``x64`` questions read (analysis/x64.py)."""
+WATCH_ID = "jaxlint-watched-files"
 
 
 @dataclass
@@ -72,7 +84,19 @@ class DocState:
     """The last text that parsed, its statements and diagnostics: where the fast pass
     starts from while the document has a syntax error."""
     recheck: bool = False
-    """The index ended while this document's full lint ran: look again after it."""
+    """The index ended (or a module it reads changed) while this document's full lint
+    ran: look again after it."""
+    dependent: bool = False
+    """The full lint due (``timer``) or running is a look again because a module this
+    document reads changed (``JaxlintServer.look_again``), not one of its own edits."""
+    queries: dict[str, Any] | None = None
+    """What the last full lint asked of other modules, and the answers."""
+    summary: tuple[str, str] | None = None
+    """The digests of what this module tells the others (``linting._summary_digest``),
+    as of the last full lint (``seen_text``)."""
+    seen_text: str | None = None
+    """The text the other documents' last results may have read: the one of this
+    document's last full lint (None: not linted in full yet; the file on disk)."""
     lsp_forms: dict[int, tuple[Diagnostic, lsp.Diagnostic]] = field(default_factory=dict)
     """id(diagnostic) -> (it, its LSP form) as last published (the pair keeps the id valid)."""
 
@@ -144,6 +168,12 @@ class JaxlintServer(LanguageServer):
         self.shown_bug = False
         self.generation = 0
         """Bumped whenever configs are to be read again (the worker's linter follows)."""
+        self.owed: set[str] = set()
+        """Documents whose look again (``look_again``) an edit cancelled: done after the
+        next full lint of any document."""
+        self.full_lints: collections.deque[tuple[str, str, bool]] = collections.deque(maxlen=200)
+        """The last full lints: (URI, where the result came from: ``lint``, ``memo``,
+        ``cache``; whether it was a look again). For the log and the tests."""
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -253,8 +283,23 @@ class JaxlintServer(LanguageServer):
         )
         if state.spans is not None:
             state.good = (text, state.spans, result.diagnostics)
+        old = self.docs.get(uri)
+        if old is not None:  # linted again (a save, a settings change): what others saw
+            state.queries, state.summary = old.queries, old.summary
+            state.seen_text = old.seen_text
         self.docs[uri] = state
+        self.set_buffer(state)
         return state
+
+    def set_buffer(self, state: DocState) -> None:
+        """The document's text stands for its file in every project view from now on."""
+        if state.path is not None:
+            self.linter.buffers[os.path.abspath(state.path)] = state.text
+
+    def other_buffers(self, state: DocState) -> dict[str, str]:
+        """The other open documents' texts (for a full lint of ``state`` in the worker)."""
+        own = os.path.abspath(state.path) if state.path is not None else None
+        return {k: v for k, v in self.linter.buffers.items() if k != own}
 
     def relint(self, uri: str, text: str | None = None, version: int | None = None) -> None:
         """A full lint of the document (as it is now, or as given), published."""
@@ -271,6 +316,8 @@ class JaxlintServer(LanguageServer):
         self.publish(state)
         if not state.result.exact:
             self.schedule_exact(state)
+        else:  # from the cache (or too large, or a bad config): no full lint follows
+            self.record_full(state, state.result, self.linter.last_source, False)
         if not self.frozen:
             # Everything loaded so far (libcst, the rules) lives as long as the server:
             # keep the cyclic GC from walking it again and again (65 ms pauses, measured
@@ -326,11 +373,17 @@ class JaxlintServer(LanguageServer):
             result = LintResult(fast.diagnostics, settings, exact=False)
             state.spans = fast.spans
         state.text, state.version, state.result = new_text, params.text_document.version, result
+        self.set_buffer(state)
         if state.spans is not None:
             state.good = (state.text, state.spans, result.diagnostics)
         self.publish(state)
         if not result.exact:
             self.schedule_exact(state)
+        # a look again at another document, for an older text of this one: stale
+        for other in self.docs.values():
+            if other is not state and other.dependent:
+                self.cancel_exact(other)
+                self.owed.add(other.uri)
 
     def cancel_exact(self, state: DocState) -> None:
         """The document changed (or closed): its full lint is not wanted. A waiting one is
@@ -343,6 +396,7 @@ class JaxlintServer(LanguageServer):
             self.worker.cancel(state.running)
             state.running = None
         state.recheck = False  # the next full lint reads the project as it is then
+        state.dependent = False
 
     def schedule_exact(self, state: DocState) -> None:
         loop = asyncio.get_event_loop()
@@ -362,7 +416,13 @@ class JaxlintServer(LanguageServer):
         # after an open (and after the index): through the results cache, and into it
         persist = quiet_if_same or bool(state.result.extra.get("partial"))
         future = self.worker.submit_lint(
-            state.text, state.path, state.name, self.linter.overrides, self.generation, persist
+            state.text,
+            state.path,
+            state.name,
+            self.linter.overrides,
+            self.generation,
+            persist,
+            self.other_buffers(state),
         )
         if future is None:
             self.exact_here(state, persist=persist, quiet_if_same=quiet_if_same)
@@ -377,18 +437,97 @@ class JaxlintServer(LanguageServer):
     ) -> None:
         if persist is None:
             persist = bool(state.result.extra.get("partial"))
+        dependent, state.dependent = state.dependent, False
         result = self.linter.lint(state.text, state.path, state.name, persist=persist)
-        self.settle(state, result, quiet_if_same)
+        self.settle(state, result, quiet_if_same, self.linter.last_source, dependent)
 
-    def settle(self, state: DocState, result: LintResult, quiet_if_same: bool) -> None:
+    def settle(
+        self,
+        state: DocState,
+        result: LintResult,
+        quiet_if_same: bool,
+        source: str = "lint",
+        dependent: bool = False,
+    ) -> None:
         """The full lint's result becomes the document's; published (unless it finds what
-        is published already and ``quiet_if_same``)."""
+        is published already and ``quiet_if_same``). Then the other open documents that
+        read what this one tells them are looked at again if that changed."""
         same = quiet_if_same and _same(state.result.diagnostics, result.diagnostics)
         state.result = result
         if state.spans is not None:
             state.good = (state.text, state.spans, state.result.diagnostics)
         if not same:
             self.publish(state)
+        self.record_full(state, result, source, dependent)
+
+    def record_full(
+        self, state: DocState, result: LintResult, source: str, dependent: bool
+    ) -> None:
+        """A full lint's result (or the cache's, exact too) is the document's: keep what it
+        asked of other modules, and if what the module tells the others changed since
+        they last read it, look again at the open documents that read it."""
+        self.full_lints.append((state.uri, source, dependent))
+        state.queries = result.extra.get("queries")
+        if state.path is None:
+            return
+        new = result.extra.get("summary")
+        if state.seen_text is None:  # the others read the file on disk until now
+            before = _disk_text(state.path)
+            exports = calls = before != state.text
+        else:
+            before = state.seen_text
+            old = state.summary
+            exports = old is not new and (old is None or new is None or old[0] != new[0])
+            calls = old is not new and (old is None or new is None or old[1] != new[1])
+        x64 = state.path.name in X64_FILES and before != state.text
+        state.summary, state.seen_text = new, state.text
+        self.module_changed(state.path, exports, calls, x64, origin=state.uri)
+
+    def module_changed(
+        self, path: Path, exports: bool, calls: bool, x64: bool, origin: str | None = None
+    ) -> None:
+        """What the module of ``path`` tells the others changed (``exports``: its
+        functions, classes, values or re-exports; ``calls``: its calls from traced code;
+        ``x64``: its text, for an ``__init__.py`` or ``conftest.py``): the other open
+        documents whose last full lint asked something that may read it are looked at
+        again (``look_again``), and those an edit left owed one."""
+        targets = set(self.owed)
+        self.owed.clear()
+        module = _module_name(path) if exports or calls or x64 else None
+        if module is not None:
+            where = Path(os.path.abspath(path)).as_posix()
+            for uri, other in self.docs.items():
+                if other.queries and asks_of(other.queries, module, where, exports, calls, x64):
+                    targets.add(uri)
+        for uri in sorted(targets):
+            other = self.docs.get(uri)
+            if other is not None and uri != origin:
+                self.look_again(other)
+
+    def closed(self, state: DocState) -> None:
+        """The document was closed: its file on disk stands for it again in the project
+        views; if that differs from what the others last read, they are looked at."""
+        if state.path is None:
+            return
+        self.linter.buffers.pop(os.path.abspath(state.path), None)
+        seen = state.seen_text if state.seen_text is not None else state.text
+        changed = _disk_text(state.path) != seen
+        self.module_changed(state.path, changed, changed, changed and state.path.name in X64_FILES)
+
+    def look_again(self, state: DocState) -> None:
+        """A module this document reads changed: after the idle delay, its full lint in
+        the worker checks what its last result asked of other modules and lints it
+        again only if an answer changed (a result the worker or the cache holds is
+        taken otherwise); published only if its findings changed. An edit of another
+        document cancels it until the next full lint (``owed``)."""
+        if state.timer is not None:
+            return  # its own full lint is due: it reads the project as it is then
+        if state.running is not None:
+            state.recheck = True
+            return
+        state.dependent = True
+        loop = asyncio.get_event_loop()
+        state.timer = loop.call_later(self.exact_delay, self.exact, state.uri, state.version, True)
 
     def exact_done(
         self,
@@ -400,8 +539,10 @@ class JaxlintServer(LanguageServer):
         _wrapped,
     ) -> None:
         state = self.docs.get(uri)
+        dependent = False
         if state is not None and state.running is future:
             state.running = None
+            dependent, state.dependent = state.dependent, False
         if future.cancelled():
             return
         current = state is not None and state.version == version and state.text == text
@@ -422,11 +563,20 @@ class JaxlintServer(LanguageServer):
             settings = self.linter.settings_for(state.path)
         except ConfigError:
             settings = None
-        self.settle(state, LintResult(future.result(), settings), quiet_if_same)
+        answer: FullLint = future.result()
+        extra: dict[str, Any] = {}
+        if answer.queries:
+            extra["queries"] = answer.queries
+        if answer.summary is not None:
+            extra["summary"] = answer.summary
+        result = LintResult(answer.diagnostics, settings, extra=extra)
+        self.settle(state, result, quiet_if_same, answer.source, dependent)
         if state.recheck:
             state.recheck = False
             self.exact(uri, version, quiet_if_same=True)
             return
+        if dependent and answer.source == "lint":
+            self.linter.forget(state.path)  # the fast pass's view read the older module
         if settings is not None:  # idle now: the fast pass's project view, for the next edit
             self.linter.warm_facts(state.path, settings)
 
@@ -706,6 +856,64 @@ class JaxlintServer(LanguageServer):
 
     # -- settings -----------------------------------------------------------------------
 
+    def configs_changed(self) -> None:
+        """The configuration may have changed (a settings change, a config file changed
+        on disk): read it again, lint the open documents again, and index again (the
+        cache entries of the old settings do not answer the new)."""
+        self.linter.reset()
+        self.generation += 1
+        for uri in list(self.docs):
+            self.relint(uri)
+        for state in list(self.notebooks.values()):
+            self.relint_notebook(state)
+        self.indexer.start()
+
+    # -- files changed outside the editor -------------------------------------------------
+
+    def watch_files(self) -> None:
+        """Ask the client to tell about changes on disk (``WATCHED_GLOBS``), when it can
+        be asked at run time (dynamic registration of ``didChangeWatchedFiles``)."""
+        workspace = self.client_capabilities.workspace
+        found = workspace.did_change_watched_files if workspace is not None else None
+        if found is None or not found.dynamic_registration:
+            return
+        options = lsp.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[lsp.FileSystemWatcher(glob_pattern=g) for g in WATCHED_GLOBS]
+        )
+        registration = lsp.Registration(
+            id=WATCH_ID, method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
+        )
+        try:
+            self.client_register_capability(lsp.RegistrationParams([registration]))
+        except Exception as exc:  # no file watching: files are read again when opened
+            self.log(f"jaxlint: cannot watch files ({type(exc).__name__}: {exc})")
+
+    def files_changed(self, params: lsp.DidChangeWatchedFilesParams) -> None:
+        """Files changed on disk outside the editor. A configuration file: as a settings
+        change (``configs_changed``). A Python file that is not open (an open one is the
+        editor's: its buffer, and its save, count): its index entry is brought up to
+        date in the background (the index's worker, niced), then the open documents
+        that read what it tells them are looked at again."""
+        paths: list[Path] = []
+        for event in params.changes:
+            path = path_of(event.uri)
+            if path is None:
+                continue
+            if path.name in CONFIG_NAMES:
+                self.log(f"jaxlint: {path} changed: reading the configuration again")
+                self.configs_changed()  # the index that follows covers the files too
+                return
+            if path.suffix in (".py", ".pyi") and path not in paths:
+                paths.append(path)
+        open_paths = {os.path.abspath(s.path) for s in self.docs.values() if s.path}
+        paths = [p for p in paths if os.path.abspath(p) not in open_paths]
+        if paths:
+            self.indexer.refresh(paths, functools.partial(self.disk_modules_changed, paths))
+
+    def disk_modules_changed(self, paths: list[Path]) -> None:
+        for path in paths:
+            self.module_changed(path, True, True, path.name in X64_FILES)
+
     def apply_settings(self, raw: Any) -> None:
         overrides, problems = parse_options(raw)
         self.indexer.enabled = overrides.pop("index", True) is not False
@@ -722,6 +930,76 @@ def docs_url_of(result: LintResult | None) -> str | None:
     configuration could not be read); ``$JAXLINT_DOCS_URL`` wins over it in ``rule_url``."""
     settings = result.settings if result is not None else None
     return settings.docs_url if settings is not None else None
+
+
+def asks_of(
+    queries: dict[str, Any], module: str, where: str, exports: bool, calls: bool, x64: bool
+) -> bool:
+    """Whether a result that asked ``queries`` may have read what ``module`` (its file at
+    the absolute POSIX path ``where``) tells the others, given what changed of it: a
+    question about a name of the module (or of a module inside it), one whose answer
+    came from its file (a name re-exported from it: the answer's ``where``), one not
+    answered (the name may be found now) in the same top-level package; the traced
+    calls into the asking module when ``calls`` changed (any module may make them);
+    the x64 questions when ``x64``. A question of a kind not known here: yes."""
+    top = module.split(".")[0]
+    for slot, answer in queries.items():
+        kind, _, key = slot.partition(":")
+        if kind == "callers":
+            if calls:
+                return True
+            continue
+        if kind == "x64":
+            if x64:
+                return True
+            continue
+        if kind not in ("function", "class", "value"):
+            return True
+        if not exports:
+            continue
+        if key == module or key.startswith(module + "."):
+            return True
+        if answer is None:
+            if key.split(".")[0] == top:
+                return True
+            continue
+        if any(where == w or where.endswith("/" + w) for w in _where_files(answer)):
+            return True
+    return False
+
+
+def _where_files(value: Any) -> list[str]:
+    """The files an answer names (its ``where`` values, ``path:line``), as POSIX paths."""
+    out: list[str] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "where" and isinstance(v, str):
+                out.append(Path(v.rpartition(":")[0] or v).as_posix())
+            else:
+                out += _where_files(v)
+    elif isinstance(value, list):
+        for v in value:
+            out += _where_files(v)
+    return out
+
+
+def _module_name(path: Path) -> str | None:
+    from jaxlint.analysis.project import module_id
+
+    try:
+        found = module_id(path)
+    except (OSError, ValueError):
+        return None
+    return found.name if found is not None else None
+
+
+def _disk_text(path: Path) -> str | None:
+    from jaxlint.source import DecodeError, SourceError, read_source
+
+    try:
+        return read_source(path).text
+    except (SourceError, DecodeError, OSError, ValueError):
+        return None
 
 
 def _same(old: list[Diagnostic], new: list[Diagnostic]) -> bool:
@@ -754,6 +1032,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
             ls.show(message)
         ls.pending_messages.clear()
         ls.warm_up()
+        ls.watch_files()
         ls.indexer.start_soon()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -764,11 +1043,18 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         for message in ls.pending_messages:
             ls.show(message)
         ls.pending_messages.clear()
-        for uri in list(ls.docs):
-            ls.relint(uri)
-        for state in list(ls.notebooks.values()):
-            ls.relint_notebook(state)
-        ls.indexer.start()  # the cache entries of the old settings do not answer the new
+        ls.configs_changed()
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: JaxlintServer, params: lsp.DidChangeWatchedFilesParams):
+        ls.files_changed(params)
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def did_change_workspace_folders(
+        ls: JaxlintServer, params: lsp.DidChangeWorkspaceFoldersParams
+    ) -> None:
+        # pygls has updated ``ls.workspace`` already
+        ls.indexer.folders_changed([f.uri for f in params.event.added or []])
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: JaxlintServer, params: None) -> None:
@@ -817,6 +1103,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         if state is not None:
             ls.cancel_exact(state)
             ls.linter.forget(state.path)
+            ls.closed(state)
         ls.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
         )
