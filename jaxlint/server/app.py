@@ -11,6 +11,13 @@ linted from what the cache knows of the other modules, and the full lint follows
 At ``initialized`` the workspace is indexed in a second worker process
 (``indexer.py``, ``index.py``) while the server answers as usual; when the index is
 done, the open documents are looked at again and published if their findings changed.
+The open documents' texts stand for their files in every project view; when a full
+lint changes what a document's module tells the others (its summary), the other open
+documents whose last result may read it are looked at again (``record_full``,
+``look_again``): linted and published only if an answer changed. Files changed on disk
+outside the editor (``workspace/didChangeWatchedFiles``, registered at ``initialized``)
+are re-indexed and do the same; a changed configuration file is a settings change;
+added workspace folders are indexed.
 Notebooks (LSP notebook document sync, ``notebooks.py``) are linted in full on every
 change, their findings published to each cell's document.
 """

@@ -11,6 +11,8 @@ only when their findings changed. A document whose full lint runs at that moment
 looked at again after it (``DocState.recheck``): its view of the project may predate
 the index. An index that fails is reported in the log and not tried again until the
 settings change; the documents are then linted as they are opened, as before.
+The same worker brings up to date the entries of files changed on disk outside the
+editor (``refresh``), and indexes workspace folders added later (``folders_changed``).
 """
 
 from __future__ import annotations

@@ -30,6 +30,9 @@ the kernel sends it SIGTERM when the server dies (``PR_SET_PDEATHSIG``; elsewher
 thread watches the parent's pid), so a worker busy with a long lint does not outlive
 the server either.
 
+Task kinds: ``lint`` (a document's full lint, :class:`FullLint`), ``index`` (the
+workspace) and ``refresh`` (files changed on disk, ``index.refresh_files``).
+
 Messages, server to worker: ``("task", id, kind, args)`` and ``("cancel", id)``;
 worker to server: ``("progress", id, value)`` any number of times while a task runs,
 then one of ``("ok", id, value)``, ``("error", id, message)``, ``("cancelled", id,
