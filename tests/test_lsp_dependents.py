@@ -22,8 +22,9 @@ import pytest
 pytest.importorskip("pygls.lsp.server", reason="jaxlint server needs the lsp extra")
 lsp = pytest.importorskip("lsprotocol.types")
 
-from jaxlint.server.app import asks_of, build_server  # noqa: E402
+from jaxlint.server.app import build_server  # noqa: E402
 from jaxlint.server.linting import DocumentLinter  # noqa: E402
+from jaxlint.server.readers import asks_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 120.0
@@ -110,20 +111,20 @@ def test_an_edit_that_changes_what_a_module_tells_relints_the_open_files_that_re
 
             # 1. a comment at the end of step.py: its summary is the same, nobody is
             # looked at again
-            done = len(server.full_lints)
+            done = len(server.readers.full_lints)
             _edit(server, s, 2, len(lines), "# a note\n")
             await _idle(server)
-            after = list(server.full_lints)[done:]
+            after = list(server.readers.full_lints)[done:]
             assert [uri for uri, _, _ in after] == [s], after
 
             # 2. a new function in step.py: what it exports changed, but no answer that
             # util.py or loop.py got: loop.py (which reads step.py) is looked at again
             # and answered without a lint; util.py (which asks only who calls it) is not
-            done = len(server.full_lints)
+            done = len(server.readers.full_lints)
             count = len(published)
             _edit(server, s, 3, len(lines) + 1, "\n\ndef extra(x):\n    return x\n")
             await _idle(server)
-            after = list(server.full_lints)[done:]
+            after = list(server.readers.full_lints)[done:]
             assert (lp, "memo", True) in after, after
             assert not [a for a in after if a[0] == u], after
             assert not [a for a in after if a[2] and a[1] == "lint"], after
@@ -131,11 +132,11 @@ def test_an_edit_that_changes_what_a_module_tells_relints_the_open_files_that_re
 
             # 3. train_step no longer jitted: helper is not traced any more; util.py is
             # linted again (in the worker) and published without JAX101
-            done = len(server.full_lints)
+            done = len(server.readers.full_lints)
             jit_line = next(i for i, t in enumerate(lines) if t.startswith("@jax.jit"))
             _edit(server, s, 4, jit_line, "", end=jit_line + 1)
             await _idle(server)
-            after = list(server.full_lints)[done:]
+            after = list(server.readers.full_lints)[done:]
             assert (u, "lint", True) in after, after
             assert _codes(_last(published, u)) == []
             assert _last(published, u).version == 1
@@ -147,7 +148,7 @@ def test_an_edit_that_changes_what_a_module_tells_relints_the_open_files_that_re
             # 4. closing step.py unsaved: the file on disk (jitted) stands for it again
             state = server.docs.pop(s)  # as didClose does
             server.cancel_exact(state)
-            server.closed(state)
+            server.readers.closed(state)
             await _idle(server)
             assert _codes(_last(published, u)) == [("JAX101", 5)]
         finally:
@@ -195,8 +196,8 @@ def test_a_file_changed_on_disk_updates_its_entry_and_relints_the_open_files_tha
             assert _codes(_last(published, u)) == [("JAX101", 5)]
             # step.py (not open) loses its jit on disk
             step.write_text(step.read_text().replace("@jax.jit\n", ""))
-            done = len(server.full_lints)
-            server.files_changed(
+            done = len(server.readers.full_lints)
+            server.readers.files_changed(
                 lsp.DidChangeWatchedFilesParams(
                     [lsp.FileEvent(step.as_uri(), lsp.FileChangeType.Changed)]
                 )
@@ -207,28 +208,28 @@ def test_a_file_changed_on_disk_updates_its_entry_and_relints_the_open_files_tha
                 {"files": 1, "from_cache": 0, "linted": 1, "skipped": 0}
             ]
             assert any(m.startswith("jaxlint: re-indexed 1 changed file") for m in logs), logs
-            assert (u, "lint", True) in list(server.full_lints)[done:]
+            assert (u, "lint", True) in list(server.readers.full_lints)[done:]
             assert _codes(_last(published, u)) == []
             # the index's entry of step.py is its new text's: opening it is a cache hit
             opened = DocumentLinter()
             opened.lint(step.read_text(), step, "step.py", persist=True, partial=True)
             assert opened.last_source == "cache"
             # an open file's change on disk is the editor's (its buffer, its save)
-            server.files_changed(
+            server.readers.files_changed(
                 lsp.DidChangeWatchedFilesParams([lsp.FileEvent(u, lsp.FileChangeType.Changed)])
             )
             assert server.indexer.refreshes == 1
             # deleted: nothing to lint; the open file that read it is looked at again
             step.unlink()
-            done = len(server.full_lints)
-            server.files_changed(
+            done = len(server.readers.full_lints)
+            server.readers.files_changed(
                 lsp.DidChangeWatchedFilesParams(
                     [lsp.FileEvent(step.as_uri(), lsp.FileChangeType.Deleted)]
                 )
             )
             await _idle(server)
             assert server.indexer.refreshes == 1  # nothing to send to the worker
-            assert any(a[0] == u and a[2] for a in list(server.full_lints)[done:])
+            assert any(a[0] == u and a[2] for a in list(server.readers.full_lints)[done:])
             assert _codes(_last(published, u)) == []
         finally:
             server.worker.close()
@@ -253,7 +254,7 @@ def test_a_config_file_changed_on_disk_is_a_settings_change(tmp_path, monkeypatc
             generation = server.generation
             pyproject = root / "pyproject.toml"
             pyproject.write_text(pyproject.read_text() + '\n[tool.jaxlint]\nignore = ["JAX101"]\n')
-            server.files_changed(
+            server.readers.files_changed(
                 lsp.DidChangeWatchedFilesParams(
                     [lsp.FileEvent(pyproject.as_uri(), lsp.FileChangeType.Changed)]
                 )

@@ -13,8 +13,8 @@ At ``initialized`` the workspace is indexed in a second worker process
 done, the open documents are looked at again and published if their findings changed.
 The open documents' texts stand for their files in every project view; when a full
 lint changes what a document's module tells the others (its summary), the other open
-documents whose last result may read it are looked at again (``record_full``,
-``look_again``): linted and published only if an answer changed. Files changed on disk
+documents whose last result may read it are looked at again (``readers.py``):
+linted and published only if an answer changed. Files changed on disk
 outside the editor (``workspace/didChangeWatchedFiles``, registered at ``initialized``)
 are re-indexed and do the same; a changed configuration file is a settings change;
 added workspace folders are indexed.
@@ -25,7 +25,6 @@ change, their findings published to each cell's document.
 from __future__ import annotations
 
 import asyncio
-import collections
 import functools
 import gc
 import os
@@ -54,6 +53,7 @@ from jaxlint.server.linting import (
 )
 from jaxlint.server.options import SERVER_KEYS, parse_options
 from jaxlint.server.protocol import AnsweringProtocol
+from jaxlint.server.readers import Readers
 from jaxlint.server.uris import display_name, path_of
 from jaxlint.server.worker import FullLint, TaskCancelled, Worker
 
@@ -63,16 +63,6 @@ FIX_ALL_UNSAFE_TITLE = "Fix all jaxlint findings (safe and unsafe)"
 DEFAULT_EXACT_DELAY = 0.3
 """Seconds without an edit before the full lint follows the fast pass."""
 _DEPRECATED_CODES = ("JAX701", "JAX702")
-CONFIG_NAMES = frozenset(
-    {"pyproject.toml", "jaxlint.toml", "setup.cfg", "pytest.ini", "tox.ini", ".gitignore"}
-)
-"""Files whose change on disk is a settings change (the configuration the linter reads,
-the pytest configuration the x64 analysis reads, what discovery leaves out)."""
-WATCHED_GLOBS = ("**/*.py", *(f"**/{name}" for name in sorted(CONFIG_NAMES)))
-"""What the server asks the client to watch on disk (``workspace/didChangeWatchedFiles``)."""
-X64_FILES = frozenset({"__init__.py", "conftest.py"})
-"""Modules whose text (not their summary) the ``x64`` questions read (analysis/x64.py)."""
-WATCH_ID = "jaxlint-watched-files"
 
 
 @dataclass
@@ -175,12 +165,7 @@ class JaxlintServer(LanguageServer):
         self.shown_bug = False
         self.generation = 0
         """Bumped whenever configs are to be read again (the worker's linter follows)."""
-        self.owed: set[str] = set()
-        """Documents whose look again (``look_again``) an edit cancelled: done after the
-        next full lint of any document."""
-        self.full_lints: collections.deque[tuple[str, str, bool]] = collections.deque(maxlen=200)
-        """The last full lints: (URI, where the result came from: ``lint``, ``memo``,
-        ``cache``; whether it was a look again). For the log and the tests."""
+        self.readers = Readers(self)
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -324,7 +309,7 @@ class JaxlintServer(LanguageServer):
         if not state.result.exact:
             self.schedule_exact(state)
         else:  # from the cache (or too large, or a bad config): no full lint follows
-            self.record_full(state, state.result, self.linter.last_source, False)
+            self.readers.full_lint(state, state.result, self.linter.last_source, False)
         if not self.frozen:
             # Everything loaded so far (libcst, the rules) lives as long as the server:
             # keep the cyclic GC from walking it again and again (65 ms pauses, measured
@@ -386,11 +371,7 @@ class JaxlintServer(LanguageServer):
         self.publish(state)
         if not result.exact:
             self.schedule_exact(state)
-        # a look again at another document, for an older text of this one: stale
-        for other in self.docs.values():
-            if other is not state and other.dependent:
-                self.cancel_exact(other)
-                self.owed.add(other.uri)
+        self.readers.edited(state)
 
     def cancel_exact(self, state: DocState) -> None:
         """The document changed (or closed): its full lint is not wanted. A waiting one is
@@ -465,76 +446,7 @@ class JaxlintServer(LanguageServer):
             state.good = (state.text, state.spans, state.result.diagnostics)
         if not same:
             self.publish(state)
-        self.record_full(state, result, source, dependent)
-
-    def record_full(
-        self, state: DocState, result: LintResult, source: str, dependent: bool
-    ) -> None:
-        """A full lint's result (or the cache's, exact too) is the document's: keep what it
-        asked of other modules, and if what the module tells the others changed since
-        they last read it, look again at the open documents that read it."""
-        self.full_lints.append((state.uri, source, dependent))
-        state.queries = result.extra.get("queries")
-        if state.path is None:
-            return
-        new = result.extra.get("summary")
-        if state.seen_text is None:  # the others read the file on disk until now
-            before = _disk_text(state.path)
-            exports = calls = before != state.text
-        else:
-            before = state.seen_text
-            old = state.summary
-            exports = old is not new and (old is None or new is None or old[0] != new[0])
-            calls = old is not new and (old is None or new is None or old[1] != new[1])
-        x64 = state.path.name in X64_FILES and before != state.text
-        state.summary, state.seen_text = new, state.text
-        self.module_changed(state.path, exports, calls, x64, origin=state.uri)
-
-    def module_changed(
-        self, path: Path, exports: bool, calls: bool, x64: bool, origin: str | None = None
-    ) -> None:
-        """What the module of ``path`` tells the others changed (``exports``: its
-        functions, classes, values or re-exports; ``calls``: its calls from traced code;
-        ``x64``: its text, for an ``__init__.py`` or ``conftest.py``): the other open
-        documents whose last full lint asked something that may read it are looked at
-        again (``look_again``), and those an edit left owed one."""
-        targets = set(self.owed)
-        self.owed.clear()
-        module = _module_name(path) if exports or calls or x64 else None
-        if module is not None:
-            where = Path(os.path.abspath(path)).as_posix()
-            for uri, other in self.docs.items():
-                if other.queries and asks_of(other.queries, module, where, exports, calls, x64):
-                    targets.add(uri)
-        for uri in sorted(targets):
-            other = self.docs.get(uri)
-            if other is not None and uri != origin:
-                self.look_again(other)
-
-    def closed(self, state: DocState) -> None:
-        """The document was closed: its file on disk stands for it again in the project
-        views; if that differs from what the others last read, they are looked at."""
-        if state.path is None:
-            return
-        self.linter.buffers.pop(os.path.abspath(state.path), None)
-        seen = state.seen_text if state.seen_text is not None else state.text
-        changed = _disk_text(state.path) != seen
-        self.module_changed(state.path, changed, changed, changed and state.path.name in X64_FILES)
-
-    def look_again(self, state: DocState) -> None:
-        """A module this document reads changed: after the idle delay, its full lint in
-        the worker checks what its last result asked of other modules and lints it
-        again only if an answer changed (a result the worker or the cache holds is
-        taken otherwise); published only if its findings changed. An edit of another
-        document cancels it until the next full lint (``owed``)."""
-        if state.timer is not None:
-            return  # its own full lint is due: it reads the project as it is then
-        if state.running is not None:
-            state.recheck = True
-            return
-        state.dependent = True
-        loop = asyncio.get_event_loop()
-        state.timer = loop.call_later(self.exact_delay, self.exact, state.uri, state.version, True)
+        self.readers.full_lint(state, result, source, dependent)
 
     def exact_done(
         self,
@@ -875,52 +787,6 @@ class JaxlintServer(LanguageServer):
             self.relint_notebook(state)
         self.indexer.start()
 
-    # -- files changed outside the editor -------------------------------------------------
-
-    def watch_files(self) -> None:
-        """Ask the client to tell about changes on disk (``WATCHED_GLOBS``), when it can
-        be asked at run time (dynamic registration of ``didChangeWatchedFiles``)."""
-        workspace = self.client_capabilities.workspace
-        found = workspace.did_change_watched_files if workspace is not None else None
-        if found is None or not found.dynamic_registration:
-            return
-        options = lsp.DidChangeWatchedFilesRegistrationOptions(
-            watchers=[lsp.FileSystemWatcher(glob_pattern=g) for g in WATCHED_GLOBS]
-        )
-        registration = lsp.Registration(
-            id=WATCH_ID, method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
-        )
-        try:
-            self.client_register_capability(lsp.RegistrationParams([registration]))
-        except Exception as exc:  # no file watching: files are read again when opened
-            self.log(f"jaxlint: cannot watch files ({type(exc).__name__}: {exc})")
-
-    def files_changed(self, params: lsp.DidChangeWatchedFilesParams) -> None:
-        """Files changed on disk outside the editor. A configuration file: as a settings
-        change (``configs_changed``). A Python file that is not open (an open one is the
-        editor's: its buffer, and its save, count): its index entry is brought up to
-        date in the background (the index's worker, niced), then the open documents
-        that read what it tells them are looked at again."""
-        paths: list[Path] = []
-        for event in params.changes:
-            path = path_of(event.uri)
-            if path is None:
-                continue
-            if path.name in CONFIG_NAMES:
-                self.log(f"jaxlint: {path} changed: reading the configuration again")
-                self.configs_changed()  # the index that follows covers the files too
-                return
-            if path.suffix in (".py", ".pyi") and path not in paths:
-                paths.append(path)
-        open_paths = {os.path.abspath(s.path) for s in self.docs.values() if s.path}
-        paths = [p for p in paths if os.path.abspath(p) not in open_paths]
-        if paths:
-            self.indexer.refresh(paths, functools.partial(self.disk_modules_changed, paths))
-
-    def disk_modules_changed(self, paths: list[Path]) -> None:
-        for path in paths:
-            self.module_changed(path, True, True, path.name in X64_FILES)
-
     def apply_settings(self, raw: Any) -> None:
         overrides, problems = parse_options(raw)
         self.indexer.enabled = overrides.pop("index", True) is not False
@@ -937,76 +803,6 @@ def docs_url_of(result: LintResult | None) -> str | None:
     configuration could not be read); ``$JAXLINT_DOCS_URL`` wins over it in ``rule_url``."""
     settings = result.settings if result is not None else None
     return settings.docs_url if settings is not None else None
-
-
-def asks_of(
-    queries: dict[str, Any], module: str, where: str, exports: bool, calls: bool, x64: bool
-) -> bool:
-    """Whether a result that asked ``queries`` may have read what ``module`` (its file at
-    the absolute POSIX path ``where``) tells the others, given what changed of it: a
-    question about a name of the module (or of a module inside it), one whose answer
-    came from its file (a name re-exported from it: the answer's ``where``), one not
-    answered (the name may be found now) in the same top-level package; the traced
-    calls into the asking module when ``calls`` changed (any module may make them);
-    the x64 questions when ``x64``. A question of a kind not known here: yes."""
-    top = module.split(".")[0]
-    for slot, answer in queries.items():
-        kind, _, key = slot.partition(":")
-        if kind == "callers":
-            if calls:
-                return True
-            continue
-        if kind == "x64":
-            if x64:
-                return True
-            continue
-        if kind not in ("function", "class", "value"):
-            return True
-        if not exports:
-            continue
-        if key == module or key.startswith(module + "."):
-            return True
-        if answer is None:
-            if key.split(".")[0] == top:
-                return True
-            continue
-        if any(where == w or where.endswith("/" + w) for w in _where_files(answer)):
-            return True
-    return False
-
-
-def _where_files(value: Any) -> list[str]:
-    """The files an answer names (its ``where`` values, ``path:line``), as POSIX paths."""
-    out: list[str] = []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k == "where" and isinstance(v, str):
-                out.append(Path(v.rpartition(":")[0] or v).as_posix())
-            else:
-                out += _where_files(v)
-    elif isinstance(value, list):
-        for v in value:
-            out += _where_files(v)
-    return out
-
-
-def _module_name(path: Path) -> str | None:
-    from jaxlint.analysis.project import module_id
-
-    try:
-        found = module_id(path)
-    except (OSError, ValueError):
-        return None
-    return found.name if found is not None else None
-
-
-def _disk_text(path: Path) -> str | None:
-    from jaxlint.source import DecodeError, SourceError, read_source
-
-    try:
-        return read_source(path).text
-    except (SourceError, DecodeError, OSError, ValueError):
-        return None
 
 
 def _same(old: list[Diagnostic], new: list[Diagnostic]) -> bool:
@@ -1039,7 +835,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
             ls.show(message)
         ls.pending_messages.clear()
         ls.warm_up()
-        ls.watch_files()
+        ls.readers.watch()
         ls.indexer.start_soon()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -1054,7 +850,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: JaxlintServer, params: lsp.DidChangeWatchedFilesParams):
-        ls.files_changed(params)
+        ls.readers.files_changed(params)
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     def did_change_workspace_folders(
@@ -1110,7 +906,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         if state is not None:
             ls.cancel_exact(state)
             ls.linter.forget(state.path)
-            ls.closed(state)
+            ls.readers.closed(state)
         ls.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
         )
