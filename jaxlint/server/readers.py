@@ -149,10 +149,10 @@ class Readers:
 
     def files_changed(self, params: lsp.DidChangeWatchedFilesParams) -> None:
         """Files changed on disk outside the editor. A configuration file: as a settings
-        change (``JaxlintServer.configs_changed``). A Python file that is not open (an open one is the
-        editor's: its buffer, and its save, count): its index entry is brought up to
-        date in the background (the index's worker, niced), then the open documents
-        that read what it tells them are looked at again."""
+        change (``JaxlintServer.configs_changed``). A Python file that is not open (an
+        open one is the editor's: its buffer, and its save, count): its index entry is
+        brought up to date in the background (the index's worker, niced), then the open
+        documents that read what it tells them are looked at again."""
         paths: list[Path] = []
         for event in params.changes:
             path = path_of(event.uri)
