@@ -210,9 +210,8 @@ def test_a_file_changed_on_disk_updates_its_entry_and_relints_the_open_files_tha
             assert any(m.startswith("jaxlint: re-indexed 1 changed file") for m in logs), logs
             assert (u, "lint", True) in list(server.readers.full_lints)[done:]
             assert _codes(_last(published, u)) == []
-            # the cache holds an entry of step.py's new text (whether it still answers
-            # depends on util.py's summary, which util.py's own lint since may change:
-            # that is checked when the entry is read, as `jaxlint check` checks it)
+            # the cache holds an entry of step.py's new text (a lookup also checks what
+            # step.py asked of other modules, as `jaxlint check` does)
             probe = DocumentLinter()
             settings = probe.settings_for(step)
             cache = probe._cache_for(settings, step)
