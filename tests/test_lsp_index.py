@@ -201,7 +201,7 @@ def test_a_running_task_is_interrupted_and_the_worker_goes_on(tmp_path, monkeypa
         with pytest.raises(TaskCancelled):
             stuck.result(TIMEOUT)
         # the worker is free again: the next task runs to its end
-        assert [d.code for d in waiting.result(TIMEOUT)] == ["JAX702"]
+        assert [d.code for d in waiting.result(TIMEOUT).diagnostics] == ["JAX702"]
         assert worker.cancels_sent == 1 and not worker.failed
     finally:
         worker.close()

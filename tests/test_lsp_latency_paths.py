@@ -200,7 +200,9 @@ def test_a_full_lint_of_an_older_version_is_dropped(tmp_path, monkeypatch):
         before = list(state.result.diagnostics)
         future: concurrent.futures.Future = concurrent.futures.Future()
         future.set_running_or_notify_cancel()
-        future.set_result([])  # what a full lint of the older text found
+        from jaxlint.server.worker import FullLint
+
+        future.set_result(FullLint([], None, None, "lint"))  # the older text's full lint
         count = len(published)
         server.exact_done(uri, state.version - 1, state.text, future, False, None)
         assert len(published) == count  # nothing published for the older version

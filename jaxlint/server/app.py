@@ -11,6 +11,13 @@ linted from what the cache knows of the other modules, and the full lint follows
 At ``initialized`` the workspace is indexed in a second worker process
 (``indexer.py``, ``index.py``) while the server answers as usual; when the index is
 done, the open documents are looked at again and published if their findings changed.
+The open documents' texts stand for their files in every project view; when a full
+lint changes what a document's module tells the others (its summary), the other open
+documents whose last result may read it are looked at again (``readers.py``):
+linted and published only if an answer changed. Files changed on disk
+outside the editor (``workspace/didChangeWatchedFiles``, registered at ``initialized``)
+are re-indexed and do the same; a changed configuration file is a settings change;
+added workspace folders are indexed.
 Notebooks (LSP notebook document sync, ``notebooks.py``) are linted in full on every
 change, their findings published to each cell's document.
 """
@@ -20,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,8 +53,9 @@ from jaxlint.server.linting import (
 )
 from jaxlint.server.options import SERVER_KEYS, parse_options
 from jaxlint.server.protocol import AnsweringProtocol
+from jaxlint.server.readers import Readers
 from jaxlint.server.uris import display_name, path_of
-from jaxlint.server.worker import TaskCancelled, Worker
+from jaxlint.server.worker import FullLint, TaskCancelled, Worker
 
 FIX_ALL_KIND = "source.fixAll.jaxlint"
 FIX_ALL_TITLE = "Fix all safe jaxlint findings"
@@ -72,7 +81,19 @@ class DocState:
     """The last text that parsed, its statements and diagnostics: where the fast pass
     starts from while the document has a syntax error."""
     recheck: bool = False
-    """The index ended while this document's full lint ran: look again after it."""
+    """The index ended (or a module it reads changed) while this document's full lint
+    ran: look again after it."""
+    dependent: bool = False
+    """The full lint due (``timer``) or running is a look again because a module this
+    document reads changed (``JaxlintServer.look_again``), not one of its own edits."""
+    queries: dict[str, Any] | None = None
+    """What the last full lint asked of other modules, and the answers."""
+    summary: tuple[str, str] | None = None
+    """The digests of what this module tells the others (``linting._summary_digest``),
+    as of the last full lint (``seen_text``)."""
+    seen_text: str | None = None
+    """The text the other documents' last results may have read: the one of this
+    document's last full lint (None: not linted in full yet; the file on disk)."""
     lsp_forms: dict[int, tuple[Diagnostic, lsp.Diagnostic]] = field(default_factory=dict)
     """id(diagnostic) -> (it, its LSP form) as last published (the pair keeps the id valid)."""
 
@@ -144,6 +165,7 @@ class JaxlintServer(LanguageServer):
         self.shown_bug = False
         self.generation = 0
         """Bumped whenever configs are to be read again (the worker's linter follows)."""
+        self.readers = Readers(self)
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -253,8 +275,23 @@ class JaxlintServer(LanguageServer):
         )
         if state.spans is not None:
             state.good = (text, state.spans, result.diagnostics)
+        old = self.docs.get(uri)
+        if old is not None:  # linted again (a save, a settings change): what others saw
+            state.queries, state.summary = old.queries, old.summary
+            state.seen_text = old.seen_text
         self.docs[uri] = state
+        self.set_buffer(state)
         return state
+
+    def set_buffer(self, state: DocState) -> None:
+        """The document's text stands for its file in every project view from now on."""
+        if state.path is not None:
+            self.linter.buffers[os.path.abspath(state.path)] = state.text
+
+    def other_buffers(self, state: DocState) -> dict[str, str]:
+        """The other open documents' texts (for a full lint of ``state`` in the worker)."""
+        own = os.path.abspath(state.path) if state.path is not None else None
+        return {k: v for k, v in self.linter.buffers.items() if k != own}
 
     def relint(self, uri: str, text: str | None = None, version: int | None = None) -> None:
         """A full lint of the document (as it is now, or as given), published."""
@@ -271,6 +308,8 @@ class JaxlintServer(LanguageServer):
         self.publish(state)
         if not state.result.exact:
             self.schedule_exact(state)
+        else:  # from the cache (or too large, or a bad config): no full lint follows
+            self.readers.full_lint(state, state.result, self.linter.last_source, False)
         if not self.frozen:
             # Everything loaded so far (libcst, the rules) lives as long as the server:
             # keep the cyclic GC from walking it again and again (65 ms pauses, measured
@@ -326,11 +365,13 @@ class JaxlintServer(LanguageServer):
             result = LintResult(fast.diagnostics, settings, exact=False)
             state.spans = fast.spans
         state.text, state.version, state.result = new_text, params.text_document.version, result
+        self.set_buffer(state)
         if state.spans is not None:
             state.good = (state.text, state.spans, result.diagnostics)
         self.publish(state)
         if not result.exact:
             self.schedule_exact(state)
+        self.readers.edited(state)
 
     def cancel_exact(self, state: DocState) -> None:
         """The document changed (or closed): its full lint is not wanted. A waiting one is
@@ -343,6 +384,7 @@ class JaxlintServer(LanguageServer):
             self.worker.cancel(state.running)
             state.running = None
         state.recheck = False  # the next full lint reads the project as it is then
+        state.dependent = False
 
     def schedule_exact(self, state: DocState) -> None:
         loop = asyncio.get_event_loop()
@@ -362,7 +404,13 @@ class JaxlintServer(LanguageServer):
         # after an open (and after the index): through the results cache, and into it
         persist = quiet_if_same or bool(state.result.extra.get("partial"))
         future = self.worker.submit_lint(
-            state.text, state.path, state.name, self.linter.overrides, self.generation, persist
+            state.text,
+            state.path,
+            state.name,
+            self.linter.overrides,
+            self.generation,
+            persist,
+            self.other_buffers(state),
         )
         if future is None:
             self.exact_here(state, persist=persist, quiet_if_same=quiet_if_same)
@@ -377,18 +425,28 @@ class JaxlintServer(LanguageServer):
     ) -> None:
         if persist is None:
             persist = bool(state.result.extra.get("partial"))
+        dependent, state.dependent = state.dependent, False
         result = self.linter.lint(state.text, state.path, state.name, persist=persist)
-        self.settle(state, result, quiet_if_same)
+        self.settle(state, result, quiet_if_same, self.linter.last_source, dependent)
 
-    def settle(self, state: DocState, result: LintResult, quiet_if_same: bool) -> None:
+    def settle(
+        self,
+        state: DocState,
+        result: LintResult,
+        quiet_if_same: bool,
+        source: str = "lint",
+        dependent: bool = False,
+    ) -> None:
         """The full lint's result becomes the document's; published (unless it finds what
-        is published already and ``quiet_if_same``)."""
+        is published already and ``quiet_if_same``). Then the other open documents that
+        read what this one tells them are looked at again if that changed."""
         same = quiet_if_same and _same(state.result.diagnostics, result.diagnostics)
         state.result = result
         if state.spans is not None:
             state.good = (state.text, state.spans, state.result.diagnostics)
         if not same:
             self.publish(state)
+        self.readers.full_lint(state, result, source, dependent)
 
     def exact_done(
         self,
@@ -400,8 +458,10 @@ class JaxlintServer(LanguageServer):
         _wrapped,
     ) -> None:
         state = self.docs.get(uri)
+        dependent = False
         if state is not None and state.running is future:
             state.running = None
+            dependent, state.dependent = state.dependent, False
         if future.cancelled():
             return
         current = state is not None and state.version == version and state.text == text
@@ -422,11 +482,20 @@ class JaxlintServer(LanguageServer):
             settings = self.linter.settings_for(state.path)
         except ConfigError:
             settings = None
-        self.settle(state, LintResult(future.result(), settings), quiet_if_same)
+        answer: FullLint = future.result()
+        extra: dict[str, Any] = {}
+        if answer.queries:
+            extra["queries"] = answer.queries
+        if answer.summary is not None:
+            extra["summary"] = answer.summary
+        result = LintResult(answer.diagnostics, settings, extra=extra)
+        self.settle(state, result, quiet_if_same, answer.source, dependent)
         if state.recheck:
             state.recheck = False
             self.exact(uri, version, quiet_if_same=True)
             return
+        if dependent and answer.source == "lint":
+            self.linter.forget(state.path)  # the fast pass's view read the older module
         if settings is not None:  # idle now: the fast pass's project view, for the next edit
             self.linter.warm_facts(state.path, settings)
 
@@ -706,6 +775,18 @@ class JaxlintServer(LanguageServer):
 
     # -- settings -----------------------------------------------------------------------
 
+    def configs_changed(self) -> None:
+        """The configuration may have changed (a settings change, a config file changed
+        on disk): read it again, lint the open documents again, and index again (the
+        cache entries of the old settings do not answer the new)."""
+        self.linter.reset()
+        self.generation += 1
+        for uri in list(self.docs):
+            self.relint(uri)
+        for state in list(self.notebooks.values()):
+            self.relint_notebook(state)
+        self.indexer.start()
+
     def apply_settings(self, raw: Any) -> None:
         overrides, problems = parse_options(raw)
         self.indexer.enabled = overrides.pop("index", True) is not False
@@ -754,6 +835,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
             ls.show(message)
         ls.pending_messages.clear()
         ls.warm_up()
+        ls.readers.watch()
         ls.indexer.start_soon()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -764,11 +846,18 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         for message in ls.pending_messages:
             ls.show(message)
         ls.pending_messages.clear()
-        for uri in list(ls.docs):
-            ls.relint(uri)
-        for state in list(ls.notebooks.values()):
-            ls.relint_notebook(state)
-        ls.indexer.start()  # the cache entries of the old settings do not answer the new
+        ls.configs_changed()
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: JaxlintServer, params: lsp.DidChangeWatchedFilesParams):
+        ls.readers.files_changed(params)
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def did_change_workspace_folders(
+        ls: JaxlintServer, params: lsp.DidChangeWorkspaceFoldersParams
+    ) -> None:
+        # pygls has updated ``ls.workspace`` already
+        ls.indexer.folders_changed([f.uri for f in params.event.added or []])
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: JaxlintServer, params: None) -> None:
@@ -817,6 +906,7 @@ def build_server(exact_delay: float = DEFAULT_EXACT_DELAY) -> JaxlintServer:
         if state is not None:
             ls.cancel_exact(state)
             ls.linter.forget(state.path)
+            ls.readers.closed(state)
         ls.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
         )

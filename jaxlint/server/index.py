@@ -110,6 +110,51 @@ def index_workspace(
     return counts
 
 
+def refresh_files(paths: Iterable[Path], overrides: dict[str, Any]) -> dict[str, Any]:
+    """The index's entries of files changed on disk outside the editor
+    (``workspace/didChangeWatchedFiles``): each file that ``check`` would find (its
+    excludes, ``.gitignore``, ``max-file-size``; not a notebook) is looked up in its
+    project's cache and linted into it when the cache does not answer, as the index
+    lints it, with the project as it is on disk. A deleted file has nothing to lint.
+    The files that import one of them are not linted here: their entries are checked
+    when they are next read (what each asked of other modules must still have the same
+    answers), and the server looks again at the open ones. Returns the counts."""
+    from jaxlint.config import ConfigError, ConfigResolver
+    from jaxlint.discovery import _drop_gitignored, discover
+    from jaxlint.notebook import is_notebook
+    from jaxlint.server.linting import DocumentLinter, cache_folder
+    from jaxlint.source import DecodeError, SourceError, read_source
+
+    resolver = ConfigResolver(overrides=overrides)
+    linter = DocumentLinter(overrides)
+    counts = {"files": 0, "from_cache": 0, "linted": 0, "skipped": 0}
+    wanted = [p for p in paths if p.is_file() and not is_notebook(p)]
+    try:
+        found = discover([str(p) for p in wanted], resolver, force_exclude=True).files
+        found = _drop_gitignored(found, resolver)
+    except ConfigError:  # a bad config: the server shows it when such a file is opened
+        counts["skipped"] += len(wanted)
+        found = []
+    for path in found:
+        try:
+            settings = resolver.for_path(path)
+        except ConfigError:
+            counts["skipped"] += 1
+            continue
+        if cache_folder(settings, path) is None:
+            counts["skipped"] += 1  # outside any project: nowhere to keep its entry
+            continue
+        try:
+            text = read_source(path).text
+        except (SourceError, DecodeError, OSError, ValueError):
+            counts["skipped"] += 1
+            continue
+        linter.lint(text, path, str(path), persist=True)
+        counts["files"] += 1
+        counts["linted" if linter.last_source == "lint" else "from_cache"] += 1
+    return counts
+
+
 def _drop_findings(state: Any) -> None:
     """The findings and the texts kept to show them: in the cache already, and nobody
     reads them here (a workspace's worth of them would only take memory). What each

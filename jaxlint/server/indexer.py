@@ -11,13 +11,17 @@ only when their findings changed. A document whose full lint runs at that moment
 looked at again after it (``DocState.recheck``): its view of the project may predate
 the index. An index that fails is reported in the log and not tried again until the
 settings change; the documents are then linted as they are opened, as before.
+The same worker brings up to date the entries of files changed on disk outside the
+editor (``refresh``), and indexes workspace folders added later (``folders_changed``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -66,6 +70,12 @@ class Indexer:
         """What the last index that ended reported (its counts)."""
         self.closed = False
         """The server is shutting down: no index starts any more."""
+        self.refreshes = 0
+        """Refreshes of files changed on disk sent to the worker (``refresh``)."""
+        self.pending = 0
+        """Of those, the ones that have not ended."""
+        self.refreshed: collections.deque[dict[str, Any]] = collections.deque(maxlen=100)
+        """What each refresh that ended reported (its counts)."""
 
     def roots(self) -> list[Path]:
         """The workspace folders (else the root) the client named, as existing folders."""
@@ -84,11 +94,14 @@ class Indexer:
         """:meth:`start` after :data:`START_DELAY`, when the event loop is free."""
         asyncio.get_event_loop().call_later(START_DELAY, self.start)
 
-    def start(self) -> None:
-        """Index the workspace (an index still running is cancelled: the settings
-        changed). Nothing waits for it."""
+    def start(self, roots: list[Path] | None = None) -> None:
+        """Index the workspace, or only ``roots`` (folders added to it); an index still
+        running is cancelled (the settings changed). Nothing waits for it."""
         self.stop("cancelled")
-        roots = self.roots() if self.enabled and not self.closed else []
+        if roots is None:
+            roots = self.roots()
+        if not self.enabled or self.closed:
+            roots = []
         if not roots:
             return
         loop = asyncio.get_event_loop()
@@ -106,6 +119,58 @@ class Indexer:
         self.run = IndexRun(number, future, time.perf_counter())
         self.begin_progress(self.run)
         asyncio.wrap_future(future).add_done_callback(functools.partial(self.done, number, future))
+
+    def folders_changed(self, added: list[str]) -> None:
+        """Workspace folders were added or removed (``self.roots()`` is the new list). An
+        index that runs is started again over the new folders (a removed one is left
+        out); otherwise the added folders are indexed (the entries of the others stand;
+        a removed folder's entries stay in its cache, where ``jaxlint check`` finds
+        them too)."""
+        if self.run is not None:
+            self.start()
+            return
+        roots = [p for p in (path_of(u) for u in added) if p is not None and p.is_dir()]
+        if roots:
+            self.start(roots)
+
+    def refresh(self, paths: list[Path], then: Callable[[], None]) -> None:
+        """Bring the index's entries of ``paths`` (changed on disk outside the editor) up
+        to date in the index's worker (niced; after an index that runs), then call
+        ``then`` on the event loop, however that ended. Only files that exist inside the
+        workspace folders, and only when the index is on; otherwise ``then`` at once."""
+        roots = self.roots() if self.enabled and not self.closed else []
+        inside = [p for p in paths if p.is_file() and any(_under(p, r) for r in roots)]
+        future = (
+            self.worker.submit(
+                "refresh", ([str(p) for p in inside], dict(self.server.linter.overrides))
+            )
+            if inside
+            else None
+        )
+        if future is None:
+            then()
+            return
+        self.refreshes += 1
+        self.pending += 1
+        loop = asyncio.get_event_loop()
+
+        def ended(_wrapped: Any) -> None:
+            self.pending -= 1
+            if not future.cancelled() and future.exception() is None:
+                counts = future.result()
+                files = counts.get("files", 0)
+                self.server.log(
+                    f"jaxlint: re-indexed {files} changed file{'' if files == 1 else 's'}"
+                    f" ({counts.get('linted', 0)} linted,"
+                    f" {counts.get('from_cache', 0)} from the cache)"
+                )
+            else:
+                counts = {"failed": True}
+                self.server.log("jaxlint: the changed files could not be re-indexed")
+            self.refreshed.append(counts)
+            then()
+
+        asyncio.wrap_future(future, loop=loop).add_done_callback(ended)
 
     def stop(self, why: str) -> None:
         """Cancel the index that runs (its progress ends with ``why``)."""
@@ -194,3 +259,11 @@ class Indexer:
         token, run.token = run.token, None
         if token is not None:
             self.server.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=message))
+
+
+def _under(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except (ValueError, OSError):
+        return False
+    return True

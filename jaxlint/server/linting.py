@@ -118,6 +118,14 @@ def _project_root(folder: str) -> Path | None:
     return find_project_root(Path(folder))
 
 
+def _digest(value: Any) -> str:
+    import hashlib
+    import json
+
+    data = json.dumps(value, sort_keys=True, default=str).encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest()[:24]
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -128,6 +136,9 @@ class DocumentLinter:
     def __init__(self, overrides: dict[str, Any] | None = None, use_disk_cache: bool = True):
         self.overrides = dict(overrides or {})
         self.use_disk_cache = use_disk_cache
+        self.buffers: dict[str, str] = {}
+        """Absolute path -> the text of an open document (its editor buffer, saved or
+        not): what the project view reads for that module instead of the file."""
         self.reset()
 
     def reset(self, overrides: dict[str, Any] | None = None) -> None:
@@ -140,6 +151,9 @@ class DocumentLinter:
         self._caches: dict[Path, Cache | None] = {}
         self._facts: dict[str, tuple[Settings, ProjectFacts | None]] = {}
         """Path -> the project view of its last full lint (``lint_with(reuse_facts=)``)."""
+        self.last_source = ""
+        """How the last :meth:`lint` got its result: ``memo``, ``cache`` (the on-disk
+        results cache), ``lint``, ``partial``, ``too-large`` or ``config-error``."""
 
     def settings_for(self, path: Path | None) -> Settings:
         """The document's settings; raises :class:`ConfigError` for a bad config."""
@@ -173,25 +187,34 @@ class DocumentLinter:
         try:
             settings = self.settings_for(path)
         except ConfigError as exc:
+            self.last_source = "config-error"
             return LintResult([config_error_diagnostic(name, str(exc))], None)
         big = too_large_diagnostic(text, name, settings)
         if big is not None:
+            self.last_source = "too-large"
             return LintResult([big], settings, extra={"too_large": True})
         key = (text, str(path), name, id(settings))
         hit = self._memo.get(key)
         if hit is not None and hit.settings is settings and self._still_holds(hit, path, settings):
             self._memo.move_to_end(key)
+            self.last_source = "memo"
             return hit
         result = self._disk_get(text, path, name, settings) if persist else None
+        self.last_source = "cache"
         if result is None and partial and path is not None:
             result = self.lint_with(text, path, name, settings, callers=False, cached_only=True)
             result.exact = False
             result.extra["partial"] = True
+            self.last_source = "partial"
             return result
         if result is None:
             result = self.lint_with(text, path, name, settings)
+            self.last_source = "lint"
             if persist and not result.extra.get("crashed"):
                 self._disk_put(text, path, settings, result)
+        elif path is not None and "summary" not in result.extra:
+            # a cache hit: the module's summary, as its lint left it in the cache
+            result.extra["summary"] = self._summary_digest(text, path, settings)
         self._memo[key] = result
         if len(self._memo) > _MEMO_SIZE:
             self._memo.popitem(last=False)
@@ -222,10 +245,14 @@ class DocumentLinter:
         from jaxlint.gc_pause import gc_paused
 
         held = self._facts.get(str(path)) if reuse_facts and callers else None
-        if held is not None and held[0] is settings:
+        fresh = held is None or held[0] is not settings
+        if not fresh:
+            assert held is not None
             facts = held[1]
         else:
-            facts = self._project_facts(path, settings, final=callers, cached_only=cached_only)
+            facts = self._project_facts(
+                path, settings, final=callers, cached_only=cached_only, own=text
+            )
             if callers and path is not None:
                 self._facts[str(path)] = (settings, facts)
         with gc_paused():
@@ -248,6 +275,9 @@ class DocumentLinter:
             result.extra["syntax_error"] = True
         if facts is not None and facts.queries:
             result.extra["queries"] = facts.queries
+        if facts is not None and fresh and callers and not reuse_facts and found.parsed:
+            # what this module now tells the others (the lint published it)
+            result.extra["summary"] = self._summary_digest(text, path, settings, facts)
         return result
 
     # -- what the project's other modules say -------------------------------------------------
@@ -269,13 +299,20 @@ class DocumentLinter:
         self._facts.pop(str(path), None)
 
     def _project_facts(
-        self, path: Path | None, settings: Settings, final: bool = True, cached_only: bool = False
+        self,
+        path: Path | None,
+        settings: Settings,
+        final: bool = True,
+        cached_only: bool = False,
+        own: str | None = None,
     ) -> ProjectFacts | None:
         """A fresh view of the document's project for each full lint (other files may have
         changed since the last one): their summaries come from the project's cache when
         their text has not changed, else from a parse (see analysis/project.py). Not
         ``final``: the modules this one imports only, not the ones that import it.
-        ``cached_only``: a summary the cache does not hold is not made (no parse)."""
+        ``cached_only``: a summary the cache does not hold is not made (no parse).
+        The open documents' texts (:attr:`buffers`) stand for their files, and ``own``
+        (the text linted) for the document's."""
         if path is None:
             return None
         from jaxlint.cli.project_run import ProjectRun
@@ -283,9 +320,34 @@ class DocumentLinter:
         cache = self._cache_for(settings, path) if self.use_disk_cache else None
         run = ProjectRun(cache, (), settings)
         run.store.parse_missing = not cached_only
+        if own is not None:
+            run.store.remember_text(path, own)
+        for where, text in self.buffers.items():
+            run.store.remember_text(Path(where), text)
         if final:
             run.finalize()
         return run.facts(path)
+
+    def _summary_digest(
+        self, text: str, path: Path, settings: Settings, facts: ProjectFacts | None = None
+    ) -> tuple[str, str] | None:
+        """What the module of ``path`` with ``text`` tells the project's other modules (its
+        summary, analysis/summary.py), as two digests: its exports (functions, classes,
+        values, re-exports: what ``function``/``class``/``value`` questions read) and
+        its calls (what the ``callers`` questions of the modules it calls read). None:
+        no summary (not a module of a project, a syntax error)."""
+        if facts is None:
+            facts = self._project_facts(path, settings, final=False, own=text)
+        if facts is None:
+            return None
+        try:
+            summary = facts.project.store.get(path, facts.module, True, facts.project)
+        except (RecursionError, OSError, ValueError):
+            summary = None
+        if not isinstance(summary, dict):
+            return None
+        exports = {k: v for k, v in summary.items() if k != "calls"}
+        return _digest(exports), _digest(summary.get("calls"))
 
     def _still_holds(self, result: LintResult, path: Path | None, settings: Settings) -> bool:
         """What the result's text asked of other modules has the same answers now."""

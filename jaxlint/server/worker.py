@@ -30,6 +30,9 @@ the kernel sends it SIGTERM when the server dies (``PR_SET_PDEATHSIG``; elsewher
 thread watches the parent's pid), so a worker busy with a long lint does not outlive
 the server either.
 
+Task kinds: ``lint`` (a document's full lint, :class:`FullLint`), ``index`` (the
+workspace) and ``refresh`` (files changed on disk, ``index.refresh_files``).
+
 Messages, server to worker: ``("task", id, kind, args)`` and ``("cancel", id)``;
 worker to server: ``("progress", id, value)`` any number of times while a task runs,
 then one of ``("ok", id, value)``, ``("error", id, message)``, ``("cancelled", id,
@@ -51,7 +54,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from jaxlint.diagnostics import Diagnostic
 
@@ -70,6 +73,17 @@ CANCEL_SIGNAL = getattr(signal, "SIGUSR1", signal.SIGINT)
 Python handler runs (``_thread.interrupt_main``), no signal is sent by the OS."""
 
 Progress = Callable[[Any], None]
+
+
+class FullLint(NamedTuple):
+    """A full lint's answer: the findings, what the lint asked of other modules and
+    their answers, the digests of the module's summary (``DocumentLinter``'s
+    ``_summary_digest``), and where the result came from (``memo``, ``cache``, ``lint``)."""
+
+    diagnostics: list[Diagnostic]
+    queries: dict[str, Any] | None
+    summary: tuple[str, str] | None
+    source: str
 
 
 class WorkerDied(RuntimeError):
@@ -92,18 +106,35 @@ def _full_lint(
     overrides: dict[str, Any],
     generation: int,
     persist: bool = False,
-) -> list[Diagnostic]:
+    buffers: dict[str, str] | None = None,
+) -> FullLint:
     """In the worker: the document's full lint (configs read again when ``generation``,
     bumped by the server on every save and settings change, moves on). ``persist``:
     through the on-disk results cache (an opened document's, so that opening it again
-    is answered from the cache)."""
+    is answered from the cache). ``buffers``: the other open documents' texts, which
+    stand for their files in the project view (``DocumentLinter.buffers``). A result
+    this process or the cache already holds for the text is taken when what it asked
+    of other modules still has the same answers (``source`` says which)."""
     global _linter, _generation
     from jaxlint.server.linting import DocumentLinter
 
     if _linter is None or generation != _generation:
         _linter = DocumentLinter(overrides)
         _generation = generation
-    return _linter.lint(text, path, name, persist=persist).diagnostics
+    _linter.buffers = dict(buffers or {})
+    result = _linter.lint(text, path, name, persist=persist)
+    return FullLint(
+        result.diagnostics,
+        result.extra.get("queries"),
+        result.extra.get("summary"),
+        _linter.last_source,
+    )
+
+
+def _refresh(paths: list[str], overrides: dict[str, Any]) -> dict[str, Any]:
+    from jaxlint.server.index import refresh_files
+
+    return refresh_files([Path(p) for p in paths], overrides)
 
 
 def _index(roots: list[str], overrides: dict[str, Any], progress: Progress) -> dict[str, Any]:
@@ -117,6 +148,8 @@ def _run(kind: str, args: tuple, progress: Progress) -> Any:
         return _full_lint(*args)
     if kind == "index":
         return _index(*args, progress=progress)
+    if kind == "refresh":
+        return _refresh(*args)
     raise ValueError(f"unknown task kind {kind!r}")
 
 
@@ -298,9 +331,10 @@ class Worker:
         overrides: dict[str, Any],
         generation: int,
         persist: bool = False,
+        buffers: dict[str, str] | None = None,
     ) -> concurrent.futures.Future | None:
-        """The full lint's future, or None when no worker can run it."""
-        return self.submit("lint", (text, path, name, overrides, generation, persist))
+        """The full lint's future (a :class:`FullLint`), or None when no worker can run it."""
+        return self.submit("lint", (text, path, name, overrides, generation, persist, buffers))
 
     def submit(
         self, kind: str, args: tuple, progress: Progress | None = None
