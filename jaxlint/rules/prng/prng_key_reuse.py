@@ -419,8 +419,10 @@ be drawn from, so it counts, but only next to a certain consumption: two such
 calls are not reported (they may only derive keys with `fold_in`, or a test may
 reuse a key on purpose to compare two runs). Not consumptions: predicates
 (`assert is_prng_key(key)`, `self.assertTrue(f(key))`, `is_*`/`has_*` calls),
-storing a key (a `namedtuple`, a dataclass of the same file), and the root keys
-of a Flax module's `init(key, x)`/`init_with_output`/`lazy_init` and the
+storing a key (in a `namedtuple`, or a dataclass, `NamedTuple` or struct of the
+project without an `__init__` of its own, whose `__post_init__`, if any, never
+reads the field the key is given for by name), and the root keys of a Flax
+module's `init(key, x)`/`init_with_output`/`lazy_init` and the
 `rngs=` of `apply` in a file that imports Flax (Flax derives every stream with
 `fold_in`: `flax/core/scope.py`, `LazyRng.as_jax_rng`). One use in each arm of an
 `if` is fine, and so is a use before a `return`, `break` or `raise`; a use in a
