@@ -924,9 +924,7 @@ def test_a_key_factory_call_makes_a_new_key_each_time() -> None:
     ],
     ids=["reads-other-fields", "reads-the-key", "gives-self-away"],
 )
-def test_a_post_init_that_never_reads_the_key_only_stores_it(
-    post_init: str, reused: bool
-) -> None:
+def test_a_post_init_that_never_reads_the_key_only_stores_it(post_init: str, reused: bool) -> None:
     """A dataclass stores its arguments in its fields before ``__post_init__`` runs, so
     a key given for a field that ``__post_init__`` never reads is only stored (navix's
     ``State(key=key, ...)``); one that reads it, or hands ``self`` to a function, may
