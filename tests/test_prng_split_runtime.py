@@ -36,6 +36,11 @@ PROGRAM = textwrap.dedent(
         a, b, c, u = map(np.asarray, jax.vmap(draws)(keys))
         corr = lambda x, y: float(max(abs(np.corrcoef(x[:, i], y[:, i])[0, 1]) for i in range(3)))
         out[impl] = {"split": max(corr(a, b), corr(a, c)), "samplers": corr(a, u)}
+    k = jax.random.key(0)
+    out["same_first_keys"] = bool(
+        (jax.random.key_data(jax.random.split(k, 2))
+         == jax.random.key_data(jax.random.split(k, 5))[:2]).all()
+    )
     jax.config.update("jax_debug_key_reuse", True)
     try:
         key = jax.random.key(0)
@@ -55,6 +60,11 @@ CODE = textwrap.dedent(
         x = jax.random.normal(key, (3,))
         k1, k2 = jax.random.split(key)
         return x, k1, k2
+
+    def handed(key, model):
+        y = model.sample(key)
+        k1, k2 = jax.random.split(key)
+        return y, k1, k2
     """
 )
 
@@ -71,12 +81,14 @@ def test_a_draw_and_a_split_of_one_key_are_rejected_but_not_correlated() -> None
     line = next(x for x in proc.stdout.splitlines() if x.startswith("RESULT "))
     found = json.loads(line.removeprefix("RESULT "))
     assert found.pop("checker") == "KeyReuseError"
+    assert found.pop("same_first_keys") is True  # two splits of one key: the same first keys
     for impl, corr in found.items():
         # 100,000 keys: sampling noise of a correlation is about 0.003
         assert corr["split"] < 0.02, (impl, corr)
         assert corr["samplers"] > 0.9, (impl, corr)
     settings = Settings(select=["JAX301"])
     diags = lint_text(CODE, "sample.py", settings, settings.enabled_rules(all_rules())).diagnostics
-    assert [d.code for d in diags] == ["JAX301"]
+    assert [d.code for d in diags] == ["JAX301", "JAX301"]
     assert "`jax_debug_key_reuse` rejects a key both drawn from and split" in diags[0].message
     assert "correlated with this draw" in diags[0].message
+    assert "if it draws from the key, `jax_debug_key_reuse` rejects the pair" in diags[1].message

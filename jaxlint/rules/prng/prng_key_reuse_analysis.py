@@ -186,5 +186,10 @@ class PrngKeyReuseChecks:
                 " the other use"
             )
         if CALL in (reuse.first.kind, reuse.second.kind):
+            if SPLIT in (reuse.first.qualname, reuse.second.qualname):
+                return (
+                    "if it draws from the key, `jax_debug_key_reuse` rejects the pair; if it"
+                    " splits it, both splits return the same first keys"
+                )
             return "if it draws, both draws come from the same random bits"
         return "both draw from the same random bits, so the results are correlated"
