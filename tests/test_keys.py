@@ -1099,6 +1099,46 @@ def test_a_key_factory_call_makes_a_new_key_each_time() -> None:
     assert p.keys.value(p.expr("not_a_factory(1)")) is None
 
 
+@pytest.mark.parametrize(
+    ("post_init", "reused"),
+    [
+        ('object.__setattr__(self, "total", self.x.sum())', False),
+        ('object.__setattr__(self, "noise", jax.random.normal(self.key))', True),
+        ("validate(self)", True),
+    ],
+    ids=["reads-other-fields", "reads-the-key", "gives-self-away"],
+)
+def test_a_post_init_that_never_reads_the_key_only_stores_it(post_init: str, reused: bool) -> None:
+    """A dataclass stores its arguments in its fields before ``__post_init__`` runs, so
+    a key given for a field that ``__post_init__`` never reads is only stored (navix's
+    ``State(key=key, ...)``); one that reads it, or hands ``self`` to a function, may
+    draw from it."""
+    p = Probe(
+        f"""
+        import dataclasses
+        import jax
+
+        def validate(state):
+            return state
+
+        @dataclasses.dataclass(frozen=True)
+        class State:
+            key: jax.Array
+            x: jax.Array
+            total: float = 0.0
+
+            def __post_init__(self):
+                {post_init}
+
+        def reset(key):
+            k1, k2 = jax.random.split(key)
+            x = jax.random.normal(k1, (3,))
+            return State(key=key, x=x)
+        """
+    )
+    assert bool(p.reuses(definite_only=False)) is reused
+
+
 # -- keys held on attributes (analysis/key_attrs.py) ------------------------------------------
 
 ATTR_FLOW = {

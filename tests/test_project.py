@@ -509,15 +509,30 @@ def test_flake8_plugin_lints_a_plain_module_called_from_traced_code(tmp_path: Pa
             "    def __post_init__(self):\n        self.noise = jax.random.normal(self.key)\n",
             True,
         ),
+        (
+            # navix's ``State``: a frozen struct whose ``__post_init__`` fills one field
+            # from another and never reads ``key``
+            "@dataclasses.dataclass(frozen=True)\nclass State:\n    key: jax.Array\n"
+            "    x: jax.Array\n    total: float = 0.0\n\n    def __post_init__(self):\n"
+            '        object.__setattr__(self, "total", self.x.sum())\n',
+            False,
+        ),
+        (
+            "@dataclasses.dataclass\nclass State:\n    key: jax.Array\n    x: jax.Array\n\n"
+            "    def __post_init__(self):\n        check(self)\n\n\n"
+            "def check(state):\n    jax.random.normal(state.key)\n",
+            True,
+        ),
     ],
-    ids=["plain-record", "post-init"],
+    ids=["plain-record", "post-init", "post-init-reads-other-fields", "post-init-gives-self"],
 )
 def test_a_key_stored_in_a_record_class_of_another_module(
     tmp_path: Path, capsys, monkeypatch, record: str, reported: bool
 ) -> None:
     """A class of the project without a constructor of its own only stores the key (as a
-    class of the same module does): not a use; one whose ``__post_init__`` runs code may
-    draw from it."""
+    class of the same module does): not a use; one whose ``__post_init__`` reads the key's
+    field, or gives ``self`` away, may draw from it; one whose ``__post_init__`` reads only
+    other fields stores it."""
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "pkg"\n')
     pkg = tmp_path / "pkg"
     pkg.mkdir()

@@ -564,6 +564,40 @@ def test_pytree_attributes_may_be_static_metadata() -> None:
     assert p.level_of("x in (1, 2)") is T
 
 
+def test_an_attribute_no_jax_value_has_is_pytree_navigation() -> None:
+    """``x.reshape(...)`` looks like an array method, but reading ``.irreps`` from its
+    result shows the value is an object of another class (e3nn-jax's ``IrrepsArray``,
+    whose ``irreps`` is static metadata): no JAX array has that attribute. The
+    attributes of JAX's own values, arrays and the named tuples its functions return,
+    stay traced."""
+    p = Probe(
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x, y: jax.Array):
+            x = x.reshape((2, -1))
+            a = x.irreps
+            b = (y + 1).irreps.count
+            c = jnp.linalg.eigh(y).eigenvalues
+            d = y.at[0].get()
+            e = y.ptp()
+            g = jnp.linalg.svd(y).S
+            h = y.reshape(-1).T
+            return a, b, c, d, e, g, h
+        """
+    )
+    assert p.level_of("x.irreps") is M
+    assert p.level_of("(y + 1).irreps") is M
+    assert p.level_of("(y + 1).irreps.count") is M
+    assert p.level_of("jnp.linalg.eigh(y).eigenvalues") is T
+    assert p.level_of("y.at[0].get()") is T
+    assert p.level_of("y.ptp()") is T
+    assert p.level_of("jnp.linalg.svd(y).S") is T
+    assert p.level_of("y.reshape(-1).T") is T
+
+
 def test_computed_values_are_single_arrays() -> None:
     p = Probe(
         """

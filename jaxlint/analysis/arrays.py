@@ -12,9 +12,8 @@ import libcst as cst
 from jaxlint.analysis.names import Binding, Scope, SemanticModel
 from jaxlint.analysis.tracing import Level, TracedFunction
 from jaxlint.analysis.transforms import (
-    ARRAY_ATTRIBUTES,
     ARRAY_MODULES,
-    STATIC_ATTRIBUTES,
+    JAX_ARRAY_ATTRIBUTES,
     STATIC_CALLS,
 )
 
@@ -633,19 +632,12 @@ _LAX_ARRAY_FIRST = frozenset(
 )
 
 
-_KNOWN_ARRAY_ATTRIBUTES = (
-    ARRAY_ATTRIBUTES
-    | STATIC_ATTRIBUTES
-    | {"copy", "item", "tolist", "block_until_ready", "device", "devices", "addressable_shards"}
-)
-
-
 def _not_an_array(node: cst.CSTNode, is_it: Callable[[cst.BaseExpression], bool]) -> bool:
     """``node`` treats the name as something other than one array: an attribute a
     ``jax.Array`` lacks (``v.ref``, ``v.value``: a Flax NNX ``Variable``, a module),
     or the whole-value index ``x[...]`` of a ``jax.Ref`` or an NNX ``Variable``."""
     if isinstance(node, cst.Attribute):
-        return is_it(node.value) and node.attr.value not in _KNOWN_ARRAY_ATTRIBUTES
+        return is_it(node.value) and node.attr.value not in JAX_ARRAY_ATTRIBUTES
     if isinstance(node, cst.Subscript) and is_it(node.value) and len(node.slice) == 1:
         part = node.slice[0].slice
         return isinstance(part, cst.Index) and isinstance(part.value, cst.Ellipsis)

@@ -43,6 +43,7 @@ from jaxlint.analysis.key_values import (
     _Summary,
     key_factory,
 )
+from jaxlint.analysis.records import defines, post_init_reads
 from jaxlint.analysis.transforms import TRANSFORMS
 from jaxlint.analysis.walk import descendants
 
@@ -184,7 +185,7 @@ class _CallWalker:
         if imported is not None:
             self._apply_summary(call, None, imported, args, False)
             return None
-        if self._stores(call):
+        if self._stores(call, args):
             return None
         weak = self._foreign_init(call, args)
         for arg, v, inside in args:
@@ -453,14 +454,15 @@ class _CallWalker:
         fact = project.class_(qn)
         return None if fact is None else fact.get("framework")
 
-    def _stores(self, call: cst.Call) -> bool:
-        """A constructor that only stores its arguments: a ``namedtuple`` or a class of
-        this module or of another module of the project without ``__init__`` or
-        ``__post_init__`` of its own or of its project bases (a dataclass, a
-        ``NamedTuple``, a struct: ``State(key=key, ...)`` keeps the key for later)."""
+    def _stores(self, call: cst.Call, args: list[tuple[cst.Arg, KeyValue | None, list]]) -> bool:
+        """A constructor that only stores its key arguments: a ``namedtuple`` or a class of
+        this module or of another module of the project without ``__init__`` of its own or
+        of its project bases (a dataclass, a ``NamedTuple``, a struct: ``State(key=key,
+        ...)`` keeps the key for later) whose ``__post_init__``, if any, reads no field a
+        key is given for by name (:mod:`jaxlint.analysis.records`)."""
         func = call.func
         if type(func) is cst.Attribute:
-            return self._stores_project_class(func)
+            return self._stores_project_class(func, args)
         if type(func) is not cst.Name:
             return False
         found = self.model.lookup(func.value, self.model.scope_for(func))
@@ -468,19 +470,18 @@ class _CallWalker:
             return False
         binding = found[1][0]
         if binding.kind == "import":
-            return self._stores_project_class(func)
+            return self._stores_project_class(func, args)
         if binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
-            return not any(
-                isinstance(stmt, cst.FunctionDef)
-                and stmt.name.value in ("__init__", "__post_init__")
-                for stmt in binding.node.body.body
-            )
+            cls = binding.node
+            return not defines(cls, "__init__") and _keys_unread(args, post_init_reads(cls))
         if binding.kind == "assign":
             value = self.a.assigned_value(binding.node)
             return isinstance(value, cst.Call) and self.model.call_name(value) in _RECORD_FACTORIES
         return False
 
-    def _stores_project_class(self, func: cst.Name | cst.Attribute) -> bool:
+    def _stores_project_class(
+        self, func: cst.Name | cst.Attribute, args: list[tuple[cst.Arg, KeyValue | None, list]]
+    ) -> bool:
         project = self.a.project
         if project is None:
             return False
@@ -493,6 +494,7 @@ class _CallWalker:
             and found.get("framework") is None  # a module's constructor may draw (init)
             and not found.get("init")
             and found.get("where") != qn  # a summary of the project's, not a known base
+            and _keys_unread(args, frozenset(found.get("post_init_reads") or ()))
         )
 
     def _is_rngs_stream(self, func: cst.BaseExpression) -> bool:
@@ -681,3 +683,17 @@ class _CallWalker:
                 for name, kind in summary.free.items():
                     once.free[name] = _stronger(once.free.get(name), kind)
         self._apply_free(call, once)
+
+
+def _keys_unread(
+    args: list[tuple[cst.Arg, KeyValue | None, list]], reads: frozenset[str] | None
+) -> bool:
+    """No key among ``args`` reaches a field that the class's ``__post_init__`` reads:
+    each is given by name for another field (by position, its field is not looked up)."""
+    if reads is None:
+        return False
+    return not reads or all(
+        arg.keyword is not None and arg.keyword.value not in reads
+        for arg, v, inside in args
+        if v is not None or inside
+    )

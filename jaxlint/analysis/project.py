@@ -795,6 +795,7 @@ class ProjectFacts:
         framework = None
         attrs: dict[str, str] = {}
         init = bool(entry.get("init"))
+        reads = set(entry.get("post_init_reads", ()))
         for base in entry.get("bases", []):
             if base in FRAMEWORK_BASES:
                 framework = framework or FRAMEWORK_BASES[base]
@@ -804,12 +805,14 @@ class ProjectFacts:
                 framework = framework or inherited.get("framework")
                 attrs.update(inherited.get("attrs", {}))
                 init = init or bool(inherited.get("init"))
+                reads.update(inherited.get("post_init_reads", ()))
         attrs.update(entry.get("attrs", {}))
         return {
             "name": name,
             "framework": framework,
             "attrs": attrs,
             "init": init,
+            "post_init_reads": sorted(reads),
             "where": f"{where}:{entry.get('line', 1)}",
         }
 

@@ -10,7 +10,9 @@ JSON so that it can be cached and sent between processes:
   (``step = jax.jit(f)``): the transform, static parameters, whether the function
   runs a loop of steps itself (``lax.scan``, ``fori_loop``, a ``for`` over
   ``range``), its parameters and return annotation;
-- ``classes``: bases (qualified) and annotated attributes and properties;
+- ``classes``: bases (qualified) and annotated attributes and properties, whether
+  its constructor runs code of its own (``init``) and the fields its ``__post_init__``
+  reads (``post_init_reads``);
 - ``values``: module-level meshes and keys;
 - ``calls``: calls from traced functions to names imported from elsewhere, with how
   traced each argument is, so that the callee's module knows its function is traced.
@@ -25,6 +27,7 @@ import libcst as cst
 
 from jaxlint.analysis.names import Binding
 from jaxlint.analysis.project import ModuleId, empty_summary
+from jaxlint.analysis.records import defines, post_init_reads
 from jaxlint.analysis.trace_values import passed_as_is
 from jaxlint.analysis.transforms import DEVICE_LOOPS, TRANSFORMS
 from jaxlint.analysis.walk import descendants
@@ -274,11 +277,11 @@ def _class(
                 if qn is not None:
                     attrs[stmt.name.value] = qn
     out: dict[str, Any] = {"line": lines.of_class(cls.name.value), "bases": bases, "attrs": attrs}
-    if any(
-        isinstance(stmt, cst.FunctionDef) and stmt.name.value in ("__init__", "__post_init__")
-        for stmt in body
-    ):
+    reads = post_init_reads(cls)
+    if defines(cls, "__init__") or reads is None:
         out["init"] = True  # its constructor runs code of its own (not a plain record)
+    elif reads:
+        out["post_init_reads"] = sorted(reads)  # the fields its ``__post_init__`` reads
     return out
 
 

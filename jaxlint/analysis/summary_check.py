@@ -77,7 +77,10 @@ _FUNCTION = (
     },
     {"unknown_static": _bool, "keys": _str_map, "draws": _strs},
 )
-_CLASS = ({"line": _int, "bases": _strs, "attrs": _str_map}, {"init": _bool})
+_CLASS = (
+    {"line": _int, "bases": _strs, "attrs": _str_map},
+    {"init": _bool, "post_init_reads": _strs},
+)
 _VALUE = ({"line": _int, "kind": _str}, {})
 
 

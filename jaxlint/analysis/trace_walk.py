@@ -25,6 +25,8 @@ from jaxlint.analysis.transforms import (
     ARRAY_MODULES,
     COMPILE_TIME_EVAL,
     CONSTANT_COLLECTIVES,
+    JAX_ARRAY_ATTRIBUTES,
+    JAX_RESULT_ATTRIBUTES,
     NUMPY_ARRAY_METHODS,
     PARTIAL,
     STATIC_ATTRIBUTES,
@@ -449,12 +451,18 @@ class _FunctionWalker:
         if expr.attr.value in STATIC_ATTRIBUTES:
             return STATIC
         if base.level > Level.STATIC:
-            if expr.attr.value in ARRAY_ATTRIBUTES:
+            attr = expr.attr.value
+            if attr in ARRAY_ATTRIBUTES:
                 return Val(base.level, base.origin, False, base.array, True)
             if not base.computed:
                 # pytree navigation (``state.step``, ``model.depth``): the leaf may be
                 # static metadata of the node (a static field, a module attribute)
                 return Val(Level.MAYBE, base.origin, False, base.array, base.computed)
+            if attr not in JAX_ARRAY_ATTRIBUTES and attr not in JAX_RESULT_ATTRIBUTES:
+                # an attribute no value of JAX has (``x.reshape(...).irreps``): the base
+                # is an object of another class after all, whatever its methods looked
+                # like, so this is pytree navigation too
+                return Val(Level.MAYBE, base.origin, False, base.array, False)
             return Val(base.level, base.origin, False, base.array, base.computed)
         return STATIC
 

@@ -304,6 +304,43 @@ ARRAY_ATTRIBUTES = frozenset(
     }
 )
 
+# Every public attribute of a JAX array, on jax 0.12.0.1: ``jax.Array``, the concrete
+# array, a typed key array, a tracer (the ``Tracer`` base class, not its subclasses'
+# internals) and the ``x.at[i]`` updater. A value read with any other attribute is not a
+# ``jax.Array`` (which would raise ``AttributeError``), whatever the model guessed: it is an
+# object of another class (e3nn's ``IrrepsArray``, a Flax NNX ``Variable``, a dataclass
+# pytree). ``tests/test_trace_attributes.py`` checks the list against the installed JAX.
+JAX_ARRAY_ATTRIBUTES = (
+    ARRAY_ATTRIBUTES
+    | STATIC_ATTRIBUTES
+    | frozenset(
+        (
+            "addressable_data addressable_shards argpartition array block_until_ready byteswap"
+            " choose clone committed compress copy copy_to_host_async delete device"
+            " device_buffer device_buffers devices dimension_as_value format full_lower get"
+            " get_referent global_shards index is_deleted is_fully_addressable"
+            " is_fully_replicated is_ready item memory_space mul on_device_size_in_bytes"
+            " platform pprint ptp searchsorted to_concrete_value to_device tobytes tolist"
+            " traceback unsafe_buffer_pointer unsafe_raw_buffer"
+        ).split()
+    )
+)
+
+# The fields and methods of the named tuples and classes that functions of the array
+# modules return instead of one array, on jax 0.12.0.1: ``jnp.linalg.eigh``/``eig``
+# (``eigenvalues``, ``eigenvectors``), ``qr``, ``slogdet``, ``svd``, ``jnp.unique_all``
+# and friends, ``jax.scipy.stats.mode``, ``jax.scipy.optimize.minimize`` and
+# ``jax.scipy.spatial.transform``'s ``Rotation`` and ``Slerp``. Their fields hold arrays.
+JAX_RESULT_ATTRIBUTES = frozenset(
+    (
+        "eigenvalues eigenvectors Q R sign logabsdet U S Vh values indices inverse_indices"
+        " counts mode count x success status fun jac hess_inv nfev njev nit quat apply"
+        " as_euler as_matrix as_mrp as_quat as_rotvec concatenate from_euler from_matrix"
+        " from_mrp from_quat from_rotvec identity inv magnitude mean random single times"
+        " timedelta rotations rotvecs init"
+    ).split()
+)
+
 # Options a transform also takes by position, after the function: ``jax.vmap(f, (0,
 # None))`` is ``in_axes=(0, None)``, ``jax.grad(f, 1)`` is ``argnums=1``.
 POSITIONAL_OPTIONS: dict[str, tuple[str, ...]] = {

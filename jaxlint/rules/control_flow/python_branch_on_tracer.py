@@ -200,8 +200,20 @@ JAX201.
             " metadata from static arguments, not a traced array",
             runs=True,
         ),
+        EXAMPLES.valid(
+            "valid_metadata_of_custom_pytree_method_result.py",
+            note="`x.reshape(...).muls`: no JAX array has `muls`, so `x` is another"
+            " pytree and `muls` may be its static metadata (e3nn-jax's `irreps`)",
+            runs=True,
+        ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_field_of_jax_result_tuple.py",
+            line=8,
+            note="the fields of the named tuples JAX returns (`eigh(x).eigenvalues`) are arrays",
+            raises="TracerBoolConversionError",
+        ),
         EXAMPLES.invalid(
             "invalid_try_catches_other_error.py",
             line=8,

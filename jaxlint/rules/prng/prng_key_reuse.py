@@ -469,8 +469,10 @@ rebinds it, it is reported, since nothing on the way derives a key per step (a
 jitted function of another module of the project consumes what its body consumes,
 like a plain one. Not consumptions: predicates
 (`assert is_prng_key(key)`, `self.assertTrue(f(key))`, `is_*`/`has_*` calls),
-storing a key (a `namedtuple`, a dataclass of the same file), and the root keys
-of a Flax module's `init(key, x)`/`init_with_output`/`lazy_init` and the
+storing a key (in a `namedtuple`, or a dataclass, `NamedTuple` or struct of the
+project without an `__init__` of its own, whose `__post_init__`, if any, never
+reads the field the key is given for by name), and the root keys of a Flax
+module's `init(key, x)`/`init_with_output`/`lazy_init` and the
 `rngs=` of `apply` in a file that imports Flax (Flax derives every stream with
 `fold_in`: `flax/core/scope.py`, `LazyRng.as_jax_rng`). A Haiku transformed
 function of the same file (`f = hk.transform(g)`, `hk.transform_with_state`,
@@ -515,7 +517,9 @@ The message says what the evidence shows: the same sampler with the same
 arguments (the two draws are identical), only the shape differing (the smaller
 draw repeats the first values of the larger one: `normal(k, (2, d))` is the
 first rows of `normal(k, (4, d))`), `split(key)` after `split(key, n)` (the same
-first keys), two different samplers (correlated draws), or a function that
+first keys), two different samplers (correlated draws), a draw and a split (JAX's
+checker rejects them, though on JAX 0.12 the split keys' draws are not correlated
+with the draw: measured by `tests/test_prng_split_runtime.py`), or a function that
 receives the key and *may* draw from it.
 
 In tests (files under `tests/`, `test_*.py`, `*_test.py`, `conftest.py`, and
