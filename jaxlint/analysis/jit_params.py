@@ -169,7 +169,44 @@ def jit_params(
                 "through": through,
                 "transform": transform,
             }
-    return list(out.values())
+    return [
+        e
+        for e in out.values()
+        if e["how"] != "returns" or e["through"] is not None or _wrapper(fn, e, wrapper_of)
+    ]
+
+
+def _wrapper(fn: cst.FunctionDef, entry: dict[str, Any], wrapper_of: WrapperOf) -> bool:
+    """Every ``return`` of ``fn`` gives the jit of the parameter or the parameter itself
+    (``return fn if DISABLE else jax.jit(fn)``): a jit wrapper. ``map_fn``, which returns
+    ``jax.pmap(fn)``, ``jax.vmap(fn)`` or a ``partial`` by its first argument, is not one."""
+    param = entry["param"]
+
+    def ok(value: cst.BaseExpression | None) -> bool:
+        if type(value) is cst.IfExp:
+            return ok(value.body) and ok(value.orelse)
+        if type(value) is cst.Name:
+            return value.value == param or value.value in jitted_names
+        if type(value) is cst.Call:
+            found = wrapper_of(value)
+            return found is not None and type(found[1]) is cst.Name and found[1].value == param
+        return False
+
+    jitted_names: set[str] = set()
+    returns: list[cst.Return] = []
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue
+        if type(node) is cst.Return:
+            returns.append(node)
+        elif type(node) is cst.Assign and len(node.targets) == 1 and ok(node.value):
+            target = node.targets[0].target
+            if type(target) is cst.Name:
+                jitted_names.add(target.value)
+        stack.extend(node.children)
+    return bool(returns) and all(ok(r.value) for r in returns)
 
 
 def _candidate(call: cst.Call, scope: Any, params: set[str]) -> bool:

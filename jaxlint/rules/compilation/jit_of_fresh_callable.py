@@ -48,6 +48,8 @@ function that the body creates on every call, and then called there:
 - a fresh callable given as a *static* argument of a jitted function
   (`jax.jit(lax.fori_loop, static_argnums=(2,))(0, n, lambda i, x: ..., x)`): JAX
   hashes static arguments into its cache key, and a function hashes by identity.
+  Only in host code, as for `pmap` below: in an array function (an energy, a loss)
+  that its caller jits, the static argument is hashed once per outer trace.
 
 A `jax.pmap` counts only in a function that also fetches values to the host
 (`jax.device_get`, `np.asarray`, `float`, `.item()`, `print`, `assert`): elsewhere
@@ -61,6 +63,8 @@ transform), on factories, which return or store the jitted function
 (`return jax.jit(lambda ...)`, `self._step = jax.jit(...)`), on builders cached
 with `functools.cache`/`lru_cache`, on module-level `jax.jit(lambda ...)`, on
 `jax.jit(g)` of a function defined outside the body (JAX caches it on `g`), on
+a project function that returns another transform on some paths (`map_fn`
+returning `jax.pmap(fn)`, `jax.vmap(fn)` or a `partial` by its argument), on
 code that runs while an outer `jit` traces (the inner wrapper is inlined), on
 functions that run once (`main`, `test_*`, `setUp`, and their nested helpers), on
 initialisers and builders (a name with a word starting with `init`, `setup`,
@@ -352,7 +356,8 @@ events): a fresh function compiles on every call, not only the first.
                 return
         param = self._wrapper_param(node)
         if param is not None:
-            what = f"{what} (`{short(self.ctx.code(node.func))}` jits its argument `{param}`)"
+            verb = "pmaps" if transform.endswith("pmap") else "jits"
+            what = f"{what} (`{short(self.ctx.code(node.func))}` {verb} its argument `{param}`)"
         self._report(node, self.ctx.code(node), what, outer, transform)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:

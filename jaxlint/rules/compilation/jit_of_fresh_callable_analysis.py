@@ -124,7 +124,9 @@ class FreshCallableChecks(Queries):
     def _fresh_static(self, node: cst.Call) -> None:
         """``jax.jit(fori_loop, static_argnums=(2,))(0, n, lambda i, x: ..., x)``: a static
         argument is hashed into the cache key, and a new function hashes by identity, so
-        each call of the enclosing function traces and compiles again (numpyro 40442d08)."""
+        each call of the enclosing function traces and compiles again (numpyro 40442d08). Only
+        in host code (it fetches values or runs from untraced code of the module): under an
+        outer jit the static argument is hashed once per outer trace."""
         if type(node.func) not in (cst.Call, cst.Name):
             return
         jitted = self.jitted_call(node)
@@ -136,8 +138,8 @@ class FreshCallableChecks(Queries):
         outer, looped = self.function_scope(node)
         if not isinstance(outer, cst.FunctionDef) or looped or not self._repeated(outer, node):
             return
-        if jitted.transform.endswith("pmap") and not self._host_side(outer):
-            return
+        if not self._host_side(outer):
+            return  # an array function (an energy, a loss) usually runs under its caller's jit
         for arg, param in jitted.argument_params(node):
             if param not in statics:
                 continue
