@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from jaxlint.analysis.callers import CallersIndex
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
-SUMMARY_FORMAT = 1
+SUMMARY_FORMAT = 2
 MAX_SUMMARY_SOURCE = 4 * 1024 * 1024
 """A module larger than this is not parsed for its summary (generated code)."""
 _MAX_CHAIN = 8

@@ -9,7 +9,8 @@ JSON so that it can be cached and sent between processes:
 - ``functions``: module-level ``def``s and names bound to a transformed function
   (``step = jax.jit(f)``): the transform, static parameters, whether the function
   runs a loop of steps itself (``lax.scan``, ``fori_loop``, a ``for`` over
-  ``range``), its parameters and return annotation;
+  ``range``), its parameters and return annotation, and the parameters it jits
+  (``jits``: ``maybe_jit(fn)`` returns ``jax.jit(fn)``; see ``analysis/jit_params.py``);
 - ``classes``: bases (qualified) and annotated attributes and properties, whether
   its constructor runs code of its own (``init``) and the fields its ``__post_init__``
   reads (``post_init_reads``);
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import libcst as cst
 
+from jaxlint.analysis.jit_params import module_jit_params
 from jaxlint.analysis.names import Binding
 from jaxlint.analysis.project import ModuleId, empty_summary
 from jaxlint.analysis.records import defines, post_init_reads
@@ -79,6 +81,9 @@ def build_summary(ctx: SummaryContext, module: ModuleId) -> dict[str, Any]:
     wraps = not _TRANSFORM_NAMES.isdisjoint(model.identifiers)  # ``step = jax.jit(f)``
     trace = ctx.trace if wraps or _has_functions(model) else None
     imports: dict[str, str] = summary["imports"]
+    jits: dict[str, list[dict[str, Any]]] = {}
+    if trace is not None and (wraps or (facts is not None and facts.imports_project(model))):
+        jits = module_jit_params(model, trace.transform_of, trace.imported_function)
     for name, bindings in model.module_scope.bindings.items():
         if len(bindings) != 1:
             continue
@@ -93,6 +98,8 @@ def build_summary(ctx: SummaryContext, module: ModuleId) -> dict[str, Any]:
             if keys:
                 entry["keys"] = keys
                 entry["draws"] = _unconditional_draws(binding.node, model, keys)
+            if name in jits:
+                entry["jits"] = jits[name]
             summary["functions"][name] = entry
         elif binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
             summary["classes"][name] = _class(binding.node, qualify, lines, module, model)

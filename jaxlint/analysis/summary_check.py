@@ -75,8 +75,24 @@ _FUNCTION = (
         "loops": _bool,
         "returns": _opt_str,
     },
-    {"unknown_static": _bool, "keys": _str_map, "draws": _strs},
+    {"unknown_static": _bool, "keys": _str_map, "draws": _strs, "jits": lambda v: _jits(v)},
 )
+
+
+def _opt_int(v: Any) -> bool:
+    return v is None or type(v) is int
+
+
+_JIT_FACT = (
+    {"param": _str, "index": _opt_int, "how": _str, "through": _opt_str, "transform": _str},
+    {},
+)
+
+
+def _jits(v: Any) -> bool:
+    return type(v) is list and all(_fields(x, *_JIT_FACT) for x in v)
+
+
 _CLASS = (
     {"line": _int, "bases": _strs, "attrs": _str_map},
     {"init": _bool, "post_init_reads": _strs},

@@ -100,6 +100,18 @@ DEVICE_LOOPS = LAX_LOOPS | {"flax.nnx.fori_loop", "flax.nnx.while_loop"}
 SWITCH = "jax.lax.switch"
 """``lax.switch(index, branches, *operands)``: every callable in ``branches``."""
 
+COMPILING = frozenset(
+    {
+        "jax.jit",
+        "jax.experimental.pjit.pjit",
+        "jax.pmap",
+        "flax.nnx.jit",
+        "equinox.filter_jit",
+        "equinox.filter_pmap",
+    }
+)
+"""Transforms that compile and cache what they compile on the wrapped function."""
+
 PARTIAL = frozenset({"functools.partial"})
 
 # Attributes of arrays that are known at trace time.

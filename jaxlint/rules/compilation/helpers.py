@@ -6,28 +6,18 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from jaxlint.analysis.jit_params import jit_facts_of, module_jit_params, project_wrapper
 from jaxlint.analysis.names import Binding, Scope, SemanticModel
 from jaxlint.analysis.tracing import _literal_ints, _literal_strs, positional_params
-from jaxlint.analysis.transforms import TRANSFORMS
+from jaxlint.analysis.transforms import COMPILING, TRANSFORMS
 
 if TYPE_CHECKING:
     from jaxlint.engine import FileContext
 
-# Transforms that compile and cache what they compile on the wrapped function.
-COMPILING = frozenset(
-    {
-        "jax.jit",
-        "jax.experimental.pjit.pjit",
-        "jax.pmap",
-        "flax.nnx.jit",
-        "equinox.filter_jit",
-        "equinox.filter_pmap",
-    }
-)
 # Transforms that take ``static_argnums``/``donate_argnums`` and hash the static ones.
 _ARGNUM_TRANSFORMS = frozenset(q for q in COMPILING if TRANSFORMS[q].has_static_args)
 _CACHING_DECORATORS = frozenset(
@@ -239,9 +229,29 @@ class Queries:
         if not positional_args:
             return None
         found = self.ctx.trace.transform_of(call.func)
-        if found is None or found[0].qualname not in kinds:
+        if found is None:
+            return self.project_wrapper(call) if kinds is COMPILING else None
+        if found[0].qualname not in kinds:
             return None
         return found[0].qualname, positional_args[0].value
+
+    def project_wrapper(self, call: cst.Call) -> tuple[str, cst.BaseExpression] | None:
+        """``maybe_jit(loop_fn, ...)``: a function of the project (this module or
+        another) that returns the jit of its parameter; (its transform, the argument)."""
+        if type(call.func) not in (cst.Name, cst.Attribute):
+            return None
+        trace = self.ctx.trace
+        model = self.ctx.model
+        local = module_jit_params(model, trace.transform_of, trace.imported_function)
+        return project_wrapper(model, call, local, trace.imported_function)
+
+    def jit_facts(self, call: cst.Call) -> list[dict[str, Any]]:
+        """What the project says the function ``call`` calls jits of its parameters
+        (``analysis/jit_params.py``)."""
+        trace = self.ctx.trace
+        model = self.ctx.model
+        local = module_jit_params(model, trace.transform_of, trace.imported_function)
+        return jit_facts_of(model, call.func, local, trace.imported_function)
 
     def bindings(self, name: cst.Name) -> tuple[Scope, list[Binding]] | None:
         model = self.ctx.model

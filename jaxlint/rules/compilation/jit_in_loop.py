@@ -398,6 +398,9 @@ iteration, in every call.
             note="`model = Model()`: `model.apply` is a new bound method at each evaluation",
         ),
         EXAMPLES.invalid(
+            "invalid_project_jit_wrapper.py", line=14, message_contains="`maybe_jit(lambda v"
+        ),
+        EXAMPLES.invalid(
             "invalid_test_jits_new_lambda_each_iteration.py",
             line=13,
             message_contains="JAX traces and compiles it again each time",

@@ -33,6 +33,8 @@ def pure(rule: JitInLoop, wrapper: cst.Call) -> bool:
     """Evaluating the wrapper calls nothing but transforms and ``functools.partial``
     (lambda bodies are not evaluated)."""
     trace = rule.ctx.trace
+    if trace.transform_of(wrapper.func) is None:
+        return False  # a jit wrapper of the project (``maybe_jit(f)``): its body may do more
     lambdas = [n for n in rule.index.nodes_in(wrapper) if isinstance(n, cst.Lambda)]
     for node in rule.index.nodes_in(wrapper):
         if not isinstance(node, cst.Call):

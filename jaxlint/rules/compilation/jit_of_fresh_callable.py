@@ -38,7 +38,18 @@ function that the body creates on every call, and then called there:
 - `jax.jit(inner)(x)` where `inner` is defined in the function, and a nested
   `@jax.jit def inner(...)` called by the function;
 - `jax.jit(self.method)(x)` (a new bound method each time) and
-  `jax.jit(jax.vmap(g))(x)` (a new wrapper each time).
+  `jax.jit(jax.vmap(g))(x)` (a new wrapper each time);
+- the same through a function of the project, in this module or another: a jit
+  wrapper (`maybe_jit(loop_fn)(x)` where `maybe_jit` returns `jax.jit(fn)`), and a
+  call that gives a fresh callable to a function that jits it and runs it, itself
+  or through a closure that calls it (`fori_collect(..., transform=lambda x: ...)`
+  where `fori_collect` jits `lambda v: ravel(transform(v))`). Each module's summary
+  says which parameters its functions jit (`analysis/jit_params.py`);
+- a fresh callable given as a *static* argument of a jitted function
+  (`jax.jit(lax.fori_loop, static_argnums=(2,))(0, n, lambda i, x: ..., x)`): JAX
+  hashes static arguments into its cache key, and a function hashes by identity.
+  Only in host code, as for `pmap` below: in an array function (an energy, a loss)
+  that its caller jits, the static argument is hashed once per outer trace.
 
 A `jax.pmap` counts only in a function that also fetches values to the host
 (`jax.device_get`, `np.asarray`, `float`, `.item()`, `print`, `assert`): elsewhere
@@ -52,13 +63,17 @@ transform), on factories, which return or store the jitted function
 (`return jax.jit(lambda ...)`, `self._step = jax.jit(...)`), on builders cached
 with `functools.cache`/`lru_cache`, on module-level `jax.jit(lambda ...)`, on
 `jax.jit(g)` of a function defined outside the body (JAX caches it on `g`), on
+a project function that returns another transform on some paths (`map_fn`
+returning `jax.pmap(fn)`, `jax.vmap(fn)` or a `partial` by its argument), on
 code that runs while an outer `jit` traces (the inner wrapper is inlined), on
 functions that run once (`main`, `test_*`, `setUp`, and their nested helpers), on
 initialisers and builders (a name with a word starting with `init`, `setup`,
 `create`, `build`, `make`: `init_params`, `sharded_init`), on wrappers built in
 a loop (JAX401 reports those), and on functions that contain a loop, such as a
 training driver that builds `step = jax.jit(partial(train_step, cfg))` and runs
-it: one compilation per run of such a function is amortised over its work.
+it: one compilation per run of such a function is amortised over its work. A loop
+in the other branch of an `if` (`if not progbar: ... jit ... else: for ...`) does
+not count: a call that builds the wrapper never runs it.
 
 It is also silent on a numpyro model (a function that calls `numpyro.sample`,
 `deterministic`, `plate`, ...): the inference that uses it traces it (MCMC and SVI
@@ -95,7 +110,8 @@ compilation per call is what the test costs, not a slowdown to fix.
 a `partial`, a nested function or a bound method is a new object on every call of
 the enclosing function, so every call misses the cache: JAX traces and compiles
 again, which usually costs far more than running the function (checked on JAX
-0.12: three calls, three compilations, for each form above). When the enclosing
+0.12: three calls, three compilations, for each form above, through a project
+wrapper and as a static argument too: tests/test_jit_wrappers.py). When the enclosing
 function itself runs under `jit`, the inner `jit` is inlined into the outer trace:
 nothing is compiled again, but the inner `jit` does nothing either.
 
@@ -223,6 +239,16 @@ events): a fresh function compiles on every call, not only the first.
             "(brainpy's brentq_roots)",
             runs=True,
         ),
+        EXAMPLES.valid(
+            "valid_module_level_function_to_project_wrapper.py",
+            note="a module-level function given to a project function that jits it: compiled once",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_static_argument_module_level_function.py",
+            note="a module-level function as a static argument: hashed the same every call",
+            runs=True,
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
@@ -276,11 +302,37 @@ events): a fresh function compiles on every call, not only the first.
             message_contains="pmaps a lambda, created anew on every call of `sync_batch_stats`",
             note="called from the host training loop of the module (flax 266052cb, a fixed bug)",
         ),
+        EXAMPLES.invalid(
+            "invalid_project_jit_wrapper.py",
+            line=16,
+            message_contains="jits the nested function `loop_fn` (`maybe_jit` jits its "
+            "argument `fn`), created anew on every call of `collect`",
+            note="a jit wrapper of the project; the loop is in the other branch, so it does "
+            "not amortise the compilation (numpyro e10f6648, a fixed bug)",
+        ),
+        EXAMPLES.invalid(
+            "invalid_passed_to_function_that_jits.py",
+            line=11,
+            column=42,
+            message_contains="`collect` jits its argument `transform` (through a function "
+            "that calls it), here a lambda, created anew on every call of `run`",
+            note="a function of the project that jits what it is given (numpyro 947d6984, "
+            "a fixed bug: `fori_collect(..., transform=lambda ...)`)",
+        ),
+        EXAMPLES.invalid(
+            "invalid_fresh_static_argument.py",
+            line=7,
+            message_contains="is given, as its static argument 2, a lambda, created anew on "
+            "every call of `warmup`",
+            note="a fresh function as a static argument: hashed by identity (numpyro 40442d08)",
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
         found = self.wrapper(node)
         if found is None:
+            self._passed_to_jitter(node)
+            self._fresh_static(node)
             return
         transform, fexpr = found
         outer, looped = self.function_scope(node)
@@ -302,6 +354,10 @@ events): a fresh function compiles on every call, not only the first.
                 return
             if not self._only_called(parent.targets[0].target, outer):
                 return
+        param = self._wrapper_param(node)
+        if param is not None:
+            verb = "pmaps" if transform.endswith("pmap") else "jits"
+            what = f"{what} (`{short(self.ctx.code(node.func))}` {verb} its argument `{param}`)"
         self._report(node, self.ctx.code(node), what, outer, transform)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -322,30 +378,17 @@ events): a fresh function compiles on every call, not only the first.
         what = f"the nested function `{node.name.value}`"
         self._report(deco, f"@{self.ctx.code(deco.decorator)}", what, outer, transform)
 
-    def _host_side(self, outer: cst.FunctionDef) -> bool:
-        """Evidence that ``outer`` runs on the host, where a ``pmap`` compiles on every
-        call (elsewhere it may be an inner map under an outer ``pmap``): it fetches values
-        to the host, or this module calls it from code that is not traced."""
-        return self._host_only(outer) or self._called_on_host(outer)
-
-    def _source(self, fexpr: cst.BaseExpression, outer: cst.FunctionDef) -> cst.CSTNode:
-        """The code of the wrapped callable: the nested ``def`` or the value a name is
-        bound to in ``outer``, else the expression itself."""
-        if isinstance(fexpr, cst.Name):
-            found = self.bindings(fexpr)
-            if found is not None and len(found[1]) == 1:
-                binding = found[1][0]
-                if binding.kind == "def":
-                    return binding.node
-                value = self.index.assigned.get(id(binding.node))
-                if value is not None:
-                    return value
-        return fexpr
-
     def _report(
-        self, node: cst.CSTNode, wrapper: str, what: str, outer: cst.FunctionDef, transform: str
+        self,
+        node: cst.CSTNode,
+        wrapper: str,
+        what: str,
+        outer: cst.FunctionDef,
+        transform: str,
+        verb: str | None = None,
     ) -> None:
         name = outer.name.value
+        given = verb
         if transform.endswith("pmap"):
             verb = "pmaps"
             consequence = f"each call of `{name}` traces and compiles it again"
@@ -367,7 +410,7 @@ events): a fresh function compiles on every call, not only the first.
         self.report(
             node,
             wrapper=short(wrapper),
-            verb=verb,
+            verb=verb if given is None else given,
             what=what,
             outer=name,
             consequence=consequence,

@@ -3,11 +3,12 @@ whether what it wraps is new on every call (a mixin of :class:`JitOfFreshCallabl
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.jit_params import argument_for
 from jaxlint.analysis.transforms import LAX_LOOPS, PARTIAL
 from jaxlint.analysis.trips import SHORT_LOOP, trip_count
 from jaxlint.rules.compilation.helpers import SCOPE_NODES, Queries, positional, short
@@ -48,6 +49,8 @@ _SETUP_PREFIXES = ("init", "setup", "set_up", "create", "build", "make")
 class FreshCallableChecks(Queries):
     """The analysis behind :class:`JitOfFreshCallable`."""
 
+    _report: Callable[..., None]  # the rule's
+
     def _repeated(self, outer: cst.FunctionDef, node: cst.CSTNode) -> bool:
         """``outer`` may run many times, each run outside an enclosing trace."""
         if self.ctx.is_test_file or self.runs_once(outer) or self.caches_result(outer):
@@ -61,7 +64,9 @@ class FreshCallableChecks(Queries):
         ):
             return False  # a module-like class: its methods often run under a transform
         if any(
-            isinstance(n, (cst.For, cst.While)) and not self._minor_loop(n)
+            isinstance(n, (cst.For, cst.While))
+            and not self._minor_loop(n)
+            and not self._other_branch(n, node, outer)
             for n in self._own_nodes(outer)
         ):
             return False  # a driver (a training loop): one compile per run is amortised
@@ -74,6 +79,108 @@ class FreshCallableChecks(Queries):
         return not (info is not None and info.staging and not info.external) and not self.staged(
             node
         )
+
+    def _other_branch(self, loop: cst.CSTNode, node: cst.CSTNode, outer: cst.FunctionDef) -> bool:
+        """``loop`` and ``node`` are in two branches of one ``if`` (``if not progbar:``
+        builds the wrapper, ``else:`` loops): a call that builds the wrapper never runs
+        the loop, so nothing amortises the compilation (numpyro e10f6648)."""
+        for child, parent in self.index.ancestors(node):
+            if parent is outer:
+                return False
+            if isinstance(parent, cst.If):
+                other = parent.orelse if child is parent.body else parent.body
+                if other is not None and self.index.inside(loop, other):
+                    return True
+        return False
+
+    def _passed_to_jitter(self, node: cst.Call) -> None:
+        """``collect(x, transform=lambda v: ...)`` where the project function ``collect``
+        jits (and runs) what it is given for ``transform``: the lambda is new on every
+        call, so each call traces and compiles it again."""
+        entries = [e for e in self.jit_facts(node) if e["how"] == "calls"]
+        if not entries:
+            return
+        outer, looped = self.function_scope(node)
+        if not isinstance(outer, cst.FunctionDef) or looped or not self._repeated(outer, node):
+            return
+        for entry in entries:
+            arg = argument_for(node, entry)
+            what = None if arg is None else self._fresh(arg, outer)
+            if (
+                arg is None
+                or what is None
+                or self._function_parameter(self._source(arg, outer), outer)
+            ):
+                continue
+            if entry["transform"].endswith("pmap") and not self._host_side(outer):
+                continue
+            name = short(self.ctx.code(node.func))
+            through = " (through a function that calls it)" if entry["through"] else ""
+            verb = "jits" if not entry["transform"].endswith("pmap") else "pmaps"
+            verb = f"{verb} its argument `{entry['param']}`{through}, here"
+            self._report(arg, name, what, outer, entry["transform"], verb=verb)
+            return
+
+    def _fresh_static(self, node: cst.Call) -> None:
+        """``jax.jit(fori_loop, static_argnums=(2,))(0, n, lambda i, x: ..., x)``: a static
+        argument is hashed into the cache key, and a new function hashes by identity, so
+        each call of the enclosing function traces and compiles again (numpyro 40442d08). Only
+        in host code (it fetches values or runs from untraced code of the module): under an
+        outer jit the static argument is hashed once per outer trace."""
+        if type(node.func) not in (cst.Call, cst.Name):
+            return
+        jitted = self.jitted_call(node)
+        if jitted is None:
+            return
+        statics = jitted.chosen(("static_argnums", "static_broadcasted_argnums"), "static_argnames")
+        if not statics:
+            return
+        outer, looped = self.function_scope(node)
+        if not isinstance(outer, cst.FunctionDef) or looped or not self._repeated(outer, node):
+            return
+        if not self._host_side(outer):
+            return  # an array function (an energy, a loss) usually runs under its caller's jit
+        for arg, param in jitted.argument_params(node):
+            if param not in statics:
+                continue
+            what = self._fresh(arg.value, outer)
+            if what is None or self._function_parameter(self._source(arg.value, outer), outer):
+                continue
+            label = f"`{param}`" if isinstance(param, str) else str(param)
+            verb = f"is given, as its static argument {label},"
+            wrapper = self.ctx.code(node.func)
+            self._report(arg.value, wrapper, what, outer, jitted.transform, verb=verb)
+            return
+
+    def _wrapper_param(self, node: cst.Call) -> str | None:
+        """The parameter a project jit wrapper (``maybe_jit(fn, ...)``) jits, when the
+        call is of one."""
+        if self.ctx.trace.transform_of(node.func) is not None:
+            return None
+        for entry in self.jit_facts(node):
+            if entry["how"] == "returns" and entry["through"] is None:
+                return str(entry["param"])
+        return None
+
+    def _host_side(self, outer: cst.FunctionDef) -> bool:
+        """Evidence that ``outer`` runs on the host, where a ``pmap`` compiles on every
+        call (elsewhere it may be an inner map under an outer ``pmap``): it fetches values
+        to the host, or this module calls it from code that is not traced."""
+        return self._host_only(outer) or self._called_on_host(outer)
+
+    def _source(self, fexpr: cst.BaseExpression, outer: cst.FunctionDef) -> cst.CSTNode:
+        """The code of the wrapped callable: the nested ``def`` or the value a name is
+        bound to in ``outer``, else the expression itself."""
+        if isinstance(fexpr, cst.Name):
+            found = self.bindings(fexpr)
+            if found is not None and len(found[1]) == 1:
+                binding = found[1][0]
+                if binding.kind == "def":
+                    return binding.node
+                value = self.index.assigned.get(id(binding.node))
+                if value is not None:
+                    return value
+        return fexpr
 
     def _minor_loop(self, loop: cst.For | cst.While) -> bool:
         """A loop that does not make its function a driver: one over the devices
