@@ -262,12 +262,15 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
         if owner is None:
             return
         code = self.ctx.code
-        shown = short_code(code(node), code(func), limit=40)
+
+        def shown() -> str:  # only for a finding: most calls of traced code are fine
+            return short_code(code(node), code(func), limit=40)
+
         if qn in ("builtins.open", "io.open", "pathlib.Path.open"):
             self._emit(
                 node,
                 owner,
-                f"`{shown}`",
+                f"`{shown()}`",
                 "do file I/O outside the traced function, or in `jax.debug.callback`",
             )
             return
@@ -277,7 +280,7 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
                     self._emit(
                         node,
                         owner,
-                        f"`{shown}`",
+                        f"`{shown()}`",
                         "it logs a tracer, not the value; use `jax.debug.print` or log"
                         " outside the traced function",
                     )
@@ -296,7 +299,7 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
                     self._emit(
                         node,
                         owner,
-                        f"`{shown}` on `{func.value.value}` (defined outside `{owner.name}`)",
+                        f"`{shown()}` on `{func.value.value}` (defined outside `{owner.name}`)",
                         "return the values instead",
                         extra=", and the stored tracer escapes the trace",
                     )
