@@ -316,6 +316,9 @@ class SummaryStore:
         self.parse_missing = True
         """False: a summary neither held nor in the cache is not made (the language
         server's first lint of an opened document answers from what is known)."""
+        self.pending = 0
+        """How many questions found a module of the run not linted yet (no answer for
+        now: the file that asked is likely linted again at the end of the run)."""
 
     def settings_fp(self) -> str:
         s = self.settings
@@ -402,6 +405,7 @@ class SummaryStore:
         if text is None:
             return None
         if abspath in self.run_files and not compute and _mentions_jax(text, self.settings):
+            self.pending += 1
             return None  # its own lint makes it (or the final check asks again)
         facts = None
         if context is not None:  # its calls into other modules, not what they say of it
