@@ -316,6 +316,7 @@ class SummaryStore:
         self.parse_missing = True
         """False: a summary neither held nor in the cache is not made (the language
         server's first lint of an opened document answers from what is known)."""
+        self._settings_fp: tuple[list[list[str]], str] | None = None
         self.pending = 0
         """How many questions found a module of the run not linted yet (no answer for
         now: the file that asked is likely linted again at the end of the run)."""
@@ -325,7 +326,13 @@ class SummaryStore:
         if s is None:
             return ""
         parts = [list(s.traced_decorators), list(s.traced_wrappers), list(s.prefilter_words)]
-        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+        # asked for every summary key: the digest is remembered for the same three lists
+        known = self._settings_fp
+        if known is not None and known[0] == parts:
+            return known[1]
+        digest = hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+        self._settings_fp = (parts, digest)
+        return digest
 
     def text_of(self, path: Path) -> str | None:
         key = os.path.abspath(path)
