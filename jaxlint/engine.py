@@ -465,6 +465,8 @@ def lint_text(
     apply_noqa: bool = True,
     timings: Timings | None = None,
     project: ProjectFacts | None = None,
+    tree: cst.Module | None = None,
+    keep_tree: Callable[[cst.Module], None] | None = None,
 ) -> FileResult:
     """Lint ``text`` with ``rules`` (the caller's choice, usually
     ``settings.enabled_rules(all_rules())``: the engine never imports the rule registry,
@@ -475,10 +477,20 @@ def lint_text(
     modules, and the module's summary is published to it. Code nested deeper than
     Python's recursion limit allows jaxlint's walks to go is linted again with a deep
     stack (:mod:`jaxlint.deep_stack`).
+
+    ``tree`` is libcst's tree of this very ``text``, kept from an earlier lint of it
+    (the parse is skipped: it would build the same tree); ``keep_tree`` is given the
+    tree once the lint is done, when the caller may lint the same text again.
     """
     args = (text, filename, settings, rules)
     options = dict(
-        want_fixes=want_fixes, path=path, apply_noqa=apply_noqa, timings=timings, project=project
+        want_fixes=want_fixes,
+        path=path,
+        apply_noqa=apply_noqa,
+        timings=timings,
+        project=project,
+        tree=tree,
+        keep_tree=keep_tree,
     )
     result = _lint_text(*args, **options)
     if _hit_recursion_limit(result) and not deep_stack.active():
@@ -509,6 +521,8 @@ def _lint_text(
     apply_noqa: bool = True,
     timings: Timings | None = None,
     project: ProjectFacts | None = None,
+    tree: cst.Module | None = None,
+    keep_tree: Callable[[cst.Module], None] | None = None,
 ) -> FileResult:
     result = FileResult()
     if timings is not None:
@@ -521,7 +535,7 @@ def _lint_text(
     file_codes = file_noqa_codes(text) if apply_noqa else None
     if file_codes is not None and "*" in file_codes:
         return result
-    parsed = parse_module(text, filename, timings)
+    parsed = tree if tree is not None else parse_module(text, filename, timings)
     if isinstance(parsed, Diagnostic):
         result.parsed = False
         result.diagnostics.append(parsed)
@@ -545,6 +559,9 @@ def _lint_text(
         # Valid but very deeply nested code: libcst's tree walks are recursive.
         result.parsed = False
         result.diagnostics = [parse_error_diagnostic(filename, TOO_DEEP_TO_ANALYSE, 1, 1)]
+        return result
+    if keep_tree is not None:
+        keep_tree(parsed)
     return result
 
 

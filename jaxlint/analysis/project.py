@@ -316,13 +316,23 @@ class SummaryStore:
         self.parse_missing = True
         """False: a summary neither held nor in the cache is not made (the language
         server's first lint of an opened document answers from what is known)."""
+        self._settings_fp: tuple[list[list[str]], str] | None = None
+        self.pending = 0
+        """How many questions found a module of the run not linted yet (no answer for
+        now: the file that asked is likely linted again at the end of the run)."""
 
     def settings_fp(self) -> str:
         s = self.settings
         if s is None:
             return ""
         parts = [list(s.traced_decorators), list(s.traced_wrappers), list(s.prefilter_words)]
-        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+        # asked for every summary key: the digest is remembered for the same three lists
+        known = self._settings_fp
+        if known is not None and known[0] == parts:
+            return known[1]
+        digest = hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+        self._settings_fp = (parts, digest)
+        return digest
 
     def text_of(self, path: Path) -> str | None:
         key = os.path.abspath(path)
@@ -402,6 +412,7 @@ class SummaryStore:
         if text is None:
             return None
         if abspath in self.run_files and not compute and _mentions_jax(text, self.settings):
+            self.pending += 1
             return None  # its own lint makes it (or the final check asks again)
         facts = None
         if context is not None:  # its calls into other modules, not what they say of it

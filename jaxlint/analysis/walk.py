@@ -164,7 +164,9 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
 def descendants(node: cst.CSTNode) -> typing.Iterator[cst.CSTNode]:
     """``node`` and every non-trivia node under it (an explicit stack, not recursion)."""
     stack = [node]
+    pop, extend, order = stack.pop, stack.extend, _ORDER
     while stack:
-        current = stack.pop()
+        current = pop()
         yield current
-        stack.extend(children(current))
+        if order.get(type(current)) != ():  # leaves (names, numbers, strings): no children
+            extend(children(current))

@@ -288,6 +288,7 @@ def check_once(args: argparse.Namespace, paths: list[str]) -> int:
         if parallel:
             check_in_pool(tasks, sizes, resolver, args, state, fixing, cache, jobs, progress)
         else:
+            run.keep_trees = True  # the re-check at the end runs in this process too
             for paths in project_run.dependency_order(tasks):
                 check_task(paths, resolver, args, state, fixing, cache, lookup=False)
                 progress.advance()

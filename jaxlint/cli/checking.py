@@ -291,6 +291,8 @@ def _lint(
         path=path,
         timings=state.timings,
         project=facts,
+        tree=run.take_tree(name, text) if run is not None else None,
+        keep_tree=run.tree_keeper(name, text) if facts is not None else None,
     )
     if facts is not None:  # the last lint of a file is of its final text
         state.project_queries[name] = facts.queries

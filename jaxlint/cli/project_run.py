@@ -50,6 +50,11 @@ class ProjectRun:
         self._roots: dict[str, Path | None] = {}
         self.summary_root: Path | None = None
         """A private folder where worker processes share summaries (no results cache)."""
+        self.keep_trees = False
+        """Lints run in this process, and so does the end-of-run re-check: the parse tree
+        of a file that asked about a module not linted yet is kept for its second lint."""
+        self._trees: dict[tuple[str, str], Any] = {}
+        self._tree_chars = 0
 
     def _root(self, path: Path) -> Path | None:
         folder = os.path.dirname(os.path.abspath(path))
@@ -95,6 +100,33 @@ class ProjectRun:
         for context in self.contexts.values():
             context.final = True
 
+    def take_tree(self, name: str, text: str) -> Any:
+        """The parse tree kept from an earlier lint of this very text, if any (once)."""
+        if not self._trees:
+            return None
+        tree = self._trees.pop((name, text), None)
+        if tree is not None:
+            self._tree_chars -= len(text)
+        return tree
+
+    def tree_keeper(self, name: str, text: str) -> Callable[[Any], None] | None:
+        """For the lint of ``text`` about to start: what keeps its tree if the lint asks
+        about a module of the run that is not linted yet (the re-check at the end of the
+        run then lints it again; the parse would build the same tree). At most
+        :data:`KEEP_TREES_CHARS` characters of source are kept (a tree takes about 115
+        bytes per character)."""
+        if not self.keep_trees:
+            return None
+        store = self.store
+        before = store.pending
+
+        def keep(tree: Any) -> None:
+            if store.pending != before and self._tree_chars + len(text) <= KEEP_TREES_CHARS:
+                self._trees[(name, text)] = tree
+                self._tree_chars += len(text)
+
+        return keep
+
     def new_summaries(self) -> dict[str, tuple[str, dict[str, Any]]]:
         """Summaries this process made since the last call (sent from a worker to the
         parent). Not those it read from the cache folder: one read there before another
@@ -106,6 +138,9 @@ class ProjectRun:
         out = {p: store.by_path[p] for p in store.made if p in store.by_path}
         store.made.clear()
         return out
+
+
+KEEP_TREES_CHARS = 1_000_000
 
 
 _CURRENT: ProjectRun | None = None

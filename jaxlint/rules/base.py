@@ -246,13 +246,12 @@ class Rule:
 
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
+        self.model: SemanticModel = ctx.model
+        """``ctx.model``, the file's semantic model (an attribute: rules read it for
+        nearly every node, and a property cost a call each time)."""
         self.settings: dict[str, Any] = {
             key: ctx.settings.rule_option(self, key) for key in self.options
         }
-
-    @property
-    def model(self) -> SemanticModel:
-        return self.ctx.model
 
     def report(
         self,

@@ -59,6 +59,23 @@ class _Index:
         """id(node) -> ``first << 32 | last``, the indexes of its entering and leaving
         events (one int per node: two dicts of ints cost twice the memory)."""
         self._names: set[str] = set()
+        self._scopes = model.scope_of_node  # not the model: it is this weak dict's key
+        self._methods: frozenset[str] | None = None
+
+    @property
+    def method_names(self) -> frozenset[str]:
+        """The names of the ``def`` statements directly in a class body of the module: a
+        ``name.m(...)`` call is a method of a class of this module only if ``m`` is one
+        (read from the model's class scopes, without building the parent index)."""
+        if self._methods is None:
+            found = set()
+            for scope in self._scopes.values():
+                if scope.kind == "class":
+                    for stmt in scope.node.body.body:  # type: ignore[attr-defined]
+                        if type(stmt) is cst.FunctionDef:
+                            found.add(stmt.name.value)
+            self._methods = frozenset(found)
+        return self._methods
 
     @property
     def parent(self) -> dict[int, cst.CSTNode]:
@@ -395,6 +412,8 @@ class Queries:
                     return self._from_wrapper(value)
             return None
         if type(func) is cst.Attribute and type(func.value) is cst.Name:
+            if func.attr.value not in self.index.method_names:
+                return None  # no class of this module defines the method (``x.sum()``)
             if self.ctx.model.qualified_name(func.value) is not None:
                 return None  # ``jnp.sum(x)``: an import, not the method's first parameter
             within = self.enclosing_def(call)

@@ -4,6 +4,8 @@ tracers, global and outside-container updates, ``self`` attributes), which run o
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from jaxlint.analysis.names import Scope, SemanticModel
@@ -40,6 +42,12 @@ _JIT_LIKE = frozenset({"jax.jit", "jax.experimental.pjit.pjit", "jax.pmap"})
 
 
 # -- JAX104 ----------------------------------------------------------------------------------
+
+
+def _shown(code: Callable[[cst.CSTNode], str], call: cst.Call) -> str:
+    """The call as a message shows it (made only for a finding: code generation per call
+    of traced code cost more than the rule's checks)."""
+    return short_code(code(call), code(call.func), limit=40)
 
 
 class SideEffectInTraced(Shared, Rule):
@@ -262,12 +270,11 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
         if owner is None:
             return
         code = self.ctx.code
-        shown = short_code(code(node), code(func), limit=40)
         if qn in ("builtins.open", "io.open", "pathlib.Path.open"):
             self._emit(
                 node,
                 owner,
-                f"`{shown}`",
+                f"`{_shown(code, node)}`",
                 "do file I/O outside the traced function, or in `jax.debug.callback`",
             )
             return
@@ -277,7 +284,7 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
                     self._emit(
                         node,
                         owner,
-                        f"`{shown}`",
+                        f"`{_shown(code, node)}`",
                         "it logs a tracer, not the value; use `jax.debug.print` or log"
                         " outside the traced function",
                     )
@@ -296,7 +303,7 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
                     self._emit(
                         node,
                         owner,
-                        f"`{shown}` on `{func.value.value}` (defined outside `{owner.name}`)",
+                        f"`{_shown(code, node)}` on `{func.value.value}` (defined outside `{owner.name}`)",
                         "return the values instead",
                         extra=", and the stored tracer escapes the trace",
                     )
