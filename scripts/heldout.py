@@ -151,6 +151,25 @@ FRESH_2026_12D: dict[str, tuple[str, str]] = {
     "sbijax": ("0.4.2.post1", "simulation-based inference"),
 }
 
+# A fifth fresh set, pinned on 2026-12-05 (later still) before any of its code was
+# downloaded, linted or read, because fresh-2026-12d had only 19 findings of the traced-code
+# families (the read needs at least 40): disjoint from every set above, from PINNED and from
+# mujoco-mjx. Latest non-prerelease sdist of each on the index that day.
+FRESH_2026_12E: dict[str, tuple[str, str]] = {
+    "dopamine-rl": ("4.1.2", "RL agents (JAX and TF)"),
+    "coax": ("0.1.13", "RL framework"),
+    "pgmax": ("0.6.1", "probabilistic graphical models"),
+    "flowMC": ("0.6.5", "MCMC with normalising flows"),
+    "jimgw": ("0.6.0", "gravitational-wave inference"),
+    "ripplegw": ("0.5.0", "gravitational waveforms"),
+    "jax-fem": ("0.0.12", "finite elements"),
+    "jaxkan": ("0.3.7", "Kolmogorov-Arnold networks"),
+    "cola-ml": ("0.0.7", "structured linear algebra"),
+    "tjax": ("1.9.0", "JAX utilities"),
+    "rljax": ("0.0.4", "RL algorithms"),
+    "jax-sph": ("0.1.0", "smoothed-particle hydrodynamics"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -190,6 +209,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12d",
         ROOT / "docs" / "precision" / "heldout-fresh-d.md",
         "_results-fresh-2026-12d",
+    ),
+    "fresh-2026-12e": HeldoutSet(
+        FRESH_2026_12E,
+        "jaxlint-heldout-fresh-2026-12e",
+        ROOT / "docs" / "precision" / "heldout-fresh-e.md",
+        "_results-fresh-2026-12e",
     ),
 }
 DEFAULT_SET = "original"

@@ -102,7 +102,13 @@ def test_project_of():
 
 
 @pytest.mark.parametrize(
-    "projects", [heldout.FRESH_2026_12B, heldout.FRESH_2026_12C, heldout.FRESH_2026_12D]
+    "projects",
+    [
+        heldout.FRESH_2026_12B,
+        heldout.FRESH_2026_12C,
+        heldout.FRESH_2026_12D,
+        heldout.FRESH_2026_12E,
+    ],
 )
 def test_project_of_names_with_dashes_in_the_later_fresh_sets(projects):
     for name, (version, _) in projects.items():
