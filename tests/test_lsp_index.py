@@ -92,9 +92,11 @@ def test_opening_before_the_index_parses_no_other_module(tmp_path, monkeypatch):
     opened = linter.lint(loop.read_text(), loop, "loop.py", persist=True, partial=True)
     assert opened.exact is False and made == []
     assert opened.extra["queries"]["function:pkg.train.train_step"] is None
-    # the full lint that follows reads step.py (its summary is made)
+    # the full lint that follows reads step.py (its summary is made), and util.py: the
+    # summary says which functions jit a parameter they are given (analysis/jit_params.py),
+    # and step.py's `train_step` hands its parameters to util.py's `helper`
     full = linter.lint(loop.read_text(), loop, "loop.py", persist=True)
-    assert made == ["step.py"]
+    assert made == ["step.py", "util.py"]
     assert full.extra["queries"]["function:pkg.train.train_step"]["transform"] == "jax.jit"
     # once the cache holds it, an opening reads it from there
     made.clear()
