@@ -80,6 +80,11 @@ class Diagnostic:
         return (self.filename, self.start.row, self.start.column, self.code)
 
 
+FIX_WITHHELD = "fix_withheld"
+"""``Diagnostic.extra`` key: ``(applicability, why)`` of a fix the rule offers that jaxlint
+cannot apply to this text. Such a finding is not marked fixable, and ``--fix`` says why
+rather than leave it silently."""
+
 # Codes that do not belong to a rule class.
 PARSE_ERROR_CODE = "JAX000"
 """The file could not be decoded or parsed as Python."""

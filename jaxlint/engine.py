@@ -24,6 +24,7 @@ from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.project import ModuleId, ProjectFacts
 from jaxlint.analysis.tracing import TraceAnalysis
 from jaxlint.diagnostics import (
+    FIX_WITHHELD,
     PARSE_ERROR_CODE,
     Diagnostic,
     Edit,
@@ -718,6 +719,11 @@ def _report(
     ignored_here = settings.file_ignores(path)
     importer = _ImportPlacer(module, ctx.model, positions, text)
     probes = verify_commands(ctx, violations)  # each finding's filled-in verify command
+    # positions that are not the text's cannot place a fix: no finding is marked fixable;
+    # in a text with blanks libcst leaves out, whether a fix can be placed is known only
+    # from its edits, so they are made even where the output does not show them
+    exact = getattr(positions, "exact", True)
+    place = want_fixes or getattr(positions, "has_drops", False)
     for v, probe in zip(violations, probes, strict=True):
         code_range: CodeRange = positions[v.node]
         start = Position(code_range.start.line, code_range.start.column + 1)
@@ -735,28 +741,45 @@ def _report(
             filename=filename,
             start=start,
             end=end,
-            fix_applicability=v.applicability if v.fix_factory is not None else None,
+            fix_applicability=v.applicability if v.fix_factory is not None and exact else None,
             fix_message=v.fix_message,
             probe=probe,
             severity=v.severity,
         )
-        if want_fixes and v.fix_factory is not None and v.applicability is not None:
-            try:
-                diag.fix = _materialize(v, positions, importer)
-            except Exception as exc:
-                on_error(v.rule, exc)
-                continue
+        if v.fix_factory is not None and v.applicability is not None:
+            if not exact:
+                diag.extra[FIX_WITHHELD] = (v.applicability, _INEXACT)
+            elif place:
+                try:
+                    fix = _materialize(v, positions, importer)
+                except Exception as exc:
+                    on_error(v.rule, exc)
+                    continue
+                if isinstance(fix, str):
+                    diag.extra[FIX_WITHHELD] = (v.applicability, fix)
+                    diag.fix_applicability = None  # nothing to apply: not fixable
+                elif want_fixes:
+                    diag.fix = fix
         result.diagnostics.append(diag)
     result.diagnostics.sort(key=Diagnostic.sort_key)
 
 
-def _materialize(v: Violation, positions, importer: _ImportPlacer) -> Fix | None:
+_INEXACT = "libcst does not give this file's text back, so the fix cannot be placed in it"
+_NO_EDITS = "the rule found no edits to make here"
+_DROPS = (
+    "the text it replaces holds blanks that libcst leaves out (a form feed that starts a line)"
+    ", which the new text would lose"
+)
+
+
+def _materialize(v: Violation, positions, importer: _ImportPlacer) -> Fix | str:
+    """The fix as edits, or why it cannot be applied to this text."""
     assert v.fix_factory is not None and v.applicability is not None
     ops = v.fix_factory()
     if not ops:
-        return None
+        return _NO_EDITS
     if not getattr(positions, "exact", True):
-        return None  # positions not in the text's units (see jaxlint.positions): no fix
+        return _INEXACT  # positions not in the text's units (see jaxlint.positions)
     edits: list[Edit] = []
     for op in ops:
         if isinstance(op, ReplaceNode):
@@ -764,7 +787,7 @@ def _materialize(v: Violation, positions, importer: _ImportPlacer) -> Fix | None
             if drops_within is not None and drops_within(op.node):
                 # the replaced text holds blanks libcst's tree leaves out (a form feed
                 # that starts a line): the new text, made from the tree, would lose them
-                return None
+                return _DROPS
             rng: CodeRange = positions[op.node]
             end = Position(rng.end.line, rng.end.column + 1)
             if (

@@ -151,43 +151,75 @@ class _Shifts:
 
 
 def _align(generated: str, text: str) -> _Shifts | None:
-    """The runs of blanks ``text`` has that ``generated`` lacks, or ``None`` if it differs otherwise."""
+    """The runs of blanks ``text`` has that ``generated`` lacks, or ``None`` if it differs
+    otherwise: blanks inside a line, and whole lines of blanks with their line break (libcst
+    1.9 leaves out the empty lines before a last line of blanks or a comment after the last
+    statement: ``x = 1\\n\\n \\n`` comes back as ``x = 1\\n \\n``)."""
     points: list[int] = []
     deltas: list[int] = []
     runs: list[tuple[int, int]] = []
     gen_lines = _NEWLINE_RE.split(generated)
     text_lines = _NEWLINE_RE.split(text)
-    if len(gen_lines) != len(text_lines):
-        return None
-    gen_breaks = [m.end() for m in _NEWLINE_RE.finditer(generated)]
-    text_breaks = [m.end() for m in _NEWLINE_RE.finditer(text)]
+    gen_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(generated)]
+    text_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(text)]
     dropped = 0
-    gen_at = text_at = 0
-    for row, (g, t) in enumerate(zip(gen_lines, text_lines, strict=True)):
-        if g != t:
-            i = j = 0
-            while j < len(t):
-                if i < len(g) and g[i] == t[j]:
-                    i += 1
-                    j += 1
-                    continue
-                if t[j] not in _DROPPABLE:
-                    return None
-                run_start = j
-                while j < len(t) and t[j] in _DROPPABLE and not (i < len(g) and g[i] == t[j]):
-                    j += 1
-                dropped += j - run_start
-                points.append(gen_at + i)
-                deltas.append(dropped)
-                runs.append((text_at + run_start, text_at + j))
-            if i != len(g):
-                return None
-        if row < len(gen_breaks):
-            gen_end, text_end = gen_breaks[row], text_breaks[row]
-            if generated[gen_at + len(g) : gen_end] != text[text_at + len(t) : text_end]:
-                return None  # the line breaks differ
-            gen_at, text_at = gen_end, text_end
+    row = 0  # in the generated code
+    for text_row, t in enumerate(text_lines):
+        text_at = text_starts[text_row]
+        text_break = (
+            text[text_at + len(t) : text_starts[text_row + 1]]
+            if text_row + 1 < len(text_starts)
+            else ""
+        )
+        if row < len(gen_lines):
+            g = gen_lines[row]
+            gen_at = gen_starts[row]
+            gen_break = (
+                generated[gen_at + len(g) : gen_starts[row + 1]]
+                if row + 1 < len(gen_starts)
+                else ""
+            )
+            inside = _align_line(g, t) if gen_break == text_break else None
+            if inside is not None:
+                for i, run_start, run_end in inside:
+                    dropped += run_end - run_start
+                    points.append(gen_at + i)
+                    deltas.append(dropped)
+                    runs.append((text_at + run_start, text_at + run_end))
+                row += 1
+                continue
+        if t.strip(_DROPPABLE) or not text_break:
+            return None  # not a whole line of blanks that libcst left out
+        dropped += len(t) + len(text_break)
+        points.append(gen_starts[row] if row < len(gen_starts) else len(generated))
+        deltas.append(dropped)
+        runs.append((text_at, text_at + len(t) + len(text_break)))
+    if row != len(gen_lines):
+        return None
     return _Shifts(points, deltas, runs)
+
+
+def _align_line(g: str, t: str) -> list[tuple[int, int, int]] | None:
+    """The runs of blanks the text's line ``t`` has that the generated line ``g`` lacks, as
+    (offset in ``g`` they come before, start and end in ``t``), or ``None``."""
+    if g == t:
+        return []
+    found: list[tuple[int, int, int]] = []
+    i = j = 0
+    while j < len(t):
+        if i < len(g) and g[i] == t[j]:
+            i += 1
+            j += 1
+            continue
+        if t[j] not in _DROPPABLE:
+            return None
+        run_start = j
+        while j < len(t) and t[j] in _DROPPABLE and not (i < len(g) and g[i] == t[j]):
+            j += 1
+        found.append((i, run_start, j))
+    if i != len(g):
+        return None
+    return found
 
 
 class Positions(Mapping[cst.CSTNode, CodeRange]):
@@ -218,6 +250,11 @@ class Positions(Mapping[cst.CSTNode, CodeRange]):
         else:
             start, end = shifts.start(start), shifts.end(end)
         return start, end
+
+    @property
+    def has_drops(self) -> bool:
+        """Whether the text holds blanks that libcst's tree does not keep."""
+        return self._shifts is not None and bool(self._shifts.runs)
 
     def drops_within(self, node: cst.CSTNode) -> bool:
         """Whether the text of ``node`` holds blanks that libcst's tree does not keep

@@ -49,6 +49,13 @@ ODD_WHITESPACE = [
     pytest.param("import jax\nx = 1\f\n{call}\n", id="form-feed-line-end"),
     pytest.param("import jax\n\f# page two\n{call}\n", id="form-feed-comment-line"),
     pytest.param("import jax\ny = (1,\n\f2); {call}\n", id="form-feed-in-brackets"),
+    # libcst 1.9 leaves out the empty lines before a last line of blanks or a comment after
+    # the last statement (jax-fem 0.0.12's aesthetic/debug.py ends in "\n\n\n\n ")
+    pytest.param("import jax\n{call}\n\n\n\n ", id="blank-lines-before-blank-last-line"),
+    pytest.param("import jax\n{call}\n\n \n", id="blank-line-before-blank-line"),
+    pytest.param("import jax\r\n{call}\r\n\r\n \r\n", id="crlf-blank-lines-at-end"),
+    pytest.param("import jax\nif x:\n    {call}\n\n \n# c\n", id="blank-lines-before-comment"),
+    pytest.param("import jax\n{call}\n\n\f\n\n\t", id="form-feed-line-at-end"),
 ]
 
 
@@ -111,6 +118,20 @@ def test_a_fix_whose_text_holds_a_dropped_form_feed_is_not_offered() -> None:
     assert positions.drops_within(func)  # a fix replacing it would lose the form feed
     first = func.body.body[0]
     assert not positions.drops_within(first)
+
+
+def test_blank_lines_libcst_leaves_out_at_the_end_are_placed_in_the_text() -> None:
+    text = "import jax\nx = 1\n\n\n\n "
+    module = cst.parse_module(text)
+    assert module.code == "import jax\nx = 1\n "  # libcst 1.9 leaves out two lines
+    positions = compute_positions(module, text)
+    assert positions.exact
+    last = module.body[-1]
+    assert positions[last].start.line == 2 and not positions.drops_within(last)
+    end = positions[module].end
+    # the text's end (with the newline libcst adds and pops), not the generated code's
+    assert (end.line, end.column) == (7, 0)
+    assert positions.drops_within(module)  # a fix replacing the module would lose them
 
 
 # -- 4. checking never runs a program the checked tree configures --------------------------------

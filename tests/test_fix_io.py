@@ -480,6 +480,40 @@ def test_cli_reports_a_dropped_fix(cli, tmp_path: Path, monkeypatch: pytest.Monk
     assert (tmp_path / "a.py").read_text() == SAMPLE
 
 
+def _inexact(module, text):
+    from jaxlint.positions import _Inexact, _libcst_positions
+
+    return _Inexact(_libcst_positions(module))
+
+
+@pytest.mark.parametrize("where", ["inexact", "drops"])
+def test_a_fix_that_cannot_be_placed_is_not_fixable_and_fix_says_why(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """Positions libcst cannot map onto the text, or a replaced text holding blanks libcst
+    leaves out: the fix is withheld, so the finding is not marked fixable (it was, and
+    ``--fix`` skipped it without a word: jax-fem 0.0.12's aesthetic/debug.py)."""
+    import jaxlint.engine
+    import jaxlint.positions
+
+    if where == "inexact":
+        monkeypatch.setattr(jaxlint.engine, "compute_positions", _inexact)
+        why = "libcst does not give this file's text back"
+    else:
+        monkeypatch.setattr(jaxlint.positions.Positions, "has_drops", True)
+        monkeypatch.setattr(jaxlint.positions.Positions, "drops_within", lambda self, node: True)
+        why = "the text it replaces holds blanks that libcst leaves out"
+    (tmp_path / "a.py").write_text(SAMPLE)
+    r = cli("--no-cache", "a.py")
+    assert "JAX702" in r.out and "[*]" not in r.out and "fixable" not in r.out
+    r = cli("--no-cache", "--output-format", "json", "a.py")
+    assert '"fix": null' in r.out
+    r = cli("--no-cache", "--fix", "a.py")
+    assert r.code == 1  # the finding remains
+    assert f"warning: a.py:2:5: fix for JAX702 not applied: {why}" in r.err
+    assert (tmp_path / "a.py").read_text() == SAMPLE
+
+
 # -- idempotence, --diff, stdin ----------------------------------------------------------------------
 
 

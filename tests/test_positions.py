@@ -29,7 +29,7 @@ SOURCES = {
     "classes and lambdas": "class A(B, metaclass=M):\n    f = lambda self, *a: [i for i in a if i]\n",
     "semicolons": "a = 1; b = 2;\nif a: b = 3\nelse: b = 4\n",
     "match": "match x:\n    case [1, *rest] if rest:\n        pass\n    case {'k': v, **kw}:\n        pass\n",
-    "trailing whitespace": "x = 1   \n\n   \n",
+    "trailing whitespace": "x = 1   \n   \n",
     "async": "async def f():\n    async with a as b:\n        await b\n    async for i in c:\n        yield i\n",
 }
 
@@ -51,6 +51,22 @@ def test_same_positions_as_libcst(text: str) -> None:
 @pytest.mark.parametrize("path", sorted(EXAMPLES.rglob("*.py")), ids=lambda p: p.name)
 def test_same_positions_on_the_examples(path: Path) -> None:
     assert_same(path.read_text())
+
+
+def test_lines_libcst_leaves_out_are_counted_as_the_text_has_them() -> None:
+    """libcst 1.9 gives ``x = 1   \\n\\n   \\n`` back without its empty line, and its own
+    provider puts the last line's blanks on line 2; they are on line 3 of the text."""
+    text = "x = 1   \n\n   \n"
+    module = cst.parse_module(text)
+    assert module.code == "x = 1   \n   \n"
+    ours = compute_positions(module, text)
+    assert ours.exact
+    blanks = module.footer[-1].whitespace
+    assert ours[blanks].start.line == 3
+    assert (
+        ours[module.body[0]]
+        == MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)[module.body[0]]
+    )
 
 
 def test_text_that_does_not_match_the_tree_falls_back_to_libcst(monkeypatch) -> None:

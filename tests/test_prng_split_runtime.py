@@ -1,7 +1,10 @@
 """Runtime truth for what JAX301 says of a key both drawn from and split: JAX's
-key-reuse checker rejects it, yet the draws of the split keys are not correlated with
-the draw (unlike two samplers on one key). Measured on CPU JAX in a fresh interpreter,
-for each PRNG implementation, over many keys with a fixed seed."""
+key-reuse checker rejects it; where the sampler draws from the key itself, the draws of
+the split keys are not correlated with the draw (unlike two samplers on one key), and
+where the sampler splits its key itself (``permutation``, ``randint``, ``choice``, ...),
+the split returns the very keys it drew with. Measured on CPU JAX in a fresh
+interpreter, for each PRNG implementation, over many keys with a fixed seed, and from
+the samplers' jaxprs."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ import textwrap
 
 import pytest
 
+from jaxlint.analysis.key_values import DRAWS_FROM_ITS_KEY, SAMPLERS, SPLIT, SPLITS_ITS_KEY
 from jaxlint.config import Settings
 from jaxlint.engine import lint_text
 from jaxlint.rules import all_rules
@@ -90,5 +94,209 @@ def test_a_draw_and_a_split_of_one_key_are_rejected_but_not_correlated() -> None
     diags = lint_text(CODE, "sample.py", settings, settings.enabled_rules(all_rules())).diagnostics
     assert [d.code for d in diags] == ["JAX301", "JAX301"]
     assert "`jax_debug_key_reuse` rejects a key both drawn from and split" in diags[0].message
-    assert "correlated with this draw" in diags[0].message
+    assert "draws from the key itself, so on JAX 0.12 the split keys' draws are not correlated" in (
+        diags[0].message
+    )
     assert "if it draws from the key, `jax_debug_key_reuse` rejects the pair" in diags[1].message
+
+
+# What each sampler does with the key it is given, read from its jaxpr: a `random_split`
+# of it (followed into jitted calls, loops, conds, shape-only ops and the implementation of
+# other primitives, such as `random_gamma`) or `random_bits` drawn from it.
+SPLITTERS = textwrap.dedent(
+    """
+    import functools
+    import json
+    import jax
+    import jax.numpy as jnp
+    from jax.extend import core as jcore
+
+    S = (3,)
+    CALLS = {
+        "ball": lambda k: jax.random.ball(k, 3),
+        "bernoulli": lambda k: jax.random.bernoulli(k, 0.5, S),
+        "beta": lambda k: jax.random.beta(k, 2.0, 3.0, S),
+        "binomial": lambda k: jax.random.binomial(k, 10.0, 0.3, S),
+        "bits": lambda k: jax.random.bits(k, S),
+        "categorical": lambda k: jax.random.categorical(k, jnp.zeros(5), shape=S),
+        "cauchy": lambda k: jax.random.cauchy(k, S),
+        "chisquare": lambda k: jax.random.chisquare(k, 3.0, S),
+        "choice": lambda k: jax.random.choice(k, 10, S),
+        "choice replace=False": lambda k: jax.random.choice(k, 10, S, replace=False),
+        "choice p=": lambda k: jax.random.choice(k, 10, S, p=jnp.ones(10) / 10),
+        "dirichlet": lambda k: jax.random.dirichlet(k, jnp.ones(3)),
+        "double_sided_maxwell": lambda k: jax.random.double_sided_maxwell(k, 0.0, 1.0, S),
+        "exponential": lambda k: jax.random.exponential(k, S),
+        "f": lambda k: jax.random.f(k, 3.0, 4.0, S),
+        "gamma": lambda k: jax.random.gamma(k, 2.0, S),
+        "gamma scalar": lambda k: jax.random.gamma(k, 2.0),
+        "generalized_normal": lambda k: jax.random.generalized_normal(k, 2.0, S),
+        "geometric": lambda k: jax.random.geometric(k, 0.3, S),
+        "gumbel": lambda k: jax.random.gumbel(k, S),
+        "laplace": lambda k: jax.random.laplace(k, S),
+        "loggamma": lambda k: jax.random.loggamma(k, 2.0, S),
+        "logistic": lambda k: jax.random.logistic(k, S),
+        "lognormal": lambda k: jax.random.lognormal(k, 1.0, S),
+        "maxwell": lambda k: jax.random.maxwell(k, S),
+        "multinomial": lambda k: jax.random.multinomial(k, 10.0, jnp.ones(4) / 4),
+        "multivariate_normal": lambda k: jax.random.multivariate_normal(
+            k, jnp.zeros(2), jnp.eye(2)
+        ),
+        "normal": lambda k: jax.random.normal(k, S),
+        "orthogonal": lambda k: jax.random.orthogonal(k, 3),
+        "pareto": lambda k: jax.random.pareto(k, 2.0, S),
+        "permutation": lambda k: jax.random.permutation(k, 10),
+        "permutation array": lambda k: jax.random.permutation(k, jnp.ones((3, 4)), axis=1),
+        "permutation independent": lambda k: jax.random.permutation(
+            k, jnp.ones((3, 4)), axis=1, independent=True
+        ),
+        "poisson": lambda k: jax.random.poisson(k, 3.0, S),
+        "rademacher": lambda k: jax.random.rademacher(k, S),
+        "randint": lambda k: jax.random.randint(k, S, 0, 10),
+        "rayleigh": lambda k: jax.random.rayleigh(k, 1.0, S),
+        "t": lambda k: jax.random.t(k, 3.0, S),
+        "triangular": lambda k: jax.random.triangular(k, 0.0, 0.5, 1.0, S),
+        "truncated_normal": lambda k: jax.random.truncated_normal(k, -1.0, 1.0, S),
+        "uniform": lambda k: jax.random.uniform(k, S),
+        "wald": lambda k: jax.random.wald(k, 1.0, S),
+        "weibull_min": lambda k: jax.random.weibull_min(k, 1.0, 2.0, S),
+    }
+    SAME = {"reshape", "squeeze", "expand_dims", "broadcast_in_dim", "copy", "copy_p"}
+
+    def subjaxprs(eqn):
+        for v in eqn.params.values():
+            for x in v if isinstance(v, (tuple, list)) else (v,):
+                if isinstance(x, jcore.ClosedJaxpr):
+                    yield x.jaxpr
+                elif isinstance(x, jcore.Jaxpr):
+                    yield x
+
+    def walk(jaxpr, keys, found, depth=0):
+        for eqn in jaxpr.eqns:
+            uses = [
+                i for i, v in enumerate(eqn.invars)
+                if not isinstance(v, jcore.Literal) and v in keys
+            ]
+            if not uses:
+                continue
+            prim = eqn.primitive.name
+            if prim == "random_split":
+                found.add("split")
+            elif prim == "random_bits":
+                found.add("bits")
+            elif prim in SAME or prim in ("random_wrap", "random_unwrap"):
+                keys |= set(eqn.outvars)
+            elif prim == "while":
+                nc = eqn.params["cond_nconsts"]
+                body = eqn.params["body_jaxpr"].jaxpr
+                walk(body, {body.invars[i - nc] for i in uses if i >= nc}, found, depth)
+            elif prim == "cond":
+                for br in eqn.params["branches"]:
+                    walk(br.jaxpr, {br.jaxpr.invars[i - 1] for i in uses if i}, found, depth)
+            elif prim == "scan":
+                body = eqn.params["jaxpr"].jaxpr
+                walk(body, {body.invars[i] for i in uses}, found, depth)
+            elif list(subjaxprs(eqn)):
+                for sub in subjaxprs(eqn):
+                    if len(sub.invars) != len(eqn.invars):
+                        found.add("unknown " + prim)
+                        continue
+                    walk(sub, {sub.invars[i] for i in uses}, found, depth)
+            elif getattr(eqn.primitive, "impl", None) is not None and depth < 3:
+                avals = [jax.ShapeDtypeStruct(v.aval.shape, v.aval.dtype) for v in eqn.invars]
+                impl = functools.partial(eqn.primitive.impl, **eqn.params)
+                sub = jax.make_jaxpr(impl)(*avals).jaxpr
+                if len(sub.eqns) == 1 and sub.eqns[0].primitive is eqn.primitive:
+                    found.add("unknown " + prim)
+                    continue
+                walk(sub, {sub.invars[i] for i in uses}, found, depth + 1)
+            else:
+                found.add("unknown " + prim)
+        return found
+
+    out = {"does": {}}
+    for name, call in CALLS.items():
+        closed = jax.make_jaxpr(call)(jax.random.key(0))
+        out["does"][name] = sorted(walk(closed.jaxpr, {closed.jaxpr.invars[0]}, set()))
+    # split(k, n) starts with the keys of split(k, m): an inner split of any size shares
+    # keys with the caller's split(key)
+    out["prefix"] = {}
+    for impl in ("threefry2x32", "rbg", "unsafe_rbg"):
+        k = jax.random.key(3, impl=impl)
+        two = jax.random.key_data(jax.random.split(k))
+        out["prefix"][impl] = all(
+            bool((jax.random.key_data(jax.random.split(k, n))[:2] == two[:n]).all())
+            for n in (1, 3, 4, 10)
+        )
+    # sbijax's data loader: permutation(key, n) sorts by the bits of split(key)[1] (one
+    # sorting round below n = 1626; the loader splits the same key afterwards)
+    k = jax.random.key(7)
+    _, sub = jax.random.split(k)
+    out["permutation_sorts_by_the_split_key"] = bool(
+        (jnp.argsort(jax.random.bits(sub, (1000,)), stable=True)
+         == jax.random.permutation(k, 1000)).all()
+    )
+    print("RESULT " + json.dumps(out))
+    """
+)
+
+DRAW_AND_SPLIT = textwrap.dedent(
+    """
+    import jax
+
+    def loader(key, data, n):
+        idxs = jax.random.permutation(key, n)
+        k1, k2 = jax.random.split(key)
+        return data[idxs], k1, k2
+
+    def weighted(key, p):
+        i = jax.random.choice(key, 10, (3,), p=p)
+        k1, k2 = jax.random.split(key)
+        return i, k1, k2
+
+    def noise(key):
+        k1, k2 = jax.random.split(key)
+        return jax.random.randint(key, (3,), 0, 9), k1, k2
+    """
+)
+
+
+def test_which_samplers_split_their_key_as_measured() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", SPLITTERS],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("RESULT "))
+    found = json.loads(line.removeprefix("RESULT "))
+    does = found["does"]
+    splits = {f"jax.random.{n.split()[0]}" for n, d in does.items() if d == ["split"]}
+    draws = {f"jax.random.{n.split()[0]}" for n, d in does.items() if d == ["bits"]}
+    assert all(d in (["split"], ["bits"]) for d in does.values()), does
+    assert does["choice p="] == ["bits"]  # choice with p= draws from its key itself
+    assert splits == SPLITS_ITS_KEY
+    assert draws - {"jax.random.choice"} == DRAWS_FROM_ITS_KEY
+    # every sampler jaxlint knows is measured (shuffle is gone from JAX 0.12)
+    assert SAMPLERS - {SPLIT, "jax.random.shuffle"} == splits | draws
+    assert found["prefix"] == {"threefry2x32": True, "rbg": True, "unsafe_rbg": True}
+    assert found["permutation_sorts_by_the_split_key"] is True
+
+
+def test_the_message_says_what_the_split_shares_with_the_draw() -> None:
+    settings = Settings(select=["JAX301"])
+    diags = lint_text(
+        DRAW_AND_SPLIT, "loader.py", settings, settings.enabled_rules(all_rules())
+    ).diagnostics
+    assert len(diags) == 3
+    permutation, choice_p, randint = diags
+    for diag in (permutation, randint):
+        assert "splits its key itself, so the split returns the keys it draws with" in (
+            diag.message
+        )
+        assert "not correlated" not in diag.message
+    assert "`jax.random.permutation` splits its key itself" in permutation.message
+    assert "`jax.random.randint` splits its key itself" in randint.message
+    assert "`jax.random.choice` draws from the key itself" in choice_p.message

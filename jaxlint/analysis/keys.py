@@ -100,6 +100,7 @@ from jaxlint.analysis.key_purpose import (
 from jaxlint.analysis.key_values import (
     CALL,
     DERIVERS,
+    DRAWS_FROM_ITS_KEY,
     KEY_TAKERS,
     LEGACY,
     LOCAL,
@@ -107,6 +108,7 @@ from jaxlint.analysis.key_values import (
     RANDOM,
     READERS,
     SPLIT,
+    SPLITS_ITS_KEY,
     FunctionNode,
     KeyValue,
     RawUse,
@@ -132,6 +134,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CALL",
     "DERIVERS",
+    "DRAWS_FROM_ITS_KEY",
     "FunctionNode",
     "KeyAnalysis",
     "KeyValue",
@@ -141,6 +144,7 @@ __all__ = [
     "READERS",
     "Reuse",
     "SPLIT",
+    "SPLITS_ITS_KEY",
     "Use",
     "compiled_function_of",
     "is_key_name",

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from jaxlint.diagnostics import Applicability, Diagnostic, Fix
+from jaxlint.diagnostics import FIX_WITHHELD, Applicability, Diagnostic, Fix
 from jaxlint.fixers.edits import apply_fixes
 
 MAX_ITERATIONS = 10
@@ -68,6 +68,21 @@ def is_applicable(diag: Diagnostic, unsafe: bool) -> bool:
     return unsafe and diag.fix.applicability is Applicability.UNSAFE
 
 
+def _withheld(diags: list[Diagnostic], unsafe: bool) -> list[DroppedFix]:
+    """The fixes ``--fix`` would apply but jaxlint cannot place in the text, and why."""
+    out = []
+    for d in diags:
+        withheld = d.extra.get(FIX_WITHHELD)
+        if withheld is None:
+            continue
+        applicability, why = withheld  # type: ignore[misc]
+        if applicability is Applicability.SAFE or (
+            unsafe and applicability is Applicability.UNSAFE
+        ):
+            out.append(DroppedFix(d.code, d.start.row, d.start.column, why))
+    return out
+
+
 def _key(diag: Diagnostic) -> tuple:
     assert diag.fix is not None
     return (diag.code, diag.fix.edits)
@@ -83,8 +98,11 @@ def fix_text(text: str, lint: LintFn, *, unsafe: bool) -> FixOutcome:
     parses = python_parses if python_parses(text) else _cst_parses
     outcome = FixOutcome(text=text)
     rejected: set[tuple] = set()
+    withheld: list[DroppedFix] = []
     while True:
-        diags = [d for d in lint(outcome.text) if is_applicable(d, unsafe)]
+        linted = lint(outcome.text)
+        withheld = _withheld(linted, unsafe)  # of the last text linted: the final one
+        diags = [d for d in linted if is_applicable(d, unsafe)]
         diags = [d for d in diags if _key(d) not in rejected]
         if not diags:
             break
@@ -127,4 +145,5 @@ def fix_text(text: str, lint: LintFn, *, unsafe: bool) -> FixOutcome:
                 (diag.code, diag.start.row, diag.start.column, fix.message)
             )
         outcome.text = new_text
+    outcome.dropped.extend(withheld)
     return outcome

@@ -6,7 +6,9 @@ structure fixes need, version-compatibility guards) and how fixes are built.
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
@@ -109,6 +111,8 @@ class DriftBase(VersionGuards):
         """Module-level names bound to JAX's version (``jax_version = version.parse(jax.__version__)``)."""
         self._dead: set[int] = set()
         """Branches (blocks, ``else``/``elif`` clauses) that cannot run on the target JAX."""
+        self._absorbed: set[int] = set()
+        """``jax.ops.index`` nodes inside an ``index_*`` call whose fix drops them."""
         self._alone_at_top: dict[int, cst.SimpleStatementLine] = {}
         """Module-level statements alone on their line (which a fix may empty)."""
         self._pending: list[Callable[[], None]] = []
@@ -420,7 +424,15 @@ class DriftBase(VersionGuards):
                 if int(key) >= len(positional):
                     failed = True
                     return ""
-                return self.ctx.code(positional[int(key)].value)
+                value = positional[int(key)].value
+                in_brackets = template[match.start() - 1 : match.start()] == "[" and (
+                    template[match.end() : match.end() + 1] == "]"
+                )
+                if in_brackets:
+                    index = self._ops_index(value)
+                    if index is not None:
+                        return index  # ``.at[jax.ops.index[i]]`` is ``.at[i]``
+                return self.ctx.code(value)
             if key == "args":
                 assert call is not None
                 return ", ".join(
@@ -447,6 +459,17 @@ class DriftBase(VersionGuards):
         if failed:
             return None
         return text, ops
+
+    def _ops_index(self, value: cst.BaseExpression) -> str | None:
+        """The text inside the brackets of ``jax.ops.index[...]`` (removed with the
+        ``index_*`` functions: it returned its index unchanged), else ``None``."""
+        if not isinstance(value, cst.Subscript) or value.lpar:
+            return None
+        if self.model.qualified_name(value.value) != "jax.ops.index":
+            return None
+        full = self.ctx.code(value)
+        start = len(self.ctx.code(value.value)) + len(self.ctx.code(value.lbracket))
+        return full[start : len(full) - len(self.ctx.code(value.rbracket))]
 
     def _placed(self, text: str, replaced: cst.CSTNode) -> str:
         """``text`` in parentheses unless it is atomic or fills a slot that needs none."""
@@ -509,7 +532,7 @@ class DriftBase(VersionGuards):
             if drift.flat_template is not None and self._visibly_flat(call):
                 template = drift.flat_template
             rendered = self._render(template, node, call=call)
-            if rendered is None:
+            if rendered is None or not _keeps_comments(self.ctx.code(call), rendered[0]):
                 return None
             text = self._placed(rendered[0], call)
             return [ReplaceNode(call, text), *rendered[1]], text
@@ -663,6 +686,18 @@ class DriftBase(VersionGuards):
         else:
             separator = self.ctx.module.default_newline + self.ctx.line_indent(node)
         return ReplaceNode(node, separator.join(statements))
+
+
+def _keeps_comments(old: str, new: str) -> bool:
+    """Whether every comment of the replaced code ``old`` is in its replacement ``new``
+    (a call rebuilt from a template keeps only its arguments)."""
+    if "#" not in old:
+        return True
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(old).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    return all(t.string in new for t in tokens if t.type == tokenize.COMMENT)
 
 
 def _from_statement(module: str, name: str, local: str) -> str:

@@ -84,6 +84,8 @@ class DriftChecks(DriftBase):
             return
         applicability = self._applicability(drift)
         planned = self._use_ops(drift, node) if applicability is not None else None
+        if id(node) in self._absorbed:
+            planned = None  # the fix of the ``index_*`` call around it writes ``.at[i]``
         if drift.kind == "module":
             self._module_uses.setdefault(drift.old, []).append(
                 applicability if planned is not None else None
@@ -176,6 +178,10 @@ class DriftChecks(DriftBase):
     def _report_call_template(self, node: cst.Call, func: cst.Attribute, drift: Drift) -> None:
         applicability = self._applicability(drift)
         planned = self._use_ops(drift, func) if applicability is not None else None
+        if planned is not None and drift.template is not None and "[{" in drift.template:
+            for arg in node.args:
+                if self._ops_index(arg.value) is not None:
+                    self._absorbed.add(id(arg.value.value))  # type: ignore[attr-defined]
         shown = planned[1] if planned is not None else drift.replacement
         self._report(
             func,

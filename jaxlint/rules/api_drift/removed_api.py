@@ -102,7 +102,10 @@ differentiated (passing the transforms to the tap), the callbacks now get
 whose value is used or with `result=`/`tap_with_device=` (the device has no
 equivalent), for `id_print` (its output format) and where the replacement takes
 other arguments (`sph_harm`, `build_tree`): the message says what to use. A fix that needs `import jax` (or `import jax.extend`, which `import jax`
-does not load) adds it once.
+does not load) adds it once. `jax.ops.index_update(x, jax.ops.index[i], v)` (and
+`index_add`, `index_mul`, `index_min`, `index_max`) becomes `x.at[i].set(v)`:
+`jax.ops.index[i]` was the index `i` itself. A call rebuilt from a template is not
+fixed where a comment inside it would be lost.
 
 """
         + ARRAY_METHOD_RECEIVERS
@@ -274,6 +277,15 @@ removal version the flagged line raises as soon as it runs.
             raises="AttributeError",
         ),
         EXAMPLES.invalid("invalid_y_jax_random_shuffle_jax_random.py", raises="AttributeError"),
+        EXAMPLES.invalid(
+            "invalid_index_update_of_ops_index.py",
+            count=4,
+            line=6,
+            message_contains="use `x.at[1:3, ...].set(1.0)`",
+            raises="AttributeError",
+            note="`jax.ops.index[i]` was the index `i`: the fix writes `x.at[i]`, and the"
+            " call's fix takes the `jax.ops.index` inside it along",
+        ),
         EXAMPLES.invalid("invalid_x_jnp_array_1_0_2.py", column=40, raises="TypeError"),
         EXAMPLES.invalid(
             "invalid_hasattr_something_else_than_jax.py",

@@ -518,9 +518,15 @@ arguments (the two draws are identical), only the shape differing (the smaller
 draw repeats the first values of the larger one: `normal(k, (2, d))` is the
 first rows of `normal(k, (4, d))`), `split(key)` after `split(key, n)` (the same
 first keys), two different samplers (correlated draws), a draw and a split (JAX's
-checker rejects them, though on JAX 0.12 the split keys' draws are not correlated
-with the draw: measured by `tests/test_prng_split_runtime.py`), or a function that
-receives the key and *may* draw from it.
+checker rejects them; what the split's keys share with the draw depends on the
+sampler: `permutation`, `randint`, `choice` without `p=`, `gamma`, `beta`, `t`,
+`poisson`, `binomial` and the others that split their key themselves use the very
+keys `split(key)` returns (as in a data loader that splits the key it permuted
+its data with: its batches then draw from keys the permutation drew with); for
+`normal`, `uniform` and the others that draw from the key itself, the split keys'
+draws are not correlated with the draw on JAX 0.12; both measured by
+`tests/test_prng_split_runtime.py`), or a function that receives the key and *may*
+draw from it.
 
 In tests (files under `tests/`, `test_*.py`, `*_test.py`, `conftest.py`, and
 `test*` functions and pytest fixtures anywhere): comparisons are silent as

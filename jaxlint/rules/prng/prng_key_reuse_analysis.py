@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.keys import CALL, LOCAL, SPLIT, Reuse, Use
+from jaxlint.analysis.keys import (
+    CALL,
+    DRAWS_FROM_ITS_KEY,
+    LOCAL,
+    SPLIT,
+    SPLITS_ITS_KEY,
+    Reuse,
+    Use,
+)
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.walk import descendants
 from jaxlint.rules.prng.helpers import line
@@ -195,14 +203,8 @@ class PrngKeyReuseChecks:
         if relation == "split":
             return "both splits return the same first keys"
         if relation == "other" and SPLIT in (reuse.first.qualname, reuse.second.qualname):
-            # measured on JAX 0.12 (tests/test_prng_split_runtime.py): a draw and a draw
-            # from the keys split off the same key are not correlated, for every PRNG
-            # implementation; JAX's reuse checker rejects the pair all the same
-            return (
-                "`jax_debug_key_reuse` rejects a key both drawn from and split (JAX 0.12's"
-                " split keys draw values uncorrelated with this draw, but JAX promises"
-                " independence only to keys used once)"
-            )
+            draw = reuse.second if reuse.first.qualname == SPLIT else reuse.first
+            return _draw_and_split(draw)
         if relation == "other":
             return "both draws come from the same random bits, so they are correlated"
         model = self.ctx.model
@@ -219,3 +221,25 @@ class PrngKeyReuseChecks:
                 )
             return "if it draws, both draws come from the same random bits"
         return "both draw from the same random bits, so the results are correlated"
+
+
+def _draw_and_split(draw: Use) -> str:
+    """A draw and a split of one key: what the split's keys share with the draw, as
+    measured on JAX 0.12 (``tests/test_prng_split_runtime.py``)."""
+    rejects = "`jax_debug_key_reuse` rejects a key both drawn from and split"
+    with_p = any(a.keyword is not None and a.keyword.value == "p" for a in draw.call.args)
+    with_p = with_p or len([a for a in draw.call.args if a.keyword is None]) >= 5
+    if draw.qualname in SPLITS_ITS_KEY and not (draw.qualname == "jax.random.choice" and with_p):
+        return (
+            f"`{draw.by}` splits its key itself, so the split returns the keys it draws"
+            f" with ({rejects})"
+        )
+    if draw.qualname in DRAWS_FROM_ITS_KEY or draw.qualname == "jax.random.choice":
+        # measured on JAX 0.12: draws from the keys split off a key are not correlated
+        # with a draw from the key itself, for every PRNG implementation
+        return (
+            f"{rejects} (`{draw.by}` draws from the key itself, so on JAX 0.12 the split"
+            " keys' draws are not correlated with it, but JAX promises independence only"
+            " to keys used once)"
+        )
+    return f"{rejects}; if `{draw.by}` splits its key itself, the split returns keys it draws with"
