@@ -297,3 +297,36 @@ def test_contract_level(param: str, level: Level) -> None:
     assert isinstance(fn, cst.FunctionDef)
     p = [*fn.params.params, *fn.params.kwonly_params]
     assert contract_level(p[0]) is level
+
+
+def test_static_and_class_methods_called_through_self_bind_every_argument() -> None:
+    """``self._block(x, self.block_size)`` for a ``@staticmethod``: the call passes ``x``
+    to the first parameter, not to the second (gemma 4's audio attention had its
+    ``block_size`` taken for traced); a ``@classmethod`` binds ``cls`` like ``self``."""
+    code = """
+    import flax.linen as nn
+
+    class Attention(nn.Module):
+        block_size: int = 4
+
+        @staticmethod
+        def _block(x, block_size, pad=0.0):
+            return x
+
+        @classmethod
+        def _context(cls, x, width):
+            return x
+
+        def _plain(self, x, n):
+            return x
+
+        def __call__(self, x):
+            q = self._block(x, self.block_size)
+            k = self._block(x, block_size=self.block_size)
+            c = self._context(x, 2)
+            return self._plain(q, self.block_size)
+    """
+    found = traced(code)
+    assert found["_block"] == {"x": T, "block_size": M, "pad": S}
+    assert found["_context"] == {"cls": M, "x": T, "width": S}
+    assert found["_plain"] == {"self": M, "x": T, "n": M}

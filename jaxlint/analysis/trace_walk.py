@@ -730,7 +730,14 @@ class _FunctionWalker:
                 return None
             for stmt in cls.body.body:
                 if type(stmt) is cst.FunctionDef and stmt.name.value == func.attr.value:
-                    return stmt, True
+                    # a ``@staticmethod`` is given no ``self``: the call's first argument
+                    # is its first parameter (a ``@classmethod`` gets ``cls``, as ``self``)
+                    model = self.a.model
+                    static = any(
+                        model.qualified_name(d.decorator) == "builtins.staticmethod"
+                        for d in stmt.decorators
+                    )
+                    return stmt, not static
         return None
 
 
