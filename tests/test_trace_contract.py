@@ -330,3 +330,58 @@ def test_static_and_class_methods_called_through_self_bind_every_argument() -> N
     assert found["_block"] == {"x": T, "block_size": M, "pad": S}
     assert found["_context"] == {"cls": M, "x": T, "width": S}
     assert found["_plain"] == {"self": M, "x": T, "n": M}
+
+
+def test_a_module_called_here_only_with_static_values_takes_them_as_static() -> None:
+    """Every ``Noisy(...)(x, ...)`` call of this module passes ``features`` a static
+    value (a literal, a field of a module, a shape): it is static in ``Noisy.__call__``;
+    ``y`` is passed a traced value once, so it stays traced."""
+    code = """
+    import flax.linen as nn
+
+    class Noisy(nn.Module):
+        def __call__(self, x, features, y, scale=None):
+            return x
+
+    class Net(nn.Module):
+        width: int = 3
+
+        @nn.compact
+        def __call__(self, x):
+            x = Noisy()(x, 512, x)
+            x = Noisy()(x, features=self.width, y=1)
+            return Noisy()(x, x.shape[-1], 0, scale=2.0)
+
+    def host(x):
+        return Noisy()(x, 4, 5)
+    """
+    found = traced(code)
+    assert found["Noisy.__call__"] == {"self": M, "x": T, "features": M, "y": T, "scale": S}
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "layer = Noisy()",  # kept in a variable: called where the file does not say
+        "layers = [Noisy()]",
+        "class Sub(Noisy):\n    pass",
+        "def host(x, n):\n    return Noisy()(x, n)",  # a host function's parameter
+        "def spread(x, args):\n    return Noisy()(x, *args)",
+    ],
+)
+def test_a_module_used_otherwise_keeps_its_contract_levels(use: str) -> None:
+    code = f"""
+    import flax.linen as nn
+
+    class Noisy(nn.Module):
+        def __call__(self, x, features):
+            return x
+
+    class Net(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return Noisy()(x, 512)
+
+{textwrap.indent(use, "    ")}
+    """
+    assert traced(code)["Noisy.__call__"] == {"self": M, "x": T, "features": T}

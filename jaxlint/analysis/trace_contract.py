@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.trace_values import (
     _STATIC_ANNOTATIONS,
     Level,
@@ -146,9 +147,80 @@ class _Contract:
             # ``flax.nn``'s ``apply(self, x, features, ...)``: hyperparameters follow the input
             inputs = 1 if framework == "flax.nn" else None
             self._mark_contract(fn, name, verb, reason, inputs=inputs)
+            info = self.functions.get(id(fn))
+            if fn.name.value == "__call__" and info is not None and info.contract:
+                self._called_modules.append((cls, fn, dict(info.param_levels)))
         for call in self._calls:
             if id(call) not in self._eager_calls:
                 self._contract_call(call)
+
+    def _module_call_sites(self) -> None:
+        """A module's ``__call__`` that this file calls only as ``Block(...)(x, 4)``: a
+        parameter that every such call passes a static value is static (dopamine's
+        ``NoisyNetwork()(x, features)``-style hyperparameters; gemma's
+        ``Block(...)(x, self.block_size)``), at most the level the calls pass. Only when
+        every use of the class's name in this module is such a call (a class also kept in
+        a variable, passed on, subclassed or named anywhere else may be called elsewhere)
+        and at least one exists; a call from code that is not traced passes a static
+        value only as a literal. Asked after each round of the walk, which gives each
+        argument its value; callers in other modules and ``model.apply(...)`` are not
+        seen, as everywhere in this file's view."""
+        if not self._called_modules:
+            return
+        if self._module_sites is None:
+            self._module_sites = _direct_calls(self.model, self._called_modules)
+        for cls, fn, base in self._called_modules:
+            sites = self._module_sites.get(id(cls))
+            info = self.functions.get(id(fn))
+            if not sites or info is None:
+                continue
+            passed = self._passed_levels(fn, sites)
+            if passed is None:
+                continue
+            for pname, level in base.items():
+                if pname in passed:
+                    info.param_levels[pname] = min(level, passed[pname])
+            info.static_params = {p for p, lvl in info.param_levels.items() if lvl is Level.STATIC}
+
+    def _passed_levels(self, fn: cst.FunctionDef, sites: list[cst.Call]) -> dict[str, Level] | None:
+        """The highest level each parameter of ``fn`` (after ``self``) is given by the
+        calls ``sites``: an argument's value in traced code, a literal's ``STATIC``
+        elsewhere, a default's level where a call leaves it out (``None`` when a call
+        spreads ``*args``/``**kwargs``)."""
+        params = _params(fn)[1:]
+        positional = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params][1:]]
+        passed: dict[str, Level] = {}
+        for call in sites:
+            given: dict[str, Level] = {}
+            traced_site = self.owner.get(id(call)) is not None
+            i = 0
+            for arg in call.args:
+                if arg.star:
+                    return None
+                if traced_site:
+                    val = self.values.get(id(arg.value))
+                    level = Level.TRACED if val is None else val.level
+                else:
+                    level = Level.STATIC if _literal(arg.value) else Level.TRACED
+                if arg.keyword is None:
+                    if i >= len(positional):
+                        return None
+                    given[positional[i]] = level
+                    i += 1
+                else:
+                    given[arg.keyword.value] = level
+            for param in params:
+                pname = param.name.value
+                if pname not in given:
+                    if param.star in ("*", "**"):
+                        level = Level.MAYBE
+                    elif param.default is None:
+                        return None  # not a call that runs: cannot tell
+                    else:
+                        level = Level.STATIC if _literal(param.default) else Level.MAYBE
+                    given[pname] = level
+                passed[pname] = max(passed.get(pname, Level.STATIC), given[pname])
+        return passed
 
     def _contract_method(self, fn: cst.FunctionDef, framework: str) -> bool:
         decorators = [self.model.qualified_name(d.decorator) for d in fn.decorators]
@@ -281,3 +353,67 @@ class _Contract:
         info.param_levels = levels
         info.static_params = {p for p, lvl in levels.items() if lvl is Level.STATIC}
         self.functions[id(fn)] = info
+
+
+def _literal(expr: cst.BaseExpression) -> bool:
+    """A Python constant as written: a number, a string, ``True``/``False``/``None``, a
+    negative number, or a tuple or list of them."""
+    kind = type(expr)
+    if kind in (cst.Integer, cst.Float, cst.SimpleString):
+        return True
+    if kind is cst.Name:
+        return expr.value in ("True", "False", "None")  # type: ignore[attr-defined]
+    if kind is cst.UnaryOperation:
+        return type(expr.operator) is cst.Minus and _literal(expr.expression)  # type: ignore[attr-defined]
+    if kind in (cst.Tuple, cst.List):
+        return all(_literal(el.value) for el in expr.elements)  # type: ignore[attr-defined]
+    return False
+
+
+def _direct_calls(
+    model: SemanticModel, modules: list[tuple[cst.ClassDef, cst.FunctionDef, dict[str, Level]]]
+) -> dict[int, list[cst.Call]]:
+    """Class -> its calls ``Cls(...)(...)`` in this module, for the classes whose name is
+    used nowhere else (no entry for a class named in any other way)."""
+    by_name: dict[str, cst.ClassDef] = {}
+    for cls, _, _ in modules:
+        if cls.name.value in by_name:
+            by_name[cls.name.value] = None  # type: ignore[assignment]  # two classes
+        else:
+            by_name[cls.name.value] = cls
+    parents: dict[int, cst.CSTNode] = {}
+    stack: list[cst.CSTNode] = []
+    sites: dict[int, list[cst.Call]] = {}
+    spoilt: set[int] = set()
+    names: list[tuple[cst.Name, cst.CSTNode | None, cst.CSTNode | None]] = []
+    for node, entering in model.events:
+        if not entering:
+            if stack and stack[-1] is node:
+                stack.pop()
+            continue
+        if type(node) is cst.Name and node.value in by_name:
+            parent = stack[-1] if stack else None
+            grand = parents.get(id(parent)) if parent is not None else None
+            names.append((node, parent, grand))
+        if stack:
+            parents[id(node)] = stack[-1]
+        stack.append(node)
+    for name, parent, grand in names:
+        cls = by_name[name.value]
+        if cls is None:
+            continue
+        if name is cls.name:
+            continue
+        found = model.lookup(name.value, model.scope_for(name))
+        bound_here = found is not None and len(found[1]) == 1 and found[1][0].node is cls
+        if (
+            bound_here
+            and type(parent) is cst.Call
+            and parent.func is name
+            and type(grand) is cst.Call
+            and grand.func is parent
+        ):
+            sites.setdefault(id(cls), []).append(grand)
+        else:
+            spoilt.add(id(cls))
+    return {k: v for k, v in sites.items() if k not in spoilt}
