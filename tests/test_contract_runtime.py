@@ -163,8 +163,7 @@ def test_static_helper_and_constant_hyperparameter_run_under_jit(tmp_path: Path)
     if importlib.util.find_spec("flax") is None:
         pytest.skip("flax is not installed")
     example = (
-        "control_flow/traced_shape.examples/"
-        "valid_flax_static_helper_and_constant_hyperparameter.py"
+        "control_flow/traced_shape.examples/valid_flax_static_helper_and_constant_hyperparameter.py"
     )
     driver = """
     m = Net()
