@@ -327,9 +327,9 @@ def test_static_and_class_methods_called_through_self_bind_every_argument() -> N
             return self._plain(q, self.block_size)
     """
     found = traced(code)
-    assert found["_block"] == {"x": T, "block_size": M, "pad": S}
+    assert found["_block"] == {"x": T, "block_size": S, "pad": S}
     assert found["_context"] == {"cls": M, "x": T, "width": S}
-    assert found["_plain"] == {"self": M, "x": T, "n": M}
+    assert found["_plain"] == {"self": M, "x": T, "n": S}
 
 
 def test_a_module_called_here_only_with_static_values_takes_them_as_static() -> None:
@@ -356,7 +356,7 @@ def test_a_module_called_here_only_with_static_values_takes_them_as_static() -> 
         return Noisy()(x, 4, 5)
     """
     found = traced(code)
-    assert found["Noisy.__call__"] == {"self": M, "x": T, "features": M, "y": T, "scale": S}
+    assert found["Noisy.__call__"] == {"self": M, "x": T, "features": S, "y": T, "scale": S}
 
 
 @pytest.mark.parametrize(
@@ -385,3 +385,45 @@ def test_a_module_used_otherwise_keeps_its_contract_levels(use: str) -> None:
 {textwrap.indent(use, "    ")}
     """
     assert traced(code)["Noisy.__call__"] == {"self": M, "x": T, "features": T}
+
+
+def test_linen_fields_annotated_with_python_types_are_static() -> None:
+    """``self.block_size`` of a Linen module (a dataclass field annotated ``int``, here or
+    in a base class of this module) is the Python value the module was built with, also
+    under ``jax.jit(model.apply)``; a field annotated as an array, an attribute that
+    ``setup`` assigns, and another framework's module attributes stay maybe-traced."""
+    code = """
+    import flax.linen as nn
+    import equinox as eqx
+    import jax
+
+    class Base(nn.Module):
+        depth: int = 2
+
+    class Block(Base):
+        block_size: int = 4
+        dtype: Optional[jnp.dtype] = None
+        key: jax.Array = None
+        scale: float = 1.0
+
+        def setup(self):
+            self.scale = 2.0
+
+        def _use(self, a, b, c, d, e):
+            return a
+
+        def __call__(self, x):
+            return self._use(self.block_size, self.depth, self.dtype, self.key, self.scale)
+
+    class Eqx(eqx.Module):
+        width: int = 3
+
+        def _read(self, a):
+            return a
+
+        def __call__(self, x):
+            return self._read(self.width)
+    """
+    found = traced(code)
+    assert found["_use"] == {"self": M, "a": S, "b": S, "c": S, "d": M, "e": M}
+    assert found["_read"] == {"self": M, "a": M}

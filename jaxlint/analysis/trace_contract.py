@@ -154,6 +154,21 @@ class _Contract:
             if id(call) not in self._eager_calls:
                 self._contract_call(call)
 
+    def static_field(self, cls: cst.ClassDef, attr: str) -> bool:
+        """``self.attr`` in a method of ``cls`` is a static field of a Flax Linen module:
+        a class-level attribute annotated with a Python type (``block_size: int = 4``,
+        ``dtype: Dtype``, ``Optional[int]``) of ``cls`` or of a base class of this module,
+        that no method of the class assigns (``self.attr = ...`` in ``setup``). Linen
+        modules are dataclasses: ``jax.jit(model.apply)`` closes over the module, so such a
+        field is the Python value the module was built with (checked on flax 0.12.12)."""
+        fields = self._static_fields.get(id(cls))
+        if fields is None:
+            fields = frozenset()
+            if self._framework(cls, 0) == "flax.linen":
+                fields = frozenset(_annotated_fields(self.model, cls, 0)) - _assigned_attrs(cls)
+            self._static_fields[id(cls)] = fields
+        return attr in fields
+
     def _module_call_sites(self) -> None:
         """A module's ``__call__`` that this file calls only as ``Block(...)(x, 4)``: a
         parameter that every such call passes a static value is static (dopamine's
@@ -417,3 +432,70 @@ def _direct_calls(
         else:
             spoilt.add(id(cls))
     return {k: v for k, v in sites.items() if k not in spoilt}
+
+
+def _static_type(ann: str) -> bool:
+    """An annotation of a Python value: a Python type, a dtype, a callable, a literal,
+    or ``Optional``/``| None`` of one (``None`` is a Python value too)."""
+    ann = ann.replace(" ", "")
+    if ann.startswith("Optional[") and ann.endswith("]"):
+        ann = ann[len("Optional[") : -1]
+    parts = [p for p in ann.split("|") if p != "None"]
+    if not parts:
+        return False
+    for part in parts:
+        head = part.split("[")[0].split(".")[-1]
+        if part not in _STATIC_TYPES and head not in _STATIC_TYPES and head != "Literal":
+            return False
+    return True
+
+
+def _annotated_fields(model: SemanticModel, cls: cst.ClassDef, depth: int) -> set[str]:
+    """The class-level attributes of ``cls`` (and of its base classes of this module)
+    annotated with a Python type."""
+    fields: set[str] = set()
+    for line in cls.body.body:
+        if type(line) is not cst.SimpleStatementLine:
+            continue
+        for small in line.body:
+            if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
+                ann = cst.Module([]).code_for_node(small.annotation.annotation)
+                if _static_type(ann):
+                    fields.add(small.target.value)
+    if depth < 8:
+        for arg in cls.bases:
+            if type(arg.value) is not cst.Name:
+                continue
+            found = model.lookup(arg.value.value, model.scope_for(arg.value))
+            if found is not None and len(found[1]) == 1 and found[1][0].kind == "class":
+                base = found[1][0].node
+                if type(base) is cst.ClassDef:
+                    fields |= _annotated_fields(model, base, depth + 1)
+    return fields
+
+
+def _assigned_attrs(cls: cst.ClassDef) -> frozenset[str]:
+    """The attributes some code of ``cls`` assigns as ``self.name = ...`` (or augments,
+    or binds in ``for``/``with``)."""
+    from jaxlint.analysis.walk import descendants
+
+    names: set[str] = set()
+    for node in descendants(cls):
+        targets: list[cst.BaseExpression] = []
+        if type(node) is cst.Assign:
+            targets = [t.target for t in node.targets]
+        elif type(node) in (cst.AnnAssign, cst.AugAssign):
+            targets = [node.target]  # type: ignore[attr-defined]
+        for target in targets:
+            stack = [target]
+            while stack:
+                t = stack.pop()
+                if type(t) in (cst.Tuple, cst.List):
+                    stack.extend(el.value for el in t.elements)  # type: ignore[attr-defined]
+                elif (
+                    type(t) is cst.Attribute
+                    and type(t.value) is cst.Name
+                    and t.value.value == "self"
+                ):
+                    names.add(t.attr.value)
+    return frozenset(names)

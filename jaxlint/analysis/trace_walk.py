@@ -452,6 +452,14 @@ class _FunctionWalker:
             return STATIC
         if base.level > Level.STATIC:
             attr = expr.attr.value
+            if (
+                type(expr.value) is cst.Name
+                and expr.value.value == "self"
+                and self.fn is not None
+                and id(self.fn) in self.a._class_of
+                and self.a.static_field(self.a._class_of[id(self.fn)], attr)
+            ):
+                return STATIC  # a Linen module's field: a Python value under ``jit``
             if attr in ARRAY_ATTRIBUTES:
                 return Val(base.level, base.origin, False, base.array, True)
             if not base.computed:

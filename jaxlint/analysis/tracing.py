@@ -139,6 +139,8 @@ class TraceAnalysis(_Seeds, _Contract):
         """``self.step = jax.jit(self._step)``: (class, method name, transform, call)."""
         self._called_modules: list[tuple[cst.ClassDef, cst.FunctionDef, dict[str, Level]]] = []
         """Modules' ``__call__`` traced by contract, with their parameters' own levels."""
+        self._static_fields: dict[int, frozenset[str]] = {}
+        """Linen module class -> its static fields (see ``static_field``)."""
         self._module_sites: dict[int, list[cst.Call]] | None = None
         """Class -> its calls ``Cls(...)(...)``, when that is all its name is used for."""
         self._collect()
