@@ -396,8 +396,7 @@ def _direct_calls(
             by_name[cls.name.value] = None  # type: ignore[assignment]  # two classes
         else:
             by_name[cls.name.value] = cls
-    parents: dict[int, cst.CSTNode] = {}
-    stack: list[cst.CSTNode] = []
+    stack: list[cst.CSTNode] = []  # the nodes around the current one
     sites: dict[int, list[cst.Call]] = {}
     spoilt: set[int] = set()
     names: list[tuple[cst.Name, cst.CSTNode | None, cst.CSTNode | None]] = []
@@ -408,10 +407,8 @@ def _direct_calls(
             continue
         if type(node) is cst.Name and node.value in by_name:
             parent = stack[-1] if stack else None
-            grand = parents.get(id(parent)) if parent is not None else None
+            grand = stack[-2] if len(stack) > 1 else None
             names.append((node, parent, grand))
-        if stack:
-            parents[id(node)] = stack[-1]
         stack.append(node)
     for name, parent, grand in names:
         cls = by_name[name.value]
