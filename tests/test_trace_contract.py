@@ -335,7 +335,9 @@ def test_static_and_class_methods_called_through_self_bind_every_argument() -> N
 def test_a_module_called_here_only_with_static_values_takes_them_as_static() -> None:
     """Every ``Noisy(...)(x, ...)`` call of this module passes ``features`` a static
     value (a literal, a field of a module, a shape): it is static in ``Noisy.__call__``;
-    ``y`` is passed a traced value once, so it stays traced."""
+    ``y`` is passed a traced value once, so it stays traced; ``x`` is passed a maybe-traced
+    value (a submodule's output) by ``Head``'s only call, which says nothing: it stays
+    traced."""
     code = """
     import flax.linen as nn
 
@@ -343,13 +345,18 @@ def test_a_module_called_here_only_with_static_values_takes_them_as_static() -> 
         def __call__(self, x, features, y, scale=None):
             return x
 
+    class Head(nn.Module):
+        def __call__(self, h, n):
+            return h
+
     class Net(nn.Module):
         width: int = 3
 
         @nn.compact
         def __call__(self, x):
+            x = Head()(nn.Dense(4)(x), self.width)
             x = Noisy()(x, 512, x)
-            x = Noisy()(x, features=self.width, y=1)
+            x = Noisy()(nn.Dense(4)(x), features=self.width, y=1)
             return Noisy()(x, x.shape[-1], 0, scale=2.0)
 
     def host(x):
@@ -357,6 +364,7 @@ def test_a_module_called_here_only_with_static_values_takes_them_as_static() -> 
     """
     found = traced(code)
     assert found["Noisy.__call__"] == {"self": M, "x": T, "features": S, "y": T, "scale": S}
+    assert found["Head.__call__"] == {"self": M, "h": T, "n": S}
 
 
 @pytest.mark.parametrize(

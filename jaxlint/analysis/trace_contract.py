@@ -173,7 +173,8 @@ class _Contract:
         """A module's ``__call__`` that this file calls only as ``Block(...)(x, 4)``: a
         parameter that every such call passes a static value is static (dopamine's
         ``NoisyNetwork()(x, features)``-style hyperparameters; gemma's
-        ``Block(...)(x, self.block_size)``), at most the level the calls pass. Only when
+        ``Block(...)(x, self.block_size)``); a value only maybe traced or traced at one
+        call leaves the contract's level (an input given a submodule's output). Only when
         every use of the class's name in this module is such a call (a class also kept in
         a variable, passed on, subclassed or named anywhere else may be called elsewhere)
         and at least one exists; a call from code that is not traced passes a static
@@ -193,8 +194,10 @@ class _Contract:
             if passed is None:
                 continue
             for pname, level in base.items():
-                if pname in passed:
-                    info.param_levels[pname] = min(level, passed[pname])
+                # a maybe-traced argument (``Block()(nn.Dense(4)(x))``) says nothing: the
+                # parameter keeps the contract's level
+                static = passed.get(pname) is Level.STATIC
+                info.param_levels[pname] = Level.STATIC if static else level
             info.static_params = {p for p, lvl in info.param_levels.items() if lvl is Level.STATIC}
 
     def _passed_levels(self, fn: cst.FunctionDef, sites: list[cst.Call]) -> dict[str, Level] | None:
