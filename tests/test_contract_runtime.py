@@ -154,3 +154,34 @@ def test_equinox_init_and_optax_init_run_under_vmap_and_eagerly(tmp_path: Path) 
     lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT ")]
     assert lines, run.stderr[-3000:]
     assert json.loads(lines[-1][len("RESULT ") :]) == ["ok", "ok", "ok"]
+
+
+def test_static_helper_and_constant_hyperparameter_run_under_jit(tmp_path: Path) -> None:
+    """The valid example: a ``@staticmethod`` given the module's ``block_size`` through
+    ``self`` and ``Head.__call__``'s ``features``, given only ``3`` by this file, are
+    Python values: shapes made of them work eagerly and under ``jax.jit(model.apply)``."""
+    if importlib.util.find_spec("flax") is None:
+        pytest.skip("flax is not installed")
+    example = (
+        "control_flow/traced_shape.examples/valid_flax_static_helper_and_constant_hyperparameter.py"
+    )
+    driver = """
+    m = Net()
+    x = jnp.ones((2, 10))
+    p = m.init(jax.random.key(0), x)
+    eager = outcome(lambda: m.apply(p, x))
+    jitted = outcome(lambda: jax.jit(m.apply)(p, x))
+    print("RESULT " + json.dumps([eager, jitted]))
+    """
+    path = tmp_path / "program.py"
+    path.write_text((RULES / example).read_text() + DRIVER + textwrap.dedent(driver))
+    run = subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        timeout=600,
+    )
+    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert lines, run.stderr[-3000:]
+    assert json.loads(lines[-1][len("RESULT ") :]) == ["ok", "ok"]

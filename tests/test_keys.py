@@ -423,6 +423,20 @@ FLOW = {
         """,
         [("again", 7, 7)],
     ),
+    "static_method_through_self": (
+        # a ``@staticmethod`` gets no ``self``: ``key`` is its first parameter
+        """
+        import jax
+        class Sampler:
+            @staticmethod
+            def noise(key, shape):
+                return jax.random.normal(key, shape)
+            def two(self, key):
+                return self.noise(key, (2,)), self.noise(key, (2,))
+        Sampler().two(jax.random.key(0))
+        """,
+        [("again", 8, 8)],
+    ),
     "tree_map_closure": (
         """
         import jax

@@ -297,3 +297,141 @@ def test_contract_level(param: str, level: Level) -> None:
     assert isinstance(fn, cst.FunctionDef)
     p = [*fn.params.params, *fn.params.kwonly_params]
     assert contract_level(p[0]) is level
+
+
+def test_static_and_class_methods_called_through_self_bind_every_argument() -> None:
+    """``self._block(x, self.block_size)`` for a ``@staticmethod``: the call passes ``x``
+    to the first parameter, not to the second (gemma 4's audio attention had its
+    ``block_size`` taken for traced); a ``@classmethod`` binds ``cls`` like ``self``."""
+    code = """
+    import flax.linen as nn
+
+    class Attention(nn.Module):
+        block_size: int = 4
+
+        @staticmethod
+        def _block(x, block_size, pad=0.0):
+            return x
+
+        @classmethod
+        def _context(cls, x, width):
+            return x
+
+        def _plain(self, x, n):
+            return x
+
+        def __call__(self, x):
+            q = self._block(x, self.block_size)
+            k = self._block(x, block_size=self.block_size)
+            c = self._context(x, 2)
+            return self._plain(q, self.block_size)
+    """
+    found = traced(code)
+    assert found["_block"] == {"x": T, "block_size": S, "pad": S}
+    assert found["_context"] == {"cls": M, "x": T, "width": S}
+    assert found["_plain"] == {"self": M, "x": T, "n": S}
+
+
+def test_a_module_called_here_only_with_static_values_takes_them_as_static() -> None:
+    """Every ``Noisy(...)(x, ...)`` call of this module passes ``features`` a static
+    value (a literal, a field of a module, a shape): it is static in ``Noisy.__call__``;
+    ``y`` is passed a traced value once, so it stays traced; ``x`` is passed a maybe-traced
+    value (a submodule's output) by ``Head``'s only call, which says nothing: it stays
+    traced."""
+    code = """
+    import flax.linen as nn
+
+    class Noisy(nn.Module):
+        def __call__(self, x, features, y, scale=None):
+            return x
+
+    class Head(nn.Module):
+        def __call__(self, h, n):
+            return h
+
+    class Net(nn.Module):
+        width: int = 3
+
+        @nn.compact
+        def __call__(self, x):
+            x = Head()(nn.Dense(4)(x), self.width)
+            x = Noisy()(x, 512, x)
+            x = Noisy()(nn.Dense(4)(x), features=self.width, y=1)
+            return Noisy()(x, x.shape[-1], 0, scale=2.0)
+
+    def host(x):
+        return Noisy()(x, 4, 5)
+    """
+    found = traced(code)
+    assert found["Noisy.__call__"] == {"self": M, "x": T, "features": S, "y": T, "scale": S}
+    assert found["Head.__call__"] == {"self": M, "h": T, "n": S}
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "layer = Noisy()",  # kept in a variable: called where the file does not say
+        "layers = [Noisy()]",
+        "class Sub(Noisy):\n    pass",
+        "def host(x, n):\n    return Noisy()(x, n)",  # a host function's parameter
+        "def spread(x, args):\n    return Noisy()(x, *args)",
+    ],
+)
+def test_a_module_used_otherwise_keeps_its_contract_levels(use: str) -> None:
+    code = f"""
+    import flax.linen as nn
+
+    class Noisy(nn.Module):
+        def __call__(self, x, features):
+            return x
+
+    class Net(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            return Noisy()(x, 512)
+
+{textwrap.indent(use, "    ")}
+    """
+    assert traced(code)["Noisy.__call__"] == {"self": M, "x": T, "features": T}
+
+
+def test_linen_fields_annotated_with_python_types_are_static() -> None:
+    """``self.block_size`` of a Linen module (a dataclass field annotated ``int``, here or
+    in a base class of this module) is the Python value the module was built with, also
+    under ``jax.jit(model.apply)``; a field annotated as an array, an attribute that
+    ``setup`` assigns, and another framework's module attributes stay maybe-traced."""
+    code = """
+    import flax.linen as nn
+    import equinox as eqx
+    import jax
+
+    class Base(nn.Module):
+        depth: int = 2
+
+    class Block(Base):
+        block_size: int = 4
+        dtype: Optional[jnp.dtype] = None
+        key: jax.Array = None
+        scale: float = 1.0
+
+        def setup(self):
+            self.scale = 2.0
+
+        def _use(self, a, b, c, d, e):
+            return a
+
+        def __call__(self, x):
+            return self._use(self.block_size, self.depth, self.dtype, self.key, self.scale)
+
+    class Eqx(eqx.Module):
+        width: int = 3
+
+        def _read(self, a):
+            return a
+
+        def __call__(self, x):
+            return self._read(self.width)
+    """
+    found = traced(code)
+    assert found["_use"] == {"self": M, "a": S, "b": S, "c": S, "d": M, "e": M}
+    assert found["_read"] == {"self": M, "a": M}

@@ -545,7 +545,14 @@ class _CallWalker:
             found = self.a.resolve_function(func)
             return (found if found is not None else self._transformed(func)), False
         if kind is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
-            return self.a.method(self._method_owner(), func.attr.value), True
+            method = self.a.method(self._method_owner(), func.attr.value)
+            # a ``@staticmethod`` is given no ``self``: the first argument is its first
+            # parameter
+            static = method is not None and any(
+                self.model.qualified_name(d.decorator) == "builtins.staticmethod"
+                for d in method.decorators
+            )
+            return method, not static
         return None, False
 
     def _transformed(self, func: cst.Name) -> FunctionNode | None:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.trace_values import (
     _STATIC_ANNOTATIONS,
     Level,
@@ -146,9 +147,98 @@ class _Contract:
             # ``flax.nn``'s ``apply(self, x, features, ...)``: hyperparameters follow the input
             inputs = 1 if framework == "flax.nn" else None
             self._mark_contract(fn, name, verb, reason, inputs=inputs)
+            info = self.functions.get(id(fn))
+            if fn.name.value == "__call__" and info is not None and info.contract:
+                self._called_modules.append((cls, fn, dict(info.param_levels)))
         for call in self._calls:
             if id(call) not in self._eager_calls:
                 self._contract_call(call)
+
+    def static_field(self, cls: cst.ClassDef, attr: str) -> bool:
+        """``self.attr`` in a method of ``cls`` is a static field of a Flax Linen module:
+        a class-level attribute annotated with a Python type (``block_size: int = 4``,
+        ``dtype: Dtype``, ``Optional[int]``) of ``cls`` or of a base class of this module,
+        that no method of the class assigns (``self.attr = ...`` in ``setup``). Linen
+        modules are dataclasses: ``jax.jit(model.apply)`` closes over the module, so such a
+        field is the Python value the module was built with (checked on flax 0.12.12)."""
+        fields = self._static_fields.get(id(cls))
+        if fields is None:
+            fields = frozenset()
+            if self._framework(cls, 0) == "flax.linen":
+                fields = frozenset(_annotated_fields(self.model, cls, 0)) - _assigned_attrs(cls)
+            self._static_fields[id(cls)] = fields
+        return attr in fields
+
+    def _module_call_sites(self) -> None:
+        """A module's ``__call__`` that this file calls only as ``Block(...)(x, 4)``: a
+        parameter that every such call passes a static value is static (dopamine's
+        ``NoisyNetwork()(x, features)``-style hyperparameters; gemma's
+        ``Block(...)(x, self.block_size)``); a value only maybe traced or traced at one
+        call leaves the contract's level (an input given a submodule's output). Only when
+        every use of the class's name in this module is such a call (a class also kept in
+        a variable, passed on, subclassed or named anywhere else may be called elsewhere)
+        and at least one exists; a call from code that is not traced passes a static
+        value only as a literal. Asked after each round of the walk, which gives each
+        argument its value; callers in other modules and ``model.apply(...)`` are not
+        seen, as everywhere in this file's view."""
+        if not self._called_modules:
+            return
+        if self._module_sites is None:
+            self._module_sites = _direct_calls(self.model, self._called_modules)
+        for cls, fn, base in self._called_modules:
+            sites = self._module_sites.get(id(cls))
+            info = self.functions.get(id(fn))
+            if not sites or info is None:
+                continue
+            passed = self._passed_levels(fn, sites)
+            if passed is None:
+                continue
+            for pname, level in base.items():
+                # a maybe-traced argument (``Block()(nn.Dense(4)(x))``) says nothing: the
+                # parameter keeps the contract's level
+                static = passed.get(pname) is Level.STATIC
+                info.param_levels[pname] = Level.STATIC if static else level
+            info.static_params = {p for p, lvl in info.param_levels.items() if lvl is Level.STATIC}
+
+    def _passed_levels(self, fn: cst.FunctionDef, sites: list[cst.Call]) -> dict[str, Level] | None:
+        """The highest level each parameter of ``fn`` (after ``self``) is given by the
+        calls ``sites``: an argument's value in traced code, a literal's ``STATIC``
+        elsewhere, a default's level where a call leaves it out (``None`` when a call
+        spreads ``*args``/``**kwargs``)."""
+        params = _params(fn)[1:]
+        positional = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params][1:]]
+        passed: dict[str, Level] = {}
+        for call in sites:
+            given: dict[str, Level] = {}
+            traced_site = self.owner.get(id(call)) is not None
+            i = 0
+            for arg in call.args:
+                if arg.star:
+                    return None
+                if traced_site:
+                    val = self.values.get(id(arg.value))
+                    level = Level.TRACED if val is None else val.level
+                else:
+                    level = Level.STATIC if _literal(arg.value) else Level.TRACED
+                if arg.keyword is None:
+                    if i >= len(positional):
+                        return None
+                    given[positional[i]] = level
+                    i += 1
+                else:
+                    given[arg.keyword.value] = level
+            for param in params:
+                pname = param.name.value
+                if pname not in given:
+                    if param.star in ("*", "**"):
+                        level = Level.MAYBE
+                    elif param.default is None:
+                        return None  # not a call that runs: cannot tell
+                    else:
+                        level = Level.STATIC if _literal(param.default) else Level.MAYBE
+                    given[pname] = level
+                passed[pname] = max(passed.get(pname, Level.STATIC), given[pname])
+        return passed
 
     def _contract_method(self, fn: cst.FunctionDef, framework: str) -> bool:
         decorators = [self.model.qualified_name(d.decorator) for d in fn.decorators]
@@ -281,3 +371,131 @@ class _Contract:
         info.param_levels = levels
         info.static_params = {p for p, lvl in levels.items() if lvl is Level.STATIC}
         self.functions[id(fn)] = info
+
+
+def _literal(expr: cst.BaseExpression) -> bool:
+    """A Python constant as written: a number, a string, ``True``/``False``/``None``, a
+    negative number, or a tuple or list of them."""
+    kind = type(expr)
+    if kind in (cst.Integer, cst.Float, cst.SimpleString):
+        return True
+    if kind is cst.Name:
+        return expr.value in ("True", "False", "None")  # type: ignore[attr-defined]
+    if kind is cst.UnaryOperation:
+        return type(expr.operator) is cst.Minus and _literal(expr.expression)  # type: ignore[attr-defined]
+    if kind in (cst.Tuple, cst.List):
+        return all(_literal(el.value) for el in expr.elements)  # type: ignore[attr-defined]
+    return False
+
+
+def _direct_calls(
+    model: SemanticModel, modules: list[tuple[cst.ClassDef, cst.FunctionDef, dict[str, Level]]]
+) -> dict[int, list[cst.Call]]:
+    """Class -> its calls ``Cls(...)(...)`` in this module, for the classes whose name is
+    used nowhere else (no entry for a class named in any other way)."""
+    by_name: dict[str, cst.ClassDef] = {}
+    for cls, _, _ in modules:
+        if cls.name.value in by_name:
+            by_name[cls.name.value] = None  # type: ignore[assignment]  # two classes
+        else:
+            by_name[cls.name.value] = cls
+    stack: list[cst.CSTNode] = []  # the nodes around the current one
+    sites: dict[int, list[cst.Call]] = {}
+    spoilt: set[int] = set()
+    names: list[tuple[cst.Name, cst.CSTNode | None, cst.CSTNode | None]] = []
+    for node, entering in model.events:
+        if not entering:
+            if stack and stack[-1] is node:
+                stack.pop()
+            continue
+        if type(node) is cst.Name and node.value in by_name:
+            parent = stack[-1] if stack else None
+            grand = stack[-2] if len(stack) > 1 else None
+            names.append((node, parent, grand))
+        stack.append(node)
+    for name, parent, grand in names:
+        cls = by_name[name.value]
+        if cls is None:
+            continue
+        if name is cls.name:
+            continue
+        found = model.lookup(name.value, model.scope_for(name))
+        bound_here = found is not None and len(found[1]) == 1 and found[1][0].node is cls
+        if (
+            bound_here
+            and type(parent) is cst.Call
+            and parent.func is name
+            and type(grand) is cst.Call
+            and grand.func is parent
+        ):
+            sites.setdefault(id(cls), []).append(grand)
+        else:
+            spoilt.add(id(cls))
+    return {k: v for k, v in sites.items() if k not in spoilt}
+
+
+def _static_type(ann: str) -> bool:
+    """An annotation of a Python value: a Python type, a dtype, a callable, a literal,
+    or ``Optional``/``| None`` of one (``None`` is a Python value too)."""
+    ann = ann.replace(" ", "")
+    if ann.startswith("Optional[") and ann.endswith("]"):
+        ann = ann[len("Optional[") : -1]
+    parts = [p for p in ann.split("|") if p != "None"]
+    if not parts:
+        return False
+    for part in parts:
+        head = part.split("[")[0].split(".")[-1]
+        if part not in _STATIC_TYPES and head not in _STATIC_TYPES and head != "Literal":
+            return False
+    return True
+
+
+def _annotated_fields(model: SemanticModel, cls: cst.ClassDef, depth: int) -> set[str]:
+    """The class-level attributes of ``cls`` (and of its base classes of this module)
+    annotated with a Python type."""
+    fields: set[str] = set()
+    for line in cls.body.body:
+        if type(line) is not cst.SimpleStatementLine:
+            continue
+        for small in line.body:
+            if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
+                ann = cst.Module([]).code_for_node(small.annotation.annotation)
+                if _static_type(ann):
+                    fields.add(small.target.value)
+    if depth < 8:
+        for arg in cls.bases:
+            if type(arg.value) is not cst.Name:
+                continue
+            found = model.lookup(arg.value.value, model.scope_for(arg.value))
+            if found is not None and len(found[1]) == 1 and found[1][0].kind == "class":
+                base = found[1][0].node
+                if type(base) is cst.ClassDef:
+                    fields |= _annotated_fields(model, base, depth + 1)
+    return fields
+
+
+def _assigned_attrs(cls: cst.ClassDef) -> frozenset[str]:
+    """The attributes some code of ``cls`` assigns as ``self.name = ...`` (or augments,
+    or binds in ``for``/``with``)."""
+    from jaxlint.analysis.walk import descendants
+
+    names: set[str] = set()
+    for node in descendants(cls):
+        targets: list[cst.BaseExpression] = []
+        if type(node) is cst.Assign:
+            targets = [t.target for t in node.targets]
+        elif type(node) in (cst.AnnAssign, cst.AugAssign):
+            targets = [node.target]  # type: ignore[attr-defined]
+        for target in targets:
+            stack = [target]
+            while stack:
+                t = stack.pop()
+                if type(t) in (cst.Tuple, cst.List):
+                    stack.extend(el.value for el in t.elements)  # type: ignore[attr-defined]
+                elif (
+                    type(t) is cst.Attribute
+                    and type(t.value) is cst.Name
+                    and t.value.value == "self"
+                ):
+                    names.add(t.attr.value)
+    return frozenset(names)

@@ -452,6 +452,14 @@ class _FunctionWalker:
             return STATIC
         if base.level > Level.STATIC:
             attr = expr.attr.value
+            if (
+                type(expr.value) is cst.Name
+                and expr.value.value == "self"
+                and self.fn is not None
+                and id(self.fn) in self.a._class_of
+                and self.a.static_field(self.a._class_of[id(self.fn)], attr)
+            ):
+                return STATIC  # a Linen module's field: a Python value under ``jit``
             if attr in ARRAY_ATTRIBUTES:
                 return Val(base.level, base.origin, False, base.array, True)
             if not base.computed:
@@ -730,7 +738,14 @@ class _FunctionWalker:
                 return None
             for stmt in cls.body.body:
                 if type(stmt) is cst.FunctionDef and stmt.name.value == func.attr.value:
-                    return stmt, True
+                    # a ``@staticmethod`` is given no ``self``: the call's first argument
+                    # is its first parameter (a ``@classmethod`` gets ``cls``, as ``self``)
+                    model = self.a.model
+                    static = any(
+                        model.qualified_name(d.decorator) == "builtins.staticmethod"
+                        for d in stmt.decorators
+                    )
+                    return stmt, not static
         return None
 
 

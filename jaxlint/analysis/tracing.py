@@ -137,6 +137,12 @@ class TraceAnalysis(_Seeds, _Contract):
         """Every call of the module, in event order."""
         self._attr_wraps: list[tuple[cst.ClassDef, str, _Wrap, cst.Call]] = []
         """``self.step = jax.jit(self._step)``: (class, method name, transform, call)."""
+        self._called_modules: list[tuple[cst.ClassDef, cst.FunctionDef, dict[str, Level]]] = []
+        """Modules' ``__call__`` traced by contract, with their parameters' own levels."""
+        self._static_fields: dict[int, frozenset[str]] = {}
+        """Linen module class -> its static fields (see ``static_field``)."""
+        self._module_sites: dict[int, list[cst.Call]] | None = None
+        """Class -> its calls ``Cls(...)(...)``, when that is all its name is used for."""
         self._collect()
         self._find_seeds()
         if contracts:  # not in tests, which call their modules and optimizers eagerly
@@ -606,6 +612,7 @@ class TraceAnalysis(_Seeds, _Contract):
             self._module_walker().run_module()
             for fn in self._defs:
                 _FunctionWalker(self, fn).run()
+            self._module_call_sites()
             after = {
                 k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
             }

@@ -262,6 +262,12 @@ with your file and line, naming JAX203.
             note="`lax.psum(1, axis)` is the axis size, a Python int even under jit",
             runs=True,
         ),
+        EXAMPLES.valid(
+            "valid_flax_static_helper_and_constant_hyperparameter.py",
+            note="a `@staticmethod` called through `self` is given the module's field, and"
+            " `Head.__call__`'s `features` only a constant by this file's calls: both are"
+            " Python values under `jax.jit(model.apply)`",
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
