@@ -51,6 +51,14 @@ one compilation per iteration is the point or cannot be avoided:
   epoch) that costs one slow call per epoch and is not reported either; around a
   lambda that does not depend on the loop it still compiles once per epoch and is.
 
+It is silent in a retry loop: a `try` in the loop body whose body ends with
+an unconditional `return` or `break` and holds no `continue`, so that the loop
+comes round only when an `except` handler falls through (`while True: try: fn =
+jax.jit(jax.vmap(f)); return fn(x) except MemoryError: batch_size //= 2`): the
+wrapper is built once per attempt, and a retry, with another batch size, compiles
+anyway. A `try` that does not end the loop on success (a training step wrapped
+in `try`) is a loop like any other.
+
 It is also silent when the loop runs while an outer `jit` traces (the inner
 wrapper is traced inline, once per outer compilation), on `jax.vmap`/`jax.grad`
 wrappers (they cache nothing), on ahead-of-time use (`jax.jit(f).lower(x)`), and
@@ -284,6 +292,12 @@ iteration, in every call.
             "purpose (jax's api_benchmark.py)",
         ),
         EXAMPLES.valid(
+            "valid_retry_loop_on_out_of_memory.py",
+            note="a retry loop: the `try` returns on success, only an out-of-memory error"
+            " comes round again, with another batch size (compiled anyway)",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_same_function_runs_whole_chain.py",
             note="the same function, whose one call runs a whole chain (`lax.scan`), "
             "rewrapped once per chain (numpyro's sequential chains)",
@@ -370,6 +384,13 @@ iteration, in every call.
             line=7,
             message_contains="if `make()` is a new object each time",
             note="a call in the wrapper: no fix (building it once would skip the call)",
+        ),
+        EXAMPLES.invalid(
+            "invalid_try_in_training_loop_is_not_retry.py",
+            line=10,
+            message_contains="pass `lr` as an argument",
+            note="a `try` in a training loop that does not end the loop on success: every"
+            " step builds a new lambda",
         ),
         EXAMPLES.invalid(
             "invalid_closure_over_updated_params.py",
