@@ -230,7 +230,10 @@ file before it runs, each with the scope where that is true:
   fixture that restores a saved value, `jax.config.update("jax_enable_x64",
   saved)`, does not switch x64 on). A fixture that tests request by name
   enables x64 only for those tests and does not count. A `conftest.py` does not
-  apply to library code, scripts or notebooks (they do not run under pytest);
+  apply to library code, scripts or notebooks (they do not run under pytest;
+  the message of a script that one would cover says so: "this script never
+  enables x64 (`tests/conftest.py:5` switches it on only for the tests that
+  pytest runs, not when this script runs)");
 - for a test file, the pytest configuration in those folders: `pytest.ini`,
   `pyproject.toml` (`[tool.pytest.ini_options]`, `[tool.pytest_env]`), `setup.cfg`
   (`[tool:pytest]`), `tox.ini` (`[pytest]`, and `setenv` of a `[testenv]`), when it
@@ -521,4 +524,15 @@ to read it). `jaxlint probe env` shows `jax_enable_x64`.
             return
         if self._enables_x64() or self._enabled_elsewhere(self._kind == _TEST):
             return
-        self.report(node, request=request, why=_WHY[self._kind])
+        why = _WHY[self._kind]
+        if self._kind in (_SCRIPT, _NOTEBOOK):
+            # a script among the tests: their ``conftest.py`` does not run with it
+            where = self._x64_enabled_for("test")
+            if where is not None:
+                why = why.replace(
+                    " never enables x64",
+                    f" never enables x64 (`{where}` switches it on only for the tests that"
+                    f" pytest runs, not when this {self._kind} runs)",
+                    1,
+                )
+        self.report(node, request=request, why=why)
