@@ -157,8 +157,8 @@ VALID_EXAMPLES = [
     ),
     EXAMPLES.valid(
         "valid_read_of_value_the_while_test_needs.py",
-        note="the `while` test reads the temperature every step: logging it adds no sync"
-        " (jimgw's adaptive tempering)",
+        note="the `while` test reads the step's temperature every step: copying that step's"
+        " results adds no sync (jimgw's adaptive tempering)",
         runs=True,
     ),
     EXAMPLES.valid(
@@ -170,9 +170,9 @@ VALID_EXAMPLES = [
 INVALID_EXAMPLES = [
     EXAMPLES.invalid(
         "invalid_read_of_other_value_than_while_test.py",
-        line=25,
-        message_contains="copies `jnp.std(state.particles)` to the host",
-        note="the `while` test needs the temperature, not the particles: a sync of its own",
+        line=30,
+        message_contains="waits for `spread_of`",
+        note="the `while` test waits for `adaptive_step`, not for `spread_of`: a sync of its own",
     ),
     EXAMPLES.invalid(
         "invalid_early_stopping_if_test.py",
@@ -291,11 +291,13 @@ jitted function and the value it copies. The test of an `if` in the loop body
 (early stopping: `if bool(jnp.abs(prev - loss) < tol): break`) and a `while`
 condition (`while float(loss) > tol:`) run on every iteration and count; an `elif`
 test, the branches, and what follows `and`/`or` in an `if` test (`if not pending
-and bool(done):` is `if not pending: if bool(done):`) do not. A conversion of a
-value that the loop's own exit test reads on every iteration (the `while` test, an
-`if ...: break` or `return` test) is not reported: `while state.temperature < 1.0:`
-must wait for each step's state, so the `float(state.temperature)` that logs it
-adds no sync; a conversion of another value in that loop is.
+and bool(done):` is `if not pending: if bool(done):`) do not. A loop whose own
+exit test (the `while` test, an `if ...: break` or `return` test) reads a result of
+a jitted call on every iteration waits for that call on every step, whatever else it
+does: a conversion of a result of that same call is not reported
+(`while state.temperature < 1.0:` after `state = step(state)`, then
+`float(state.temperature)` or `np.asarray(state.weights)` to log it: a copy, no sync
+of its own); a conversion of another jitted call's result in that loop is.
 
 
 **On by default** (a host sync per step is one of the red flags this linter exists

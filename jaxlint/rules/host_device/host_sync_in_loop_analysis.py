@@ -93,7 +93,7 @@ def _raises_only(stmt: cst.CSTNode) -> bool:
 def _value_paths(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     """The values an expression reads, as the longest names, attribute paths and
     subscripts it spells (``state.sampler_state.tempering_param``, ``losses[-1]``): in
-    ``float(jnp.std(state.particles))``, ``state.particles``; in ``loss.mean() > tol``,
+    ``state.t < 1.0 and not done``, ``state.t`` and ``done``; in ``loss.mean() > tol``,
     ``loss``."""
     if isinstance(expr, (cst.Name, cst.Attribute, cst.Subscript)):
         return [expr]
@@ -312,11 +312,10 @@ class HostSyncInLoopChecks(Shared):
                             for name in assigned_names(target) or []:
                                 produced[name] = source
         tests = self._exit_tests(loop)
-        needed = {
-            self._path_text(path)
-            for test in tests
-            for path in _value_paths(test)
-            if self._device(path, produced, jitted) is not None
+        # the jitted callees whose results the loop's own exit test reads: the loop waits
+        # for each of their calls anyway, so reading more of their results adds no sync
+        awaited = {
+            self._device(path, produced, jitted) for test in tests for path in _value_paths(test)
         }
         for stmt in self._unconditional(loop):
             in_test = any(stmt is test for test in tests)
@@ -328,14 +327,8 @@ class HostSyncInLoopChecks(Shared):
                     continue
                 for operand in operands:
                     source = self._device(operand, produced, jitted)
-                    if source is not None and not in_test:
-                        paths = [
-                            self._path_text(path)
-                            for path in _value_paths(operand)
-                            if self._device(path, produced, jitted) is not None
-                        ]
-                        if paths and all(path in needed for path in paths):
-                            continue  # the loop's own exit test reads it every step anyway
+                    if source is not None and source in awaited and not in_test:
+                        continue  # the loop's own exit test waits for this call every step
                     if source is not None:
                         value = " ".join(self.ctx.code(operand).split())
                         direct = len(value) > 32 or any(id(n) in jitted for n in walk(operand))
@@ -370,9 +363,6 @@ class HostSyncInLoopChecks(Shared):
 
         add(loop.body.body)  # type: ignore[arg-type]
         return out
-
-    def _path_text(self, path: cst.BaseExpression) -> str:
-        return "".join(self.ctx.code(path).split())
 
     def _is_jitted_call(self, call: cst.Call) -> bool:
         trace = self.ctx.trace

@@ -2,6 +2,7 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 
 class SamplerState(NamedTuple):
@@ -18,13 +19,15 @@ def adaptive_step(state):
 def run(particles):
     # adaptive tempering runs until the temperature reaches 1: the `while` test reads
     # it on the host on every iteration, so the loop waits for each step anyway; the
-    # schedule's `float` of that same value adds no sync of its own
+    # schedule's `float` of that value, and the copy of the same step's particles, add
+    # no sync of their own
     state = SamplerState(jnp.asarray(0.0), particles)
-    schedule = []
+    schedule, history = [], []
     while state.tempering_param < 1.0:
         state = adaptive_step(state)
         schedule.append(float(state.tempering_param))
-    return schedule
+        history.append(np.asarray(state.particles))
+    return schedule, history
 
 
 run(jnp.ones(3))
