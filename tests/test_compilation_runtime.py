@@ -432,3 +432,53 @@ def test_jax401_message_and_severity_say_what_jax_does(
         assert "JAX reuses the trace and compiled code" in message, message
         assert "compiles it again" not in message
         assert severity == "warning"
+
+
+def test_retry_loop_compiles_once_per_attempt_and_is_not_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An out-of-memory retry loop (ripplegw's cross-validation runner): the attempt that
+    # succeeds returns, so a run that fits compiles once; each retry asks for another
+    # batch size, a different program, so it compiles again whatever the loop does.
+    path = _write(
+        tmp_path,
+        "retry.py",
+        """
+        import jax
+        import jax.numpy as jnp
+
+        ROWS_THAT_FIT = 4
+        attempts = []
+
+        def simulate(p):
+            return jnp.sin(p) * 2.0
+
+        def run_all(params):
+            batch_size = None
+            while True:
+                try:
+                    if batch_size is None:
+                        fn = jax.jit(jax.vmap(simulate))
+                    else:
+                        fn = jax.jit(lambda p, bs=batch_size: jax.lax.map(simulate, p, batch_size=bs))
+                    attempts.append(batch_size)
+                    result = fn(params)
+                    if (params.shape[0] if batch_size is None else batch_size) > ROWS_THAT_FIT:
+                        raise MemoryError("RESOURCE_EXHAUSTED: out of memory")
+                    return result
+                except MemoryError:
+                    batch_size = (params.shape[0] if batch_size is None else batch_size) // 2
+
+        out = [run_all(jnp.arange(4.0)).sum()]
+        fits = len(attempts)
+        out += [run_all(jnp.arange(16.0)).sum(), fits, len(attempts) - fits]
+        """,
+    )
+    assert _lint(path, capsys) == []
+    counted = _count(path)
+    fits, retried = counted["out"][2], counted["out"][3]
+    assert (fits, retried) == (1, 3)  # 1 attempt when it fits; 16, 8, 4 rows otherwise
+    # one compilation per attempt, each a new program: the vmap over 4 and over 16 rows,
+    # then `lax.map` with batches of 8 and of 4
+    compiles = counted["compiles"]
+    assert compiles.get("jit(simulate)", 0) + compiles.get("jit(<lambda>)", 0) == fits + retried

@@ -174,3 +174,23 @@ def test_without_the_doors_it_says_why_and_counts_nothing(tmp_path, monkeypatch)
 def test_a_line_past_the_end_is_a_usage_error(tmp_path):
     code, report = run_main(syncs_probe.main, [spec(LOOPS, "train"), "--line", "9999"], tmp_path)
     assert code == 2 and report["error"]["class"] == "UsageError"
+
+
+def test_a_while_test_on_a_device_value_syncs_every_iteration(tmp_path):
+    """JAX102's VALID ``valid_read_of_value_the_while_test_needs``: the ``while`` test
+    reads the state's temperature on the host on every iteration (and once more to
+    stop), so the loop waits for each step whatever the body does; the body's reads of
+    that step's results copy what is already computed."""
+    example = (
+        ROOT / "jaxlint" / "rules" / "host_device" / "host_sync_in_loop.examples"
+        / "valid_read_of_value_the_while_test_needs.py"
+    )  # fmt: skip
+    code, report = run_main(syncs_probe.main, [spec(example, "run"), "--line", "26"], tmp_path)
+    assert code == 0, report.get("error")
+    line = report["line"]
+    assert line["code"] == "while state.tempering_param < 1.0:"
+    assert line["sync_every_run"] is True, line
+    assert line["runs"] == line["runs_with_host_read"] == 9  # 8 steps to 1.0, and the exit
+    by_line = {e["line"]: e for e in report["lines"]}
+    for body_line in (28, 29):  # the float, the copy of the particles
+        assert by_line[body_line]["runs"] == by_line[body_line]["runs_with_host_read"] == 8

@@ -549,6 +549,29 @@ def test_a_key_stored_in_a_record_class_of_another_module(
     assert found == ([("pkg/env.py", 9, "JAX301")] if reported else [])
 
 
+def test_x64_script_among_tests_says_the_conftest_is_for_pytest_only(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """A script under ``tests/`` (run as ``python tests/sweep_script.py``) does not run
+    under pytest: the ``conftest.py`` that switches x64 on for the tests beside it does not
+    apply, so it is reported, and the message names that ``conftest.py`` and says why it
+    does not count (the test files beside it stay silent)."""
+    root = copy_x64(tmp_path) / "conftest"
+    (root / "tests" / "sweep_script.py").write_text(
+        "import jax.numpy as jnp\n\n\ndef main():\n"
+        "    acc = jnp.zeros(3, dtype=jnp.float64)\n    print(acc.dtype)\n\n\n"
+        'if __name__ == "__main__":\n    main()\n'
+    )
+    found = check(root, "--no-cache", "--select", "JAX603", ".", capsys=capsys,
+                  monkeypatch=monkeypatch)  # fmt: skip
+    mine = [(f, row, message) for f, row, _, message in found if f.startswith("tests/")]
+    assert [(f, row) for f, row, _ in mine] == [("tests/sweep_script.py", 5)]
+    assert (
+        "but this script never enables x64 (`tests/conftest.py:4` switches it on only for"
+        " the tests that pytest runs, not when this script runs)"
+    ) in mine[0][2]
+
+
 @pytest.mark.parametrize("package", [True, False], ids=["packages", "plain-folder"])
 def test_x64_from_a_conftest_above_without_a_project_marker(
     tmp_path: Path, capsys, monkeypatch, package: bool

@@ -18,7 +18,7 @@ import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.transforms import DEVICE_LOOPS
-from jaxlint.analysis.walk import descendants
+from jaxlint.analysis.walk import children, descendants
 
 SHORT_LOOP = 100
 """The most iterations of a loop the rules call short (docs: JAX102's and JAX401's pages)."""
@@ -245,3 +245,43 @@ def runs_steps(
             break
     cache[key] = found
     return found
+
+
+# -- a loop that comes round only when an attempt fails ---------------------------------
+
+_NESTED = (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
+def _continues(node: cst.CSTNode) -> bool:
+    """A ``continue`` of the loop around ``node`` (not of a loop or function inside it)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Continue):
+            return True
+        if current is not node and isinstance(current, _NESTED):
+            continue
+        stack.extend(children(current))
+    return False
+
+
+def retry_attempt(loop: cst.For | cst.While, attempt: cst.CSTNode) -> bool:
+    """``loop`` comes round only when ``attempt``, a ``try`` statement of its body, fails:
+    the ``try`` body ends with an unconditional ``return`` or ``break`` and holds no
+    ``continue`` of the loop (nor does its ``finally``), so on success the loop ends, and
+    only an ``except`` handler that falls through starts the next iteration (an
+    out-of-memory retry with a smaller batch, a retry of a flaky call). What the ``try``
+    body does runs once per attempt, not once per step."""
+    if not isinstance(attempt, cst.Try) or not any(s is attempt for s in loop.body.body):
+        return False
+    body = attempt.body.body
+    last = body[-1] if body else None
+    if not (
+        isinstance(last, cst.SimpleStatementLine)
+        and last.body
+        and isinstance(last.body[-1], (cst.Return, cst.Break))
+    ):
+        return False
+    if attempt.finalbody is not None and _continues(attempt.finalbody):
+        return False
+    return not any(_continues(stmt) for stmt in body)

@@ -91,15 +91,35 @@ def _prints(stmt: cst.BaseStatement) -> bool:
     )
 
 
+def _test_class(cls: cst.ClassDef) -> bool:
+    """A class whose methods pytest may collect: named ``Test*``, or with a base class (a
+    ``unittest.TestCase`` subclass, collected whatever its name). A record such as a
+    dataclass ``LargeScaleTestResult`` with a ``testable`` property is neither."""
+    return cls.name.value.startswith("Test") or bool(cls.bases)
+
+
+def _is_property(fn: cst.FunctionDef) -> bool:
+    return any(
+        isinstance(d.decorator, cst.Name) and d.decorator.value in ("property", "cached_property")
+        for d in fn.decorators
+    )
+
+
 def _defines_tests(body: Sequence[cst.BaseStatement]) -> bool:
-    """A test or fixture at the top level or in a top-level class (``TestCase`` methods):
-    pytest runs this file itself, it is not only a helper the tests import."""
+    """A test or fixture at the top level or in a top-level test class (``TestCase``
+    methods): pytest runs this file itself, it is not only a helper the tests import."""
     for stmt in body:
         if isinstance(stmt, cst.FunctionDef) and is_test_function(stmt):
             return True
-        if isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
+        if (
+            isinstance(stmt, cst.ClassDef)
+            and isinstance(stmt.body, cst.IndentedBlock)
+            and _test_class(stmt)
+        ):
             if any(
-                isinstance(inner, cst.FunctionDef) and is_test_function(inner)
+                isinstance(inner, cst.FunctionDef)
+                and is_test_function(inner)
+                and not _is_property(inner)
                 for inner in stmt.body.body
             ):
                 return True
@@ -185,7 +205,9 @@ must enable `jax_enable_x64`, or JAX warns and makes float32"), for a library
 that wants to keep working in float32.
 
 **In tests.** A test file (`tests/`, `test_*.py`, `*_test.py`, `conftest.py`)
-that defines tests or fixtures is reported like a script when nothing in it
+that defines tests or fixtures (a `test*` function, or a `test*` method, not a
+property, of a class pytest collects: one named `Test*` or derived from a base
+such as `unittest.TestCase`) is reported like a script when nothing in it
 enables x64: pytest starts with x64 off, so such a test computes and checks
 float32 while it says float64. A helper module under `tests/` that defines no
 test is judged like any other module (usually a library: the tests that import
@@ -208,7 +230,10 @@ file before it runs, each with the scope where that is true:
   fixture that restores a saved value, `jax.config.update("jax_enable_x64",
   saved)`, does not switch x64 on). A fixture that tests request by name
   enables x64 only for those tests and does not count. A `conftest.py` does not
-  apply to library code, scripts or notebooks (they do not run under pytest);
+  apply to library code, scripts or notebooks (they do not run under pytest;
+  the message of a script that one would cover says so: "this script never
+  enables x64 (`tests/conftest.py:5` switches it on only for the tests that
+  pytest runs, not when this script runs)");
 - for a test file, the pytest configuration in those folders: `pytest.ini`,
   `pyproject.toml` (`[tool.pytest.ini_options]`, `[tool.pytest_env]`), `setup.cfg`
   (`[tool:pytest]`), `tox.ini` (`[pytest]`, and `setenv` of a `[testenv]`), when it
@@ -359,6 +384,13 @@ to read it). `jaxlint probe env` shows `jax_enable_x64`.
             runs=True,
             note="config updated through variables",
         ),
+        EXAMPLES.valid(
+            "valid_test_helper_with_testable_property.py",
+            runs=True,
+            filename="tests/sweep_runner.py",
+            note="a helper under `tests/` whose record class has a `testable` property: no"
+            " test pytest collects, so the tests that import it decide",
+        ),
         EXAMPLES.valid("valid_suppressed.py", note="suppressed"),
     ]
     INVALID = [
@@ -418,6 +450,13 @@ to read it). `jaxlint probe env` shows `jax_enable_x64`.
             line=6,
             message_contains="but this test file never enables x64",
             note="a test file that never enables x64 tests float32",
+        ),
+        EXAMPLES.invalid(
+            "invalid_test_class_never_enables_x64.py",
+            filename="tests/test_cumsum.py",
+            line=7,
+            message_contains="but this test file never enables x64",
+            note="a test in a `Test*` class, which pytest collects",
         ),
         EXAMPLES.invalid(
             "invalid_library_module_option.py",
@@ -485,4 +524,15 @@ to read it). `jaxlint probe env` shows `jax_enable_x64`.
             return
         if self._enables_x64() or self._enabled_elsewhere(self._kind == _TEST):
             return
-        self.report(node, request=request, why=_WHY[self._kind])
+        why = _WHY[self._kind]
+        if self._kind in (_SCRIPT, _NOTEBOOK):
+            # a script among the tests: their ``conftest.py`` does not run with it
+            where = self._x64_enabled_for("test")
+            if where is not None:
+                why = why.replace(
+                    " never enables x64",
+                    f" never enables x64 (`{where}` switches it on only for the tests that"
+                    f" pytest runs, not when this {self._kind} runs)",
+                    1,
+                )
+        self.report(node, request=request, why=why)

@@ -43,19 +43,23 @@ class X64Checks:
         """A ``conftest.py`` or the pytest configuration above a test file, or a package
         this module belongs to or imports, switches x64 on (``analysis/x64.py``)."""
         if self._elsewhere is None:
-            facts = self.ctx.project
-            self._elsewhere = False
-            if facts is not None:
-                model = self.model
-                tops = {
-                    binding.qualname.split(".")[0]
-                    for node, binding in model.imports
-                    if binding.qualname
-                    and model.scope_of_import.get(id(node)) is model.module_scope
-                }
-                kind = "test" if tests else "run"
-                self._elsewhere = facts.x64_enabled(f"{kind}:{','.join(sorted(tops))}") is not None
+            self._elsewhere = self._x64_enabled_for("test" if tests else "run") is not None
         return self._elsewhere
+
+    def _x64_enabled_for(self, kind: str) -> str | None:
+        """Where x64 is switched on outside the file (``file:line``) for a ``kind`` of
+        run: ``test`` (under pytest: the ``conftest.py`` files and pytest configuration
+        above it count too) or ``run``."""
+        facts = self.ctx.project
+        if facts is None:
+            return None
+        model = self.model
+        tops = {
+            binding.qualname.split(".")[0]
+            for node, binding in model.imports
+            if binding.qualname and model.scope_of_import.get(id(node)) is model.module_scope
+        }
+        return facts.x64_enabled(f"{kind}:{','.join(sorted(tops))}")
 
     def _enables_x64(self) -> bool:
         """The module turns x64 on, may turn it on, or reads the flag (see the docs)."""

@@ -9,6 +9,260 @@ from jaxlint.rules.compilation.jit_in_loop_analysis import LoopDependencies
 EXAMPLES = Examples(__file__)
 
 
+VALID_EXAMPLES = [
+    EXAMPLES.valid(
+        "valid_decorated_def_per_sample_reused.py",
+        runs=True,
+        note="a decorated def per sample, reused by an inner loop",
+    ),
+    EXAMPLES.valid(
+        "valid_decorated_def_sweeps_cases.py",
+        runs=True,
+        note="a decorated def per case of a literal sweep",
+    ),
+    EXAMPLES.valid(
+        "valid_fix_jit_hoisted_above_loop.py",
+        note="the fix: jit hoisted above the loop",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_jit_module_level_called_loop.py",
+        note="jit at module level, called in the loop",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_inside_jit_inner_wrapper_traced.py",
+        note="inside jit the inner wrapper is traced inline, once per outer compile",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_one_compilation_per_case_literal.py",
+        note="one compilation per case of a literal sweep is the point",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_vmap_caches_nothing_rebuilding_costs.py",
+        note="vmap caches nothing: rebuilding it costs little",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_wrapper_built_when_g_called.py",
+        note="the wrapper is built when g is called, not by the loop",
+    ),
+    EXAMPLES.valid(
+        "valid_wrappers_built_comprehension_called_loop.py",
+        note="wrappers built in a comprehension, called in the loop",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_cache_wrappers_built_once.py", note="a cache of wrappers built once", runs=True
+    ),
+    EXAMPLES.valid(
+        "valid_local_function_named_jit_jax.py",
+        note="a local function named jit is not jax.jit",
+    ),
+    EXAMPLES.valid(
+        "valid_loop_s_iterable_evaluated_once.py",
+        note="the loop's iterable is evaluated once",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_ahead_time_lowering_purpose_same.py",
+        note="ahead-of-time lowering on purpose; the same function over two literal cases",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_closure_over_function_built_in_loop.py",
+        note="the lambda closes over a function built in the loop: no argument can carry it",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_closure_over_per_sample_physics.py",
+        note="closes over a system built per sample (its own sizes): one compile per sample",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_wrapper_per_sample_reused_inner_loop.py",
+        note="built once per sample and reused by the inner loop: the correct pattern",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_loop_over_distinct_functions.py",
+        note="a loop over distinct functions: one compilation each is the point",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_loop_over_dtypes_in_variable.py",
+        note="dtypes held in a constant or a parameter, not only literals",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_loop_over_cases_static_config.py",
+        note="the case sets static configuration of the function (`partial(..., n=...)`)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_same_function_per_epoch_reused_inner.py",
+        note="the same function wrapped once per epoch and reused for every batch",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_same_function_short_loop.py",
+        note="the same function rewrapped in a tutorial's 100 steps: a slower call, "
+        "no new compilation, a few milliseconds in all (jax-md's examples)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_same_function_under_rare_guard.py",
+        note="the same function rewrapped under `if step % collect_every == 0:`",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_benchmark_traces_on_purpose.py",
+        note="a registered benchmark traces and compiles a new function each round on "
+        "purpose (jax's api_benchmark.py)",
+    ),
+    EXAMPLES.valid(
+        "valid_retry_loop_on_out_of_memory.py",
+        note="a retry loop: the `try` returns on success, only an out-of-memory error"
+        " comes round again, with another batch size (compiled anyway)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_same_function_runs_whole_chain.py",
+        note="the same function, whose one call runs a whole chain (`lax.scan`), "
+        "rewrapped once per chain (numpyro's sequential chains)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_test_rewraps_same_function.py",
+        note="in a test, the same function rewrapped: no new compilation, only a slower "
+        "call per step, which is not what a test checks (test policy)",
+        filename="tests/test_training.py",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_test_sweeps_functions_under_test.py",
+        note="a test looping over the functions it tests: one compilation each",
+        filename="tests/test_activations.py",
+        runs=True,
+    ),
+]
+INVALID_EXAMPLES = [
+    EXAMPLES.invalid(
+        "invalid_decorated_def_in_loop.py",
+        line=6,
+        message_contains="the `def` makes a new function `step` on every iteration",
+        note="a @jax.jit def in a loop body: a new function, compiled again, each time",
+    ),
+    EXAMPLES.invalid(
+        "invalid_decorated_def_closes_over_batch.py",
+        line=10,
+        message_contains="pass `batch` as an argument",
+        note="a decorated def that closes over the loop's array: pass it as an argument",
+    ),
+    EXAMPLES.invalid(
+        "invalid_step_jax_jit_train_step.py",
+        line=9,
+        column=12,
+        message_contains="build it once above the loop at line 8",
+    ),
+    EXAMPLES.invalid(
+        "invalid_out_append_jax_jit_scale_static.py",
+        line=11,
+        message_contains="fast dispatch path",
+    ),
+    EXAMPLES.invalid(
+        "invalid_hoisted_above_outermost_loop_does.py",
+        line=8,
+        message_contains="traces and compiles it again",
+        unsafe_fix=True,
+        note="hoisted above the outermost loop it does not depend on, with its comment",
+    ),
+    EXAMPLES.invalid(
+        "invalid_statement_over_several_lines_moves.py",
+        line=10,
+        note="a statement over several lines moves whole (found on jax's own pallas code)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_depends_outer_sweep_s_i.py",
+        line=7,
+        message_contains="build it once above the loop at line 6",
+        unsafe_fix=True,
+        note="depends on the outer sweep's i: hoisted above the inner loop only",
+    ),
+    EXAMPLES.invalid(
+        "invalid_depends_batch_fix_message_says.py",
+        line=9,
+        message_contains="pass `x` as an argument",
+        note="depends on the batch: no fix, the message says what to pass",
+    ),
+    EXAMPLES.invalid(
+        "invalid_function_redefined_loop_hoisting_would.py",
+        line=8,
+        message_contains="define `double`",
+        note="a function redefined in the loop: hoisting would wrap another object",
+    ),
+    EXAMPLES.invalid(
+        "invalid_w_jax_jit_self_step_w.py",
+        line=10,
+        message_contains="bound method `self.step`",
+        unsafe_fix=True,
+    ),
+    EXAMPLES.invalid("invalid_b_nnx_jit_f_i.py", count=2),
+    EXAMPLES.invalid(
+        "invalid_call_wrapper_fix_building_once.py",
+        line=7,
+        message_contains="if `make()` is a new object each time",
+        note="a call in the wrapper: no fix (building it once would skip the call)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_try_in_training_loop_is_not_retry.py",
+        line=10,
+        message_contains="pass `lr` as an argument",
+        note="a `try` in a training loop that does not end the loop on success: every"
+        " step builds a new lambda",
+    ),
+    EXAMPLES.invalid(
+        "invalid_closure_over_updated_params.py",
+        line=13,
+        message_contains="pass `params` as an argument",
+        note="closes over array state updated each step: one compile per step",
+    ),
+    EXAMPLES.invalid(
+        "invalid_lambda_per_epoch_reused_inner.py",
+        line=7,
+        message_contains="traces and compiles it again",
+        unsafe_fix=True,
+        note="reused by the inner loop, but the same lambda compiles again every epoch",
+    ),
+    EXAMPLES.invalid(
+        "invalid_def_closes_over_value_from_loop.py",
+        line=12,
+        message_contains="define `shrink` above the loop with `scale` as an argument",
+        note="a function defined in the loop over a value the loop updates",
+    ),
+    EXAMPLES.invalid(
+        "invalid_instance_method_each_iteration.py",
+        line=14,
+        message_contains="bound method `model.apply` is a new function on every iteration",
+        unsafe_fix=True,
+        note="`model = Model()`: `model.apply` is a new bound method at each evaluation",
+    ),
+    EXAMPLES.invalid(
+        "invalid_project_jit_wrapper.py", line=14, message_contains="`maybe_jit(lambda v"
+    ),
+    EXAMPLES.invalid(
+        "invalid_test_jits_new_lambda_each_iteration.py",
+        line=13,
+        message_contains="JAX traces and compiles it again each time",
+        unsafe_fix=True,
+        filename="tests/test_training.py",
+        note="in a test, a new lambda per iteration: 100 compilations for one test",
+    ),
+]
+
+
 class JitInLoop(LoopDependencies, Rule):
     code = "JAX401"
     name = "jit-in-loop"
@@ -50,6 +304,14 @@ one compilation per iteration is the point or cannot be avoided:
   a per-sample function. Around the same function (`jax.jit(train_step)` once per
   epoch) that costs one slow call per epoch and is not reported either; around a
   lambda that does not depend on the loop it still compiles once per epoch and is.
+
+It is silent in a retry loop: a `try` in the loop body whose body ends with
+an unconditional `return` or `break` and holds no `continue`, so that the loop
+comes round only when an `except` handler falls through (`while True: try: fn =
+jax.jit(jax.vmap(f)); return fn(x) except MemoryError: batch_size //= 2`): the
+wrapper is built once per attempt, and a retry, with another batch size, compiles
+anyway. A `try` that does not end the loop on success (a training step wrapped
+in `try`) is a loop like any other.
 
 It is also silent when the loop runs while an outer `jit` traces (the inner
 wrapper is traced inline, once per outer compilation), on `jax.vmap`/`jax.grad`
@@ -170,242 +432,5 @@ contains the loop three times and counts XLA compilations per call (from
 `jax.monitoring` events): a wrapper around a new function compiles once per
 iteration, in every call.
 """
-    VALID = [
-        EXAMPLES.valid(
-            "valid_decorated_def_per_sample_reused.py",
-            runs=True,
-            note="a decorated def per sample, reused by an inner loop",
-        ),
-        EXAMPLES.valid(
-            "valid_decorated_def_sweeps_cases.py",
-            runs=True,
-            note="a decorated def per case of a literal sweep",
-        ),
-        EXAMPLES.valid(
-            "valid_fix_jit_hoisted_above_loop.py",
-            note="the fix: jit hoisted above the loop",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_jit_module_level_called_loop.py",
-            note="jit at module level, called in the loop",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_inside_jit_inner_wrapper_traced.py",
-            note="inside jit the inner wrapper is traced inline, once per outer compile",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_one_compilation_per_case_literal.py",
-            note="one compilation per case of a literal sweep is the point",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_vmap_caches_nothing_rebuilding_costs.py",
-            note="vmap caches nothing: rebuilding it costs little",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_wrapper_built_when_g_called.py",
-            note="the wrapper is built when g is called, not by the loop",
-        ),
-        EXAMPLES.valid(
-            "valid_wrappers_built_comprehension_called_loop.py",
-            note="wrappers built in a comprehension, called in the loop",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_cache_wrappers_built_once.py", note="a cache of wrappers built once", runs=True
-        ),
-        EXAMPLES.valid(
-            "valid_local_function_named_jit_jax.py",
-            note="a local function named jit is not jax.jit",
-        ),
-        EXAMPLES.valid(
-            "valid_loop_s_iterable_evaluated_once.py",
-            note="the loop's iterable is evaluated once",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_ahead_time_lowering_purpose_same.py",
-            note="ahead-of-time lowering on purpose; the same function over two literal cases",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_closure_over_function_built_in_loop.py",
-            note="the lambda closes over a function built in the loop: no argument can carry it",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_closure_over_per_sample_physics.py",
-            note="closes over a system built per sample (its own sizes): one compile per sample",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_wrapper_per_sample_reused_inner_loop.py",
-            note="built once per sample and reused by the inner loop: the correct pattern",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_loop_over_distinct_functions.py",
-            note="a loop over distinct functions: one compilation each is the point",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_loop_over_dtypes_in_variable.py",
-            note="dtypes held in a constant or a parameter, not only literals",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_loop_over_cases_static_config.py",
-            note="the case sets static configuration of the function (`partial(..., n=...)`)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_same_function_per_epoch_reused_inner.py",
-            note="the same function wrapped once per epoch and reused for every batch",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_same_function_short_loop.py",
-            note="the same function rewrapped in a tutorial's 100 steps: a slower call, "
-            "no new compilation, a few milliseconds in all (jax-md's examples)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_same_function_under_rare_guard.py",
-            note="the same function rewrapped under `if step % collect_every == 0:`",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_benchmark_traces_on_purpose.py",
-            note="a registered benchmark traces and compiles a new function each round on "
-            "purpose (jax's api_benchmark.py)",
-        ),
-        EXAMPLES.valid(
-            "valid_same_function_runs_whole_chain.py",
-            note="the same function, whose one call runs a whole chain (`lax.scan`), "
-            "rewrapped once per chain (numpyro's sequential chains)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_test_rewraps_same_function.py",
-            note="in a test, the same function rewrapped: no new compilation, only a slower "
-            "call per step, which is not what a test checks (test policy)",
-            filename="tests/test_training.py",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_test_sweeps_functions_under_test.py",
-            note="a test looping over the functions it tests: one compilation each",
-            filename="tests/test_activations.py",
-            runs=True,
-        ),
-    ]
-    INVALID = [
-        EXAMPLES.invalid(
-            "invalid_decorated_def_in_loop.py",
-            line=6,
-            message_contains="the `def` makes a new function `step` on every iteration",
-            note="a @jax.jit def in a loop body: a new function, compiled again, each time",
-        ),
-        EXAMPLES.invalid(
-            "invalid_decorated_def_closes_over_batch.py",
-            line=10,
-            message_contains="pass `batch` as an argument",
-            note="a decorated def that closes over the loop's array: pass it as an argument",
-        ),
-        EXAMPLES.invalid(
-            "invalid_step_jax_jit_train_step.py",
-            line=9,
-            column=12,
-            message_contains="build it once above the loop at line 8",
-        ),
-        EXAMPLES.invalid(
-            "invalid_out_append_jax_jit_scale_static.py",
-            line=11,
-            message_contains="fast dispatch path",
-        ),
-        EXAMPLES.invalid(
-            "invalid_hoisted_above_outermost_loop_does.py",
-            line=8,
-            message_contains="traces and compiles it again",
-            unsafe_fix=True,
-            note="hoisted above the outermost loop it does not depend on, with its comment",
-        ),
-        EXAMPLES.invalid(
-            "invalid_statement_over_several_lines_moves.py",
-            line=10,
-            note="a statement over several lines moves whole (found on jax's own pallas code)",
-        ),
-        EXAMPLES.invalid(
-            "invalid_depends_outer_sweep_s_i.py",
-            line=7,
-            message_contains="build it once above the loop at line 6",
-            unsafe_fix=True,
-            note="depends on the outer sweep's i: hoisted above the inner loop only",
-        ),
-        EXAMPLES.invalid(
-            "invalid_depends_batch_fix_message_says.py",
-            line=9,
-            message_contains="pass `x` as an argument",
-            note="depends on the batch: no fix, the message says what to pass",
-        ),
-        EXAMPLES.invalid(
-            "invalid_function_redefined_loop_hoisting_would.py",
-            line=8,
-            message_contains="define `double`",
-            note="a function redefined in the loop: hoisting would wrap another object",
-        ),
-        EXAMPLES.invalid(
-            "invalid_w_jax_jit_self_step_w.py",
-            line=10,
-            message_contains="bound method `self.step`",
-            unsafe_fix=True,
-        ),
-        EXAMPLES.invalid("invalid_b_nnx_jit_f_i.py", count=2),
-        EXAMPLES.invalid(
-            "invalid_call_wrapper_fix_building_once.py",
-            line=7,
-            message_contains="if `make()` is a new object each time",
-            note="a call in the wrapper: no fix (building it once would skip the call)",
-        ),
-        EXAMPLES.invalid(
-            "invalid_closure_over_updated_params.py",
-            line=13,
-            message_contains="pass `params` as an argument",
-            note="closes over array state updated each step: one compile per step",
-        ),
-        EXAMPLES.invalid(
-            "invalid_lambda_per_epoch_reused_inner.py",
-            line=7,
-            message_contains="traces and compiles it again",
-            unsafe_fix=True,
-            note="reused by the inner loop, but the same lambda compiles again every epoch",
-        ),
-        EXAMPLES.invalid(
-            "invalid_def_closes_over_value_from_loop.py",
-            line=12,
-            message_contains="define `shrink` above the loop with `scale` as an argument",
-            note="a function defined in the loop over a value the loop updates",
-        ),
-        EXAMPLES.invalid(
-            "invalid_instance_method_each_iteration.py",
-            line=14,
-            message_contains="bound method `model.apply` is a new function on every iteration",
-            unsafe_fix=True,
-            note="`model = Model()`: `model.apply` is a new bound method at each evaluation",
-        ),
-        EXAMPLES.invalid(
-            "invalid_project_jit_wrapper.py", line=14, message_contains="`maybe_jit(lambda v"
-        ),
-        EXAMPLES.invalid(
-            "invalid_test_jits_new_lambda_each_iteration.py",
-            line=13,
-            message_contains="JAX traces and compiles it again each time",
-            unsafe_fix=True,
-            filename="tests/test_training.py",
-            note="in a test, a new lambda per iteration: 100 compilations for one test",
-        ),
-    ]
+    VALID = VALID_EXAMPLES
+    INVALID = INVALID_EXAMPLES

@@ -14,6 +14,7 @@ from jaxlint.analysis.transforms import PARTIAL
 from jaxlint.analysis.trips import (
     SHORT_LOOP,
     rare_test,
+    retry_attempt,
     runs_steps,
     skips_unless_every_n,
     trip_count,
@@ -73,7 +74,7 @@ class LoopDependencies(Queries):
         if found is None:
             return
         transform, fexpr = found
-        loops = self.loops_around(node)
+        loops = self.hot_loops(node)
         if not loops or self.staged(node) or self.ahead_of_time(node) or self.benchmarked(node):
             return
         scope_node, _ = self.function_scope(node)
@@ -211,6 +212,25 @@ class LoopDependencies(Queries):
                         return True
         return False
 
+    def hot_loops(self, node: cst.CSTNode) -> list[cst.For | cst.While]:
+        """The loops around ``node`` (innermost first) that evaluate it once per iteration:
+        not a retry loop whose ``try`` body holds ``node`` and ends, on success, with a
+        ``return`` or ``break`` (``while True: try: f = jax.jit(...); return f(x) except
+        MemoryError: batch //= 2``): it comes round only when an attempt fails."""
+        attempts: list[cst.Try] = []
+        hot: list[cst.For | cst.While] = []
+        loops = self.loops_around(node)
+        for child, parent in self.index.ancestors(node):
+            if not loops:
+                break
+            if isinstance(parent, cst.Try) and child is parent.body:
+                attempts.append(parent)
+            elif parent is loops[0]:
+                if not any(retry_attempt(parent, t) for t in attempts):
+                    hot.append(parent)
+                loops = loops[1:]
+        return hot
+
     def benchmarked(self, node: cst.CSTNode) -> bool:
         """``node`` is in a registered benchmark (``@google_benchmark.register``): its loop
         repeats what it measures, tracing and compiling included, on purpose."""
@@ -285,7 +305,7 @@ class LoopDependencies(Queries):
                 break
         if jitted is None:
             return
-        loops = self.loops_around(node)
+        loops = self.hot_loops(node)
         if not loops or self.staged(jitted.decorator) or self.benchmarked(node):
             return
         scope_node, _ = self.function_scope(node)

@@ -20,6 +20,248 @@ if TYPE_CHECKING:
 EXAMPLES = Examples(__file__)
 
 
+VALID_EXAMPLES = [
+    EXAMPLES.valid(
+        "valid_elif_test_runs_sometimes.py",
+        note="an `elif` test runs only when the `if` before it fails (every 10 steps here)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_one_conversion_after_loop.py", note="one conversion after the loop", runs=True
+    ),
+    EXAMPLES.valid(
+        "valid_logging_every_n_steps_under.py",
+        note="logging every N steps under an if",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_accumulated_device_fetched_once.py",
+        note="accumulated on device, fetched once",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_once_per_epoch_after_inner.py",
+        note="once per epoch, after the inner training loop",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_loop_over_literal_list_few.py",
+        note="a loop over a literal list of a few settings",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_metadata_result_value_computed_before.py",
+        note="metadata of the result, and a value computed before the loop",
+        runs=True,
+    ),
+    EXAMPLES.valid("valid_callee_known_jitted.py", note="the callee is not known to be jitted"),
+    EXAMPLES.valid(
+        "valid_loop_inside_traced_code_host.py",
+        note="a loop inside traced code is not a host loop",
+    ),
+    EXAMPLES.valid(
+        "valid_waiting_without_copying_host_user.py",
+        note="waiting without copying to the host is the user's explicit choice",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_test_checks_every_step_value.py",
+        note="a test checks every step: the value is needed on the host",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_unknown_outermost_decorator_decides_what.py",
+        note="an unknown outermost decorator decides what the call returns",
+    ),
+    EXAMPLES.valid(
+        "valid_epoch_inside_jitted_scan.py",
+        note="the jitted callee runs a whole epoch in `lax.scan`: one sync per epoch",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_epoch_fori_loop_in_helper.py",
+        note="`jax.jit(run_epoch)` loops with `fori_loop` in a helper it calls",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_walk_over_settings_items.py",
+        note="a walk over a settings mapping's `.items()`",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_walk_over_config_constant.py",
+        note="`enumerate` of a module constant bound to a literal tuple",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_walk_over_config_attribute.py",
+        note="a loop over a configuration attribute (`cfg.model_sizes`)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_eval_pass_every_n_steps.py",
+        note="a loop over eval batches under `if step % 100 == 0:`",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_report_after_continue_guard.py",
+        note="a report after `if (step + 1) % 250 != 0: continue`",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_eval_once_per_epoch.py",
+        note="an epoch loop around the step loop evaluates once per epoch",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_test_collects_values_in_loop.py",
+        note="in a test file, a helper collects per-step values to compare (test policy)",
+        filename="tests/test_training.py",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_test_function_outside_test_file.py",
+        note="a `test_*` function checks every step's value (test policy)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_short_literal_loop.py",
+        note="a tutorial's 50 steps, printed: the code bounds the loop to a few dozen syncs",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_short_sweep_over_arange.py",
+        note="a scan over 37 angles of `jnp.arange(0, 181, STEP)`: a short sweep",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_epoch_call_beside_metric.py",
+        note="each iteration runs a whole epoch (`update_epoch` scans the batches): the "
+        "metric is once per epoch (jax-md's neural_networks example)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_conversion_after_and_in_if_test.py",
+        note="`if not pending and bool(finished):` converts only when nothing is pending "
+        "(jaxns distributed_core.py)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_benchmark_loop_measures_sync.py",
+        note="a registered benchmark repeats the sync it measures (jax's api_benchmark.py)",
+    ),
+    EXAMPLES.valid(
+        "valid_check_that_raises.py",
+        note="`if not bool(ok): raise ...` is an assertion: it needs the value every step",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_read_of_value_the_while_test_needs.py",
+        note="the `while` test reads the step's temperature every step: copying that step's"
+        " results adds no sync (jimgw's adaptive tempering)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_read_of_value_the_break_test_needs.py",
+        note="an `if ...: break` test reads the residual every step: logging it adds no sync",
+        runs=True,
+    ),
+]
+INVALID_EXAMPLES = [
+    EXAMPLES.invalid(
+        "invalid_read_of_other_value_than_while_test.py",
+        line=30,
+        message_contains="waits for `spread_of`",
+        note="the `while` test waits for `adaptive_step`, not for `spread_of`: a sync of its own",
+    ),
+    EXAMPLES.invalid(
+        "invalid_early_stopping_if_test.py",
+        line=14,
+        message_contains="`bool(jnp.abs(prev - loss) < 1e-6)`",
+        note="the test of an `if` runs on every iteration",
+    ),
+    EXAMPLES.invalid(
+        "invalid_while_condition_float.py",
+        line=11,
+        message_contains="in `while float(loss) > 1e-3`",
+        note="a `while` condition runs on every iteration",
+    ),
+    EXAMPLES.invalid(
+        "invalid_history_append_loss_item.py",
+        line=15,
+        column=24,
+        message_contains=(
+            "`loss.item()` in `for batch in batches` waits for `train_step` and copies"
+            " `loss` to the host"
+        ),
+    ),
+    EXAMPLES.invalid("invalid_total_float_params_loss.py", message_contains="waits for `step`"),
+    EXAMPLES.invalid(
+        "invalid_print_f_step_i_loss_4f.py",
+        line=13,
+        message_contains="`print(f'step {i}: {loss:.4f}')`",
+    ),
+    EXAMPLES.invalid("invalid_preds_append_np_asarray_out.py"),
+    EXAMPLES.invalid("invalid_while_loop_pmap.py", note="a while loop, pmap"),
+    EXAMPLES.invalid(
+        "invalid_inside_block_through_array_method.py",
+        note="inside a with block, through an array method",
+    ),
+    EXAMPLES.invalid("invalid_return_state.py", message_contains="waits for `self.step`"),
+    EXAMPLES.invalid(
+        "invalid_direct_jitted_call_converted_same.py",
+        note="a direct jitted call converted in the same statement",
+        message_contains="waits for `jax.jit(step)` and copies its result",
+    ),
+    EXAMPLES.invalid(
+        "invalid_full_batch_step_per_epoch.py",
+        line=16,
+        column=19,
+        note="full-batch training: an 'epoch' is one step of a callee that does not loop",
+        message_contains=(
+            "`float(loss)` in `for epoch in range(1000)` waits for `step` and copies"
+            " `loss` to the host"
+        ),
+    ),
+    EXAMPLES.invalid(
+        "invalid_metrics_items_every_step.py",
+        line=16,
+        note="a walk over the step's metrics runs on every step",
+        message_contains="`float(value)` in `for step in range(1000)`",
+    ),
+    EXAMPLES.invalid(
+        "invalid_continue_skips_only_every_nth.py",
+        line=16,
+        note="`if step % 100 == 0: continue` skips one step in 100, the rest sync",
+    ),
+    EXAMPLES.invalid(
+        "invalid_per_step_sync_beside_eval_pass.py",
+        line=21,
+        count=1,
+        note="the eval pass under `if step % 100 == 0:` is rare; `float(loss)` is per step",
+        message_contains="`float(loss)` in `for step in range(500)`",
+    ),
+    EXAMPLES.invalid(
+        "invalid_eval_loop_item_per_batch.py",
+        line=13,
+        note="`.item()` on each eval batch; nothing shows the pass is rare",
+        message_contains="in `for batch in eval_batches` waits for `eval_step`",
+    ),
+    EXAMPLES.invalid(
+        "invalid_conversion_before_and_in_if_test.py",
+        line=13,
+        note="the operand before `and` runs on every iteration",
+        message_contains="`bool(finished)` in `while True`",
+    ),
+    EXAMPLES.invalid(
+        "invalid_short_inner_loop_in_long_run.py",
+        line=16,
+        note="50 steps per epoch, but the epochs are not bounded: still a sync per step",
+        message_contains="`float(loss)` in `for step in range(50)`",
+    ),
+]
+
+
 class HostSyncInLoop(HostSyncInLoopChecks, Rule):
     code = "JAX102"
     name = "host-sync-in-loop"
@@ -49,7 +291,13 @@ jitted function and the value it copies. The test of an `if` in the loop body
 (early stopping: `if bool(jnp.abs(prev - loss) < tol): break`) and a `while`
 condition (`while float(loss) > tol:`) run on every iteration and count; an `elif`
 test, the branches, and what follows `and`/`or` in an `if` test (`if not pending
-and bool(done):` is `if not pending: if bool(done):`) do not.
+and bool(done):` is `if not pending: if bool(done):`) do not. A loop whose own
+exit test (the `while` test, an `if ...: break` or `return` test) reads a result of
+a jitted call on every iteration waits for that call on every step, whatever else it
+does: a conversion of a result of that same call is not reported
+(`while state.temperature < 1.0:` after `state = step(state)`, then
+`float(state.temperature)` or `np.asarray(state.weights)` to log it: a copy, no sync
+of its own); a conversion of another jitted call's result in that loop is.
 
 
 **On by default** (a host sync per step is one of the red flags this linter exists
@@ -148,229 +396,8 @@ blocking sync per iteration; the report also gives how many of the arrays were s
 being computed when read and the time spent in the reads. To see what the syncs cost,
 `jaxlint probe bench STEP.py:STEP --jit` times one step.
 """
-    VALID = [
-        EXAMPLES.valid(
-            "valid_elif_test_runs_sometimes.py",
-            note="an `elif` test runs only when the `if` before it fails (every 10 steps here)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_one_conversion_after_loop.py", note="one conversion after the loop", runs=True
-        ),
-        EXAMPLES.valid(
-            "valid_logging_every_n_steps_under.py",
-            note="logging every N steps under an if",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_accumulated_device_fetched_once.py",
-            note="accumulated on device, fetched once",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_once_per_epoch_after_inner.py",
-            note="once per epoch, after the inner training loop",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_loop_over_literal_list_few.py",
-            note="a loop over a literal list of a few settings",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_metadata_result_value_computed_before.py",
-            note="metadata of the result, and a value computed before the loop",
-            runs=True,
-        ),
-        EXAMPLES.valid("valid_callee_known_jitted.py", note="the callee is not known to be jitted"),
-        EXAMPLES.valid(
-            "valid_loop_inside_traced_code_host.py",
-            note="a loop inside traced code is not a host loop",
-        ),
-        EXAMPLES.valid(
-            "valid_waiting_without_copying_host_user.py",
-            note="waiting without copying to the host is the user's explicit choice",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_test_checks_every_step_value.py",
-            note="a test checks every step: the value is needed on the host",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_unknown_outermost_decorator_decides_what.py",
-            note="an unknown outermost decorator decides what the call returns",
-        ),
-        EXAMPLES.valid(
-            "valid_epoch_inside_jitted_scan.py",
-            note="the jitted callee runs a whole epoch in `lax.scan`: one sync per epoch",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_epoch_fori_loop_in_helper.py",
-            note="`jax.jit(run_epoch)` loops with `fori_loop` in a helper it calls",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_walk_over_settings_items.py",
-            note="a walk over a settings mapping's `.items()`",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_walk_over_config_constant.py",
-            note="`enumerate` of a module constant bound to a literal tuple",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_walk_over_config_attribute.py",
-            note="a loop over a configuration attribute (`cfg.model_sizes`)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_eval_pass_every_n_steps.py",
-            note="a loop over eval batches under `if step % 100 == 0:`",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_report_after_continue_guard.py",
-            note="a report after `if (step + 1) % 250 != 0: continue`",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_eval_once_per_epoch.py",
-            note="an epoch loop around the step loop evaluates once per epoch",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_test_collects_values_in_loop.py",
-            note="in a test file, a helper collects per-step values to compare (test policy)",
-            filename="tests/test_training.py",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_test_function_outside_test_file.py",
-            note="a `test_*` function checks every step's value (test policy)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_short_literal_loop.py",
-            note="a tutorial's 50 steps, printed: the code bounds the loop to a few dozen syncs",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_short_sweep_over_arange.py",
-            note="a scan over 37 angles of `jnp.arange(0, 181, STEP)`: a short sweep",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_epoch_call_beside_metric.py",
-            note="each iteration runs a whole epoch (`update_epoch` scans the batches): the "
-            "metric is once per epoch (jax-md's neural_networks example)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_conversion_after_and_in_if_test.py",
-            note="`if not pending and bool(finished):` converts only when nothing is pending "
-            "(jaxns distributed_core.py)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_benchmark_loop_measures_sync.py",
-            note="a registered benchmark repeats the sync it measures (jax's api_benchmark.py)",
-        ),
-        EXAMPLES.valid(
-            "valid_check_that_raises.py",
-            note="`if not bool(ok): raise ...` is an assertion: it needs the value every step",
-            runs=True,
-        ),
-    ]
-    INVALID = [
-        EXAMPLES.invalid(
-            "invalid_early_stopping_if_test.py",
-            line=14,
-            message_contains="`bool(jnp.abs(prev - loss) < 1e-6)`",
-            note="the test of an `if` runs on every iteration",
-        ),
-        EXAMPLES.invalid(
-            "invalid_while_condition_float.py",
-            line=11,
-            message_contains="in `while float(loss) > 1e-3`",
-            note="a `while` condition runs on every iteration",
-        ),
-        EXAMPLES.invalid(
-            "invalid_history_append_loss_item.py",
-            line=15,
-            column=24,
-            message_contains=(
-                "`loss.item()` in `for batch in batches` waits for `train_step` and copies"
-                " `loss` to the host"
-            ),
-        ),
-        EXAMPLES.invalid("invalid_total_float_params_loss.py", message_contains="waits for `step`"),
-        EXAMPLES.invalid(
-            "invalid_print_f_step_i_loss_4f.py",
-            line=13,
-            message_contains="`print(f'step {i}: {loss:.4f}')`",
-        ),
-        EXAMPLES.invalid("invalid_preds_append_np_asarray_out.py"),
-        EXAMPLES.invalid("invalid_while_loop_pmap.py", note="a while loop, pmap"),
-        EXAMPLES.invalid(
-            "invalid_inside_block_through_array_method.py",
-            note="inside a with block, through an array method",
-        ),
-        EXAMPLES.invalid("invalid_return_state.py", message_contains="waits for `self.step`"),
-        EXAMPLES.invalid(
-            "invalid_direct_jitted_call_converted_same.py",
-            note="a direct jitted call converted in the same statement",
-            message_contains="waits for `jax.jit(step)` and copies its result",
-        ),
-        EXAMPLES.invalid(
-            "invalid_full_batch_step_per_epoch.py",
-            line=16,
-            column=19,
-            note="full-batch training: an 'epoch' is one step of a callee that does not loop",
-            message_contains=(
-                "`float(loss)` in `for epoch in range(1000)` waits for `step` and copies"
-                " `loss` to the host"
-            ),
-        ),
-        EXAMPLES.invalid(
-            "invalid_metrics_items_every_step.py",
-            line=16,
-            note="a walk over the step's metrics runs on every step",
-            message_contains="`float(value)` in `for step in range(1000)`",
-        ),
-        EXAMPLES.invalid(
-            "invalid_continue_skips_only_every_nth.py",
-            line=16,
-            note="`if step % 100 == 0: continue` skips one step in 100, the rest sync",
-        ),
-        EXAMPLES.invalid(
-            "invalid_per_step_sync_beside_eval_pass.py",
-            line=21,
-            count=1,
-            note="the eval pass under `if step % 100 == 0:` is rare; `float(loss)` is per step",
-            message_contains="`float(loss)` in `for step in range(500)`",
-        ),
-        EXAMPLES.invalid(
-            "invalid_eval_loop_item_per_batch.py",
-            line=13,
-            note="`.item()` on each eval batch; nothing shows the pass is rare",
-            message_contains="in `for batch in eval_batches` waits for `eval_step`",
-        ),
-        EXAMPLES.invalid(
-            "invalid_conversion_before_and_in_if_test.py",
-            line=13,
-            note="the operand before `and` runs on every iteration",
-            message_contains="`bool(finished)` in `while True`",
-        ),
-        EXAMPLES.invalid(
-            "invalid_short_inner_loop_in_long_run.py",
-            line=16,
-            note="50 steps per epoch, but the epochs are not bounded: still a sync per step",
-            message_contains="`float(loss)` in `for step in range(50)`",
-        ),
-    ]
+    VALID = VALID_EXAMPLES
+    INVALID = INVALID_EXAMPLES
 
     _SMALL_TRIP_COUNT = 10
 

@@ -90,6 +90,33 @@ def _raises_only(stmt: cst.CSTNode) -> bool:
     return if_ends_with(stmt, cst.Raise)
 
 
+def _value_paths(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The values an expression reads, as the longest names, attribute paths and
+    subscripts it spells (``state.sampler_state.tempering_param``, ``losses[-1]``): in
+    ``state.t < 1.0 and not done``, ``state.t`` and ``done``; in ``loss.mean() > tol``,
+    ``loss``."""
+    if isinstance(expr, (cst.Name, cst.Attribute, cst.Subscript)):
+        return [expr]
+    out: list[cst.BaseExpression] = []
+    if isinstance(expr, cst.Call):
+        if isinstance(expr.func, cst.Attribute):  # a method of a value: ``loss.mean()``
+            out += _value_paths(expr.func.value)
+        for arg in expr.args:
+            out += _value_paths(arg.value)
+    elif isinstance(expr, (cst.BinaryOperation, cst.BooleanOperation)):
+        out += _value_paths(expr.left) + _value_paths(expr.right)
+    elif isinstance(expr, cst.UnaryOperation):
+        out += _value_paths(expr.expression)
+    elif isinstance(expr, cst.Comparison):
+        out += _value_paths(expr.left)
+        for comparison in expr.comparisons:
+            out += _value_paths(comparison.comparator)
+    elif isinstance(expr, (cst.Tuple, cst.List)):
+        for element in expr.elements:
+            out += _value_paths(element.value)
+    return out
+
+
 class HostSyncInLoopChecks(Shared):
     """The analysis behind :class:`HostSyncInLoop`."""
 
@@ -284,7 +311,14 @@ class HostSyncInLoopChecks(Shared):
                         for target in targets:
                             for name in assigned_names(target) or []:
                                 produced[name] = source
+        tests = self._exit_tests(loop)
+        # the jitted callees whose results the loop's own exit test reads: the loop waits
+        # for each of their calls anyway, so reading more of their results adds no sync
+        awaited = {
+            self._device(path, produced, jitted) for test in tests for path in _value_paths(test)
+        }
         for stmt in self._unconditional(loop):
+            in_test = any(stmt is test for test in tests)
             for node in walk(stmt, into_blocks=False, prune=self._is_assertion):
                 if not isinstance(node, cst.Call):
                     continue
@@ -293,6 +327,8 @@ class HostSyncInLoopChecks(Shared):
                     continue
                 for operand in operands:
                     source = self._device(operand, produced, jitted)
+                    if source is not None and source in awaited and not in_test:
+                        continue  # the loop's own exit test waits for this call every step
                     if source is not None:
                         value = " ".join(self.ctx.code(operand).split())
                         direct = len(value) > 32 or any(id(n) in jitted for n in walk(operand))
@@ -306,6 +342,27 @@ class HostSyncInLoopChecks(Shared):
                             kept="the result" if direct else f"`{value}`",
                         )
                         return  # one finding per loop
+
+    def _exit_tests(self, loop: cst.For | cst.While) -> list[cst.BaseExpression]:
+        """The tests that decide, on every iteration, whether the loop goes on: a
+        ``while`` test, and the test of an ``if ...: break`` (or ``return``) that runs on
+        every iteration (also in a ``with`` or a ``try`` body). The host must read what
+        they read on every step, whatever else the loop does."""
+        out: list[cst.BaseExpression] = []
+        if isinstance(loop, cst.While):
+            out.append(loop.test)
+
+        def add(block: Sequence[cst.BaseStatement]) -> None:
+            for stmt in block:
+                if isinstance(stmt, (cst.With, cst.Try, cst.TryStar)):
+                    add(stmt.body.body)  # type: ignore[arg-type]
+                elif if_ends_with(stmt, cst.Break) or if_ends_with(stmt, cst.Return):
+                    out.append(_first_operand(stmt.test))  # type: ignore[attr-defined]
+                elif skips_unless_every_n(stmt):
+                    return
+
+        add(loop.body.body)  # type: ignore[arg-type]
+        return out
 
     def _is_jitted_call(self, call: cst.Call) -> bool:
         trace = self.ctx.trace
