@@ -70,6 +70,8 @@ def test_jax102_verify_lines_count_a_sync_per_step():
         "invalid_short_inner_loop_in_long_run.py": ("confirmed", "syncs"),
         # `drive(state, pending)`: nothing calls it and its parameters say no shape
         "invalid_conversion_before_and_in_if_test.py": ("explained", "syncs"),
+        # a second jitted call's result read per step; the while test waits for the first
+        "invalid_read_of_other_value_than_while_test.py": ("confirmed", "syncs"),
     }
     (method,) = [r for r in results if r["example"] == "invalid_return_state.py"]
     assert "FactoryNotFound" in method["why"] and "on every run of the line" in method["why"]
