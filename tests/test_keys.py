@@ -437,6 +437,21 @@ FLOW = {
         """,
         [("again", 8, 8)],
     ),
+    "static_method_through_class": (
+        # ``Cls.noise(key, ...)``: a ``@staticmethod`` called through its class (dopamine's
+        # ``NoisyNetwork.sample_noise(rng_key, ...)`` twice)
+        """
+        import jax
+        class Sampler:
+            @staticmethod
+            def noise(key, shape):
+                return jax.random.normal(key, shape)
+            def two(self, key):
+                return Sampler.noise(key, (2,)), Sampler.noise(key, (2,))
+        Sampler().two(jax.random.key(0))
+        """,
+        [("again", 8, 8)],
+    ),
     "tree_map_closure": (
         """
         import jax

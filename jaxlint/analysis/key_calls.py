@@ -553,7 +553,30 @@ class _CallWalker:
                 for d in method.decorators
             )
             return method, not static
+        if kind is cst.Attribute and type(func.value) is cst.Name:
+            # ``Cls.sample_noise(key, shape)``: a ``@staticmethod`` of a class of this module
+            # called through its class (the arguments are its parameters, in order)
+            cls = self._module_class(func.value)
+            if cls is not None:
+                for stmt in cls.body.body:
+                    if (
+                        type(stmt) is cst.FunctionDef
+                        and stmt.name.value == func.attr.value
+                        and any(
+                            self.model.qualified_name(d.decorator) == "builtins.staticmethod"
+                            for d in stmt.decorators
+                        )
+                    ):
+                        return stmt, False
         return None, False
+
+    def _module_class(self, name: cst.Name) -> cst.ClassDef | None:
+        """``name`` bound once, to a class of this module."""
+        found = self.model.lookup(name.value, self.model.scope_for(name))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "class":
+            return None
+        node = found[1][0].node
+        return node if type(node) is cst.ClassDef else None
 
     def _transformed(self, func: cst.Name) -> FunctionNode | None:
         """``grad_fn = jax.value_and_grad(loss_fn, ...)`` bound once: calling ``grad_fn``
