@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from jaxlint.analysis.transforms import COMPILING, PARTIAL
-from jaxlint.analysis.walk import descendants
+from jaxlint.analysis.walk import children, descendants
 
 if TYPE_CHECKING:
     from jaxlint.analysis.names import SemanticModel
@@ -76,6 +76,8 @@ def module_jit_params(
             found = jit_params(fn, model, wrapper_of)
             if found:
                 facts[fn.name.value] = found
+        if not facts:
+            break  # the second pass only differs by the first's wrappers of this module
     _MODULE_FACTS[model] = facts
     return facts
 
@@ -205,7 +207,7 @@ def _wrapper(fn: cst.FunctionDef, entry: dict[str, Any], wrapper_of: WrapperOf) 
             target = node.targets[0].target
             if type(target) is cst.Name:
                 jitted_names.add(target.value)
-        stack.extend(node.children)
+        stack.extend(children(node))
     return bool(returns) and all(ok(r.value) for r in returns)
 
 
@@ -236,7 +238,7 @@ def _own_calls(fn: cst.FunctionDef) -> Iterator[cst.Call]:
             continue
         if type(node) is cst.Call:
             yield node
-        stack.extend(node.children)
+        stack.extend(children(node))
 
 
 def _use(call: cst.Call, fn: cst.FunctionDef, model: SemanticModel, scope: Any) -> str | None:
@@ -269,7 +271,7 @@ def _parent(fn: cst.FunctionDef, child: cst.CSTNode) -> cst.CSTNode | None:
     stack: list[cst.CSTNode] = [fn]
     while stack:
         node = stack.pop()
-        for c in node.children:
+        for c in children(node):
             if c is child:
                 return node
             stack.append(c)
