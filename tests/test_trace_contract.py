@@ -332,6 +332,34 @@ def test_static_and_class_methods_called_through_self_bind_every_argument() -> N
     assert found["_plain"] == {"self": M, "x": T, "n": S}
 
 
+def test_static_and_class_methods_called_through_their_class_bind_every_argument() -> None:
+    """``Attention._block(x, self.block_size)``: a ``@staticmethod`` read through its
+    class takes the call's arguments in order (the key analysis already followed
+    dopamine's ``NoisyNetwork.sample_noise(rng_key, ...)`` this way); a ``@classmethod``
+    through its class gets ``cls``."""
+    code = """
+    import flax.linen as nn
+
+    class Attention(nn.Module):
+        block_size: int = 4
+
+        @staticmethod
+        def _block(x, block_size, pad=0.0):
+            return x
+
+        @classmethod
+        def _context(cls, x, width):
+            return x
+
+        def __call__(self, x):
+            q = Attention._block(x, self.block_size)
+            return Attention._context(q, 2)
+    """
+    found = traced(code)
+    assert found["_block"] == {"x": T, "block_size": S, "pad": S}
+    assert found["_context"] == {"cls": M, "x": T, "width": S}
+
+
 def test_a_module_called_here_only_with_static_values_takes_them_as_static() -> None:
     """Every ``Noisy(...)(x, ...)`` call of this module passes ``features`` a static
     value (a literal, a field of a module, a shape): it is static in ``Noisy.__call__``;

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from jaxlint.analysis.trace_values import positional_params
 from jaxlint.analysis.transforms import COMPILING, PARTIAL
 from jaxlint.analysis.walk import children, descendants
 
@@ -36,10 +37,6 @@ WrapperOf = Callable[[cst.Call], "tuple[str, cst.BaseExpression] | None"]
 _MODULE_FACTS: weakref.WeakKeyDictionary[Any, dict[str, list[dict[str, Any]]]] = (
     weakref.WeakKeyDictionary()
 )
-
-
-def positional_params(fn: cst.FunctionDef) -> list[str]:
-    return [p.name.value for p in (*fn.params.posonly_params, *fn.params.params)]
 
 
 def module_jit_params(

@@ -22,6 +22,8 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.key_values import DERIVERS, MAKERS, SPLIT
+from jaxlint.analysis.methods import self_attr
+from jaxlint.analysis.methods import targets as bound_targets
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.walk import descendants
 
@@ -62,28 +64,6 @@ def name_or_dotted(expr: cst.CSTNode) -> str | None:
     if type(expr) is cst.Name:
         return expr.value  # type: ignore[attr-defined]
     return dotted(expr)
-
-
-def _self_attr(expr: cst.CSTNode) -> str | None:
-    """``X`` for ``self.X``."""
-    if (
-        type(expr) is cst.Attribute
-        and type(expr.value) is cst.Name  # type: ignore[attr-defined]
-        and expr.value.value == "self"  # type: ignore[attr-defined]
-    ):
-        return expr.attr.value  # type: ignore[attr-defined]
-    return None
-
-
-def _targets(target: cst.BaseExpression) -> list[cst.BaseExpression]:
-    if type(target) in (cst.Tuple, cst.List):
-        out: list[cst.BaseExpression] = []
-        for el in target.elements:  # type: ignore[attr-defined]
-            out.extend(_targets(el.value))
-        return out
-    if type(target) is cst.StarredElement:
-        return _targets(target.value)  # type: ignore[attr-defined]
-    return [target]
 
 
 class ClassAttrs:
@@ -127,8 +107,8 @@ class ClassAttrs:
                 if type(value) is cst.Subscript and type(value.value) is cst.Call:
                     maker = call_name(value.value) == SPLIT
                 for target in targets:
-                    for t in _targets(target):
-                        attr = _self_attr(t)
+                    for t in bound_targets(target):
+                        attr = self_attr(t)
                         if attr is not None:
                             assigns.add(attr)
                             self.assigned_in.setdefault(attr, set()).add(method)
@@ -142,12 +122,12 @@ class ClassAttrs:
                     for a in args:
                         if a.keyword is not None and a.keyword.value in ("key", "keys"):
                             first = a.value
-                    attr = _self_attr(first) if first is not None else None
+                    attr = self_attr(first) if first is not None else None
                     if attr is not None:
                         self.keys.add(attr)
                 func = node.func  # type: ignore[attr-defined]
                 if type(func) is cst.Attribute:
-                    attr = _self_attr(func)
+                    attr = self_attr(func)
                     if attr is not None:
                         if attr in self.methods:
                             calls.add(attr)

@@ -43,6 +43,7 @@ from jaxlint.analysis.key_values import (
     _Summary,
     key_factory,
 )
+from jaxlint.analysis.methods import method_call, module_class, own_method
 from jaxlint.analysis.records import defines, post_init_reads
 from jaxlint.analysis.transforms import TRANSFORMS
 from jaxlint.analysis.walk import descendants
@@ -544,39 +545,14 @@ class _CallWalker:
         if kind is cst.Name:
             found = self.a.resolve_function(func)
             return (found if found is not None else self._transformed(func)), False
-        if kind is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
-            method = self.a.method(self._method_owner(), func.attr.value)
-            # a ``@staticmethod`` is given no ``self``: the first argument is its first
-            # parameter
-            static = method is not None and any(
-                self.model.qualified_name(d.decorator) == "builtins.staticmethod"
-                for d in method.decorators
-            )
-            return method, not static
-        if kind is cst.Attribute and type(func.value) is cst.Name:
-            # ``Cls.sample_noise(key, shape)``: a ``@staticmethod`` of a class of this module
-            # called through its class (the arguments are its parameters, in order)
-            cls = self._module_class(func.value)
-            if cls is not None:
-                for stmt in cls.body.body:
-                    if (
-                        type(stmt) is cst.FunctionDef
-                        and stmt.name.value == func.attr.value
-                        and any(
-                            self.model.qualified_name(d.decorator) == "builtins.staticmethod"
-                            for d in stmt.decorators
-                        )
-                    ):
-                        return stmt, False
+        if kind is cst.Attribute:
+            # ``self.m(...)`` or ``Cls.m(...)``: whether ``self``/``cls`` is bound by
+            # Python (a ``@staticmethod`` takes the call's arguments in order)
+            owner = self.a.class_of(self._method_owner())
+            found = method_call(self.model, func, owner)
+            if found is not None:
+                return found
         return None, False
-
-    def _module_class(self, name: cst.Name) -> cst.ClassDef | None:
-        """``name`` bound once, to a class of this module."""
-        found = self.model.lookup(name.value, self.model.scope_for(name))
-        if found is None or len(found[1]) != 1 or found[1][0].kind != "class":
-            return None
-        node = found[1][0].node
-        return node if type(node) is cst.ClassDef else None
 
     def _transformed(self, func: cst.Name) -> FunctionNode | None:
         """``grad_fn = jax.value_and_grad(loss_fn, ...)`` bound once: calling ``grad_fn``
@@ -595,16 +571,8 @@ class _CallWalker:
         """``Cls(...)`` for a class of this module with an ``__init__``: that method."""
         if type(func) is not cst.Name:
             return None
-        found = self.model.lookup(func.value, self.model.scope_for(func))
-        if found is None or len(found[1]) != 1 or found[1][0].kind != "class":
-            return None
-        cls = found[1][0].node
-        if not isinstance(cls, cst.ClassDef):
-            return None
-        for stmt in cls.body.body:
-            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
-                return stmt
-        return None
+        cls = module_class(self.model, func)
+        return own_method(cls, "__init__") if cls is not None else None
 
     def _method_owner(self) -> FunctionNode | None:
         fn = self.fn

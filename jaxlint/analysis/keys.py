@@ -513,18 +513,6 @@ class KeyAnalysis:
                 continue
             self.report(Reuse(val, use, use, "attr", None, None, fn))
 
-    def method(self, within: FunctionNode | None, name: str) -> cst.FunctionDef | None:
-        """``self.<name>`` from a method of a class of this module."""
-        if not isinstance(within, cst.FunctionDef):
-            return None
-        cls = self._class_of.get(id(within))
-        if cls is None:
-            return None
-        for stmt in cls.body.body:
-            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
-                return stmt
-        return None
-
     # -- driving -----------------------------------------------------------------------
 
     def _run(self) -> None:

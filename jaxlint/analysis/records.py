@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.methods import own_method
 from jaxlint.analysis.walk import descendants
 
 
 def defines(cls: cst.ClassDef, name: str) -> bool:
     """``cls`` defines the method ``name`` in its own body."""
-    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    return any(isinstance(stmt, cst.FunctionDef) and stmt.name.value == name for stmt in body)
+    return own_method(cls, name) is not None
 
 
 def post_init_reads(cls: cst.ClassDef) -> frozenset[str] | None:
@@ -25,11 +25,7 @@ def post_init_reads(cls: cst.ClassDef) -> frozenset[str] | None:
     (``vars(self)``, ``check(self)``, ``dataclasses.replace(self)``), returned or
     stored. ``object.__setattr__(self, "events", ...)``, the way a frozen dataclass
     sets a field, writes one and reads none."""
-    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
-    method = next(
-        (s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__post_init__"),
-        None,
-    )
+    method = own_method(cls, "__post_init__")
     if method is None:
         return frozenset()
     params = method.params.params

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.methods import assigned_self_attrs, module_class
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.trace_values import (
     _STATIC_ANNOTATIONS,
@@ -165,7 +166,7 @@ class _Contract:
         if fields is None:
             fields = frozenset()
             if self._framework(cls, 0) == "flax.linen":
-                fields = frozenset(_annotated_fields(self.model, cls, 0)) - _assigned_attrs(cls)
+                fields = frozenset(_annotated_fields(self.model, cls, 0)) - assigned_self_attrs(cls)
             self._static_fields[id(cls)] = fields
         return attr in fields
 
@@ -466,36 +467,7 @@ def _annotated_fields(model: SemanticModel, cls: cst.ClassDef, depth: int) -> se
         for arg in cls.bases:
             if type(arg.value) is not cst.Name:
                 continue
-            found = model.lookup(arg.value.value, model.scope_for(arg.value))
-            if found is not None and len(found[1]) == 1 and found[1][0].kind == "class":
-                base = found[1][0].node
-                if type(base) is cst.ClassDef:
-                    fields |= _annotated_fields(model, base, depth + 1)
+            base = module_class(model, arg.value)
+            if base is not None:
+                fields |= _annotated_fields(model, base, depth + 1)
     return fields
-
-
-def _assigned_attrs(cls: cst.ClassDef) -> frozenset[str]:
-    """The attributes some code of ``cls`` assigns as ``self.name = ...`` (or augments,
-    or binds in ``for``/``with``)."""
-    from jaxlint.analysis.walk import descendants
-
-    names: set[str] = set()
-    for node in descendants(cls):
-        targets: list[cst.BaseExpression] = []
-        if type(node) is cst.Assign:
-            targets = [t.target for t in node.targets]
-        elif type(node) in (cst.AnnAssign, cst.AugAssign):
-            targets = [node.target]  # type: ignore[attr-defined]
-        for target in targets:
-            stack = [target]
-            while stack:
-                t = stack.pop()
-                if type(t) in (cst.Tuple, cst.List):
-                    stack.extend(el.value for el in t.elements)  # type: ignore[attr-defined]
-                elif (
-                    type(t) is cst.Attribute
-                    and type(t.value) is cst.Name
-                    and t.value.value == "self"
-                ):
-                    names.add(t.attr.value)
-    return frozenset(names)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.methods import method_call
 from jaxlint.analysis.trace_values import (
     MAYBE,
     STATIC,
@@ -727,25 +728,12 @@ class _FunctionWalker:
             if resolved is not None and type(resolved[0]) is cst.FunctionDef:
                 return resolved[0], False
             return None
-        if (
-            type(func) is cst.Attribute
-            and type(func.value) is cst.Name
-            and func.value.value == "self"
-            and type(self.fn) is cst.FunctionDef
-        ):
-            cls = self.a._class_of.get(id(self.fn))
-            if cls is None:
-                return None
-            for stmt in cls.body.body:
-                if type(stmt) is cst.FunctionDef and stmt.name.value == func.attr.value:
-                    # a ``@staticmethod`` is given no ``self``: the call's first argument
-                    # is its first parameter (a ``@classmethod`` gets ``cls``, as ``self``)
-                    model = self.a.model
-                    static = any(
-                        model.qualified_name(d.decorator) == "builtins.staticmethod"
-                        for d in stmt.decorators
-                    )
-                    return stmt, not static
+        if type(func) is cst.Attribute:
+            # ``self.m(...)`` in a method, or ``Cls.m(...)`` for a class of this module
+            # (a ``@staticmethod`` is given no ``self``: its first parameter is the
+            # call's first argument)
+            own = self.a._class_of.get(id(self.fn)) if type(self.fn) is cst.FunctionDef else None
+            return method_call(self.a.model, func, own)
         return None
 
 

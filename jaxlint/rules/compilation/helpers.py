@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from jaxlint.analysis.jit_params import jit_facts_of, module_jit_params, project_wrapper
+from jaxlint.analysis.methods import STATICMETHOD, decorated, own_method
 from jaxlint.analysis.names import Binding, Scope, SemanticModel
 from jaxlint.analysis.tracing import _literal_ints, _literal_strs, positional_params
 from jaxlint.analysis.transforms import COMPILING, TRANSFORMS
@@ -29,6 +30,10 @@ _RUN_ONCE = frozenset(
 """Functions that run once per program or test: re-jitting there costs one compile."""
 SCOPE_NODES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+_NOT_BOUND_ANEW = (STATICMETHOD, "builtins.property", "functools.cached_property")
+"""Decorators whose method is not a new bound-method object when read: static methods
+and properties."""
 
 
 def short(text: str, limit: int = 48) -> str:
@@ -197,6 +202,17 @@ class Jitted:
                 out.add(params[idx])
         return out
 
+    def static_arguments(self, call: cst.Call) -> Iterator[tuple[cst.Arg, str | int]]:
+        """The arguments of ``call`` that bind a static parameter (``static_argnums``,
+        ``static_broadcasted_argnums``, ``static_argnames``), each with that parameter;
+        none when the options are not literals."""
+        statics = self.chosen(("static_argnums", "static_broadcasted_argnums"), "static_argnames")
+        if not statics:
+            return
+        for arg, param in self.argument_params(call):
+            if param in statics:
+                yield arg, param
+
     def argument_params(self, call: cst.Call) -> Iterator[tuple[cst.Arg, str | int]]:
         """Each argument of ``call`` with the parameter (name, else position) it binds."""
         params = self.params()
@@ -343,26 +359,17 @@ class Queries:
         if not first or expr.value.value != first[0].name.value:
             return None
         cls = self.enclosing_class(within)
-        if cls is None or any(
-            self.ctx.model.qualified_name(d.decorator) in ("builtins.staticmethod",)
-            for d in within.decorators
-        ):
+        if cls is None or decorated(self.ctx.model, within, (STATICMETHOD,)):
             return None
         return self._plain_method(cls, expr)
 
     def _plain_method(self, cls: cst.ClassDef, expr: cst.Attribute) -> str | None:
         """``name.method`` when ``cls`` defines ``method`` as a plain method (not a static
         method or a property): evaluating it makes a new bound-method object."""
-        for stmt in cls.body.body:
-            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == expr.attr.value:
-                if any(
-                    self.ctx.model.qualified_name(d.decorator)
-                    in ("builtins.staticmethod", "builtins.property", "functools.cached_property")
-                    for d in stmt.decorators
-                ):
-                    return None
-                return f"{expr.value.value}.{expr.attr.value}"  # type: ignore[attr-defined]
-        return None
+        method = own_method(cls, expr.attr.value)
+        if method is None or decorated(self.ctx.model, method, _NOT_BOUND_ANEW):
+            return None
+        return f"{expr.value.value}.{expr.attr.value}"  # type: ignore[attr-defined]
 
     def instance_method(self, expr: cst.BaseExpression) -> str | None:
         """``model.method`` where ``model`` is bound once to ``Model(...)``, a class of this

@@ -132,7 +132,7 @@ class FreshCallableChecks(Queries):
         jitted = self.jitted_call(node)
         if jitted is None:
             return
-        statics = jitted.chosen(("static_argnums", "static_broadcasted_argnums"), "static_argnames")
+        statics = list(jitted.static_arguments(node))
         if not statics:
             return
         outer, looped = self.function_scope(node)
@@ -140,9 +140,7 @@ class FreshCallableChecks(Queries):
             return
         if not self._host_side(outer):
             return  # an array function (an energy, a loss) usually runs under its caller's jit
-        for arg, param in jitted.argument_params(node):
-            if param not in statics:
-                continue
+        for arg, param in statics:
             what = self._fresh(arg.value, outer)
             if what is None or self._function_parameter(self._source(arg.value, outer), outer):
                 continue

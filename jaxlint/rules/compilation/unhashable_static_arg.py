@@ -193,12 +193,7 @@ recompilation ("static value").
         jitted = self.jitted_call(node)
         if jitted is None:
             return
-        statics = jitted.chosen(("static_argnums", "static_broadcasted_argnums"), "static_argnames")
-        if not statics:
-            return
-        for arg, param in jitted.argument_params(node):
-            if param not in statics:
-                continue
+        for arg, param in jitted.static_arguments(node):
             found = self._unhashable(arg.value)
             if found is None:
                 continue

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jaxlint.analysis.keys import FunctionNode, KeyValue
+from jaxlint.analysis.methods import method_call
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
 from jaxlint.rules.base import FixOp, ReplaceNode
@@ -117,12 +118,10 @@ class LegacyPrngKeyChecks:
         elif type(func) is cst.Attribute and type(func.value) is cst.Name:
             owner = self._method_of(func.value)
             if owner is not None:
-                target = self.ctx.keys.method(owner, func.attr.value)
-                static = target is not None and any(
-                    type(d.decorator) is cst.Name and d.decorator.value == "staticmethod"
-                    for d in target.decorators
-                )
-                skip = 0 if static else 1
+                cls = self.ctx.keys.class_of(owner)
+                found = method_call(self.model, func, cls, self_name=func.value.value)
+                if found is not None:
+                    target, skip = found[0], int(found[1])
         if target is None:
             return
         params = target.params
