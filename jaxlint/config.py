@@ -27,6 +27,10 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 
+CONFIG_NAMES = ("pyproject.toml", "jaxlint.toml")
+"""The files jaxlint reads its settings from (``jaxlint.toml``, else ``[tool.jaxlint]``)."""
+
+
 class ConfigError(Exception):
     """A bad configuration file, key or value (exit code 2)."""
 

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 _FLAG = "jax_enable_x64"
 _FALSE = frozenset({"0", "false", "no", "off", "", "none"})
 _HOOKS = frozenset({"pytest_configure", "pytest_sessionstart", "pytest_load_initial_conftests"})
-_CONFIG_FILES = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini")
+PYTEST_CONFIG_FILES = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini")
 _MAX_CONFIG = 1024 * 1024
 # ``JAX_ENABLE_X64=1`` (pytest-env, tox setenv), ``"JAX_ENABLE_X64": "1"`` (a TOML table as
 # JSON), ``--jax_enable_x64`` / ``--jax_enable_x64=true`` (absl flags in ``addopts``)
@@ -293,7 +293,7 @@ class X64Sources:
             line = scan_python(text, conftest=True) if text else None
             if line is not None:
                 found = self._where(conftest, line)
-        for name in _CONFIG_FILES if found is None else ():
+        for name in PYTEST_CONFIG_FILES if found is None else ():
             config = folder / name
             text = _read_config(config)
             if text is not None and "x64" in text.lower() and scan_config(name, text):

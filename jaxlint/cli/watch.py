@@ -16,10 +16,9 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from jaxlint.cli.common import UsageError
-from jaxlint.config import ConfigError, ConfigResolver
+from jaxlint.config import CONFIG_NAMES, ConfigError, ConfigResolver
 from jaxlint.discovery import PYTHON_SUFFIXES
 
-CONFIG_NAMES = ("pyproject.toml", "jaxlint.toml")
 Snapshot = dict[str, tuple[int, int]]
 
 

@@ -22,15 +22,15 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
+from jaxlint.analysis.x64 import PYTEST_CONFIG_FILES
+from jaxlint.config import CONFIG_NAMES as SETTINGS_FILES
 from jaxlint.server.uris import path_of
 
 if TYPE_CHECKING:
     from jaxlint.server.app import DocState, JaxlintServer
     from jaxlint.server.linting import LintResult
 
-CONFIG_NAMES = frozenset(
-    {"pyproject.toml", "jaxlint.toml", "setup.cfg", "pytest.ini", "tox.ini", ".gitignore"}
-)
+CONFIG_NAMES = frozenset({*SETTINGS_FILES, *PYTEST_CONFIG_FILES, ".gitignore"})
 """Files whose change on disk is a settings change (the configuration the linter reads,
 the pytest configuration the x64 analysis reads, what discovery leaves out)."""
 WATCHED_GLOBS = ("**/*.py", *(f"**/{name}" for name in sorted(CONFIG_NAMES)))
