@@ -17,6 +17,19 @@ SAMPLE = FIXTURES / "sample.py"
 BENCH = FIXTURES / "bench_cases.py"
 SHARDED = FIXTURES / "sharded.py"
 EIGHT_DEVICES = "--xla_force_host_platform_device_count=8"
+COMPILE_COUNTER = """
+import collections, json, runpy, sys
+import jax
+compiles = collections.Counter()
+
+def listener(name, secs, **kw):
+    if name == "/jax/core/compile/backend_compile_duration":
+        compiles[kw.get("fun_name")] += 1
+
+jax.monitoring.register_event_duration_secs_listener(listener)
+"""
+"""The start of a child program that counts XLA compilations per function name
+(``compiles``), from JAX's own monitoring events."""
 
 
 def spec(path: Path, func: str) -> str:

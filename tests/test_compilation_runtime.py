@@ -16,23 +16,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from probe_support import probe_env
+from probe_support import COMPILE_COUNTER, probe_env
 
 pytest.importorskip("jax")
 
 from jaxlint.cli import main as jaxlint_main  # noqa: E402
 
-COUNTER = textwrap.dedent(
+COUNTER = COMPILE_COUNTER + textwrap.dedent(
     """
-    import collections, json, runpy, sys
-    import jax
-    compiles = collections.Counter()
-
-    def listener(name, secs, **kw):
-        if name == "/jax/core/compile/backend_compile_duration":
-            compiles[kw.get("fun_name")] += 1
-
-    jax.monitoring.register_event_duration_secs_listener(listener)
     ns = runpy.run_path(sys.argv[1], run_name="__main__")
     print("RESULT " + json.dumps({"out": [float(v) for v in ns["out"]],
                                   "compiles": dict(compiles)}))

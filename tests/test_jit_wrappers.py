@@ -14,7 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from probe_support import probe_env
+from probe_support import COMPILE_COUNTER, probe_env
 
 from jaxlint.cli import main
 
@@ -103,17 +103,9 @@ def test_the_summary_says_which_parameters_a_function_jits(tmp_path: Path) -> No
     assert "jits" not in functions["plain"]
 
 
-COUNTER = textwrap.dedent(
+COUNTER = COMPILE_COUNTER + textwrap.dedent(
     """
-    import collections, json, runpy, sys
-    import jax, jax.numpy as jnp
-    compiles = collections.Counter()
-
-    def listener(name, secs, **kw):
-        if name == "/jax/core/compile/backend_compile_duration":
-            compiles[kw.get("fun_name")] += 1
-
-    jax.monitoring.register_event_duration_secs_listener(listener)
+    import jax.numpy as jnp
     ns = runpy.run_path(sys.argv[1])
     compiles.clear()  # what the module itself ran
     call = eval(sys.argv[2], {**ns, "jnp": jnp})
