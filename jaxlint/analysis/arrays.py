@@ -70,6 +70,8 @@ _NOT_ONE_ARRAY = frozenset(
     }
 )
 _NOT_ONE_ARRAY_PREFIXES = ("jax.nn.initializers.", "jax.lax.linalg.")
+_REMOVED_ONE_ARRAY = frozenset(f"jax.ops.index_{n}" for n in ("update", "add", "mul", "min", "max"))
+"""Removed in JAX 0.3.2, each returned the updated array (``x.at[i].set(v)`` now)."""
 _ONE_ARRAY_SCIPY = ("jax.scipy.special.", "jax.scipy.stats.")
 
 # Array methods whose result is a new array, whatever array-like object they are
@@ -93,6 +95,8 @@ _ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Arr
 
 def _one_array_call(qualname: str, call: cst.Call) -> bool:
     """``qualname(...)`` returns one JAX array."""
+    if qualname in _REMOVED_ONE_ARRAY:
+        return True
     if not qualname.startswith(ARRAY_MODULES) or qualname in STATIC_CALLS:
         return False
     if qualname in _NOT_ONE_ARRAY or qualname.startswith(_NOT_ONE_ARRAY_PREFIXES):

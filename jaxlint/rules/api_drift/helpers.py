@@ -511,6 +511,10 @@ class DriftBase(VersionGuards):
             and _plain_elements(args[0].value)
         )
 
+    def _first_is_array(self, call: cst.Call) -> bool:
+        first = next((a.value for a in call.args if a.keyword is None), None)
+        return first is not None and self._is_array(first)  # type: ignore[attr-defined]
+
     def _call_shape_ok(self, drift: Drift, call: cst.Call) -> bool:
         if any(a.star for a in call.args):
             return False
@@ -527,6 +531,11 @@ class DriftBase(VersionGuards):
         if drift.template is not None and drift.call:
             call = self._call_of_func.get(id(node))
             if call is None or not self._call_shape_ok(drift, call):
+                return None
+            if drift.template.startswith("{0}.") and not self._first_is_array(call):
+                # ``jax.ops.index_update(w, i, v)`` -> ``w.at[i].set(v)``: the old function
+                # also took a NumPy array or a list, which has no ``.at``: no fix unless
+                # ``w`` is known to be one JAX array (the message still says what to write)
                 return None
             template = drift.template
             if drift.flat_template is not None and self._visibly_flat(call):

@@ -104,8 +104,10 @@ equivalent), for `id_print` (its output format) and where the replacement takes
 other arguments (`sph_harm`, `build_tree`): the message says what to use. A fix that needs `import jax` (or `import jax.extend`, which `import jax`
 does not load) adds it once. `jax.ops.index_update(x, jax.ops.index[i], v)` (and
 `index_add`, `index_mul`, `index_min`, `index_max`) becomes `x.at[i].set(v)`:
-`jax.ops.index[i]` was the index `i` itself. A call rebuilt from a template is not
-fixed where a comment inside it would be lost.
+`jax.ops.index[i]` was the index `i` itself; only where `x` is known to be one JAX
+array (as for array methods, below): the old functions also took a NumPy array or a
+list, which has no `.at`. A call rebuilt from a template is not fixed where a comment
+inside it would be lost.
 
 """
         + ARRAY_METHOD_RECEIVERS
@@ -285,6 +287,14 @@ removal version the flagged line raises as soon as it runs.
             raises="AttributeError",
             note="`jax.ops.index[i]` was the index `i`: the fix writes `x.at[i]`, and the"
             " call's fix takes the `jax.ops.index` inside it along",
+        ),
+        EXAMPLES.invalid(
+            "invalid_index_update_of_parameter.py",
+            line=8,
+            column=12,
+            message_contains="use `x.at[idx].set(y)`",
+            raises="AttributeError",
+            note="`w` may be a NumPy array or a list, which has no `.at`: no rewrite",
         ),
         EXAMPLES.invalid("invalid_x_jnp_array_1_0_2.py", column=40, raises="TypeError"),
         EXAMPLES.invalid(
