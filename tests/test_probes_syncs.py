@@ -177,13 +177,14 @@ def test_a_line_past_the_end_is_a_usage_error(tmp_path):
 
 
 def test_a_while_test_on_a_device_value_syncs_every_iteration(tmp_path):
-    """JAX102's VALID ``valid_read_of_value_the_while_test_needs``: the ``while`` test
+    """JAX102's INVALID ``invalid_while_test_reads_step_result`` (the finding is the
+    ``while`` line): the ``while`` test
     reads the state's temperature on the host on every iteration (and once more to
     stop), so the loop waits for each step whatever the body does; the body's reads of
     that step's results copy what is already computed."""
     example = (
         ROOT / "jaxlint" / "rules" / "host_device" / "host_sync_in_loop.examples"
-        / "valid_read_of_value_the_while_test_needs.py"
+        / "invalid_while_test_reads_step_result.py"
     )  # fmt: skip
     code, report = run_main(syncs_probe.main, [spec(example, "run"), "--line", "26"], tmp_path)
     assert code == 0, report.get("error")

@@ -72,6 +72,9 @@ def test_jax102_verify_lines_count_a_sync_per_step():
         "invalid_conversion_before_and_in_if_test.py": ("explained", "syncs"),
         # a second jitted call's result read per step; the while test waits for the first
         "invalid_read_of_other_value_than_while_test.py": ("confirmed", "syncs"),
+        # the exit test itself takes a device value's truth on every run of its line
+        "invalid_while_test_reads_step_result.py": ("confirmed", "syncs"),
+        "invalid_break_test_reads_step_result.py": ("confirmed", "syncs"),
     }
     (method,) = [r for r in results if r["example"] == "invalid_return_state.py"]
     assert "FactoryNotFound" in method["why"] and "on every run of the line" in method["why"]

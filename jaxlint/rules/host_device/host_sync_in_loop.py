@@ -156,18 +156,31 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
-        "valid_read_of_value_the_while_test_needs.py",
-        note="the `while` test reads the step's temperature every step: copying that step's"
-        " results adds no sync (jimgw's adaptive tempering)",
-        runs=True,
-    ),
-    EXAMPLES.valid(
-        "valid_read_of_value_the_break_test_needs.py",
-        note="an `if ...: break` test reads the residual every step: logging it adds no sync",
+        "valid_exit_test_every_n_steps.py",
+        note="the convergence test runs every 100 steps (`step % 100 == 0 and ...`)",
         runs=True,
     ),
 ]
 INVALID_EXAMPLES = [
+    EXAMPLES.invalid(
+        "invalid_while_test_reads_step_result.py",
+        line=26,
+        count=1,
+        message_contains=(
+            "`state.tempering_param < 1.0` in `while state.tempering_param < 1.0` waits for"
+            " `adaptive_step`"
+        ),
+        note="the `while` test is the sync (jimgw's adaptive tempering); the body's copies of"
+        " that step's results add none and are not reported",
+    ),
+    EXAMPLES.invalid(
+        "invalid_break_test_reads_step_result.py",
+        line=19,
+        count=1,
+        message_contains="`residual < 1e-6` in `for _ in range(max_steps)` waits for `step`",
+        note="an `if ...: break` test takes a device value's truth every step; logging the same"
+        " residual adds no sync and is not reported",
+    ),
     EXAMPLES.invalid(
         "invalid_read_of_other_value_than_while_test.py",
         line=30,
@@ -268,8 +281,7 @@ class HostSyncInLoop(HostSyncInLoopChecks, Rule):
     default_enabled = True
     message = (
         "`{conversion}` in `{loop}` waits for `{callee}`{evidence} and copies {value} to the host on"
-        " every iteration: one blocking device sync per step; keep {kept} on device"
-        " (accumulate it in an array) and fetch every N steps or after the loop"
+        " every iteration: one blocking device sync per step; {advice}"
     )
     fix_availability = "none"
     probe = "jaxlint probe syncs FILE.py:FUNC --line LINE"
@@ -294,10 +306,17 @@ test, the branches, and what follows `and`/`or` in an `if` test (`if not pending
 and bool(done):` is `if not pending: if bool(done):`) do not. A loop whose own
 exit test (the `while` test, an `if ...: break` or `return` test) reads a result of
 a jitted call on every iteration waits for that call on every step, whatever else it
-does: a conversion of a result of that same call is not reported
-(`while state.temperature < 1.0:` after `state = step(state)`, then
-`float(state.temperature)` or `np.asarray(state.weights)` to log it: a copy, no sync
-of its own); a conversion of another jitted call's result in that loop is.
+does, and that test is the sync the finding names: Python takes the truth value of a
+device array there (`while state.temperature < 1.0:` after `state = step(state)`,
+`if residual < tol: break`, `while not done:`), which waits for the call; checking it
+every N steps (`if i % 100 == 0 and residual < tol: break`) or running the loop on
+device (`lax.while_loop`) removes it, and that is the advice such a finding gives (the
+loop needs the answer to go on, so it cannot be kept on device and fetched later, the
+advice for a conversion in the body). A conversion of a result of that same call in
+the body (`float(state.temperature)` or `np.asarray(state.weights)` to log it) is a
+copy of what the test already waited for and is not reported on its own; a
+conversion of another jitted call's result in that loop is. An identity test
+(`while state is not None`) reads no value.
 
 
 **On by default** (a host sync per step is one of the red flags this linter exists

@@ -84,6 +84,18 @@ def _first_operand(test: cst.BaseExpression) -> cst.BaseExpression:
             return test
 
 
+_KEEP = (
+    "keep {kept} on device (accumulate it in an array) and fetch every N steps or after the loop"
+)
+"""The advice for a conversion in the loop's body."""
+_TEST_LESS_OFTEN = (
+    "test it every N steps (`if i % N == 0 and ...`), or run the loop on device"
+    " (`lax.while_loop`) where its body can be traced"
+)
+"""The advice for an exit test that takes a device value's truth: the loop needs the answer
+to go on, so it cannot be fetched later, only asked less often or not on the host."""
+
+
 def _raises_only(stmt: cst.CSTNode) -> bool:
     """``if not bool(result.ok): raise Error(...)``: an assertion written as an ``if``
     (no ``else``, the body ends by raising), which needs the value on every step."""
@@ -339,9 +351,49 @@ class HostSyncInLoopChecks(Shared):
                             callee=source,
                             evidence=evidence.get(source, ""),
                             value="its result" if direct else f"`{value}`",
-                            kept="the result" if direct else f"`{value}`",
+                            advice=_TEST_LESS_OFTEN
+                            if in_test
+                            else _KEEP.format(kept="the result" if direct else f"`{value}`"),
                         )
                         return  # one finding per loop
+        # no conversion of its own: the exit test itself may turn a device value into a
+        # Python bool (``if residual < tol: break``, ``while not done:``), the sync that
+        # every iteration waits for, and the one the finding must name
+        for test in tests:
+            found = self._implicit_read(test, produced, jitted)
+            if found is not None:
+                source, path = found
+                self.report(
+                    test,
+                    conversion=short_code(self.ctx.code(test), "the test"),
+                    loop=self._loop_header(loop),
+                    callee=source,
+                    evidence=evidence.get(source, ""),
+                    value=f"`{' '.join(self.ctx.code(path).split())}`",
+                    advice=_TEST_LESS_OFTEN,
+                )
+                return
+
+    def _implicit_read(
+        self, test: cst.BaseExpression, produced: dict[str, str], jitted: dict[int, str]
+    ) -> tuple[str, cst.BaseExpression] | None:
+        """(the jitted callee, the value) when Python takes the truth value of a result of
+        that callee to decide the test (``residual < tol``, ``not done``,
+        ``loss.mean() > tol``): ``bool()`` of a device array, which waits for it. An
+        identity test (``state is None``) reads nothing; an explicit conversion
+        (``float(loss) > tol``) is reported with the conversions."""
+        expr = _first_operand(test)
+        if isinstance(expr, cst.Comparison) and any(
+            isinstance(c.operator, (cst.Is, cst.IsNot)) for c in expr.comparisons
+        ):
+            return None
+        if any(isinstance(n, cst.Call) and host_sync_operands(self.model, n) for n in walk(expr)):
+            return None
+        for path in _value_paths(expr):
+            source = self._device(path, produced, jitted)
+            if source is not None:
+                return source, path
+        return None
 
     def _exit_tests(self, loop: cst.For | cst.While) -> list[cst.BaseExpression]:
         """The tests that decide, on every iteration, whether the loop goes on: a

@@ -9,8 +9,9 @@ def step(w):
 
 
 def minimize(w, max_steps):
-    # the loop stops when the residual is small: the `if ...: break` test reads it on
-    # every iteration, so logging the same residual adds no sync of its own
+    # the loop stops when the residual is small: the `if ...: break` test takes the
+    # truth value of a device array on every iteration (the finding's line); logging
+    # the same residual adds no sync of its own
     history = []
     for _ in range(max_steps):
         w, residual = step(w)
