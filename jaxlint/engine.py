@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import functools
 import re
+import symtable
 import time
 import traceback
 import warnings
@@ -345,11 +345,17 @@ def _python_parse_error(text: str) -> BaseException | None:
     deeper than it can handle; libcst's native parser reports positions poorly
     and overflows the C stack (a segfault, not an exception) on such code, so
     Python's parser goes first.
+
+    ``symtable`` runs that parser without building Python objects for its tree (only
+    one per scope): 0.50 s against 0.82 s for ``ast`` on the bench's 554 files. Beyond
+    the parser's errors it also raises the symbol table's (a duplicate parameter,
+    ``nonlocal`` at module level), which code Python refuses to compile has; libcst
+    still gets the text, as for any error of this Python, and decides.
     """
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile(text, "<jaxlint>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+            symtable.symtable(text, "<jaxlint>", "exec")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return exc
     return None
@@ -388,7 +394,7 @@ def parse_module(
     if timings is None:
         py_error = _python_parse_error(text)
     else:
-        with timings.measure("parse: python (ast)"):
+        with timings.measure("parse: python (symtable)"):
             py_error = _python_parse_error(text)
     if isinstance(py_error, (RecursionError, MemoryError)) or (
         isinstance(py_error, SyntaxError) and str(py_error.msg) in _PYTHON_NESTING_ERRORS

@@ -94,7 +94,7 @@ class ClassAttrs:
         assigns = self._assigns.setdefault(method, set())
         calls = self._calls.setdefault(method, set())
         call_name = self.model.call_name
-        for node in descendants(fn.body):
+        for node in self.model.body_nodes(fn):
             kind = type(node)
             if kind is cst.Assign or kind is cst.AnnAssign or kind is cst.AugAssign:
                 targets = (

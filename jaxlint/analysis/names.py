@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterator
+from itertools import compress
 from dataclasses import dataclass, field
 
 import libcst as cst
 
-from jaxlint.analysis.walk import CHILD_FIELDS, children
+from jaxlint.analysis.walk import CHILD_FIELDS, children, descendants
 
 _BUILTINS = frozenset(dir(builtins))
 
@@ -90,6 +91,8 @@ class SemanticModel:
         """Every identifier the code spells: names, attribute names, import paths."""
         self.assigned: dict[int, cst.BaseExpression] = {}
         """``name = value`` and ``name: T = value``: id of the target ``Name`` -> value."""
+        self.body_spans: dict[int, int] = {}
+        """id of a ``def``, lambda or class -> ``first << 32 | end``: the events of its body."""
         builder = _ScopeBuilder(self)
         builder.walk(module)
         # the builder's handler tables hold its bound methods (a reference cycle) and it
@@ -100,6 +103,17 @@ class SemanticModel:
         self._import_names: dict[int, list[tuple[str, str]]] = {}
         self._qualified: dict[int, str | None] = {}
         """``qualified_name`` per node id (the tree and the model do not change once built)."""
+
+    def body_nodes(self, node: cst.FunctionDef | cst.Lambda | cst.ClassDef) -> list[cst.CSTNode]:
+        """The body of a ``def``, lambda or class and every node in it, nested functions
+        and classes included, in walk order: a slice of the events, no new walk. Like
+        ``walk.descendants(node.body)`` but for the ``attr`` name of ``x.attr`` (not a
+        variable, so not an event) and the order."""
+        packed = self.body_spans.get(id(node))
+        if packed is None:  # not a node of this module's tree
+            return list(descendants(node.body))
+        first, end = packed >> 32, packed & 0xFFFFFFFF
+        return list(compress(self.events.nodes[first:end], self.events.flags[first:end]))
 
     # -- lookups ---------------------------------------------------------------------
 
@@ -442,14 +456,18 @@ class _ScopeBuilder:
         if node.returns is not None:
             self.walk(node.returns)
         self.stack.append(inner)
+        first = len(self.events)
         self.walk(node.body)
+        self.model.body_spans[id(node)] = first << 32 | len(self.events)
         self.stack.pop()
 
     def _lambda(self, node: cst.Lambda) -> None:
         inner = self._new_scope("lambda", node)
         self._params(node.params, inner)
         self.stack.append(inner)
+        first = len(self.events)
         self.walk(node.body)
+        self.model.body_spans[id(node)] = first << 32 | len(self.events)
         self.stack.pop()
 
     def _class(self, node: cst.ClassDef) -> None:
@@ -460,7 +478,9 @@ class _ScopeBuilder:
         for arg in (*node.bases, *node.keywords):
             self.walk(arg)
         self.stack.append(self._new_scope("class", node))
+        first = len(self.events)
         self.walk(node.body)
+        self.model.body_spans[id(node)] = first << 32 | len(self.events)
         self.stack.pop()
 
     def _comprehension(self, node: cst.BaseComprehension) -> None:

@@ -245,7 +245,7 @@ def _unconditional_draws(fn: cst.FunctionDef, model: Any, keys: dict[str, str]) 
 
 def _loops(fn: cst.FunctionDef, model: Any) -> bool:
     """The function runs many steps itself: a lax loop or a ``for`` over ``range``."""
-    for node in descendants(fn.body):
+    for node in model.body_nodes(fn):
         kind = type(node)
         if kind is cst.For:
             it = node.iter  # type: ignore[attr-defined]
