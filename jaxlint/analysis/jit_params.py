@@ -146,6 +146,12 @@ def jit_params(
         return []
     positional = positional_params(fn)
     params = set(positional) | {p.name.value for p in fn.params.kwonly_params}
+    call_cls = cst.Call
+    if not any(
+        type(n) is call_cls and _candidate(n, scope, params) and wrapper_of(n) is not None
+        for n in model.body_nodes(fn)
+    ):
+        return []  # most functions: no call jits anything (the body's events, no walk)
     out: dict[tuple[str, str | None], dict[str, Any]] = {}
     for call in _own_calls(fn):
         if not _candidate(call, scope, params):

@@ -25,7 +25,6 @@ from jaxlint.analysis.key_values import DERIVERS, MAKERS, SPLIT
 from jaxlint.analysis.methods import self_attr
 from jaxlint.analysis.methods import targets as bound_targets
 from jaxlint.analysis.names import SemanticModel
-from jaxlint.analysis.walk import descendants
 
 CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "setup"})
 """Methods that give an object its initial attributes (Flax's ``setup`` included)."""

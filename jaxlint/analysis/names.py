@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterator
-from itertools import compress
 from dataclasses import dataclass, field
+from itertools import compress
 
 import libcst as cst
 
+from jaxlint.analysis.walk import _CHILDREN as CHILDREN
 from jaxlint.analysis.walk import CHILD_FIELDS, children, descendants
 
 _BUILTINS = frozenset(dir(builtins))
@@ -93,6 +94,9 @@ class SemanticModel:
         """``name = value`` and ``name: T = value``: id of the target ``Name`` -> value."""
         self.body_spans: dict[int, int] = {}
         """id of a ``def``, lambda or class -> ``first << 32 | end``: the events of its body."""
+        self.parents: dict[int, cst.CSTNode] = {}
+        """id of a node -> the node of the innermost event open around its entering event
+        (its parent in the tree, trivia left out); the module has none."""
         builder = _ScopeBuilder(self)
         builder.walk(module)
         # the builder's handler tables hold its bound methods (a reference cycle) and it
@@ -275,6 +279,8 @@ class _ScopeBuilder:
         self.events = model.events
         self._add_node = model.events.nodes.append
         self._add_flag = model.events.flags.append
+        self._parents = model.parents
+        self._current: cst.CSTNode | None = None
         self.identifiers_add = model.identifiers.add
         self._special = {
             cst.Attribute: self._attribute,
@@ -312,8 +318,12 @@ class _ScopeBuilder:
     def walk(self, node: cst.CSTNode) -> None:
         add_node = self._add_node
         add_flag = self._add_flag
+        parent = self._current
+        if parent is not None:
+            self._parents.setdefault(id(node), parent)
         add_node(node)
         add_flag(1)
+        self._current = node
         cls = type(node)
         special = self._special.get(cls)
         if special is not None:
@@ -324,10 +334,25 @@ class _ScopeBuilder:
                 binder(node)
             if CHILD_FIELDS.get(cls) != ():  # leaves (names, numbers, strings) have no children
                 walk = self.walk
-                for child in children(node):
+                listed = CHILDREN.get(cls)
+                for child in listed(node) if listed is not None else children(node):
                     walk(child)
+        self._current = parent
         add_node(node)
         add_flag(0)
+
+    def _open(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The entering event of a node that a handler adds itself (not through ``walk``)."""
+        parent = self._current
+        if parent is not None:
+            self._parents.setdefault(id(node), parent)
+        self.events.add(node, True)
+        self._current = node
+        return parent
+
+    def _close(self, node: cst.CSTNode, parent: cst.CSTNode | None) -> None:
+        self._current = parent
+        self.events.add(node, False)
 
     def _new_scope(self, kind: str, node: cst.CSTNode) -> Scope:
         scope = Scope(kind, node, self.scope)
@@ -432,9 +457,9 @@ class _ScopeBuilder:
         self.walk(node.value)  # ``attr`` is not a variable reference
 
     def _params(self, params: cst.Parameters, inner: Scope) -> None:
-        self.events.add(params, True)
+        opened = self._open(params)
         for param in _all_params(params):
-            self.events.add(param, True)
+            opened_param = self._open(param)
             self.stack.append(inner)
             self._bind(param.name.value, "param", param)
             self.walk(param.name)
@@ -443,8 +468,8 @@ class _ScopeBuilder:
                 self.walk(param.annotation)
             if param.default is not None:
                 self.walk(param.default)
-            self.events.add(param, False)
-        self.events.add(params, False)
+            self._close(param, opened_param)
+        self._close(params, opened)
 
     def _function(self, node: cst.FunctionDef) -> None:
         for dec in node.decorators:
@@ -500,7 +525,7 @@ class _ScopeBuilder:
         self.stack.pop()
 
     def _comp_for(self, comp: cst.CompFor, outer: Scope, first: bool) -> None:
-        self.events.add(comp, True)
+        opened = self._open(comp)
         self.walk(comp.target)
         if first:  # the first iterable is evaluated in the enclosing scope
             self.stack.append(outer)
@@ -512,7 +537,7 @@ class _ScopeBuilder:
             self.walk(cond)
         if comp.inner_for_in is not None:
             self._comp_for(comp.inner_for_in, outer, first=False)
-        self.events.add(comp, False)
+        self._close(comp, opened)
 
 
 def _all_params(params: cst.Parameters) -> Iterator[cst.Param]:

@@ -122,6 +122,7 @@ class TraceAnalysis(_Seeds, _Contract):
         """(function, the levels of its positions) each such call read in this round."""
         self.merged_env: dict[int, dict[str, Val]] = {}
         self._defs: list[cst.FunctionDef | cst.Lambda] = []
+        self._imported: dict[int, dict[str, Any] | None] = {}
         self._parent_fn: dict[int, cst.FunctionDef | cst.Lambda | None] = {}
         self._class_of: dict[int, cst.ClassDef] = {}
         self._seeded_at: dict[int, list[cst.FunctionDef | cst.Lambda]] = {}
@@ -232,10 +233,19 @@ class TraceAnalysis(_Seeds, _Contract):
         (``from .step import train_step``): see ``ProjectFacts.function``."""
         if self.project is None or type(func) not in (cst.Name, cst.Attribute):
             return None
+        # asked for every call, several times (each round of the walk, the rules): the
+        # tree does not change and the project keeps its first answer to each question
+        key = id(func)
+        cache = self._imported
+        if key in cache:
+            return cache[key]
         qn = self.project.qualified_name(self.model, func)
         if qn is None or qn.startswith(("jax.", "builtins.", "numpy.")):
-            return None
-        return self.project.function(qn)
+            found = None
+        else:
+            found = self.project.function(qn)
+        cache[key] = found
+        return found
 
     def _imported_transform(self, func: cst.BaseExpression) -> Transform | None:
         fact = self.imported_function(func)

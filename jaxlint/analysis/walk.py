@@ -141,24 +141,53 @@ def _plain_fields(cls: type) -> frozenset[str]:
 
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The non-trivia direct children of ``node`` in source order."""
-    out: list[cst.CSTNode] = []
-    order = _ORDER.get(type(node)) or field_order(type(node))
-    kinds = _KIND
+    found = _CHILDREN.get(type(node))
+    if found is None:
+        found = _children_of(type(node))
+    return found(node)
+
+
+_CHILDREN: dict[type, typing.Callable[[cst.CSTNode], list[cst.CSTNode]]] = {}
+"""Node class -> a function made for it that lists a node's children (its fields read
+as attributes, not with ``getattr`` in a loop: about a third faster, and the walks call
+it for every node)."""
+
+
+def _no_children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    return []
+
+
+def _children_of(cls: type) -> typing.Callable[[cst.CSTNode], list[cst.CSTNode]]:
+    order = _ORDER.get(cls)
+    if order is None:
+        order = field_order(cls)
+    if not order:
+        _CHILDREN[cls] = _no_children
+        return _no_children
+    lines = ["def children(node):", "    out = []"]
     for name in order:
-        value = getattr(node, name)
-        kind = kinds.get(type(value))
-        if kind is None:
-            kind = _kind(type(value))
-        if kind == _CHILD:
-            out.append(value)
-        elif kind == _SEQUENCE:
-            for item in value:
-                item_kind = kinds.get(type(item))
-                if item_kind is None:
-                    item_kind = _kind(type(item))
-                if item_kind == _CHILD:
-                    out.append(item)
-    return out
+        assert name.isidentifier()  # a dataclass field name
+        lines += [
+            f"    value = node.{name}",
+            "    kind = kinds.get(type(value))",
+            "    if kind is None:",
+            "        kind = kind_of(type(value))",
+            f"    if kind == {_CHILD}:",
+            "        out.append(value)",
+            f"    elif kind == {_SEQUENCE}:",
+            "        for item in value:",
+            "            item_kind = kinds.get(type(item))",
+            "            if item_kind is None:",
+            "                item_kind = kind_of(type(item))",
+            f"            if item_kind == {_CHILD}:",
+            "                out.append(item)",
+        ]
+    lines.append("    return out")
+    namespace: dict[str, typing.Any] = {"kinds": _KIND, "kind_of": _kind}
+    exec(compile("\n".join(lines), f"<children of {cls.__name__}>", "exec"), namespace)
+    made = namespace["children"]
+    _CHILDREN[cls] = made
+    return made
 
 
 def descendants(node: cst.CSTNode) -> typing.Iterator[cst.CSTNode]:

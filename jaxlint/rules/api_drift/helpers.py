@@ -205,18 +205,24 @@ class DriftBase(VersionGuards):
         stack: list[cst.CSTNode] = [test]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.Call) and node.args:
-                if self.model.call_name(node) in ("builtins.hasattr", "builtins.getattr"):
-                    target = self.model.qualified_name(node.args[0].value) or ""
+            # ``type() is``: concrete libcst classes have no subclasses, and ``isinstance``
+            # goes through ABCMeta (this runs for every node of every ``if`` test)
+            kind = type(node)
+            if kind is cst.Call and node.args:  # type: ignore[attr-defined]
+                if self.model.call_name(node) in ("builtins.hasattr", "builtins.getattr"):  # type: ignore[arg-type]
+                    target = self.model.qualified_name(node.args[0].value) or ""  # type: ignore[attr-defined]
                     if target == "jax" or target.startswith("jax."):
                         return True
-            if isinstance(node, cst.Name) and (
-                "version" in node.value.lower()
-                or node.value in self._version_flags
-                or node.value in self._jax_version_names
-            ):
-                return True
-            if isinstance(node, cst.Attribute) and "version" in node.attr.value.lower():
+            elif kind is cst.Name:
+                value = node.value  # type: ignore[attr-defined]
+                if (
+                    "version" in value.lower()
+                    or value in self._version_flags
+                    or value in self._jax_version_names
+                ):
+                    return True
+                continue  # a leaf
+            elif kind is cst.Attribute and "version" in node.attr.value.lower():  # type: ignore[attr-defined]
                 return True
             stack.extend(children(node))
         return False

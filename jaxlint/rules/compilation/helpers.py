@@ -49,8 +49,8 @@ def positional(call: cst.Call) -> list[cst.Arg]:
 
 
 class _Index:
-    """Parents, event spans and every name used, for one module (built from the model's
-    events on first use: many files only ever ask ``jitted_call``)."""
+    """Parents and event spans (the model's), every name used (built on first use) and
+    the answers the rules share, for one module."""
 
     def __init__(self, model: SemanticModel) -> None:
         self.events = model.events
@@ -59,11 +59,13 @@ class _Index:
         self.jitted: dict[int, Jitted | None] = {}
         """``Queries.jitted_call`` of each call asked about (JAX404 and JAX405 ask for
         every call of the module)."""
-        self._parent: dict[int, cst.CSTNode] | None = None
-        self._span: dict[int, int] = {}
-        """id(node) -> ``first << 32 | last``, the indexes of its entering and leaving
-        events (one int per node: two dicts of ints cost twice the memory)."""
-        self._names: set[str] = set()
+        self.wrappers: dict[int, tuple[str, cst.BaseExpression] | None] = {}
+        """``Queries.wrapper`` of each call asked about with the compiling transforms
+        (JAX401 and JAX402 ask for every call of the module)."""
+        self.parent: dict[int, cst.CSTNode] = model.parents
+        """id(node) -> its parent (the model's walk records it)."""
+        self._span: dict[int, int] | None = None
+        self._names: set[str] | None = None
         self._scopes = model.scope_of_node  # not the model: it is this weak dict's key
         self._methods: frozenset[str] | None = None
 
@@ -83,51 +85,28 @@ class _Index:
         return self._methods
 
     @property
-    def parent(self) -> dict[int, cst.CSTNode]:
-        if self._parent is None:
-            self._build()
-        assert self._parent is not None
-        return self._parent
-
-    @property
     def span(self) -> dict[int, int]:
         """id(node) -> ``first << 32 | last``: its entering and leaving event indexes in
-        ``model.events``."""
-        if self._parent is None:
-            self._build()
+        ``model.events`` (one int per node: two dicts of ints cost twice the memory)."""
+        if self._span is None:
+            span: dict[int, int] = {}
+            open_at: list[int] = []
+            push, pop = open_at.append, open_at.pop
+            for i, (node, entering) in enumerate(self.events):
+                if entering:
+                    push(i)
+                else:
+                    span[id(node)] = pop() << 32 | i
+            self._span = span
         return self._span
 
     @property
     def names(self) -> set[str]:
-        if self._parent is None:
-            self._build()
+        """Every name the module's code uses as a ``Name`` (not an attribute's name)."""
+        if self._names is None:
+            name_cls = cst.Name
+            self._names = {node.value for node in self.events.nodes if type(node) is name_cls}
         return self._names
-
-    def _build(self) -> None:
-        # One pass over every event of the module: locals instead of attribute lookups,
-        # and ``type(node) is`` (libcst's concrete node classes have no subclasses)
-        # instead of ``isinstance``, which goes through ABCMeta for libcst classes.
-        parent: dict[int, cst.CSTNode] = {}
-        span = self._span
-        add_name = self._names.add
-        name_cls = cst.Name
-        stack: list[cst.CSTNode] = []
-        push = stack.append
-        pop = stack.pop
-        for i, (node, entering) in enumerate(self.events):
-            if entering:
-                key = id(node)
-                if stack:
-                    parent.setdefault(key, stack[-1])
-                span[key] = i
-                push(node)
-                if type(node) is name_cls:
-                    add_name(node.value)
-            else:
-                pop()
-                key = id(node)
-                span[key] = span[key] << 32 | i
-        self._parent = parent
 
     def inside(self, node: cst.CSTNode, container: cst.CSTNode) -> bool:
         inner = self.span.get(id(node))
@@ -258,6 +237,18 @@ class Queries:
         self, call: cst.Call, kinds: frozenset[str] = COMPILING
     ) -> tuple[str, cst.BaseExpression] | None:
         """``jax.jit(f, ...)``: the transform's qualified name and the wrapped callable."""
+        if kinds is COMPILING:  # the rules only read the answer: one per call and module
+            cache = self.index.wrappers
+            key = id(call)
+            if key in cache:
+                return cache[key]
+            found = cache[key] = self._wrapper(call, kinds)
+            return found
+        return self._wrapper(call, kinds)
+
+    def _wrapper(
+        self, call: cst.Call, kinds: frozenset[str]
+    ) -> tuple[str, cst.BaseExpression] | None:
         positional_args = positional(call)
         if not positional_args:
             return None
