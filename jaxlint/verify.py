@@ -91,9 +91,9 @@ def render(env: Sequence[tuple[str, str]], words: Sequence[str]) -> str:
 
 def commands(ctx: FileContext, violations: Sequence[Violation]) -> list[str | None]:
     """The filled-in verify command of each violation (in order), or ``None``."""
-    needed = {
-        id(_where(v)) for v in violations if parse_declaration(v.rule.probe).placeholder is not None
-    }
+    needed = [
+        _where(v) for v in violations if parse_declaration(v.rule.probe).placeholder is not None
+    ]
     stacks = _stacks(ctx, needed) if needed else {}
     out: list[str | None] = []
     for v in violations:
@@ -113,25 +113,26 @@ def _where(v: Violation) -> cst.CSTNode:
 
 
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+_AROUND = frozenset((*_SCOPES, cst.Call))
+"""The kinds of node a probe's command is built from (concrete classes: no subclasses)."""
 Stack = tuple[cst.CSTNode, ...]
 
 
-def _stacks(ctx: FileContext, wanted: set[int]) -> dict[int, Stack]:
+def _stacks(ctx: FileContext, wanted: Sequence[cst.CSTNode]) -> dict[int, Stack]:
     """For each wanted node: the functions, classes, lambdas and calls around it (outermost
-    first), from one pass over the module's events."""
+    first), from the parents the model's walk recorded (a node it did not walk has none)."""
+    parents = ctx.model.parents
+    kinds = _AROUND
     out: dict[int, Stack] = {}
-    stack: list[cst.CSTNode] = []
-    for node, entering in ctx.model.events:
-        keep = isinstance(node, (*_SCOPES, cst.Call))
-        if entering:
-            if id(node) in wanted and id(node) not in out:
-                out[id(node)] = tuple(stack)
-            if keep:
-                stack.append(node)
-        elif keep and stack and stack[-1] is node:
-            stack.pop()
-        if len(out) == len(wanted):
-            break
+    for node in wanted:
+        around: list[cst.CSTNode] = []
+        parent = parents.get(id(node))
+        while parent is not None:
+            if type(parent) in kinds:
+                around.append(parent)
+            parent = parents.get(id(parent))
+        around.reverse()
+        out[id(node)] = tuple(around)
     return out
 
 

@@ -12,12 +12,14 @@ EXAMPLES = Examples(__file__)
 
 
 def _subscript_targets(expr: cst.BaseExpression) -> list[cst.Subscript]:
-    if isinstance(expr, cst.Subscript):
-        return [expr]
-    if isinstance(expr, (cst.Tuple, cst.List)):
-        return [s for el in expr.elements for s in _subscript_targets(el.value)]
-    if isinstance(expr, cst.StarredElement):
-        return _subscript_targets(expr.value)
+    # ``type() is`` (concrete libcst classes have no subclasses): asked for every target
+    kind = type(expr)
+    if kind is cst.Subscript:
+        return [expr]  # type: ignore[list-item]
+    if kind is cst.Tuple or kind is cst.List:
+        return [s for el in expr.elements for s in _subscript_targets(el.value)]  # type: ignore[attr-defined]
+    if kind is cst.StarredElement:
+        return _subscript_targets(expr.value)  # type: ignore[attr-defined]
     return []
 
 

@@ -264,8 +264,8 @@ compiled program donates.
         fn = short(self.ctx.code(call.func), 30)
         scan = _Scan(self, name.value, scope, array)
         status, read, loop = scan.after_call(call, stmt)
-        line = self.ctx.positions[call].start.line
         if status == _READ and read is not None:
+            line = self.ctx.positions[call].start.line  # only for a finding: a codegen
             self.report(
                 read,
                 name=name.value,
@@ -327,7 +327,6 @@ class _Scan:
         self.rule = rule
         self.index = rule.index
         self.model = rule.ctx.model
-        self.positions = rule.ctx.positions
         self.name = name
         self.scope = scope
         self.array = array
@@ -383,7 +382,7 @@ class _Scan:
         self, call: cst.Call, stmt: cst.CSTNode
     ) -> tuple[str, cst.CSTNode | None]:
         """Reads later in the statement that contains the call, then its own rebinding."""
-        end = self.positions[call].end
+        end = self.rule.ctx.positions[call].end
         for _, parent in self.index.ancestors(call):
             if parent is stmt:
                 break
@@ -395,7 +394,7 @@ class _Scan:
             if header is None:
                 return _STOP, None
         for node in self._reads(header):
-            pos = self.positions[node].start
+            pos = self.rule.ctx.positions[node].start
             if (pos.line, pos.column) >= (end.line, end.column):
                 return _READ, node
         if isinstance(stmt, cst.BaseSmallStatement):

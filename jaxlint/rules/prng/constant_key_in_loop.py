@@ -80,12 +80,15 @@ class _LoopStack:
     leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = _leave_comp
 
     def _inside(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
-        pos = self.ctx.positions
-        a, b = pos[node], pos[region]
-        return (b.start.line, b.start.column) <= (a.start.line, a.start.column) and (
-            a.end.line,
-            a.end.column,
-        ) <= (b.end.line, b.end.column)
+        """``region`` is ``node`` or holds it: up the parents the model's walk recorded
+        (no positions: they cost a code generation of the whole file)."""
+        parents = self.ctx.model.parents
+        current: cst.CSTNode | None = node
+        while current is not None:
+            if current is region:
+                return True
+            current = parents.get(id(current))
+        return False
 
     def _repeating_loop(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The innermost loop of this function whose repeated part holds ``node``."""
