@@ -185,3 +185,35 @@ def test_static_helper_and_constant_hyperparameter_run_under_jit(tmp_path: Path)
     lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT ")]
     assert lines, run.stderr[-3000:]
     assert json.loads(lines[-1][len("RESULT ") :]) == ["ok", "ok"]
+
+
+def test_parameter_given_as_shape_runs_under_jit_with_it_static(tmp_path: Path) -> None:
+    """The valid example: ``num_quantiles`` is a shape in ``QuantileNetwork.__call__``, so
+    the jitted ``act`` must mark it static, and with it static the ``if`` and the
+    ``range`` on it work; traced (not static) the same call raises."""
+    if importlib.util.find_spec("flax") is None:
+        pytest.skip("flax is not installed")
+    example = "control_flow/traced_shape.examples/valid_flax_parameter_given_as_shape.py"
+    driver = """
+    m = QuantileNetwork()
+    x = jnp.ones((2, 3))
+    rng = jax.random.key(1)
+    p = m.init(jax.random.key(0), x, 8, rng)
+    static = outcome(lambda: act(p, x, rng, num_quantiles=8))
+    traced = outcome(lambda: jax.jit(m.apply)(p, x, 8, rng))
+    print("RESULT " + json.dumps([static, traced]))
+    """
+    path = tmp_path / "program.py"
+    path.write_text((RULES / example).read_text() + DRIVER + textwrap.dedent(driver))
+    run = subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        timeout=600,
+    )
+    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert lines, run.stderr[-3000:]
+    static, traced = json.loads(lines[-1][len("RESULT ") :])
+    assert static == "ok"
+    assert traced != "ok"

@@ -463,3 +463,35 @@ def test_linen_fields_annotated_with_python_types_are_static() -> None:
     found = traced(code)
     assert found["_use"] == {"self": M, "a": S, "b": S, "c": S, "d": M, "e": M}
     assert found["_read"] == {"self": M, "a": M}
+
+
+def test_a_parameter_given_as_a_shape_is_static() -> None:
+    """dopamine's ``ImplicitQuantileNetwork.__call__(self, x, num_quantiles, rng)`` makes
+    ``[num_quantiles, 1]`` a shape: a tracer there raises, so every call that runs gives a
+    Python int and the parameter is static (its ``if`` and ``range`` were false alarms).
+    A shape display bound to a name, ``reshape`` and ``range`` count; other uses do not."""
+    code = """
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+    import numpy as onp
+
+    class Quantiles(nn.Module):
+        eval_mode: bool = False
+
+        @nn.compact
+        def __call__(self, x, num_quantiles, rng, width, depth, scale, features):
+            shape = [num_quantiles, 1]
+            q = jax.random.uniform(rng, shape=shape)
+            y = x.reshape(width, -1)
+            for _ in range(depth):
+                y = y * scale
+            if self.eval_mode:
+                y = y + onp.zeros(shape=(x.shape[0], features))
+            return q, y
+    """
+    found = traced(code)
+    assert found["Quantiles.__call__"] == {
+        "self": M, "x": T, "num_quantiles": S, "rng": T, "width": S, "depth": S, "scale": T,
+        "features": S,
+    }  # fmt: skip

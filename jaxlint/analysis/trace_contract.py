@@ -37,6 +37,7 @@ import libcst as cst
 
 from jaxlint.analysis.methods import assigned_self_attrs, module_class
 from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.static_uses import size_params
 from jaxlint.analysis.trace_values import (
     _STATIC_ANNOTATIONS,
     Level,
@@ -369,6 +370,12 @@ class _Contract:
                 levels[pname] = contract_level(param)
                 if inputs is not None and i >= inputs + method:
                     levels[pname] = min(levels[pname], Level.MAYBE)
+        # a parameter the function gives as a shape or size (``jnp.zeros((n, 1))``) is a
+        # Python value at every call that runs: a tracer there raises
+        first = params[0].name.value if method and params else None
+        maybe = {p for p, lvl in levels.items() if lvl is not Level.STATIC and p != first}
+        for pname in size_params(self.model, fn, maybe):  # type: ignore[attr-defined]
+            levels[pname] = Level.STATIC
         info.param_levels = levels
         info.static_params = {p for p, lvl in levels.items() if lvl is Level.STATIC}
         self.functions[id(fn)] = info

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.static_uses import SIZE_ARGS
 from jaxlint.analysis.tracing import Level
 from jaxlint.rules.base import Examples, Raises, Rule
 from jaxlint.rules.control_flow.helpers import PROBE, TracerQueries, short, static_hint
@@ -30,51 +31,6 @@ SHAPE_HINTS = (
 )
 
 # qualified name -> (positions, keywords) of the arguments that are shapes or sizes
-_SIZE_ARGS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
-    "jax.numpy.zeros": ((0,), ("shape",)),
-    "jax.numpy.ones": ((0,), ("shape",)),
-    "jax.numpy.empty": ((0,), ("shape",)),
-    "jax.numpy.full": ((0,), ("shape",)),
-    "jax.numpy.zeros_like": ((2,), ("shape",)),
-    "jax.numpy.ones_like": ((2,), ("shape",)),
-    "jax.numpy.empty_like": ((2,), ("shape",)),
-    "jax.numpy.full_like": ((3,), ("shape",)),
-    "jax.numpy.eye": ((0, 1), ("N", "M")),
-    "jax.numpy.identity": ((0,), ("n",)),
-    "jax.numpy.tri": ((0, 1), ("N", "M")),
-    "jax.numpy.arange": ((0, 1, 2), ("start", "stop", "step")),
-    "jax.numpy.linspace": ((2,), ("num",)),
-    "jax.numpy.logspace": ((2,), ("num",)),
-    "jax.numpy.geomspace": ((2,), ("num",)),
-    "jax.numpy.reshape": ((1,), ("shape", "newshape")),
-    "jax.numpy.broadcast_to": ((1,), ("shape",)),
-    "jax.numpy.split": ((1,), ("indices_or_sections",)),
-    "jax.numpy.array_split": ((1,), ("indices_or_sections",)),
-    "jax.numpy.hsplit": ((1,), ("indices_or_sections",)),
-    "jax.numpy.vsplit": ((1,), ("indices_or_sections",)),
-    "jax.numpy.dsplit": ((1,), ("indices_or_sections",)),
-    "jax.lax.full": ((0,), ("shape",)),
-    "jax.lax.iota": ((1,), ("size",)),
-    "jax.lax.reshape": ((1,), ("new_sizes",)),
-    "jax.lax.broadcast": ((1,), ("sizes",)),
-    "jax.lax.broadcast_in_dim": ((1,), ("shape",)),
-    "jax.lax.dynamic_slice": ((2,), ("slice_sizes",)),
-    "jax.lax.dynamic_slice_in_dim": ((2,), ("slice_size",)),
-    "jax.random.normal": ((1,), ("shape",)),
-    "jax.random.uniform": ((1,), ("shape",)),
-    "jax.random.randint": ((1,), ("shape",)),
-    "jax.random.bernoulli": ((2,), ("shape",)),
-    "jax.random.truncated_normal": ((3,), ("shape",)),
-    "jax.random.gumbel": ((1,), ("shape",)),
-    "jax.random.exponential": ((1,), ("shape",)),
-    "jax.random.laplace": ((1,), ("shape",)),
-    "jax.random.logistic": ((1,), ("shape",)),
-    "jax.random.cauchy": ((1,), ("shape",)),
-    "jax.random.rademacher": ((1,), ("shape",)),
-    "jax.random.bits": ((1,), ("shape",)),
-    "jax.random.categorical": ((3,), ("shape",)),
-    "jax.random.choice": ((2,), ("shape",)),
-}
 # functions whose output size depends on the values of their argument, unless ``size=``
 _VALUE_SIZED: dict[str, str] = {
     "jax.numpy.nonzero": "a",
@@ -145,7 +101,11 @@ Shapes from `x.shape`, `len()`, static arguments and literals are fine.
 
 Traced code includes what frameworks trace by contract (a Flax, Equinox or Haiku
 module's `__call__`, a function given to `hk.transform`, an optax `update`): traced
-whenever the user's training step is jitted, which the message says.
+whenever the user's training step is jitted, which the message says. A parameter
+of such a function that the function itself gives as a shape or size
+(`jnp.zeros((n, 1))`, `shape=[n, 1]`, `x.reshape(n, -1)`, `range(n)`, NumPy's
+`np.zeros((n,))`) is taken for a Python value: a tracer there raises, so every call
+that runs passes one (the jitted caller marks it static).
 
 ## Why is this bad
 JAX compiles for fixed shapes: every array's shape must be known while tracing.
@@ -268,6 +228,12 @@ with your file and line, naming JAX203.
             " `Head.__call__`'s `features` only a constant by this file's calls: both are"
             " Python values under `jax.jit(model.apply)`",
         ),
+        EXAMPLES.valid(
+            "valid_flax_parameter_given_as_shape.py",
+            note="`num_quantiles` is a shape in the module's `__call__`: every call that runs"
+            " gives a Python int (a tracer there raises), so the parameter is static, and"
+            " so are the `if` and the `range` on it (dopamine's quantile network)",
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
@@ -378,8 +344,8 @@ with your file and line, naming JAX203.
         if qn is None:
             self._method(node)
             return
-        if qn in _SIZE_ARGS:
-            positions, keywords = _SIZE_ARGS[qn]
+        if qn in SIZE_ARGS:
+            positions, keywords = SIZE_ARGS[qn]
             for arg in _args(node, positions, keywords):
                 if self._size(node, arg, self.ctx.code(node.func)):
                     return
