@@ -121,6 +121,14 @@ class SemanticModel:
 
     # -- lookups ---------------------------------------------------------------------
 
+    def bound_once(self, name: cst.Name) -> cst.BaseExpression | None:
+        """The value of ``name`` where its scope binds it once, by ``name = value``
+        (``shape = [n, 1]``); ``None`` for a parameter, an import or a name bound twice."""
+        found = self.lookup(name.value, self.scope_for(name))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return None
+        return self.assigned.get(id(found[1][0].node))
+
     def scope_for(self, name: cst.Name) -> Scope:
         return self.scope_of_name.get(id(name), self.module_scope)
 

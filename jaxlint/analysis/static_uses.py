@@ -130,7 +130,7 @@ def _named(model: SemanticModel, expr: cst.BaseExpression, depth: int = 0) -> li
     if kind is cst.Name:
         names = [expr.value]  # type: ignore[attr-defined]
         if depth == 0:
-            value = _bound_once(model, expr)  # type: ignore[arg-type]
+            value = model.bound_once(expr)  # type: ignore[arg-type]
             if value is not None and type(value) in (cst.Tuple, cst.List):
                 names += _named(model, value, depth + 1)
         return names
@@ -141,11 +141,3 @@ def _named(model: SemanticModel, expr: cst.BaseExpression, depth: int = 0) -> li
                 out.append(el.value.value)
         return out
     return []
-
-
-def _bound_once(model: SemanticModel, name: cst.Name) -> cst.BaseExpression | None:
-    """The value of a local name assigned once (``shape = [n, 1]``)."""
-    found = model.lookup(name.value, model.scope_for(name))
-    if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
-        return None
-    return model.assigned.get(id(found[1][0].node))

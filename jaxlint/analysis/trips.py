@@ -124,12 +124,7 @@ def short_loop(model: SemanticModel, loop: cst.For | cst.While) -> bool:
 
 
 def _bound_once(model: SemanticModel, name: cst.Name, depth: int) -> cst.BaseExpression | None:
-    if depth <= 0:
-        return None
-    found = model.lookup(name.value, model.scope_for(name))
-    if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
-        return None
-    return model.assigned.get(id(found[1][0].node))
+    return model.bound_once(name) if depth > 0 else None
 
 
 # -- how often a statement of a loop body runs --------------------------------------
