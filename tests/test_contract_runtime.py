@@ -33,6 +33,21 @@ DRIVER = textwrap.dedent(
     """
 )
 
+
+def _result_lines(path: Path) -> list[str]:
+    """Run the program on CPU JAX; its ``RESULT ...`` lines (at least one)."""
+    run = subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        timeout=600,
+    )
+    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert lines, run.stderr[-3000:]
+    return lines
+
+
 CASES = {
     "flax-linen-if": (
         "flax",
@@ -110,15 +125,7 @@ def test_runs_eagerly_and_raises_under_jit(case: str, tmp_path: Path) -> None:
     )
     path = tmp_path / "program.py"
     path.write_text(program)
-    run = subprocess.run(
-        [sys.executable, str(path)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"},
-        timeout=600,
-    )
-    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT ")]
-    assert lines, run.stderr[-3000:]
+    lines = _result_lines(path)
     eager, jitted = json.loads(lines[-1][len("RESULT ") :])
     assert eager == "ok"
     assert jitted == error
@@ -144,15 +151,7 @@ def test_equinox_init_and_optax_init_run_under_vmap_and_eagerly(tmp_path: Path) 
     """
     path = tmp_path / "program.py"
     path.write_text((RULES / example).read_text() + DRIVER + textwrap.dedent(driver))
-    run = subprocess.run(
-        [sys.executable, str(path)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"},
-        timeout=600,
-    )
-    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT ")]
-    assert lines, run.stderr[-3000:]
+    lines = _result_lines(path)
     assert json.loads(lines[-1][len("RESULT ") :]) == ["ok", "ok", "ok"]
 
 
@@ -175,15 +174,7 @@ def test_static_helper_and_constant_hyperparameter_run_under_jit(tmp_path: Path)
     """
     path = tmp_path / "program.py"
     path.write_text((RULES / example).read_text() + DRIVER + textwrap.dedent(driver))
-    run = subprocess.run(
-        [sys.executable, str(path)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"},
-        timeout=600,
-    )
-    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT ")]
-    assert lines, run.stderr[-3000:]
+    lines = _result_lines(path)
     assert json.loads(lines[-1][len("RESULT ") :]) == ["ok", "ok"]
 
 
@@ -205,15 +196,40 @@ def test_parameter_given_as_shape_runs_under_jit_with_it_static(tmp_path: Path) 
     """
     path = tmp_path / "program.py"
     path.write_text((RULES / example).read_text() + DRIVER + textwrap.dedent(driver))
-    run = subprocess.run(
-        [sys.executable, str(path)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"},
-        timeout=600,
-    )
-    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT ")]
-    assert lines, run.stderr[-3000:]
+    lines = _result_lines(path)
     static, traced = json.loads(lines[-1][len("RESULT ") :])
     assert static == "ok"
     assert traced != "ok"
+
+
+def test_every_kind_of_shape_use_raises_on_a_tracer(tmp_path: Path) -> None:
+    """What ``analysis/static_uses.py`` reads the other way: each kind of shape use it
+    counts raises on a traced ``n`` under ``jax.jit`` and runs with ``n`` static."""
+    program = DRIVER + textwrap.dedent(
+        """
+        import functools
+        import numpy as onp
+
+        uses = {
+            "jnp.zeros": lambda x, n: jnp.zeros((n, 1)),
+            "shape=": lambda x, n: jax.random.uniform(jax.random.key(0), shape=[n, 1]),
+            "reshape": lambda x, n: x.reshape(n, -1),
+            "range": lambda x, n: sum(x[i] for i in range(n)),
+            "numpy.zeros": lambda x, n: x + onp.zeros(shape=(x.shape[0], n)).sum(),
+        }
+        x = jnp.ones((2, 3))
+        out = {}
+        for name, f in uses.items():
+            traced = outcome(lambda: jax.jit(f)(x, 2))
+            static = outcome(lambda: jax.jit(f, static_argnums=1)(x, 2))
+            out[name] = [traced, static]
+        print("RESULT " + json.dumps(out))
+        """
+    )
+    path = tmp_path / "program.py"
+    path.write_text(program)
+    found = json.loads(_result_lines(path)[-1][len("RESULT ") :])
+    assert set(found) == {"jnp.zeros", "shape=", "reshape", "range", "numpy.zeros"}
+    for name, (traced, static) in found.items():
+        assert traced != "ok", name
+        assert static == "ok", name
