@@ -641,3 +641,24 @@ def test_ascii_terminal_gets_escapes_not_a_crash(tmp_path: Path) -> None:
         )
         assert proc.returncode == 1, proc.stderr
         assert b"caf" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["nonlocal y\n", "def dup(a, a):\n    return a\n", "x: int = 1\nglobal x\n"],
+)
+def test_symbol_table_errors_are_linted_as_before(header: str) -> None:
+    """The pre-parse runs CPython's parser through ``symtable``, which also raises the
+    symbol table's errors that ``ast`` did not (``nonlocal`` at module level, a duplicate
+    parameter, ``global`` after an annotation). The grammar accepts them and so does
+    libcst: the file is still parsed and linted, not reported as a JAX000."""
+    from jaxlint.config import Settings
+    from jaxlint.rules import all_rules
+
+    text = header + (
+        "import jax\n\n\n@jax.jit\ndef g(x):\n    if x > 0:\n        return x\n    return -x\n"
+    )
+    settings = Settings()
+    result = lint_text(text, "sym.py", settings, settings.enabled_rules(all_rules()))
+    assert result.parsed
+    assert [d.code for d in result.diagnostics] == ["JAX201"]
