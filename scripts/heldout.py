@@ -170,6 +170,40 @@ FRESH_2026_12E: dict[str, tuple[str, str]] = {
     "jax-sph": ("0.1.0", "smoothed-particle hydrodynamics"),
 }
 
+# A sixth fresh set, pinned on 2026-12-06 before any of its code was downloaded, linted or
+# read, because the earlier sets of (mostly) libraries gave too few findings of the
+# traced-code families JAX1xx-JAX4xx (the read needs at least 40 judged): 23 projects,
+# application-style where possible (training loops, samplers, RL, simulations), disjoint
+# from every set above, from PINNED, from mujoco-mjx and from every project named in
+# docs/precision/. Latest non-prerelease sdist of each on the index that day (qujax left
+# out: its latest sdist is 0.2.3, its newer releases are wheels only; evox left out: its
+# latest releases are PyTorch code).
+FRESH_2026_12F: dict[str, tuple[str, str]] = {
+    "rejax": ("0.1.3", "RL algorithms (jitted training)"),
+    "muax": ("0.0.2.8.3", "MuZero RL"),
+    "kinetix-env": ("3.0.2", "RL environment (2D physics)"),
+    "colabdesign": ("1.1.1", "protein design (AlphaFold in JAX)"),
+    "flaxdiff": ("0.2.11", "diffusion-model training"),
+    "lagrangebench": ("0.2.0", "learned particle simulation benchmark"),
+    "spyx": ("1.0.0", "spiking neural networks"),
+    "jax-sgmc": ("0.1.5", "stochastic-gradient MCMC"),
+    "sgmcmcjax": ("0.2.13", "stochastic-gradient MCMC samplers"),
+    "genjax": ("1.0.14", "probabilistic programming"),
+    "bayesnewton": ("1.3.4", "approximate Bayesian inference (GPs)"),
+    "vbjax": ("0.0.19", "brain-network simulation"),
+    "jaxpm": ("0.1.6", "cosmological particle-mesh simulation"),
+    "fdtdx": ("0.6.3", "electromagnetic FDTD simulation"),
+    "jax-fdm": ("0.14.1", "form-finding (structural design)"),
+    "jax-unirep": ("3.0.0", "protein language model"),
+    "neuralgcm": ("1.2.2", "weather and climate model"),
+    "dinosaur-dycore": ("1.2.1", "atmospheric dynamical core"),
+    "bayex": ("0.3.0", "Bayesian optimisation"),
+    "jaxoplanet": ("0.2.0", "exoplanet light curves"),
+    "dLux": ("0.15.1", "differentiable optics"),
+    "cr-sparse": ("0.4.0", "sparse signal recovery"),
+    "treex": ("0.6.12", "neural-network framework (2022)"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -215,6 +249,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12e",
         ROOT / "docs" / "precision" / "heldout-fresh-e.md",
         "_results-fresh-2026-12e",
+    ),
+    "fresh-2026-12f": HeldoutSet(
+        FRESH_2026_12F,
+        "jaxlint-heldout-fresh-2026-12f",
+        ROOT / "docs" / "precision" / "heldout-fresh-f.md",
+        "_results-fresh-2026-12f",
     ),
 }
 DEFAULT_SET = "original"
