@@ -1385,3 +1385,33 @@ def test_tuple_positions_settle_through_helpers_defined_later() -> None:
     )
     assert p.level_of("a", 1) is T
     assert p.level_of("n", 1) is S
+
+
+def test_transforms_in_code_that_never_runs_trace_nothing() -> None:
+    """cr-sparse: ``return inner(x)`` left above an old ``lax.cond(p, inner, ...)``; and
+    code after a ``raise``. Only the ``cond`` that can run makes ``inner`` traced."""
+    p = Probe(
+        """
+        import jax
+
+        def dead_after_return(x, p):
+            def inner(a):
+                return a
+            return inner(x)
+            return jax.lax.cond(p, inner, lambda a: a, x)
+
+        def dead_after_raise(x):
+            raise NotImplementedError
+            def body(a):
+                return a
+            return jax.jit(body)(x)
+
+        def live(x, p):
+            def branch(a):
+                return a
+            return jax.lax.cond(p, branch, lambda a: a, x)
+        """
+    )
+    assert p.fn("inner") is None
+    assert p.fn("body") is None
+    assert p.fn("branch") is not None

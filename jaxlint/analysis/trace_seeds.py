@@ -2,8 +2,8 @@
 TraceAnalysis`): functions under a transform's decorator, functions another module's
 traced code calls (its summary's calls), and functions passed to a transform or a lax
 body. A mixin of ``TraceAnalysis``, which holds the state these methods read
-(``_defs``, ``_calls``, ``_eager_calls``, ``functions``, ``model``, ``project``) and
-``_mark``/``_transform_of``/``_resolve_callable``/``_resolve_transformed``."""
+(``_defs``, ``_calls``, ``_eager_calls``, ``functions``, ``model``, ``project``, ``_dead``) and
+``_mark``/``_transform_of``/``_resolve_callable``/``_resolve_transformed``/``_is_dead``."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ class _Seeds:
                     if wrap is not None:
                         self._mark(fn, wrap, dec)
         for call in self._calls:
-            self._seed_from_call(call)
+            if not self._dead or not self._is_dead(call):
+                self._seed_from_call(call)
         if self.project is not None:
             for call in self.project.traced_calls():
                 self._seed_from_module(call)

@@ -75,6 +75,9 @@ if TYPE_CHECKING:
     from jaxlint.analysis.project import ProjectFacts
     from jaxlint.analysis.trace_values import LineOf
 
+_LEAVES = (cst.Return, cst.Raise, cst.Break, cst.Continue)
+"""Simple statements after which nothing of their block runs."""
+
 __all__ = [
     "Level",
     "TraceAnalysis",
@@ -142,6 +145,8 @@ class TraceAnalysis(_Seeds, _Contract):
         """Modules' ``__call__`` traced by contract, with their parameters' own levels."""
         self._static_fields: dict[int, frozenset[str]] = {}
         """Linen module class -> its static fields (see ``static_field``)."""
+        self._dead: set[int] = set()
+        """Statements that never run (``_note_dead``)."""
         self._module_sites: dict[int, list[cst.Call]] | None = None
         """Class -> its calls ``Cls(...)(...)``, when that is all its name is used for."""
         self._collect()
@@ -301,6 +306,9 @@ class TraceAnalysis(_Seeds, _Contract):
             elif kind is cst.Assign:
                 if entering:
                     self._collect_wrapped(node, classes)
+            elif kind is cst.IndentedBlock or kind is cst.Module:
+                if entering:
+                    self._note_dead(node.body)  # type: ignore[attr-defined]
             elif kind in _SCOPE_NODES:
                 if not entering:
                     stack.pop()
@@ -315,6 +323,27 @@ class TraceAnalysis(_Seeds, _Contract):
                         self._class_of[id(node)] = stack[-1]
                     classes.append(self._class_of.get(id(node)))
                 stack.append(node)
+
+    def _note_dead(self, body: Sequence[cst.BaseStatement]) -> None:
+        """The statements of ``body`` after one that always leaves it (``return``,
+        ``raise``, ``break``, ``continue``): they never run, so a transform applied there
+        traces nothing (``return f(x)`` left above an old ``lax.cond(p, f, g, x)``)."""
+        for i, stmt in enumerate(body[:-1]):
+            if type(stmt) is cst.SimpleStatementLine and type(stmt.body[-1]) in _LEAVES:
+                self._dead.update(id(s) for s in body[i + 1 :])
+                return
+
+    def _is_dead(self, node: cst.CSTNode) -> bool:
+        """``node`` lies in a statement that never runs (see ``_note_dead``)."""
+        if not self._dead:
+            return False
+        parents = self.model.parents
+        current: cst.CSTNode | None = node
+        while current is not None:
+            if id(current) in self._dead:
+                return True
+            current = parents.get(id(current))
+        return False
 
     def _collect_wrapped(self, node: cst.Assign, classes: list[cst.ClassDef | None]) -> None:
         """Names and ``self`` attributes that ``node`` binds to a transformed function;
