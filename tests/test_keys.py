@@ -73,6 +73,10 @@ TABLE = [
     ("helper_folds", "helper_folds(k)", False),
     ("helper_returns", "helper_returns(k)", False),
     ("jitted_samples", "jax.jit(helper_samples)(k)", True),
+    # ahead-of-time tracing runs nothing (fdtdx's ``jax.jit(sim_fn).lower(..., key)``)
+    ("jitted_lower", "jax.jit(helper_samples).lower(k).compile()", False),
+    ("jitted_trace", "jax.jit(helper_samples).trace(k)", False),
+    ("jitted_eval_shape", "jax.jit(helper_samples).eval_shape(k)", False),
 ]
 
 HELPERS = """
@@ -556,6 +560,31 @@ FLOW = {
         """,
         [],
     ),
+    "closures_draw_other_elements_of_a_split": (
+        # kinetix: each ``cond`` branch closes over another element of one split array
+        """
+        import jax
+        def f(key):
+            rngs = jax.random.split(key, 8)
+            a = jax.lax.cond(True, lambda: jax.random.normal(rngs[3]), lambda: 0.0)
+            b = jax.lax.cond(True, lambda: jax.random.normal(rngs[4]), lambda: 0.0)
+            return a, b
+        f(jax.random.key(0))
+        """,
+        [],
+    ),
+    "closures_draw_the_same_element_of_a_split": (
+        """
+        import jax
+        def f(key):
+            rngs = jax.random.split(key, 8)
+            a = jax.lax.cond(True, lambda: jax.random.normal(rngs[3]), lambda: 0.0)
+            b = jax.lax.cond(True, lambda: jax.random.normal(rngs[3]), lambda: 0.0)
+            return a, b
+        f(jax.random.key(0))
+        """,
+        [("again", 5, 6)],
+    ),
     "ifexp_arms": (
         """
         import jax
@@ -857,6 +886,72 @@ def test_deliberate_departures_from_the_checker() -> None:
         """
     )
     assert p.reuses(definite_only=False) == []
+
+
+SPLIT_THEN_INDEX = """
+import jax
+
+def other_indices(key):
+    return jax.random.normal(jax.random.split(key, 4)[0]), jax.random.normal(jax.random.split(key, 4)[1])
+
+def same_index(key):
+    return jax.random.normal(jax.random.split(key)[0]), jax.random.normal(jax.random.split(key, 3)[0])
+
+def by_run(key, n):
+    return [jax.random.normal(jax.random.split(key, n)[run]) for run in range(n)]
+
+def by_run_loop(key, n):
+    out = []
+    for run in range(n):
+        out.append(jax.random.normal(jax.random.split(key, n)[run]))
+    return out
+
+def same_each_run(key, n):
+    out = []
+    for run in range(n):
+        out.append(jax.random.normal(jax.random.split(key, n)[0]))
+    return out
+"""
+
+
+def test_split_then_index_takes_one_key_of_the_split() -> None:
+    """``split(key, n)[i]`` uses key ``i`` of the split only: another index is another key
+    (genjax's ``split(mcmc_key, n_runs)[run]`` per run), the same index the same key
+    whatever ``n``. JAX's checker rejects any second split of ``key``; these keys are
+    distinct all the same (``test_split_then_index_keys_on_jax``)."""
+    p = Probe(SPLIT_THEN_INDEX)
+    lines = {(how, second) for how, _, second in p.reuses(definite_only=False)}
+    assert lines == {("again", 8), ("loop", 22)}
+
+
+def test_split_then_index_keys_on_jax() -> None:
+    pytest.importorskip("jax")
+    program = textwrap.dedent(
+        """
+        import json
+        import jax
+        data = lambda k: jax.random.key_data(k).tolist()
+        k = jax.random.key(0)
+        print("RESULT " + json.dumps({
+            "same_index_any_n": data(jax.random.split(k, 1)[0]) == data(jax.random.split(k, 5)[0])
+                and data(jax.random.split(k, 3)[2]) == data(jax.random.split(k, 7)[2]),
+            "other_index_other_key": len({str(data(jax.random.split(k, 4)[i])) for i in range(4)}) == 4,
+        }))
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        timeout=300,
+    )
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert lines, proc.stderr[-3000:]
+    assert json.loads(lines[-1][len("RESULT ") :]) == {
+        "same_index_any_n": True,
+        "other_index_other_key": True,
+    }
 
 
 def test_haiku_init_is_not_flax() -> None:

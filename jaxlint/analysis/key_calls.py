@@ -4,6 +4,7 @@ flax/haiku/equinox conventions mean (the call half of :class:`key_walk._Walker`)
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -39,6 +40,7 @@ from jaxlint.analysis.key_values import (
     Reuse,
     Use,
     _key_arg,
+    _literal_int,
     _stronger,
     _Summary,
     key_factory,
@@ -61,6 +63,13 @@ _RNGS_DRAWS = frozenset(q.rsplit(".", 1)[-1] for q in SAMPLERS if q != SPLIT) | 
 _HAIKU_TRANSFORMS = frozenset({"transform", "transform_with_state", "without_apply_rng"})
 """Haiku transforms whose result has ``init(rng, ...)`` and ``apply(params, [state,] rng,
 ...)`` (``without_apply_rng``: ``apply`` takes no key)."""
+_AHEAD_OF_TIME = frozenset({"lower", "trace", "eval_shape"})
+"""Methods of a jitted function that trace it with abstract values and run nothing
+(``jax.jit(f).lower(params, key).compile()``): the key they are given is not drawn from
+(checked on JAX 0.12 with ``jax_debug_key_reuse``: a draw from the key afterwards does
+not raise). ``lower`` on any receiver (no other library's ``lower`` takes arguments that
+could be keys); ``trace`` and ``eval_shape`` only on a transform's result written in
+place (``jax.jit(f).trace(key)``)."""
 
 
 class _CallWalker:
@@ -107,7 +116,15 @@ class _CallWalker:
                 key = _key_arg(call)
                 kv = self.a._values.get(id(key)) if key is not None else None
                 if key is not None and kv is not None:
-                    self._consume(kv, Use(key, call, RANDOM, qn))
+                    index = self._split_index(call) if qn == SPLIT else None
+                    if index is not None:
+                        # ``split(key, n)[i]``: only key ``i`` of the split is used
+                        self._consume(
+                            self._split_element(kv, index),
+                            Use(key, call, RANDOM, qn, index=index),
+                        )
+                    else:
+                        self._consume(kv, Use(key, call, RANDOM, qn))
                 if qn == SPLIT:
                     return self._new(
                         call,
@@ -157,6 +174,8 @@ class _CallWalker:
 
         if qn is not None and (qn.startswith(_NON_CONSUMING_PREFIXES) or qn in _NON_CONSUMING):
             return None
+        if func_kind is cst.Attribute and self._ahead_of_time(func):  # type: ignore[arg-type]
+            return None
         if qn in ONCE_CALLERS or qn in MAPPERS or qn in LOOP_BODIES:
             self._function_args(call, qn, args)
             # the carry, operands and trees: consumed, as by any function we cannot see
@@ -192,6 +211,40 @@ class _CallWalker:
         for arg, v, inside in args:
             self._consume_arg(call, arg.value, v, inside, CALL, weak=weak)
         return None
+
+    def _split_index(self, call: cst.Call) -> cst.BaseExpression | None:
+        """The index of ``split(key, n)[i]`` (the split's result indexed at once), if so."""
+        parent = self.model.parents.get(id(call))
+        if type(parent) is not cst.Subscript or parent.value is not call:
+            return None
+        slices = parent.slice
+        if len(slices) != 1 or type(slices[0].slice) is not cst.Index:
+            return None
+        return slices[0].slice.value  # type: ignore[attr-defined]
+
+    def _split_element(self, kv: KeyValue, index: cst.BaseExpression) -> KeyValue:
+        """What ``split(key, n)[i]`` consumes: key ``i`` of the split of ``key``, the same
+        key whatever ``n`` (JAX 0.12: ``split(k, 1)[0]`` equals ``split(k, 3)[0]``), and
+        another key for another ``i``. One value per key and index (the index as written),
+        standing for ``key`` in messages and summaries."""
+        literal = _literal_int(index)
+        text = str(literal) if literal is not None else self.a.code(index)
+        memo_key = ("split-element", id(kv), text)
+        val = self.memo.get(memo_key)
+        if val is None:
+            val = dataclasses.replace(kv, uses=[])
+            self.memo[memo_key] = val
+        return val
+
+    def _ahead_of_time(self, func: cst.Attribute) -> bool:
+        """``jitted.lower(...)``, ``jax.jit(f).trace(...)``: see ``_AHEAD_OF_TIME``."""
+        method = func.attr.value
+        if method not in _AHEAD_OF_TIME:
+            return False
+        if method == "lower":
+            return True
+        receiver = func.value
+        return type(receiver) is cst.Call and self.model.call_name(receiver) in TRANSFORMS
 
     def _caller_alias(self, func: cst.Name) -> str | None:
         """``tree_map = tree_util.tree_map`` (or ``cond = lax.cond``) bound once in the
@@ -626,14 +679,14 @@ class _CallWalker:
 
     def _apply_free(self, call: cst.Call, summary: _Summary) -> None:
         for name, kind in summary.free.items():
-            val = self._lookup(name, None)
+            val = self._free_value(name, call)
             if val is not None:
                 kind = LOCAL if kind != CALL else CALL
                 self._consume(val, Use(call, call, kind, key_name=name))
         for name, inner in summary.free_passes.items():
             if name in summary.free:
                 continue
-            val = self._lookup(name, None)
+            val = self._free_value(name, call)
             if val is not None:
                 self._consume(val, Use(call, call, CALL, key_name=name, through=inner))
 
@@ -671,7 +724,7 @@ class _CallWalker:
                         # ``tree.map(lambda x: permutation(key, x), batch)``: the same
                         # permutation for every leaf keeps the leaves aligned, on purpose
                         continue
-                    val = self._lookup(name, None)
+                    val = self._free_value(name, call)
                     if val is not None and (kind != CALL or val.certain):
                         kind = LOCAL if kind != CALL else CALL
                         use = Use(call, call, kind, key_name=name)

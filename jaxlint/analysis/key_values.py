@@ -224,6 +224,10 @@ class KeyValue:
     outer_name: str | None = None
     """For ``global``/``closure`` keys (and their elements): the variable of the
     module or enclosing function that holds them."""
+    outer_path: str | None = None
+    """For an element of such a key array taken at a constant index, the element as the
+    enclosing code would write it (``_rngs[3]``): a closure that draws from ``_rngs[3]``
+    consumes that element of its caller's array, not the whole array."""
     uses: list[Use] = field(default_factory=list)
     """Every consumption recorded on it, on any path."""
 
@@ -245,6 +249,8 @@ class Use:
     module may split the key or only fold it in (Flax, Haiku, Equinox differ), and this
     file cannot tell. Recorded, but it never makes a later use a reuse, and a reuse it
     takes part in is not ``definite``."""
+    index: cst.BaseExpression | None = None
+    """For ``split(key, n)[i]``: the index ``i`` (only that key of the split is used)."""
     through: Use | None = None
     """A function of this file that hands the key, unchanged, to a function it cannot see
     (``train_step(state, batch, rng)`` whose body calls ``model(rng, ...)``): that inner

@@ -32,6 +32,7 @@ from jaxlint.analysis.key_values import (
     _target_names,
 )
 from jaxlint.analysis.trace_values import _params
+from jaxlint.analysis.walk import descendants
 
 if TYPE_CHECKING:
     from jaxlint.analysis.key_values import FunctionNode
@@ -63,6 +64,12 @@ class _Loop:
         """``[permutation(key, a) for a in arrays]``: an index draw over each element with
         one key gives every element the same shuffle, keeping them aligned on purpose (as
         ``tree.map(lambda a: permutation(key, a), arrays)`` does)."""
+        if use.index is not None and self.elements:
+            # ``split(key, n)[i]`` in ``for i in ...``: another key of the split each time
+            return any(
+                type(n) is cst.Name and n.value in self.elements
+                for n in (use.index, *descendants(use.index))
+            )
         if use.qualname not in INDEX_DRAWS or not self.elements:
             return False
         data = [a for a in use.call.args if a.keyword is None and not a.star][1:2]
@@ -179,6 +186,11 @@ class _Walker(_CallWalker, _AttrWalker):
                 where=parent.where if parent.outer_name else "local",
                 raw_roots=parent.raw_roots,
                 outer_name=parent.outer_name,
+                outer_path=(
+                    f"{parent.outer_path or parent.outer_name}[{index}]"
+                    if parent.outer_name is not None and isinstance(index, int)
+                    else parent.outer_path
+                ),
             )
             self.memo[key] = val
         return val
@@ -204,6 +216,20 @@ class _Walker(_CallWalker, _AttrWalker):
         if summary_env is None or name not in summary_env:
             return None
         return self._outer_value(name, summary_env[name], "closure")
+
+    def _free_value(self, path: str, at: cst.CSTNode) -> KeyValue | None:
+        """The key a function's summary names as consumed from this scope: a variable
+        (``rng``) or an element of one at a constant index (``_rngs[3]``, see
+        ``KeyValue.outer_path``); the whole variable when it is not an array of keys here."""
+        name, bracket, rest = path.partition("[")
+        val = self._lookup(name, None)
+        if not bracket or val is None:
+            return val
+        for index in rest[:-1].split("]["):
+            if not val.array:
+                return val
+            val = self._element(val, int(index), at)
+        return val
 
     def _outer_value(self, name: str, outer: KeyValue, where: str) -> KeyValue:
         key = ("outer", name)
@@ -240,7 +266,7 @@ class _Walker(_CallWalker, _AttrWalker):
             if val.where == "param":
                 self.summary.passes.setdefault(val.name, use)
             elif val.where == "closure" and val.outer_name is not None:
-                self.summary.free_passes.setdefault(val.outer_name, use)
+                self.summary.free_passes.setdefault(val.outer_path or val.outer_name, use)
             return
         val.uses.append(use)
         for loop in self.loops:
@@ -257,8 +283,9 @@ class _Walker(_CallWalker, _AttrWalker):
                 self.attr_draws.append((val, use))
         elif val.where in ("closure", "global") and val.outer_name is not None:
             name = val.outer_name
-            self.summary.free[name] = _stronger(self.summary.free.get(name), use.kind)
-            self.summary.free_by.setdefault(name, set()).add(use.qualname or use.kind)
+            path = val.outer_path or name
+            self.summary.free[path] = _stronger(self.summary.free.get(path), use.kind)
+            self.summary.free_by.setdefault(path, set()).add(use.qualname or use.kind)
             if self.loop_body is not None and self.fn is not None:
                 _, call = self.loop_body
                 self.a.report(Reuse(val, use, use, "body", call, self.fn, self.fn))

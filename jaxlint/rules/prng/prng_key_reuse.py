@@ -30,6 +30,16 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_cond_branches_close_over_other_elements.py",
+        note="`cond` branches closing over different elements of one split array",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_jitted_lower_reads_shapes_only.py",
+        note="`jax.jit(f).lower(key)` traces with abstract values: it draws nothing",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_fold_key_step_per_step.py",
         note="`fold_in(key, step)` per step: fold_in does not consume the key",
         runs=True,
@@ -457,7 +467,13 @@ uses by line.
 It follows the semantics of JAX's own key-reuse checker (`jax_debug_key_reuse`):
 every sampler and `split` consume their key; `fold_in`, `clone`, `key_data` and
 comparisons do not; a function of the same file consumes what its body consumes
-(a lax `cond` runs one branch). A key passed to a function jaxlint cannot see may
+(a lax `cond` runs one branch; a closure that draws from `rngs[3]` consumes that
+element of its caller's split array, not the array). Ahead-of-time tracing
+(`jax.jit(f).lower(key)`, `.trace`, `.eval_shape`) draws nothing. One deliberate
+departure: `split(key, n)[i]` takes key `i` of the split, which is the same key for
+every `n` and another key for every `i` (checked on JAX 0.12), so `split(key, n)[run]`
+once per `run` is not reported although the checker rejects a second `split(key, ...)`;
+the same index twice is. A key passed to a function jaxlint cannot see may
 be drawn from, so it counts, but only next to a certain consumption: two such
 calls are not reported (they may only derive keys with `fold_in`, or a test may
 reuse a key on purpose to compare two runs). A function of the same file that hands
