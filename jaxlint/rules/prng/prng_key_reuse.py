@@ -154,6 +154,13 @@ VALID_EXAMPLES = [
         filename="tests/test_softmax.py",
     ),
     EXAMPLES.valid(
+        "valid_test_draw_then_split.py",
+        note="in a test, a key drawn from by `normal` and then split: the split keys' draws"
+        " are not correlated with it",
+        runs=True,
+        filename="tests/test_policy.py",
+    ),
+    EXAMPLES.valid(
         "valid_test_key_given_to_code_under_test.py",
         note="in a test, the key also goes to the code under test, which this file cannot see",
         filename="tests/test_sampler.py",
@@ -553,7 +560,12 @@ Not reported in tests: a key also passed to a function the file cannot see (the
 code under test; whether it draws is unknown and the correlation with the test's
 inputs rarely matters), and a loop that draws each iteration's own case from one
 key without keeping the draws across iterations (each iteration is a separate
-case, like a parametrised test with a fixed seed). A `for _ in range(n)` loop whose
+case, like a parametrised test with a fixed seed), and a key both drawn from by a
+sampler that draws from the key itself (`normal`, `uniform`...) and split: the
+split keys' draws are not correlated with that draw (measured), so the test's data
+are as independent as it means them to be, and only the checker objects (rejax's
+tests: `policy.act(obs, rng)` then `rng, sub = split(rng)`; five such findings were
+judged harmless in the fresh-2026-12f read). A `for _ in range(n)` loop whose
 consuming call never reads the loop variable is reported even there: every
 iteration repeats the same "random" case.
 
