@@ -316,6 +316,16 @@ class KeyAnalysis:
         ]
         return population == [1] and a[1][0] in ("", "a", "x")
 
+    def inverse_pair(self, reuse: Reuse) -> bool:
+        """A random transform and its inverse given one key: the inverse must replay the
+        transform's draws, so it takes the same key on purpose (fedjax:
+        ``structured_rotation_pytree(params, rng)`` then
+        ``inverse_structured_rotation_pytree(..., rng)``). Told by the user's names: one
+        callee is the other's name with ``inverse_``/``inv_``/``undo_`` before it or
+        ``_inverse``/``_inv`` after it."""
+        a, b = _callee_name(reuse.first.call), _callee_name(reuse.second.call)
+        return a is not None and b is not None and (_inverse(a, b) or _inverse(b, a))
+
     def draws_compared(self, reuse: Reuse) -> str | None:
         """How two ``jax.random`` draws of one key relate: ``same`` (the same function
         and arguments: equal values), ``prefix`` (the same function, only the shape
@@ -575,6 +585,23 @@ class KeyAnalysis:
         if text is None:
             text = self._annotations[id(param)] = _annotation(param)
         return text
+
+
+def _callee_name(call: cst.Call) -> str | None:
+    func = call.func
+    if type(func) is cst.Attribute:
+        return func.attr.value
+    return func.value if type(func) is cst.Name else None
+
+
+def _inverse(name: str, of: str) -> bool:
+    """``name`` says it is the inverse of ``of`` (``inverse_rotate`` of ``rotate``)."""
+    stem = of.lstrip("_")
+    bare = name.lstrip("_")
+    return bool(stem) and (
+        any(bare == f"{p}{stem}" for p in ("inverse_", "inv_", "undo_"))
+        or any(bare == f"{stem}{s}" for s in ("_inverse", "_inv"))
+    )
 
 
 SHAPE_ONLY = frozenset({"jax.eval_shape", "jax.make_jaxpr"})

@@ -40,6 +40,12 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_transform_and_its_inverse.py",
+        note="a random transform and its inverse (`rotate`, `inverse_rotate`) given one key:"
+        " the inverse must replay the same draws",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_fold_key_step_per_step.py",
         note="`fold_in(key, step)` per step: fold_in does not consume the key",
         runs=True,
@@ -476,7 +482,11 @@ every sampler and `split` consume their key; `fold_in`, `clone`, `key_data` and
 comparisons do not; a function of the same file consumes what its body consumes
 (a lax `cond` runs one branch; a closure that draws from `rngs[3]` consumes that
 element of its caller's split array, not the array). Ahead-of-time tracing
-(`jax.jit(f).lower(key)`, `.trace`, `.eval_shape`) draws nothing. One deliberate
+(`jax.jit(f).lower(key)`, `.trace`, `.eval_shape`) draws nothing. A random transform
+and its inverse given one key are deliberate (`rotate(x, key)` then
+`inverse_rotate(y, key)`, told by the names: `inverse_`/`inv_`/`undo_` before the
+other's name or `_inverse`/`_inv` after it): the inverse must replay the transform's
+draws. One deliberate
 departure: `split(key, n)[i]` takes key `i` of the split, which is the same key for
 every `n` and another key for every `i` (checked on JAX 0.12), so `split(key, n)[run]`
 once per `run` is not reported although the checker rejects a second `split(key, ...)`;
@@ -633,7 +643,12 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
             return
         keys = self.ctx.keys
         for reuse in keys.reuses:
-            if not reuse.definite or keys.compared(reuse) or keys.aligned(reuse):
+            if (
+                not reuse.definite
+                or keys.compared(reuse)
+                or keys.aligned(reuse)
+                or keys.inverse_pair(reuse)
+            ):
                 continue
             if self._test_code(reuse) and not self._reported_in_tests(reuse):
                 continue
