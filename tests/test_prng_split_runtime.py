@@ -40,6 +40,16 @@ PROGRAM = textwrap.dedent(
         a, b, c, u = map(np.asarray, jax.vmap(draws)(keys))
         corr = lambda x, y: float(max(abs(np.corrcoef(x[:, i], y[:, i])[0, 1]) for i in range(3)))
         out[impl] = {"split": max(corr(a, b), corr(a, c)), "samplers": corr(a, u)}
+    keys = jax.random.split(jax.random.key(7), 100_000)
+    perm = np.asarray(jax.vmap(lambda k: jax.random.permutation(k, 8))(keys)).astype(float)
+    norm = np.asarray(jax.vmap(lambda k: jax.random.normal(k, (8,)))(keys))
+    ints = np.asarray(jax.vmap(lambda k: jax.random.randint(k, (8,), 0, 100))(keys)).astype(float)
+    out["permutation_and_normal"] = float(
+        max(abs(np.corrcoef(perm[:, i], norm[:, j])[0, 1]) for i in range(8) for j in range(8))
+    )
+    out["randint_and_normal"] = float(
+        max(abs(np.corrcoef(ints[:, i], norm[:, j])[0, 1]) for i in range(8) for j in range(8))
+    )
     k = jax.random.key(0)
     out["same_first_keys"] = bool(
         (jax.random.key_data(jax.random.split(k, 2))
@@ -86,6 +96,10 @@ def test_a_draw_and_a_split_of_one_key_are_rejected_but_not_correlated() -> None
     found = json.loads(line.removeprefix("RESULT "))
     assert found.pop("checker") == "KeyReuseError"
     assert found.pop("same_first_keys") is True  # two splits of one key: the same first keys
+    # a sampler that splits its key itself (permutation) and one that draws from the key
+    # itself (normal): not correlated either
+    assert found.pop("permutation_and_normal") < 0.02
+    assert found.pop("randint_and_normal") < 0.02
     for impl, corr in found.items():
         # 100,000 keys: sampling noise of a correlation is about 0.003
         assert corr["split"] < 0.02, (impl, corr)
@@ -300,3 +314,31 @@ def test_the_message_says_what_the_split_shares_with_the_draw() -> None:
     assert "`jax.random.permutation` splits its key itself" in permutation.message
     assert "`jax.random.randint` splits its key itself" in randint.message
     assert "`jax.random.choice` draws from the key itself" in choice_p.message
+
+
+PERMUTE_THEN_DRAW = textwrap.dedent(
+    """
+    import jax
+
+    def make(key, x):
+        idx = jax.random.permutation(key, x.shape[0])
+        return x[idx] + jax.random.normal(key, x.shape)
+    """
+)
+
+
+def test_a_sampler_that_splits_and_one_that_draws_from_one_key() -> None:
+    """cr-sparse ``random.py:63``: ``permutation(key)`` then ``normal(key)`` is rejected by
+    the checker, but ``permutation`` draws with keys it splits off, so the two are not
+    correlated (measured above: ``permutation_and_normal``); in a test it is not
+    reported, as a draw and a split are not."""
+    settings = Settings(select=["JAX301"])
+    rules = settings.enabled_rules(all_rules())
+    diags = lint_text(PERMUTE_THEN_DRAW, "make.py", settings, rules).diagnostics
+    assert [d.code for d in diags] == ["JAX301"]
+    assert "`jax.random.permutation` splits its key itself and `jax.random.normal` draws" in (
+        diags[0].message
+    )
+    assert "not correlated" in diags[0].message
+    in_test = lint_text(PERMUTE_THEN_DRAW, "tests/test_make.py", settings, rules).diagnostics
+    assert in_test == []

@@ -571,7 +571,8 @@ code under test; whether it draws is unknown and the correlation with the test's
 inputs rarely matters), and a loop that draws each iteration's own case from one
 key without keeping the draws across iterations (each iteration is a separate
 case, like a parametrised test with a fixed seed), and a key both drawn from by a
-sampler that draws from the key itself (`normal`, `uniform`...) and split: the
+sampler that draws from the key itself (`normal`, `uniform`...) and split (by
+`split`, or by a sampler that splits its key itself, such as `permutation`): the
 split keys' draws are not correlated with that draw (measured), so the test's data
 are as independent as it means them to be, and only the checker objects (rejax's
 tests: `policy.act(obs, rng)` then `rng, sub = split(rng)`; five such findings were

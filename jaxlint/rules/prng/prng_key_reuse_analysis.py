@@ -208,6 +208,17 @@ class PrngKeyReuseChecks:
         if relation == "other" and SPLIT in (reuse.first.qualname, reuse.second.qualname):
             draw = reuse.second if reuse.first.qualname == SPLIT else reuse.first
             return _draw_and_split(draw)
+        if relation == "other" and _split_after_own_draw(reuse):
+            splitter, draw = (
+                (reuse.first, reuse.second)
+                if _splits_itself(reuse.first)
+                else (reuse.second, reuse.first)
+            )
+            return (
+                f"`jax_debug_key_reuse` rejects the pair (`{splitter.by}` splits its key"
+                f" itself and `{draw.by}` draws from the key itself, so on JAX 0.12 the two"
+                " are not correlated, but JAX promises independence only to keys used once)"
+            )
         if relation == "other":
             return "both draws come from the same random bits, so they are correlated"
         model = self.ctx.model
@@ -227,22 +238,37 @@ class PrngKeyReuseChecks:
 
 
 def _split_after_own_draw(reuse: Reuse) -> bool:
-    """One use splits the key and the other draws from the key itself (see
-    ``_draws_itself``)."""
-    qualnames = (reuse.first.qualname, reuse.second.qualname)
-    if qualnames.count(SPLIT) != 1:
-        return False
-    draw = reuse.second if reuse.first.qualname == SPLIT else reuse.first
-    return _draws_itself(draw)
+    """One use splits the key (``split``, or a sampler that splits its key itself, such as
+    ``permutation``) and the other draws from the key itself (see ``_draws_itself``)."""
+    first, second = reuse.first, reuse.second
+    return (_splits_itself(first) and _draws_itself(second)) or (
+        _splits_itself(second) and _draws_itself(first)
+    )
+
+
+def _with_p(use: Use) -> bool:
+    """``choice(key, a, shape, replace, p)`` given ``p``: it then draws from its key itself."""
+    args = use.call.args
+    return any(a.keyword is not None and a.keyword.value == "p" for a in args) or (
+        len([a for a in args if a.keyword is None]) >= 5
+    )
+
+
+def _splits_itself(use: Use) -> bool:
+    """``split``, or a sampler that splits its key and draws with the keys split off
+    (``permutation``, ``randint``, ``choice`` without ``p``...; measured)."""
+    if use.qualname == SPLIT:
+        return True
+    return use.qualname in SPLITS_ITS_KEY and not (
+        use.qualname == "jax.random.choice" and _with_p(use)
+    )
 
 
 def _draws_itself(draw: Use) -> bool:
     """``draw`` takes its bits from its key itself, not from keys it splits off: the keys
     a ``split`` of that key returns draw values not correlated with it (measured on JAX
     0.12 for every PRNG implementation, ``tests/test_prng_split_runtime.py``)."""
-    with_p = any(a.keyword is not None and a.keyword.value == "p" for a in draw.call.args)
-    with_p = with_p or len([a for a in draw.call.args if a.keyword is None]) >= 5
-    if draw.qualname in SPLITS_ITS_KEY and not (draw.qualname == "jax.random.choice" and with_p):
+    if draw.qualname == SPLIT or _splits_itself(draw):
         return False
     return draw.qualname in DRAWS_FROM_ITS_KEY or draw.qualname == "jax.random.choice"
 
