@@ -911,17 +911,23 @@ def same_each_run(key, n):
     for run in range(n):
         out.append(jax.random.normal(jax.random.split(key, n)[0]))
     return out
+
+def permuted_then_split(key, x):
+    x = jax.random.permutation(key, x)
+    return x, jax.random.split(key)[0]
 """
 
 
 def test_split_then_index_takes_one_key_of_the_split() -> None:
     """``split(key, n)[i]`` uses key ``i`` of the split only: another index is another key
     (genjax's ``split(mcmc_key, n_runs)[run]`` per run), the same index the same key
-    whatever ``n``. JAX's checker rejects any second split of ``key``; these keys are
+    whatever ``n``; against a draw or a whole split of ``key`` it still counts (cola-ml's
+    ``permutation(key)`` then ``split(key)[0]``). JAX's checker rejects any second split of ``key``; these keys are
     distinct all the same (``test_split_then_index_keys_on_jax``)."""
     p = Probe(SPLIT_THEN_INDEX)
     lines = {(how, second) for how, _, second in p.reuses(definite_only=False)}
-    assert lines == {("again", 8), ("loop", 22)}
+    # ``permutation`` splits its key itself: ``split(key)[0]`` is a key it drew with
+    assert lines == {("again", 8), ("loop", 22), ("again", 27)}
 
 
 def test_split_then_index_keys_on_jax() -> None:

@@ -117,14 +117,15 @@ class _CallWalker:
                 kv = self.a._values.get(id(key)) if key is not None else None
                 if key is not None and kv is not None:
                     index = self._split_index(call) if qn == SPLIT else None
+                    # ``split(key, n)[i]`` takes key ``i`` of the split: consumed on
+                    # ``key`` (against a draw or a whole split of it), and on the element
+                    # (against the same index again; see ``_Walker._consume``)
+                    self._consume(kv, Use(key, call, RANDOM, qn, index=index))
                     if index is not None:
-                        # ``split(key, n)[i]``: only key ``i`` of the split is used
                         self._consume(
                             self._split_element(kv, index),
                             Use(key, call, RANDOM, qn, index=index),
                         )
-                    else:
-                        self._consume(kv, Use(key, call, RANDOM, qn))
                 if qn == SPLIT:
                     return self._new(
                         call,
@@ -232,7 +233,7 @@ class _CallWalker:
         memo_key = ("split-element", id(kv), text)
         val = self.memo.get(memo_key)
         if val is None:
-            val = dataclasses.replace(kv, uses=[])
+            val = dataclasses.replace(kv, uses=[], split_element=True)
             self.memo[memo_key] = val
         return val
 

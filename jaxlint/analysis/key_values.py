@@ -228,6 +228,8 @@ class KeyValue:
     """For an element of such a key array taken at a constant index, the element as the
     enclosing code would write it (``_rngs[3]``): a closure that draws from ``_rngs[3]``
     consumes that element of its caller's array, not the whole array."""
+    split_element: bool = False
+    """It stands for key ``i`` of ``split(key, n)[i]`` (one value per key and index)."""
     uses: list[Use] = field(default_factory=list)
     """Every consumption recorded on it, on any path."""
 

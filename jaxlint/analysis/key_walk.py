@@ -293,6 +293,8 @@ class _Walker(_CallWalker, _AttrWalker):
                 self.a.global_uses.append((use, val, self.fn))
         mark = st.consumed.get(val)
         if mark is not None and (mark.maybe_depth is None or self.depth <= mark.maybe_depth):
+            if use.index is not None and mark.use.index is not None and not val.split_element:
+                return  # two ``split(key, n)[i]``: their elements are compared instead
             loop = next((lp for lp in reversed(self.loops) if id(mark.use) in lp.uses), None)
             if loop is not None and mark.use.arg is use.arg:
                 if loop.aligns(use):
