@@ -414,6 +414,15 @@ INVALID_EXAMPLES = [
         filename="tests/test_data.py",
     ),
     EXAMPLES.invalid(
+        "invalid_test_split_key_never_used.py",
+        line=10,
+        message_contains="`key2`, split from it, is never used: was it meant for `jax.random.uniform`?",
+        raises="KeyReuseError",
+        filename="tests/test_bounds.py",
+        note="in a test, a draw from the key whose split made a key never used (numpyro's"
+        " `key1, key2 = split(key)`, `bernoulli(key1)`, `uniform(key)`)",
+    ),
+    EXAMPLES.invalid(
         "invalid_prefix_overlap_test_inputs.py",
         line=9,
         message_contains="only the shape differs, so the smaller draw repeats the first values",
@@ -576,7 +585,9 @@ sampler that draws from the key itself (`normal`, `uniform`...) and split (by
 split keys' draws are not correlated with that draw (measured), so the test's data
 are as independent as it means them to be, and only the checker objects (rejax's
 tests: `policy.act(obs, rng)` then `rng, sub = split(rng)`; five such findings were
-judged harmless in the fresh-2026-12f read). A `for _ in range(n)` loop whose
+judged harmless in the fresh-2026-12f read), unless a key the split made is never
+used (`key1, key2 = split(key)`, `bernoulli(key1)`, then `uniform(key)` where `key2`
+was meant: reported, and the message names `key2`). A `for _ in range(n)` loop whose
 consuming call never reads the loop variable is reported even there: every
 iteration repeats the same "random" case.
 

@@ -107,8 +107,36 @@ class PrngKeyReuseChecks:
             return self.ctx.keys.collected(reuse.second.call, reuse.fn)
         # a key drawn from and split: the split keys' draws are not correlated with the
         # draw (measured on JAX 0.12), so the test's data are as independent as it means
-        # them to be; only ``jax_debug_key_reuse`` objects
-        return not _split_after_own_draw(reuse)
+        # them to be; only ``jax_debug_key_reuse`` objects. Unless a key the split made
+        # is never used: then the draw most likely took the key where that one was meant
+        # (``key1, key2 = split(key)``, ``bernoulli(key1)``, ``uniform(key)``)
+        return not _split_after_own_draw(reuse) or self._split_key_unused(reuse) is not None
+
+    def _split_key_unused(self, reuse: Reuse) -> str | None:
+        """The ``split`` of the pair is unpacked into names (``k1, k2 = split(key)``) and one
+        of them (not ``_``-named) is never read in the function: that name."""
+        use = reuse.first if reuse.first.qualname == SPLIT else reuse.second
+        model = self.ctx.model
+        parent = model.parents.get(id(use.call))
+        if type(parent) is not cst.Assign or len(parent.targets) != 1:
+            return None
+        target = parent.targets[0].target
+        if type(target) not in (cst.Tuple, cst.List):
+            return None
+        names = [
+            el.value
+            for el in target.elements  # type: ignore[attr-defined]
+            if type(el.value) is cst.Name and not el.value.value.startswith("_")
+        ]
+        if not names:
+            return None
+        body = (
+            model.body_nodes(reuse.fn)
+            if reuse.fn is not None
+            else [n for n, entering in model.events if entering]
+        )
+        read = {n.value for n in body if type(n) is cst.Name and all(n is not t for t in names)}
+        return next((name.value for name in names if name.value not in read), None)
 
     def _name(self, reuse: Reuse) -> str:
         arg = reuse.second.arg
@@ -207,6 +235,12 @@ class PrngKeyReuseChecks:
             return "both splits return the same first keys"
         if relation == "other" and SPLIT in (reuse.first.qualname, reuse.second.qualname):
             draw = reuse.second if reuse.first.qualname == SPLIT else reuse.first
+            unused = self._split_key_unused(reuse) if _draws_itself(draw) else None
+            if unused is not None:
+                return (
+                    f"`{unused}`, split from it, is never used: was it meant for `{draw.by}`?"
+                    " (`jax_debug_key_reuse` rejects a key both drawn from and split)"
+                )
             return _draw_and_split(draw)
         if relation == "other" and _split_after_own_draw(reuse):
             splitter, draw = (
