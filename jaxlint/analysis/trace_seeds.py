@@ -2,7 +2,7 @@
 TraceAnalysis`): functions under a transform's decorator, functions another module's
 traced code calls (its summary's calls), and functions passed to a transform or a lax
 body. A mixin of ``TraceAnalysis``, which holds the state these methods read
-(``_defs``, ``_calls``, ``_eager_calls``, ``functions``, ``model``, ``project``, ``_dead``) and
+(``_defs``, ``_calls``, ``_eager_calls``, ``functions``, ``model``, ``project``) and
 ``_mark``/``_transform_of``/``_resolve_callable``/``_resolve_transformed``/``_is_dead``."""
 
 from __future__ import annotations
@@ -40,8 +40,7 @@ class _Seeds:
                     if wrap is not None:
                         self._mark(fn, wrap, dec)
         for call in self._calls:
-            if not self._dead or not self._is_dead(call):
-                self._seed_from_call(call)
+            self._seed_from_call(call)
         if self.project is not None:
             for call in self.project.traced_calls():
                 self._seed_from_module(call)
@@ -127,6 +126,8 @@ class _Seeds:
         positional = [a for a in call.args if a.keyword is None and not a.star]
         kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         if wrap is not None and positional:
+            if self._is_dead(call):
+                return
             target = self._resolve_callable(positional[0].value)
             if target is None:
                 # ``jax.jit(jax.grad(loss))``: the outer transform traces the function
@@ -160,7 +161,7 @@ class _Seeds:
             branches = positional[1].value
             if isinstance(branches, (cst.List, cst.Tuple)):
                 bodies.extend(el.value for el in branches.elements)
-        if not bodies:
+        if not bodies or self._is_dead(call):
             return
         short = qn.replace("jax.lax.", "lax.")
         body_t = Transform(qn, short, f"the body of `{short}`")

@@ -145,8 +145,6 @@ class TraceAnalysis(_Seeds, _Contract):
         """Modules' ``__call__`` traced by contract, with their parameters' own levels."""
         self._static_fields: dict[int, frozenset[str]] = {}
         """Linen module class -> its static fields (see ``static_field``)."""
-        self._dead: set[int] = set()
-        """Statements that never run (``_note_dead``)."""
         self._module_sites: dict[int, list[cst.Call]] | None = None
         """Class -> its calls ``Cls(...)(...)``, when that is all its name is used for."""
         self._collect()
@@ -306,9 +304,6 @@ class TraceAnalysis(_Seeds, _Contract):
             elif kind is cst.Assign:
                 if entering:
                     self._collect_wrapped(node, classes)
-            elif kind is cst.IndentedBlock or kind is cst.Module:
-                if entering:
-                    self._note_dead(node.body)  # type: ignore[attr-defined]
             elif kind in _SCOPE_NODES:
                 if not entering:
                     stack.pop()
@@ -324,24 +319,23 @@ class TraceAnalysis(_Seeds, _Contract):
                     classes.append(self._class_of.get(id(node)))
                 stack.append(node)
 
-    def _note_dead(self, body: Sequence[cst.BaseStatement]) -> None:
-        """The statements of ``body`` after one that always leaves it (``return``,
-        ``raise``, ``break``, ``continue``): they never run, so a transform applied there
-        traces nothing (``return f(x)`` left above an old ``lax.cond(p, f, g, x)``)."""
-        for i, stmt in enumerate(body[:-1]):
-            if type(stmt) is cst.SimpleStatementLine and type(stmt.body[-1]) in _LEAVES:
-                self._dead.update(id(s) for s in body[i + 1 :])
-                return
-
     def _is_dead(self, node: cst.CSTNode) -> bool:
-        """``node`` lies in a statement that never runs (see ``_note_dead``)."""
-        if not self._dead:
-            return False
+        """``node`` lies in a statement that never runs: one after a statement that always
+        leaves its block (``return``, ``raise``, ``break``, ``continue``), so a transform
+        applied there traces nothing (``return f(x)`` left above an old ``lax.cond(p, f,
+        g, x)``). Asked only of the calls that would make a function traced."""
         parents = self.model.parents
-        current: cst.CSTNode | None = node
+        child = node
+        current = parents.get(id(node))
         while current is not None:
-            if id(current) in self._dead:
-                return True
+            kind = type(current)
+            if kind is cst.IndentedBlock or kind is cst.Module:
+                for stmt in current.body:  # type: ignore[attr-defined]
+                    if stmt is child:
+                        break
+                    if type(stmt) is cst.SimpleStatementLine and type(stmt.body[-1]) in _LEAVES:
+                        return True
+            child = current
             current = parents.get(id(current))
         return False
 
