@@ -227,9 +227,26 @@ def test_table_size_and_versions() -> None:
         if d.deprecated_in is not None and d.removed_in is not None:
             assert d.deprecated_in <= d.removed_in, d.old
         assert d.example, f"{d.old}: no example"
-        if d.removed_in is not None:
+        if d.removed_in is not None or d.never:
             assert d.error, f"{d.old}: a removed symbol needs the error its example raises"
         assert d.note, f"{d.old}: no note"
+
+
+def test_names_that_never_existed_are_not_in_the_release_diff() -> None:
+    """A ``never`` entry is absent from the installed JAX (its example raises: the test
+    above) and from the release diff, which lists every public name that some release
+    from 0.2.0 on had and a later one dropped: so no release had it."""
+    import importlib.resources
+
+    history = json.loads(
+        importlib.resources.files("jaxlint").joinpath("data/api_drift_history.json").read_text()
+    )
+    dropped = {row["old"] for row in history["api"]}
+    never = [d for d in ENTRIES if d.never]
+    assert never, "the table has names that never existed (jax.tree.tree_map)"
+    for d in never:
+        assert d.old not in dropped, d.old
+        assert d.status(INSTALLED) == "removed" and d.describe(INSTALLED).startswith("never")
 
 
 def test_table_leaves_the_sharding_family_alone() -> None:

@@ -734,7 +734,9 @@ def table_markdown(status: str) -> str:
             continue
         if status == "deprecated" and d.removed_in is not None:
             continue
-        if status == "removed" and d.removed_in is None:
+        if status == "removed" and d.removed_in is None and not d.never:
+            continue
+        if status == "deprecated" and d.never:
             continue
         symbol = d.old
         if d.kind == "keyword":
@@ -748,7 +750,9 @@ def table_markdown(status: str) -> str:
         elif d.kind == "import":
             symbol = f"import {d.old}"
         dep = format_version(d.deprecated_in) if d.deprecated_in else "–"
-        rem = format_version(d.removed_in) if d.removed_in else "–"
+        rem = (
+            format_version(d.removed_in) if d.removed_in else ("never existed" if d.never else "–")
+        )
         use = f"`{d.replacement}`" if d.replacement else d.note.replace("|", "\\|")
         if d.kind == "keyword" and d.replacement:
             use = f"`{d.replacement}=`"

@@ -34,6 +34,13 @@ full table is below). Attribute uses are reported at each use; a name imported
 with `from ... import ...` (or `import ... as ...`) is reported once, at its
 import, and its fix rewrites the import together with its uses.
 
+It also flags names that no JAX release ever had but that are easy to write by
+analogy: `jax.tree.tree_map` and the other `jax.tree_util` names spelled under
+`jax.tree` (which drops their `tree_` prefix: `jax.tree.map`). Each raises
+`AttributeError` on every JAX; the release diff (`scripts/jax_api_history.py`) shows
+no release had it. Their fix is unsafe: it turns code that always raised into code
+that runs, which a `try`/`except AttributeError` around it may not expect.
+
 Code under a version test is judged by the test's value on the target JAX, where
 jaxlint can read it: comparisons of `jax.__version__` (as a string, as Python
 compares it), `jax.__version_info__`, `packaging.version.parse(jax.__version__)`

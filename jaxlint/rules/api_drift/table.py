@@ -56,6 +56,7 @@ _FIELDS = frozenset(
         "note",
         "example",
         "error",
+        "never",
     }
 )
 
@@ -101,9 +102,17 @@ class Drift:
     error: str | None = None
     generated: bool = False
     """From the release diff (``api_drift_history.json``), not curated."""
+    never: bool = False
+    """No release of JAX ever had it (``jax.tree.tree_map``: ``jax.tree`` names drop the
+    ``tree_`` prefix of ``jax.tree_util``): an ``AttributeError`` on every target. The
+    release diff lists every public name that some release had and a later one dropped,
+    so a name absent from the installed JAX and from that diff never existed
+    (tests/test_api_drift_table.py checks both)."""
 
     def status(self, target: Version) -> str | None:
         """``"removed"``, ``"deprecated"`` or ``None`` (fine) in the ``target`` JAX."""
+        if self.never:
+            return "removed"
         if self.removed_in is not None and target >= self.removed_in:
             return "removed"
         if self.deprecated_in is not None and target >= self.deprecated_in:
@@ -123,6 +132,8 @@ class Drift:
     def describe(self, target: Version) -> str:
         """``deprecated since JAX 0.4.26`` / ``removed in JAX 0.6.0 (deprecated since 0.4.26)``."""
         status = self.status(target)
+        if self.never:
+            return "never part of JAX: no release has it"
         if status == "removed":
             assert self.removed_in is not None
             text = f"removed in JAX {format_version(self.removed_in)}"
@@ -177,8 +188,11 @@ def _drift(row: dict[str, Any], generated: bool = False) -> Drift:
         example=row.get("example", ""),
         error=row.get("error"),
         generated=generated,
+        never=bool(row.get("never", False)),
     )
-    if drift.deprecated_in is None and drift.removed_in is None:
+    if drift.never and (drift.deprecated_in is not None or drift.removed_in is not None):
+        raise ValueError(f"api_drift.toml: {drift.old}: `never` takes no versions")
+    if drift.deprecated_in is None and drift.removed_in is None and not drift.never:
         raise ValueError(f"api_drift.toml: {drift.old}: neither deprecated nor removed")
     if kind == "keyword" and not drift.keyword:
         raise ValueError(f"api_drift.toml: {drift.old}: a keyword entry needs `keyword`")
