@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.key_purpose import _CONTAINERS, _RNGS
+from jaxlint.analysis.key_purpose import _CONTAINERS, _RNGS, callee_name
 from jaxlint.analysis.key_values import (
     _COPIES,
     _FLAX_RNG_METHODS,
@@ -371,9 +371,8 @@ class _CallWalker:
         a predicate: ``is_prng_key``, ``has_rng``), or a copy (``clone``, ``copy``)."""
         if id(call) in self.conditions:
             return True
-        func = call.func
-        name = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", "")
-        if not isinstance(name, str):
+        name = callee_name(call.func)
+        if name is None:
             return False
         return name.lstrip("_").startswith(("is_", "has_")) or name in _COPIES
 

@@ -120,11 +120,19 @@ def _draw_args(call: cst.Call) -> list[tuple[str, str]]:
     ]
 
 
+def callee_name(func: cst.BaseExpression) -> str | None:
+    """The last name of a callee as written: ``assertEqual`` for ``self.assertEqual``,
+    ``rotate`` for ``rotate``; ``None`` for any other expression."""
+    if type(func) is cst.Attribute:
+        return func.attr.value  # type: ignore[attr-defined]
+    return func.value if type(func) is cst.Name else None  # type: ignore[attr-defined]
+
+
 def _is_comparer(func: cst.BaseExpression) -> bool:
     """``np.testing.assert_allclose``, ``self.assertEqual``, ``chex.assert_trees_all_close``,
     ``jnp.allclose``, ``np.array_equal``: calls that compare their first two arguments."""
-    name = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", None)
-    if not isinstance(name, str):
+    name = callee_name(func)
+    if name is None:
         return False
     flat = name.lower().replace("_", "")
     if flat.startswith("assert") and any(w in flat for w in _COMPARER_WORDS):

@@ -96,6 +96,7 @@ from jaxlint.analysis.key_purpose import (
     _draw_args,
     _OwnFacts,
     _PurposeIndex,
+    callee_name,
 )
 from jaxlint.analysis.key_values import (
     CALL,
@@ -323,7 +324,7 @@ class KeyAnalysis:
         ``inverse_structured_rotation_pytree(..., rng)``). Told by the user's names: one
         callee is the other's name with ``inverse_``/``inv_``/``undo_`` before it or
         ``_inverse``/``_inv`` after it."""
-        a, b = _callee_name(reuse.first.call), _callee_name(reuse.second.call)
+        a, b = callee_name(reuse.first.call.func), callee_name(reuse.second.call.func)
         return a is not None and b is not None and (_inverse(a, b) or _inverse(b, a))
 
     def draws_compared(self, reuse: Reuse) -> str | None:
@@ -585,13 +586,6 @@ class KeyAnalysis:
         if text is None:
             text = self._annotations[id(param)] = _annotation(param)
         return text
-
-
-def _callee_name(call: cst.Call) -> str | None:
-    func = call.func
-    if type(func) is cst.Attribute:
-        return func.attr.value
-    return func.value if type(func) is cst.Name else None
 
 
 def _inverse(name: str, of: str) -> bool:

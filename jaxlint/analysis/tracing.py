@@ -70,13 +70,11 @@ from jaxlint.analysis.transforms import (
     TRANSFORMS,
     Transform,
 )
+from jaxlint.analysis.walk import BLOCK_EXITS
 
 if TYPE_CHECKING:
     from jaxlint.analysis.project import ProjectFacts
     from jaxlint.analysis.trace_values import LineOf
-
-_LEAVES = (cst.Return, cst.Raise, cst.Break, cst.Continue)
-"""Simple statements after which nothing of their block runs."""
 
 __all__ = [
     "Level",
@@ -333,7 +331,7 @@ class TraceAnalysis(_Seeds, _Contract):
                 for stmt in current.body:  # type: ignore[attr-defined]
                     if stmt is child:
                         break
-                    if type(stmt) is cst.SimpleStatementLine and type(stmt.body[-1]) in _LEAVES:
+                    if type(stmt) is cst.SimpleStatementLine and type(stmt.body[-1]) in BLOCK_EXITS:
                         return True
             child = current
             current = parents.get(id(current))

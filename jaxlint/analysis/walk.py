@@ -78,6 +78,10 @@ CHILD_FIELDS = _ORDER
 _TRIVIA_CACHE: dict[type, bool] = {}
 
 
+BLOCK_EXITS = (cst.Return, cst.Raise, cst.Break, cst.Continue)
+"""Simple statements after which nothing of their block runs."""
+
+
 def field_order(cls: type) -> tuple[str, ...]:
     """The child fields of ``cls`` in the order libcst visits them (non-trivia only)."""
     order = _ORDER.get(cls)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from jaxlint.analysis.walk import BLOCK_EXITS
 from jaxlint.versions import format_version, parse_version
 
 if TYPE_CHECKING:
@@ -209,7 +210,7 @@ class VersionGuards:
             if not isinstance(last, cst.SimpleStatementLine):
                 return False
             last = last.body[-1] if last.body else None
-        if not isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break)):
+        if not isinstance(last, BLOCK_EXITS):
             return False
         if self._is_version_test(node.test):  # type: ignore[attr-defined]
             return self._truth(node.test) is True

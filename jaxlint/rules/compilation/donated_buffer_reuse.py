@@ -9,6 +9,7 @@ import libcst as cst
 
 from jaxlint.analysis.names import Binding, Scope
 from jaxlint.analysis.transforms import ARRAY_ATTRIBUTES, STATIC_ATTRIBUTES
+from jaxlint.analysis.walk import BLOCK_EXITS
 from jaxlint.rules.base import Examples, Raises, Rule
 from jaxlint.rules.compilation.helpers import COMPREHENSIONS, Jitted, Queries, short
 
@@ -623,7 +624,7 @@ class _Scan:
             return _READ, read
         if isinstance(small, cst.AugAssign) and self._is_ours(small.target):
             return _READ, small.target
-        if isinstance(small, (cst.Return, cst.Raise, cst.Break, cst.Continue)):
+        if isinstance(small, BLOCK_EXITS):
             return _EXIT, None
         if self._binds_small(small):
             return _STOP, None

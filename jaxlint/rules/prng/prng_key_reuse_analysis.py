@@ -7,7 +7,6 @@ import libcst as cst
 
 from jaxlint.analysis.keys import (
     CALL,
-    DRAWS_FROM_ITS_KEY,
     LOCAL,
     SPLIT,
     SPLITS_ITS_KEY,
@@ -110,7 +109,7 @@ class PrngKeyReuseChecks:
         # them to be; only ``jax_debug_key_reuse`` objects. Unless a key the split made
         # is never used: then the draw most likely took the key where that one was meant
         # (``key1, key2 = split(key)``, ``bernoulli(key1)``, ``uniform(key)``)
-        return not _split_after_own_draw(reuse) or self._split_key_unused(reuse) is not None
+        return not reuse.split_and_own_draw or self._split_key_unused(reuse) is not None
 
     def _split_key_unused(self, reuse: Reuse) -> str | None:
         """The ``split`` of the pair is unpacked into names (``k1, k2 = split(key)``) and one
@@ -235,17 +234,17 @@ class PrngKeyReuseChecks:
             return "both splits return the same first keys"
         if relation == "other" and SPLIT in (reuse.first.qualname, reuse.second.qualname):
             draw = reuse.second if reuse.first.qualname == SPLIT else reuse.first
-            unused = self._split_key_unused(reuse) if _draws_itself(draw) else None
+            unused = self._split_key_unused(reuse) if draw.draws_from_key else None
             if unused is not None:
                 return (
                     f"`{unused}`, split from it, is never used: was it meant for `{draw.by}`?"
                     " (`jax_debug_key_reuse` rejects a key both drawn from and split)"
                 )
             return _draw_and_split(draw)
-        if relation == "other" and _split_after_own_draw(reuse):
+        if relation == "other" and reuse.split_and_own_draw:
             splitter, draw = (
                 (reuse.first, reuse.second)
-                if _splits_itself(reuse.first)
+                if reuse.first.splits_key
                 else (reuse.second, reuse.first)
             )
             return (
@@ -271,47 +270,11 @@ class PrngKeyReuseChecks:
         return "both draw from the same random bits, so the results are correlated"
 
 
-def _split_after_own_draw(reuse: Reuse) -> bool:
-    """One use splits the key (``split``, or a sampler that splits its key itself, such as
-    ``permutation``) and the other draws from the key itself (see ``_draws_itself``)."""
-    first, second = reuse.first, reuse.second
-    return (_splits_itself(first) and _draws_itself(second)) or (
-        _splits_itself(second) and _draws_itself(first)
-    )
-
-
-def _with_p(use: Use) -> bool:
-    """``choice(key, a, shape, replace, p)`` given ``p``: it then draws from its key itself."""
-    args = use.call.args
-    return any(a.keyword is not None and a.keyword.value == "p" for a in args) or (
-        len([a for a in args if a.keyword is None]) >= 5
-    )
-
-
-def _splits_itself(use: Use) -> bool:
-    """``split``, or a sampler that splits its key and draws with the keys split off
-    (``permutation``, ``randint``, ``choice`` without ``p``...; measured)."""
-    if use.qualname == SPLIT:
-        return True
-    return use.qualname in SPLITS_ITS_KEY and not (
-        use.qualname == "jax.random.choice" and _with_p(use)
-    )
-
-
-def _draws_itself(draw: Use) -> bool:
-    """``draw`` takes its bits from its key itself, not from keys it splits off: the keys
-    a ``split`` of that key returns draw values not correlated with it (measured on JAX
-    0.12 for every PRNG implementation, ``tests/test_prng_split_runtime.py``)."""
-    if draw.qualname == SPLIT or _splits_itself(draw):
-        return False
-    return draw.qualname in DRAWS_FROM_ITS_KEY or draw.qualname == "jax.random.choice"
-
-
 def _draw_and_split(draw: Use) -> str:
     """A draw and a split of one key: what the split's keys share with the draw, as
     measured on JAX 0.12 (``tests/test_prng_split_runtime.py``)."""
     rejects = "`jax_debug_key_reuse` rejects a key both drawn from and split"
-    if _draws_itself(draw):
+    if draw.draws_from_key:
         # measured on JAX 0.12: draws from the keys split off a key are not correlated
         # with a draw from the key itself, for every PRNG implementation
         return (
