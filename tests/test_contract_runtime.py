@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from jax_support import result_lines
 
 RULES = Path(__file__).resolve().parent.parent / "jaxlint" / "rules"
 
@@ -36,16 +34,7 @@ DRIVER = textwrap.dedent(
 
 def _result_lines(path: Path) -> list[str]:
     """Run the program on CPU JAX; its ``RESULT ...`` lines (at least one)."""
-    run = subprocess.run(
-        [sys.executable, str(path)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"},
-        timeout=600,
-    )
-    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULT ")]
-    assert lines, run.stderr[-3000:]
-    return lines
+    return result_lines(path)
 
 
 CASES = {

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import libcst as cst
 import pytest
+from jax_support import run_result
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jaxlint.analysis.keys import CALL, LOCAL, RANDOM, KeyAnalysis, is_key_name
@@ -113,17 +111,7 @@ RUNNER = textwrap.dedent(
 
 
 def _run_under_checker(programs: dict[str, str]) -> dict[str, str]:
-    proc = subprocess.run(
-        [sys.executable, "-c", RUNNER],
-        input=json.dumps(programs),
-        capture_output=True,
-        text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"},
-        timeout=600,
-    )
-    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULTS ")]
-    assert lines, proc.stderr[-3000:]
-    return json.loads(lines[-1][len("RESULTS ") :])
+    return run_result(RUNNER, "RESULTS ", stdin=json.dumps(programs))
 
 
 @pytest.mark.parametrize(("name", "use", "consumes"), TABLE, ids=[t[0] for t in TABLE])
@@ -945,16 +933,7 @@ def test_split_then_index_keys_on_jax() -> None:
         }))
         """
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", program],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"},
-        timeout=300,
-    )
-    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
-    assert lines, proc.stderr[-3000:]
-    assert json.loads(lines[-1][len("RESULT ") :]) == {
+    assert run_result(program, timeout=300) == {
         "same_index_any_n": True,
         "other_index_other_key": True,
     }
@@ -1054,16 +1033,7 @@ def test_haiku_same_key_matches_jax(tmp_path) -> None:
     program = 'import json\nimport jax\njax.config.update("jax_debug_key_reuse", True)\n'
     path = tmp_path / "haiku_keys.py"
     path.write_text(program + module + driver)
-    run = subprocess.run(
-        [sys.executable, str(path)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"},
-        timeout=600,
-    )
-    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("RESULTS ")]
-    assert lines, run.stderr[-3000:]
-    assert json.loads(lines[-1][len("RESULTS ") :]) == {
+    assert run_result(path, "RESULTS ") == {
         "same_key": "KeyReuseError",
         "same_key_with_state": "KeyReuseError",
         "unpacked": "KeyReuseError",
