@@ -142,6 +142,12 @@ removal version the flagged line raises as soon as it runs.
             note="version-compat import: two bindings, ambiguous",
         ),
         EXAMPLES.valid("valid_fn_getattr_jax_tree_map_none.py"),
+        EXAMPLES.valid(
+            "valid_jax_tree_names_and_a_tree_object.py",
+            note="`jax.tree.map`, `jax.tree_util.tree_map`, and a `tree_map` method of an object"
+            " named `tree`: not the never-existed `jax.tree.tree_map`",
+            runs=True,
+        ),
         EXAMPLES.valid("valid_y_jnp_clip_jnp_arange_5.py", runs=True),
         EXAMPLES.valid("valid_numpy_still_has_min.py", note="NumPy still has a_min"),
         EXAMPLES.valid("valid_property_current.py", runs=True, note="the property is current"),
@@ -205,6 +211,14 @@ removal version the flagged line raises as soon as it runs.
         ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_jax_tree_tree_map_never_existed.py",
+            line=5,
+            raises="AttributeError",
+            message_contains="`jax.tree.tree_map` was never part of JAX: no release has it",
+            unsafe_fix=True,
+            note="a `jax.tree_util` name written under `jax.tree`, which no release had",
+        ),
         EXAMPLES.invalid(
             "invalid_array_method_known_array.py",
             count=3,

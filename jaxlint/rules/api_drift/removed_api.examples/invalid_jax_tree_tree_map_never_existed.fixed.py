@@ -1,0 +1,5 @@
+import jax
+import jax.numpy as jnp
+
+params = {"w": jnp.ones(2)}
+doubled = jax.tree.map(lambda p: p * 2, params)
