@@ -35,6 +35,12 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_split_then_index_per_run.py",
+        note="`split(key, n_runs)[run]` per run: another key of the same split each run"
+        " (JAX's checker rejects the repeated split; the keys are distinct all the same)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_jitted_lower_reads_shapes_only.py",
         note="`jax.jit(f).lower(key)` traces with abstract values: it draws nothing",
         runs=True,
