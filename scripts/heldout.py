@@ -204,6 +204,40 @@ FRESH_2026_12F: dict[str, tuple[str, str]] = {
     "treex": ("0.6.12", "neural-network framework (2022)"),
 }
 
+# A seventh fresh set, pinned on 2026-12-06 (later) before any of its code was downloaded,
+# linted or read, for a second blind read of the traced-code families JAX1xx-JAX4xx: 24
+# projects, application-style where possible (training loops, samplers, RL, simulations),
+# disjoint from every set above, from PINNED, from mujoco-mjx and from every project named
+# in docs/precision/. Chosen from the package index's names, versions and summaries only;
+# latest non-prerelease sdist of each on the index that day (docs/precision/heldout-fresh-g.md
+# says which candidates were left out and why).
+FRESH_2026_12G: dict[str, tuple[str, str]] = {
+    "memorax": ("1.0.1", "memory-augmented RL"),
+    "jaxarc": ("1.0.3", "RL environment (ARC puzzles)"),
+    "ludax": ("1.0.0", "RL environments (board-game DSL)"),
+    "evorl-jax": ("0.1.1", "evolutionary RL"),
+    "google-tunix": ("0.1.7", "LLM post-training (RL, fine-tuning)"),
+    "jax-privacy": ("2.0.0", "differentially private training"),
+    "learned-optimization": ("0.0.1", "learned optimisers (2022)"),
+    "crazyflow": ("0.4.0", "drone simulation"),
+    "torax": ("1.4.3", "tokamak plasma transport simulation"),
+    "jax-galsim": ("2026.7.0", "galaxy image simulation"),
+    "cryojax": ("0.6.0", "cryo-EM image simulation"),
+    "exponax": ("0.2.0", "PDE solvers (spectral)"),
+    "jwave": ("0.2.1", "acoustic wave simulation"),
+    "fmmax": ("1.7.1", "photonics (Fourier modal method)"),
+    "invrs-gym": ("1.6.2", "photonic inverse-design challenges"),
+    "galax": ("0.1.0", "galactic dynamics"),
+    "pyscfad": ("0.3.4", "quantum chemistry with autodiff"),
+    "jvmc": ("1.5.8", "variational Monte Carlo (quantum)"),
+    "gwkokab": ("0.3.1", "gravitational-wave population inference"),
+    "jaxspec": ("0.4.1", "Bayesian X-ray spectral fitting"),
+    "inferactively-pymdp": ("1.0.4", "active inference"),
+    "herculens": ("0.3.0", "strong-lens modelling"),
+    "jinns": ("1.10.2", "physics-informed neural networks"),
+    "ramsey": ("0.3.0", "neural processes (probabilistic deep learning)"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -255,6 +289,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12f",
         ROOT / "docs" / "precision" / "heldout-fresh-f.md",
         "_results-fresh-2026-12f",
+    ),
+    "fresh-2026-12g": HeldoutSet(
+        FRESH_2026_12G,
+        "jaxlint-heldout-fresh-2026-12g",
+        ROOT / "docs" / "precision" / "heldout-fresh-g.md",
+        "_results-fresh-2026-12g",
     ),
 }
 DEFAULT_SET = "original"
