@@ -197,6 +197,9 @@ class KeyAnalysis:
         self._class_attrs: dict[int, ClassAttrs] = {}
         self._outside_assigned: set[str] = set()
         """Attributes assigned on objects other than ``self`` (``agent.rng = ...``)."""
+        self._method_calls: dict[str, bool] = {}
+        """Method name -> whether every call of it in the file is on an object built by
+        the call's own receiver expression (``Maker(key=k).draw()``)."""
         self._purpose: dict[int, _PurposeIndex] = {}
         """Per function with a reuse (``id``, ``id(None)`` for the module): what its
         statements compute from what, built when a rule asks whether a reuse is deliberate."""
@@ -418,6 +421,11 @@ class KeyAnalysis:
                     for i, el in enumerate(node.targets[0].target.elements):
                         self._unpacked[id(el.value)] = (node.value, i)
             elif kind is cst.Call:
+                func = node.func  # type: ignore[attr-defined]
+                if type(func) is cst.Attribute:
+                    method = func.attr.value
+                    fresh = type(func.value) is cst.Call
+                    self._method_calls[method] = self._method_calls.get(method, True) and fresh
                 qn = call_name(node)
                 if qn in LOOP_BODIES:
                     for body in _body_args(node, *LOOP_BODIES[qn]):
@@ -522,6 +530,8 @@ class KeyAnalysis:
                 self.class_attrs(c).refreshed_outside_constructors(attr) for c in classes.values()
             ):
                 continue
+            if self._method_calls.get(fn.name.value, False):
+                continue  # called only as ``Maker(key=k).draw()``: a new object each time
             self.report(Reuse(val, use, use, "attr", None, None, fn))
 
     # -- driving -----------------------------------------------------------------------

@@ -183,6 +183,12 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_object_built_per_draw.py",
+        note="every call of the method is on an object just built with its own key"
+        " (`GaussianMatrix(..., key=k).get_2d_array()`)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_method_between_reassigns_key.py",
         note="a method of the class called between the draws gives `self.rng` a new key",
         runs=True,
@@ -547,7 +553,9 @@ constructor (`__init__`, `__post_init__`, `setup`) assigns that attribute, draws
 from the same key on every call: an Equinox module's key field, a frozen
 dataclass, an object that never advances its key. That one is not reported in
 tests (each test builds its object), nor when the class has a base this file does
-not show or a method that may assign any attribute. Flax's `self.make_rng(...)` and
+not show or a method that may assign any attribute, nor when every call of the
+method in the file is on an object built right there with its own key
+(`GaussianMatrix(rows, cols, key=k).get_2d_array()`: a new object per draw). Flax's `self.make_rng(...)` and
 `nnx.Rngs` streams (`self.rngs.params()`) give a fresh key on every call: never
 reported.
 
