@@ -263,3 +263,46 @@ def test_the_work_per_module_does_not_grow_with_the_project(
         run(root, monkeypatch, capsys, "--no-cache", "-j", "1")
         per_module.append(followed[0] / size)
     assert per_module[1] <= 1.3 * per_module[0], per_module
+
+
+PACKAGE_OPS = """import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x):
+    return jnp.tanh(x) + 1.0
+"""
+
+PACKAGE_TRAIN = """import jax.numpy as jnp
+
+from pkg import step
+
+
+def train(x, batches):
+    for batch in batches:
+        x = step(x + jnp.asarray(batch))
+        print(f"loss {float(x)}")
+    return x
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_package_and_a_submodule_that_import_each_other_are_linted_once(
+    tmp_path: Path, monkeypatch, capsys, jobs
+) -> None:
+    """``pkg/__init__.py`` re-exports ``step`` and imports ``train``, which imports
+    ``step`` from ``pkg``: an import cycle. The package is linted before its submodule
+    (it names what ``ops`` defines), so ``train`` knows on its first lint that ``step``
+    is jitted, and nothing is linted twice."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    # ``train`` sorts before ``ops``: a depth-first walk from ``__init__`` meets the cycle
+    # at ``train -> pkg`` and would lint ``train`` first
+    (pkg / "__init__.py").write_text("from pkg.train import train\nfrom pkg.ops import step\n")
+    (pkg / "ops.py").write_text(PACKAGE_OPS)
+    (pkg / "train.py").write_text(PACKAGE_TRAIN)
+    found, _, again = run(tmp_path, monkeypatch, capsys, "--no-cache", "-j", jobs)
+    assert ("pkg/train.py", 9, "JAX102") in found
+    assert again == 0

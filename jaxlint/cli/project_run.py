@@ -229,9 +229,9 @@ _COMMENT_RE = re.compile(r"#[^\n]*")
 
 
 def dependency_order(tasks: list[tuple[Path, ...]]) -> list[tuple[Path, ...]]:
-    """``tasks`` with the modules a file imports before the file (a cycle is broken where
-    it is met), so that a run has most summaries when they are asked: fewer files are
-    linted again at the end. Reads each file's import lines only."""
+    """``tasks`` with the modules a file imports before the file (an import cycle is
+    ordered by :func:`cycles_in_order`), so that a run has most summaries when they are
+    asked: fewer files are linted again at the end. Reads each file's import lines only."""
     return [tasks[i] for i in dependency_indices(tasks)]
 
 
@@ -240,7 +240,87 @@ def dependency_indices(tasks: list[tuple[Path, ...]]) -> list[int]:
     deps = import_graph(tasks)
     if deps is None:
         return list(range(len(tasks)))
-    return postorder(deps)
+    return cycles_in_order(tasks, deps)
+
+
+def cycles_in_order(tasks: list[tuple[Path, ...]], deps: list[list[int]]) -> list[int]:
+    """Every task after the tasks it imports, the import cycles (strongly connected
+    components) in dependency order, and inside a cycle the package's ``__init__``
+    before its submodules.
+
+    A package and its submodules commonly import each other: ``pkg/__init__.py``
+    re-exports ``from pkg.sub import f`` and ``pkg/other.py`` writes ``from pkg import
+    f``. Broken where a depth-first walk meets it, the cycle often put ``other`` first,
+    whose questions about ``pkg.f`` were then answered without ``pkg``'s summary, and
+    ``other`` was linted again at the end. A package's ``__init__`` mostly names what
+    its submodules define, which askers follow to the submodule's own summary; it
+    rarely asks about them itself. Inside a cycle the imports an ``__init__`` makes are
+    therefore the ones left out, and the rest is ordered depth first as before."""
+    comp = strongly_connected(deps)
+    members: dict[int, list[int]] = {}
+    for i, c in enumerate(comp):
+        members.setdefault(c, []).append(i)
+    order: list[int] = []
+    for c in sorted(members):  # Tarjan numbers a component after those it imports
+        nodes = members[c]
+        if len(nodes) == 1:
+            order.append(nodes[0])
+            continue
+        local = {node: k for k, node in enumerate(nodes)}
+        inner = [
+            []
+            if tasks[node][0].name == "__init__.py"
+            else [local[j] for j in deps[node] if j in local]
+            for node in nodes
+        ]
+        order.extend(nodes[k] for k in postorder(inner))
+    return order
+
+
+def strongly_connected(deps: list[list[int]]) -> list[int]:
+    """For each node, the number of its strongly connected component (Tarjan's
+    algorithm, without recursion)."""
+    n = len(deps)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    comp = [-1] * n
+    stack: list[int] = []
+    counter = 0
+    comps = 0
+    for start in range(n):
+        if index[start] != -1:
+            continue
+        work = [(start, 0)]
+        while work:
+            node, at = work[-1]
+            if at == 0:
+                index[node] = low[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack[node] = True
+            edges = deps[node]
+            if at < len(edges):
+                work[-1] = (node, at + 1)
+                nxt = edges[at]
+                if index[nxt] == -1:
+                    work.append((nxt, 0))
+                elif on_stack[nxt]:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    on_stack[member] = False
+                    comp[member] = comps
+                    if member == node:
+                        break
+                comps += 1
+    return comp
 
 
 def import_graph(tasks: list[tuple[Path, ...]]) -> list[list[int]] | None:
@@ -329,13 +409,13 @@ def _imported_modules(text: str, mid: ModuleId) -> list[str]:
 
 def dependency_plan(tasks: list[tuple[Path, ...]]) -> tuple[list[int], list[list[int]] | None]:
     """How a pool hands out ``tasks``: their indices in dependency order, and for each
-    task the tasks it waits for (those it imports that come before it in that order; a
-    cycle is broken where it is met), so that a worker lints a module once the modules
+    task the tasks it waits for (those it imports that come before it in that order;
+    see :func:`cycles_in_order` for a cycle), so that a worker lints a module once the modules
     it imports have published their summaries. ``None``: nothing to wait for."""
     deps = import_graph(tasks)
     if deps is None:
         return list(range(len(tasks))), None
-    order = postorder(deps)
+    order = cycles_in_order(tasks, deps)
     position = [0] * len(tasks)
     for at, index in enumerate(order):
         position[index] = at
