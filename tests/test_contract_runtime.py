@@ -222,3 +222,62 @@ def test_every_kind_of_shape_use_raises_on_a_tracer(tmp_path: Path) -> None:
     for name, (traced, static) in found.items():
         assert traced != "ok", name
         assert static == "ok", name
+
+
+CUSTOM_DERIVATIVES = """
+import json
+import jax, jax.numpy as jnp
+import numpy as np
+
+@jax.custom_vjp
+def scaled(x):
+    return jnp.asarray(np.asarray(x) * 2.0)
+
+def scaled_fwd(x):
+    return scaled(x), None
+
+def scaled_bwd(_, g):
+    return (g * 2.0,)
+
+scaled.defvjp(scaled_fwd, scaled_bwd)
+
+@jax.custom_jvp
+def sine(x):
+    return jnp.asarray(np.sin(np.asarray(x)))
+
+@sine.defjvp
+def sine_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return sine(x), jnp.cos(x) * t
+
+def outcome(f):
+    try:
+        f()
+    except Exception as exc:
+        return type(exc).__name__
+    return "ok"
+
+x = jnp.ones(3)
+out = {}
+for name, fn in [("custom_vjp", scaled), ("custom_jvp", sine)]:
+    out[name] = {
+        "eager": outcome(lambda: fn(x)),
+        "grad": outcome(lambda: jax.grad(lambda y: fn(y).sum())(x)),
+        "jit": outcome(lambda: jax.jit(fn)(x)),
+        "vmap": outcome(lambda: jax.vmap(fn)(x)),
+    }
+print("RESULT " + json.dumps(out))
+"""
+
+
+def test_custom_derivative_functions_run_on_concrete_arrays_until_jitted() -> None:
+    """Why ``custom_vjp``/``custom_jvp`` are not trace seeds (analysis/transforms.py,
+    ``NONDIFF_TRANSFORMS``): host NumPy in such a function runs eagerly and under
+    ``grad``, and raises only under ``jit`` or ``vmap`` (pyscfad's wrappers around C
+    code, fresh-2026-12g)."""
+    out = json.loads(result_lines(CUSTOM_DERIVATIVES)[-1][len("RESULT ") :])
+    for name in ("custom_vjp", "custom_jvp"):
+        assert out[name]["eager"] == "ok", out
+        assert out[name]["grad"] == "ok", out
+        assert out[name]["jit"] == "TracerArrayConversionError", out
+        assert out[name]["vmap"] == "TracerArrayConversionError", out

@@ -68,8 +68,6 @@ T, M, S = Level.TRACED, Level.MAYBE, Level.STATIC
         "@jax.remat",
         "@nnx.jit",
         "@eqx.filter_jit",
-        "@jax.custom_jvp",
-        "@jax.custom_vjp",
     ],
 )
 def test_decorators_make_functions_traced(decorator: str) -> None:
@@ -89,6 +87,51 @@ def test_decorators_make_functions_traced(decorator: str) -> None:
         """
     )
     assert p.fn("f") is not None
+
+
+@pytest.mark.parametrize(
+    "decorator",
+    ["@jax.custom_jvp", "@jax.custom_vjp", "@partial(jax.custom_vjp, nondiff_argnums=(1,))"],
+)
+def test_custom_derivative_decorators_trace_nothing_themselves(decorator: str) -> None:
+    """A ``custom_jvp``/``custom_vjp`` function called eagerly or under ``grad`` runs on
+    concrete arrays (tests/test_tracing_runtime.py checks it on JAX): it is traced only
+    where a traced caller calls it."""
+    p = Probe(
+        f"""
+        from functools import partial
+        import jax
+        import numpy as np
+
+        {decorator}
+        def f(x, n=1):
+            return np.asarray(x) * n
+
+        @jax.jit
+        def g(x):
+            return x + 1
+
+        def h(x):
+            return f(x)
+
+        @jax.jit
+        def k(x):
+            return f(x)
+        """
+    )
+    assert p.fn("f") is not None  # through ``k``'s call
+    q = Probe(
+        f"""
+        from functools import partial
+        import jax
+        import numpy as np
+
+        {decorator}
+        def f(x, n=1):
+            return np.asarray(x) * n
+        """
+    )
+    assert q.fn("f") is None
 
 
 def test_stacked_decorators_merge_static_args() -> None:
@@ -500,9 +543,8 @@ def test_abstract_tracers_by_transform() -> None:
         "differentiated": False,
         "helper_g": False,
         "remat": True,
-        "custom": False,
         "body": True,
-    }
+    }  # ``custom`` is not traced at all: custom_jvp alone runs on concrete arrays
 
 
 def test_is_abstract_follows_the_origin_of_the_value() -> None:

@@ -23,6 +23,7 @@ from jaxlint.analysis.transforms import (
     BODY_ARGS,
     BODY_KEYWORDS,
     EAGER_BODIES,
+    NONDIFF_TRANSFORMS,
     PASSED_AS_IS_SPECS,
     POSITIONAL_OPTIONS,
     SWITCH,
@@ -37,7 +38,7 @@ class _Seeds:
             if isinstance(fn, cst.FunctionDef):
                 for dec in reversed(fn.decorators):
                     wrap = self._transform_of(dec.decorator)
-                    if wrap is not None:
+                    if wrap is not None and wrap.transform.qualname not in NONDIFF_TRANSFORMS:
                         self._mark(fn, wrap, dec)
         for call in self._calls:
             self._seed_from_call(call)
@@ -123,6 +124,8 @@ class _Seeds:
         if id(call) in self._eager_calls:
             return
         wrap = self._transform_of(call.func)
+        if wrap is not None and wrap.transform.qualname in NONDIFF_TRANSFORMS:
+            return  # ``custom_vjp(f)``: traces nothing itself (see ``NONDIFF_TRANSFORMS``)
         positional = [a for a in call.args if a.keyword is None and not a.star]
         kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         if wrap is not None and positional:

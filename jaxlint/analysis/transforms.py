@@ -70,8 +70,11 @@ TRANSFORMS: dict[str, Transform] = {
 }
 
 NONDIFF_TRANSFORMS = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
-"""Their ``nondiff_argnums`` arguments reach the function as the caller passed them
-(a Python int stays an int; checked on jax 0.12): not tracers of their own making."""
+"""They trace nothing themselves: a ``custom_vjp``/``custom_jvp`` function called
+eagerly, or under ``grad``, runs on concrete arrays (checked on jax 0.12: host NumPy in
+it runs there, and raises under ``jit`` or ``vmap``), so it is traced only where its
+caller is. Their ``nondiff_argnums`` arguments reach the function as the caller passed
+them (a Python int stays an int): not tracers of their own making."""
 
 # Control-flow primitives: (qualname) -> positions of the callables they trace.
 # Each callable's parameters are all tracers.
