@@ -1457,3 +1457,40 @@ def test_transforms_in_code_that_never_runs_trace_nothing() -> None:
     assert p.fn("inner") is None
     assert p.fn("body") is None
     assert p.fn("branch") is not None
+
+
+@pytest.mark.parametrize(
+    ("imports", "test", "traced"),
+    [
+        ("import numpy as np", '"jax" in np.__name__', False),
+        ("import numpy as np", 'not "jax" in np.__name__', True),
+        ("import numpy as np", 'np.__name__ == "numpy"', True),
+        ("import jax.numpy as np", '"jax" in np.__name__', True),
+        ("import jax.numpy as np", '"jax" not in np.__name__', False),
+        # ``from m import x``: ``x`` may be a function, whose ``__name__`` is its own
+        ("from jax import numpy as np", '"jax" in np.__name__', True),
+        ("import numpy as np", "use_jax", True),
+    ],
+)
+def test_a_branch_on_an_imported_modules_name_is_decided(
+    imports: str, test: str, traced: bool
+) -> None:
+    """Code written for NumPy or JAX switches on the module it imported: a transform
+    applied in the branch that never runs traces nothing (gwkokab, fresh-2026-12g)."""
+    p = Probe(
+        f"""
+        import jax
+        {imports}
+
+        def spence(z):
+            return np.asarray(z)
+
+        def li2(z, use_jax=True):
+            if {test}:
+                f = jax.vmap(spence)
+            else:
+                f = spence
+            return f(z)
+        """
+    )
+    assert (p.fn("spence") is not None) is traced

@@ -87,6 +87,14 @@ __all__ = [
 ]
 
 
+def _static_text(expr: cst.BaseExpression) -> str | None:
+    """The value of a plain string literal."""
+    if type(expr) is not cst.SimpleString:
+        return None
+    value = expr.evaluated_value  # type: ignore[attr-defined]
+    return value if isinstance(value, str) else None
+
+
 class TraceAnalysis(_Seeds, _Contract):
     """Traced functions and the value of every expression, for one module."""
 
@@ -333,9 +341,56 @@ class TraceAnalysis(_Seeds, _Contract):
                         break
                     if type(stmt) is cst.SimpleStatementLine and type(stmt.body[-1]) in BLOCK_EXITS:
                         return True
+            elif kind is cst.If:
+                truth = self._static_truth(current.test)  # type: ignore[attr-defined]
+                if truth is not None and (child is current.body) is not truth:  # type: ignore[attr-defined]
+                    return True
             child = current
             current = parents.get(id(current))
         return False
+
+    def _static_truth(self, test: cst.BaseExpression) -> bool | None:
+        """The truth of an ``if`` test this file decides, else ``None``: the name of a
+        module it imports (``if "jax" in np.__name__:`` with ``import numpy as np``, the
+        switch of code written for NumPy or JAX), negated or not."""
+        kind = type(test)
+        if kind is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[attr-defined]
+            inner = self._static_truth(test.expression)  # type: ignore[attr-defined]
+            return None if inner is None else not inner
+        if kind is not cst.Comparison or len(test.comparisons) != 1:  # type: ignore[attr-defined]
+            return None
+        target = test.comparisons[0]  # type: ignore[attr-defined]
+        left = _static_text(test.left) or self._module_name(test.left)  # type: ignore[attr-defined]
+        right = _static_text(target.comparator) or self._module_name(target.comparator)
+        if left is None or right is None:
+            return None
+        op = type(target.operator)
+        if op is cst.In:
+            return left in right
+        if op is cst.NotIn:
+            return left not in right
+        if op is cst.Equal:
+            return left == right
+        if op is cst.NotEqual:
+            return left != right
+        return None
+
+    def _module_name(self, expr: cst.BaseExpression) -> str | None:
+        """``np.__name__`` where ``np`` is bound only by ``import numpy as np``: ``numpy``."""
+        if type(expr) is not cst.Attribute or expr.attr.value != "__name__":  # type: ignore[attr-defined]
+            return None
+        base = expr.value  # type: ignore[attr-defined]
+        if type(base) is not cst.Name:
+            return None
+        found = self.model.lookup(base.value, self.model.scope_for(base))
+        if found is None:
+            return None
+        bindings = found[1]
+        if len(bindings) != 1 or bindings[0].kind != "import":
+            return None
+        if type(bindings[0].node) is not cst.Import:  # ``from m import x``: maybe not a module
+            return None
+        return bindings[0].qualname
 
     def _collect_wrapped(self, node: cst.Assign, classes: list[cst.ClassDef | None]) -> None:
         """Names and ``self`` attributes that ``node`` binds to a transformed function;
