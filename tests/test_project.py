@@ -572,14 +572,21 @@ def test_x64_script_among_tests_says_the_conftest_is_for_pytest_only(
     ) in mine[0][2]
 
 
-@pytest.mark.parametrize("package", [True, False], ids=["packages", "plain-folder"])
+@pytest.mark.parametrize(
+    ("package", "folder", "reported"),
+    [(True, "tests", False), (False, "tests", False), (False, "checks", True)],
+    ids=["packages", "plain-tests-folder", "plain-folder"],
+)
 def test_x64_from_a_conftest_above_without_a_project_marker(
-    tmp_path: Path, capsys, monkeypatch, package: bool
+    tmp_path: Path, capsys, monkeypatch, package: bool, folder: str, reported: bool
 ) -> None:
     """No pyproject.toml, setup.cfg, setup.py or .git: the ``conftest.py`` files of the
     packages the test is in, and of the folder that holds the top one, apply (where pytest
-    is run from); in a plain folder only its own."""
-    tests = tmp_path / "proj" / "tests"
+    is run from); under a ``tests`` folder, those up to the folder that holds it, packages
+    or not (``pytest`` run there loads ``tests/conftest.py`` for ``tests/state/test_x.py``:
+    checked with pytest; jax-galsim, fresh-2026-12g); in another plain folder only its
+    own."""
+    tests = tmp_path / "proj" / folder
     sub = tests / "state"
     sub.mkdir(parents=True)
     (tests / "conftest.py").write_text(
@@ -593,7 +600,7 @@ def test_x64_from_a_conftest_above_without_a_project_marker(
         "    c = jnp.asarray(0.5, dtype=jnp.float64)\n    assert c > 0\n"
     )
     found = codes(check(tmp_path, "--no-cache", "proj", capsys=capsys, monkeypatch=monkeypatch))
-    if package:
+    if not reported:
         assert found == []
     else:
-        assert found == [("proj/tests/state/test_bessel.py", 5, "JAX603")]
+        assert found == [(f"proj/{folder}/state/test_bessel.py", 5, "JAX603")]

@@ -36,6 +36,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jaxlint.analysis.testcode import TEST_FOLDERS
+
 if TYPE_CHECKING:
     from jaxlint.analysis.project import ModuleId, ProjectContext
 
@@ -236,11 +238,21 @@ class X64Sources:
         root = self.project.index.root
         if root is None:
             # no project marker: up through the packages the file is in, and the folder
-            # that holds the top one (where pytest is run from, and its rootdir)
+            # that holds the top one (where pytest is run from, and its rootdir); for a
+            # file under a ``tests`` folder (``tests/jax/test_x.py``), at least up to the
+            # folder that holds ``tests`` (pytest run there loads ``tests/conftest.py``)
+            stop = next(
+                (p.parent for p in [start, *start.parents][:8] if p.name in TEST_FOLDERS),
+                None,
+            )
             folder = start
             for _ in range(64):
                 yield folder
-                if not os.path.isfile(folder / "__init__.py") or folder.parent == folder:
+                if folder.parent == folder or folder == stop:
+                    return
+                if not os.path.isfile(folder / "__init__.py") and (
+                    stop is None or stop not in folder.parents
+                ):
                     return
                 folder = folder.parent
             return

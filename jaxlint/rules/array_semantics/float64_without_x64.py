@@ -221,7 +221,9 @@ project's code is never imported or run), the places that switch x64 on for a
 file before it runs, each with the scope where that is true:
 
 - for a test file, a `conftest.py` in its folder or any folder above it up to
-  the project root: pytest imports it before the tests below it. It counts when
+  the project root (without a `pyproject.toml`, `setup.cfg`, `setup.py` or `.git`:
+  up through its packages, and at least up to the folder that holds its `tests`
+  folder): pytest imports it before the tests below it. It counts when
   it switches x64 on when imported (`jax.config.update("jax_enable_x64", True)`
   at its top level, or `os.environ["JAX_ENABLE_X64"] = "1"` there before it
   imports JAX, which reads the variable once), in
