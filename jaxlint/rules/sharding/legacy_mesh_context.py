@@ -128,6 +128,11 @@ mesh:` warns from 0.10.1 on, and `jax.sharding.use_mesh` is missing outside
         EXAMPLES.valid("valid_other_context_managers.py", note="other context managers"),
         EXAMPLES.valid("valid_pass.py", target_jax="0.9.0"),
         EXAMPLES.valid(
+            "valid_use_mesh_feature_detection.py",
+            note='`if hasattr(jax.sharding, "use_mesh")`: the branch never runs on JAX 0.12',
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_use_mesh_current_spelling_there.py",
             target_jax="0.6.0",
             note="use_mesh is the current spelling there",
@@ -232,6 +237,8 @@ mesh:` warns from 0.10.1 on, and `jax.sharding.use_mesh` is missing outside
         if qualname.startswith("jax.experimental.pjit"):
             self.pjit_used = True
         if qualname == "jax.sharding.use_mesh" and self.use_mesh_enabled:
+            if self._under_own_feature_test(node):
+                return
             s = Speller(self, node)
             text = s("jax.set_mesh")
             safe = id(node) in self.context_funcs
@@ -246,6 +253,28 @@ mesh:` warns from 0.10.1 on, and `jax.sharding.use_mesh` is missing outside
                 else None,
                 fix_message=f"Replace with `{text}`",
             )
+
+    def _under_own_feature_test(self, node: cst.Attribute) -> bool:
+        """``if hasattr(jax.sharding, "use_mesh"): <here>``: feature detection for an
+        older JAX; on a JAX without ``use_mesh`` the branch never runs."""
+        parents = self.model.parents
+        child: cst.CSTNode = node
+        current = parents.get(id(node))
+        while current is not None:
+            if type(current) is cst.If and child is current.body:
+                test = current.test
+                if (
+                    type(test) is cst.Call
+                    and len(test.args) == 2
+                    and self.model.call_name(test) == "builtins.hasattr"
+                    and self.model.qualified_name(test.args[0].value) == "jax.sharding"
+                    and type(test.args[1].value) is cst.SimpleString
+                    and test.args[1].value.evaluated_value == "use_mesh"
+                ):
+                    return True
+            child = current
+            current = parents.get(id(current))
+        return False
 
     def visit_Import(self, node: cst.Import) -> None:
         super().visit_Import(node)
