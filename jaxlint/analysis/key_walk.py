@@ -446,7 +446,29 @@ class _Walker(_CallWalker, _AttrWalker):
             if mark.maybe_depth is not None or mark.use.kind == CALL:
                 continue
             use = Use(expr, call, mark.use.kind, mark.use.qualname)
+            split = self._splits_its_carry(expr.value, val) if mark.use.draws_from_key else None
+            if split is not None:
+                # the next iteration splits the key before drawing (``key, sub =
+                # split(key)`` first in the body): a draw and a split of one key, not
+                # the same draw again
+                self.a.report(Reuse(val, mark.use, split, "stored-split", call, self.fn, self.fn))
+                continue
             self.a.report(Reuse(val, mark.use, use, "stored", call, self.fn, self.fn))
+
+    def _splits_its_carry(self, name: str, stored: KeyValue) -> Use | None:
+        """``key, sub = split(key)`` in the loop body, on every path, and the body returns
+        ``key``, made by that split: the next iteration splits the returned key at the same
+        place. The ``split``, else ``None``."""
+        assert self.state is not None
+        for val, mark in self.state.consumed.items():
+            if (
+                val.name == name
+                and mark.maybe_depth is None
+                and mark.use.qualname == SPLIT
+                and stored.name.startswith(f"{SPLIT}({name})[")
+            ):
+                return mark.use
+        return None
 
     def _if(self, stmt: cst.If) -> None:
         self._eval(stmt.test)

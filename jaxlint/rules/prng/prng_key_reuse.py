@@ -475,6 +475,16 @@ INVALID_EXAMPLES = [
         message_contains="returned unchanged in the carry of `body`, the body of `lax.scan`",
         raises="KeyReuseError",
     ),
+    EXAMPLES.invalid(
+        "invalid_carry_drawn_then_split_next_iteration.py",
+        line=10,
+        message_contains=(
+            "whose next iteration splits it at line 10: `subkey`, split from it, is never"
+            " used: was it meant for `jax.random.categorical`?"
+        ),
+        raises="KeyReuseError",
+        note="the body draws from the key it returns, which the next iteration splits",
+    ),
 ]
 
 
@@ -539,6 +549,10 @@ parameters with; `jax_debug_key_reuse` raises). One use in each arm of an
 `try` body and another in its `except` handler is not reported. A loop body
 (`lax.scan`, `fori_loop`, `while_loop`) that consumes a key and returns it
 unchanged in its carry is reported too: the next iteration consumes it again.
+When the body starts with `key, sub = split(key)` and draws from `key` before
+returning it, the next iteration splits a key that was drawn from: a draw and a
+split of one key (the message says so, and names `sub` when it is never used),
+not the same draw again.
 
 A key held on an attribute counts too, once it is clearly a key (given to a
 `jax.random` function in the function, or, for `self.<attr>`, anywhere in the class,

@@ -179,6 +179,20 @@ class PrngKeyReuseChecks:
         body = reuse.body
         fn = body.name.value if isinstance(body, cst.FunctionDef) else "<lambda>"
         prim = self.ctx.code(reuse.loop.func) if isinstance(reuse.loop, cst.Call) else "?"
+        if reuse.how == "stored-split":
+            unused = self._split_key_unused(reuse)
+            tail = (
+                f"`{unused}`, split from it, is never used: was it meant for `{first.by}`?"
+                " (`jax_debug_key_reuse` rejects a key both drawn from and split)"
+                if unused is not None
+                else _draw_and_split(first)
+            )
+            return (
+                f"is consumed {_by(first, self.ctx.model)} at line {line(self, first.arg)} and"
+                f" returned in the carry of `{fn}`, the body of"
+                f" `lax.{prim.split('.')[-1]}` at line {line(self, reuse.loop)}, whose next"
+                f" iteration splits it at line {line(self, reuse.second.arg)}: {tail}"
+            )
         if reuse.how == "stored":
             return (
                 f"is consumed {_by(first, self.ctx.model)} at line {line(self, first.arg)} and returned"
