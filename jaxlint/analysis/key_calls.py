@@ -179,9 +179,10 @@ class _CallWalker:
             return None
         if qn in ONCE_CALLERS or qn in MAPPERS or qn in LOOP_BODIES:
             self._function_args(call, qn, args)
+            ignored = self._ignored_operands(call, qn) if qn in ONCE_CALLERS else ()
             # the carry, operands and trees: consumed, as by any function we cannot see
             for arg, v, inside in args:
-                if self.a.resolve_function(arg.value) is None:
+                if self.a.resolve_function(arg.value) is None and id(arg) not in ignored:
                     self._consume_arg(call, arg.value, v, inside, CALL)
             return None
         if qn is not None and (qn in TRANSFORMS or qn.startswith("jax.random.")):
@@ -690,6 +691,31 @@ class _CallWalker:
             if val is not None:
                 self._consume(val, Use(call, call, CALL, key_name=name, through=inner))
 
+    def _ignored_operands(self, call: cst.Call, qn: str) -> set[int]:
+        """``id`` of the operands of ``lax.cond(p, f, g, *ops)`` / ``lax.switch(i, [f, g],
+        *ops)`` that every branch ignores (``lambda _: self.resample(key)``): the
+        branches are functions of this file and none reads the parameter an operand
+        becomes, so the operand is handed to nothing."""
+        positional = [a for a in call.args if a.keyword is None]
+        if any(a.star for a in positional) or len(positional) != len(call.args):
+            return set()
+        if qn == "jax.lax.cond":
+            branches = [a.value for a in positional[1:3]]
+            operands = positional[3:]
+        else:
+            if len(positional) < 2 or type(positional[1].value) not in (cst.List, cst.Tuple):
+                return set()
+            branches = [el.value for el in positional[1].value.elements]  # type: ignore[attr-defined]
+            operands = positional[2:]
+        fns = [self.a.resolve_function(b) for b in branches]
+        if not fns or any(fn is None for fn in fns):
+            return set()
+        ignored: set[int] = set()
+        for i, arg in enumerate(operands):
+            if all(_param_unused(fn, i) for fn in fns):  # type: ignore[arg-type]
+                ignored.add(id(arg))
+        return ignored
+
     def _function_args(
         self,
         call: cst.Call,
@@ -748,3 +774,16 @@ def _keys_unread(
         for arg, v, inside in args
         if v is not None or inside
     )
+
+
+def _param_unused(fn: cst.FunctionDef | cst.Lambda, index: int) -> bool:
+    """The ``index``-th positional parameter of ``fn`` exists, is plain, and its body never
+    names it."""
+    params = fn.params
+    if isinstance(params.star_arg, cst.Param):
+        return False  # ``*args`` may take it
+    positional = [*params.posonly_params, *params.params]
+    if index >= len(positional):
+        return False
+    name = positional[index].name.value
+    return not any(type(n) is cst.Name and n.value == name for n in descendants(fn.body))

@@ -183,6 +183,11 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_cond_operand_ignored_by_branches.py",
+        note="`lax.cond` given the key as an operand that both branches ignore (`_`)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_object_built_per_draw.py",
         note="every call of the method is on an object just built with its own key"
         " (`GaussianMatrix(..., key=k).get_2d_array()`)",
