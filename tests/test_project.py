@@ -604,3 +604,39 @@ def test_x64_from_a_conftest_above_without_a_project_marker(
         assert found == []
     else:
         assert found == [(f"proj/{folder}/state/test_bessel.py", 5, "JAX603")]
+
+
+def test_a_branch_that_a_default_keeps_off_the_traced_path_traces_nothing(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """``coeffs(x, y, use_jax=True)`` is traced because another module's jitted code calls
+    it, never passing ``use_jax``: its ``else`` branch, a NumPy helper for host callers
+    (``coeffs(x, y, use_jax=False)``), never runs traced (jax-galsim, fresh-2026-12g). A
+    helper in the branch the default takes is still traced."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "interp.py").write_text(
+        "import numpy as np\n"
+        "import jax.numpy as jnp\n\n\n"
+        "def coeffs(x, y, use_jax=True):\n"
+        "    if use_jax:\n"
+        "        return on_device(x, y)\n"
+        "    else:\n"
+        "        return on_host(x, y)\n\n\n"
+        "def on_device(x, y):\n"
+        "    return jnp.diff(y) / jnp.diff(x), np.asarray(y)\n\n\n"
+        "def on_host(x, y):\n"
+        "    return np.diff(np.asarray(y)) / np.diff(np.asarray(x))\n"
+    )
+    (pkg / "model.py").write_text(
+        "import jax\n"
+        "import jax.numpy as jnp\n\n"
+        "from pkg.interp import coeffs\n\n\n"
+        "@jax.jit\n"
+        "def profile(k):\n"
+        "    return coeffs(k, jnp.sin(k))\n"
+    )
+    found = codes(check(tmp_path, "--no-cache", "pkg", capsys=capsys, monkeypatch=monkeypatch))
+    assert [f for f in found if f[0] == "pkg/interp.py"] == [("pkg/interp.py", 13, "JAX101")]

@@ -110,8 +110,11 @@ class _Seeds:
             elif keyword in ("*", "**"):
                 lvl = min(lvl, Level.MAYBE)
                 names = positional[i:] if keyword == "*" else all_param_names(fn)
+                info.external_passed = None
             elif keyword in info.param_levels:
                 names = [keyword]
+            if info.external_passed is not None:
+                info.external_passed.update(names)
             for pname in names:
                 if pname in info.static_params:
                     continue

@@ -64,6 +64,9 @@ class TracedFunction:
     external: bool = False
     """Traced only because traced code of another module of the project calls it (not
     by a transform or a traced caller of this module)."""
+    external_passed: set[str] | None = field(default_factory=set)
+    """The parameters those calls pass (``None``: unknown, a ``*args``/``**kw`` call);
+    the others keep their defaults in every traced call."""
     contract: bool = False
     """Traced by a framework's contract (a Flax module's ``__call__``, an optax
     ``update``; see :mod:`jaxlint.analysis.trace_contract`): it runs traced whenever the

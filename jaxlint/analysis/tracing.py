@@ -87,6 +87,28 @@ __all__ = [
 ]
 
 
+def _literal_truth(expr: cst.BaseExpression) -> bool | None:
+    """The truth of a literal default: ``True``, ``False``, ``None``, a number, a string."""
+    kind = type(expr)
+    if kind is cst.Name and expr.value in ("True", "False", "None"):  # type: ignore[attr-defined]
+        return expr.value == "True"  # type: ignore[attr-defined]
+    if kind is cst.Integer or kind is cst.Float:
+        return bool(float(expr.value))  # type: ignore[attr-defined]
+    if kind is cst.SimpleString:
+        return bool(expr.evaluated_value)  # type: ignore[attr-defined]
+    return None
+
+
+def _test_truth(test: cst.BaseExpression, values: dict[str, bool]) -> bool | None:
+    """``p`` or ``not p`` for a parameter ``p`` whose truth ``values`` gives."""
+    if type(test) is cst.Name:
+        return values.get(test.value)  # type: ignore[attr-defined]
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[attr-defined]
+        inner = _test_truth(test.expression, values)  # type: ignore[attr-defined]
+        return None if inner is None else not inner
+    return None
+
+
 def _static_text(expr: cst.BaseExpression) -> str | None:
     """The value of a plain string literal."""
     if type(expr) is not cst.SimpleString:
@@ -727,6 +749,37 @@ class TraceAnalysis(_Seeds, _Contract):
                 if self.owner.get(key) is info:
                     del self.owner[key]
 
+    def _skipped_by_defaults(self, caller: TracedFunction, call: cst.Call) -> bool:
+        """In a function traced only because another module's traced code calls it,
+        ``call`` lies in the branch of an ``if`` on a parameter that no such call passes,
+        which its default (a literal) keeps from running: ``if use_jax: ... else:
+        host_helper(x)`` with ``use_jax=True`` left at its default."""
+        passed = caller.external_passed
+        if not caller.external or caller.caller is not None or caller.transforms:
+            return False
+        if passed is None or type(caller.node) is not cst.FunctionDef:
+            return False
+        defaults: dict[str, bool] = {}
+        params = caller.node.params
+        for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+            if param.default is not None and param.name.value not in passed:
+                truth = _literal_truth(param.default)
+                if truth is not None:
+                    defaults[param.name.value] = truth
+        if not defaults:
+            return False
+        parents = self.model.parents
+        child: cst.CSTNode = call
+        current = parents.get(id(call))
+        while current is not None and current is not caller.node:
+            if type(current) is cst.If:
+                truth = _test_truth(current.test, defaults)  # type: ignore[attr-defined]
+                if truth is not None and (child is current.body) is not truth:  # type: ignore[attr-defined]
+                    return True
+            child = current
+            current = parents.get(id(current))
+        return False
+
     def _module_walker(self) -> _FunctionWalker:
         return _FunctionWalker(self, None)
 
@@ -752,6 +805,8 @@ class TraceAnalysis(_Seeds, _Contract):
         skip_first: bool,
     ) -> None:
         """A call from traced code to a function of this module: that function is traced."""
+        if self._skipped_by_defaults(caller, call):
+            return
         info = self.functions.get(id(target))
         if info is None:
             info = TracedFunction(
