@@ -185,6 +185,31 @@ SPLITTERS = textwrap.dedent(
                 elif isinstance(x, jcore.Jaxpr):
                     yield x
 
+    def local_impl(eqn):
+        # the jaxpr of the Python implementation of a `random_*` primitive whose `impl`
+        # only binds it again (`random_gamma`, `random_poisson` from JAX 0.12.1: their
+        # implementation is the `_gamma_impl_local` / `_poisson_impl_local` of JAX's
+        # random module, which the lowering runs), or None
+        import inspect
+        import importlib
+
+        name = eqn.primitive.name.removeprefix("random_")
+        for mod in ("jax._src.random.core", "jax._src.random"):
+            try:
+                module = importlib.import_module(mod)
+            except ImportError:
+                continue
+            fn = getattr(module, f"_{name}_impl_local", None) or getattr(
+                module, f"_{name}_impl", None
+            )
+            if fn is None:
+                continue
+            accepted = inspect.signature(fn).parameters
+            params = {k: v for k, v in eqn.params.items() if k in accepted}
+            avals = [jax.ShapeDtypeStruct(v.aval.shape, v.aval.dtype) for v in eqn.invars]
+            return jax.make_jaxpr(functools.partial(fn, **params))(*avals).jaxpr
+        return None
+
     def walk(jaxpr, keys, found, depth=0):
         for eqn in jaxpr.eqns:
             uses = [
@@ -216,6 +241,9 @@ SPLITTERS = textwrap.dedent(
                         found.add("unknown " + prim)
                         continue
                     walk(sub, {sub.invars[i] for i in uses}, found, depth)
+            elif prim.startswith("random_") and depth < 3 and local_impl(eqn) is not None:
+                sub = local_impl(eqn)
+                walk(sub, {sub.invars[i] for i in uses}, found, depth + 1)
             elif getattr(eqn.primitive, "impl", None) is not None and depth < 3:
                 avals = [jax.ShapeDtypeStruct(v.aval.shape, v.aval.dtype) for v in eqn.invars]
                 impl = functools.partial(eqn.primitive.impl, **eqn.params)
