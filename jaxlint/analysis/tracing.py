@@ -99,22 +99,12 @@ def _literal_truth(expr: cst.BaseExpression) -> bool | None:
     return None
 
 
-def _test_truth(test: cst.BaseExpression, values: dict[str, bool]) -> bool | None:
-    """``p`` or ``not p`` for a parameter ``p`` whose truth ``values`` gives."""
-    if type(test) is cst.Name:
-        return values.get(test.value)  # type: ignore[attr-defined]
-    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[attr-defined]
-        inner = _test_truth(test.expression, values)  # type: ignore[attr-defined]
-        return None if inner is None else not inner
-    return None
-
-
-def _static_text(expr: cst.BaseExpression) -> str | None:
-    """The value of a plain string literal."""
+def _one_str(expr: cst.BaseExpression) -> str | None:
+    """The value of a single string literal."""
     if type(expr) is not cst.SimpleString:
         return None
-    value = expr.evaluated_value  # type: ignore[attr-defined]
-    return value if isinstance(value, str) else None
+    found = _literal_strs(expr)
+    return found[0] if found else None
 
 
 class TraceAnalysis(_Seeds, _Contract):
@@ -349,13 +339,23 @@ class TraceAnalysis(_Seeds, _Contract):
 
     def _is_dead(self, node: cst.CSTNode) -> bool:
         """``node`` lies in a statement that never runs: one after a statement that always
-        leaves its block (``return``, ``raise``, ``break``, ``continue``), so a transform
-        applied there traces nothing (``return f(x)`` left above an old ``lax.cond(p, f,
-        g, x)``). Asked only of the calls that would make a function traced."""
+        leaves its block (``return``, ``raise``, ``break``, ``continue``), or in the branch
+        of an ``if`` whose test this file decides against it (:meth:`_decided`), so a
+        transform applied there traces nothing (``return f(x)`` left above an old
+        ``lax.cond(p, f, g, x)``). Asked only of the calls that would make a function
+        traced."""
+        return self._never_runs(node, None, {})
+
+    def _never_runs(
+        self, node: cst.CSTNode, stop: cst.CSTNode | None, values: dict[str, bool]
+    ) -> bool:
+        """``node``, climbing its parents up to ``stop``, follows a statement that always
+        leaves its block, or lies in a branch of an ``if`` that :meth:`_decided` (with the
+        truth of the names ``values`` gives) keeps from running."""
         parents = self.model.parents
         child = node
         current = parents.get(id(node))
-        while current is not None:
+        while current is not None and current is not stop:
             kind = type(current)
             if kind is cst.IndentedBlock or kind is cst.Module:
                 for stmt in current.body:  # type: ignore[attr-defined]
@@ -364,26 +364,30 @@ class TraceAnalysis(_Seeds, _Contract):
                     if type(stmt) is cst.SimpleStatementLine and type(stmt.body[-1]) in BLOCK_EXITS:
                         return True
             elif kind is cst.If:
-                truth = self._static_truth(current.test)  # type: ignore[attr-defined]
+                truth = self._decided(current.test, values)  # type: ignore[attr-defined]
                 if truth is not None and (child is current.body) is not truth:  # type: ignore[attr-defined]
                     return True
             child = current
             current = parents.get(id(current))
         return False
 
-    def _static_truth(self, test: cst.BaseExpression) -> bool | None:
-        """The truth of an ``if`` test this file decides, else ``None``: the name of a
-        module it imports (``if "jax" in np.__name__:`` with ``import numpy as np``, the
-        switch of code written for NumPy or JAX), negated or not."""
+    def _decided(self, test: cst.BaseExpression, values: dict[str, bool]) -> bool | None:
+        """The truth of an ``if`` test this file decides, else ``None``: a name whose truth
+        ``values`` gives (a parameter left at its literal default), or a comparison of
+        string literals and names of modules the file imports (``if "jax" in
+        np.__name__:`` with ``import numpy as np``, the switch of code written for NumPy
+        or JAX), negated or not."""
         kind = type(test)
+        if kind is cst.Name:
+            return values.get(test.value)  # type: ignore[attr-defined]
         if kind is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[attr-defined]
-            inner = self._static_truth(test.expression)  # type: ignore[attr-defined]
+            inner = self._decided(test.expression, values)  # type: ignore[attr-defined]
             return None if inner is None else not inner
         if kind is not cst.Comparison or len(test.comparisons) != 1:  # type: ignore[attr-defined]
             return None
         target = test.comparisons[0]  # type: ignore[attr-defined]
-        left = _static_text(test.left) or self._module_name(test.left)  # type: ignore[attr-defined]
-        right = _static_text(target.comparator) or self._module_name(target.comparator)
+        left = _one_str(test.left) or self._module_name(test.left)  # type: ignore[attr-defined]
+        right = _one_str(target.comparator) or self._module_name(target.comparator)
         if left is None or right is None:
             return None
         op = type(target.operator)
@@ -766,19 +770,7 @@ class TraceAnalysis(_Seeds, _Contract):
                 truth = _literal_truth(param.default)
                 if truth is not None:
                     defaults[param.name.value] = truth
-        if not defaults:
-            return False
-        parents = self.model.parents
-        child: cst.CSTNode = call
-        current = parents.get(id(call))
-        while current is not None and current is not caller.node:
-            if type(current) is cst.If:
-                truth = _test_truth(current.test, defaults)  # type: ignore[attr-defined]
-                if truth is not None and (child is current.body) is not truth:  # type: ignore[attr-defined]
-                    return True
-            child = current
-            current = parents.get(id(current))
-        return False
+        return bool(defaults) and self._never_runs(call, caller.node, defaults)
 
     def _module_walker(self) -> _FunctionWalker:
         return _FunctionWalker(self, None)
