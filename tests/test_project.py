@@ -640,3 +640,26 @@ def test_a_branch_that_a_default_keeps_off_the_traced_path_traces_nothing(
     )
     found = codes(check(tmp_path, "--no-cache", "pkg", capsys=capsys, monkeypatch=monkeypatch))
     assert [f for f in found if f[0] == "pkg/interp.py"] == [("pkg/interp.py", 13, "JAX101")]
+
+
+def test_pytest_loads_the_conftest_of_a_tests_folder_for_a_plain_subfolder(
+    tmp_path: Path,
+) -> None:
+    """What JAX603's walk without a project marker rests on (analysis/x64.py): pytest, run
+    from the folder that holds ``tests``, imports ``tests/conftest.py`` before
+    ``tests/state/test_x.py``, though neither folder is a package."""
+    sub = tmp_path / "tests" / "state"
+    sub.mkdir(parents=True)
+    (tmp_path / "tests" / "conftest.py").write_text(
+        'import os\n\nos.environ["JAXLINT_CONFTEST_SEEN"] = "1"\n'
+    )
+    (sub / "test_x.py").write_text(
+        "import os\n\n\ndef test_seen():\n"
+        '    assert os.environ.get("JAXLINT_CONFTEST_SEEN") == "1"\n'
+    )
+    env = {k: v for k, v in os.environ.items() if k != "JAXLINT_CONFTEST_SEEN"}
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
