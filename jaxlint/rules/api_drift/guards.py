@@ -46,6 +46,20 @@ _COMPARE = {
 }
 
 
+def jax_hasattr(model: SemanticModel, test: cst.BaseExpression) -> str | None:
+    """``hasattr(jax.sharding, "use_mesh")``: the JAX name it asks about
+    (``jax.sharding.use_mesh``), else ``None``."""
+    if type(test) is not cst.Call or len(test.args) != 2:  # type: ignore[attr-defined]
+        return None
+    if model.call_name(test) != "builtins.hasattr":  # type: ignore[arg-type]
+        return None
+    owner = model.qualified_name(test.args[0].value) or ""  # type: ignore[attr-defined]
+    attr = test.args[1].value  # type: ignore[attr-defined]
+    if not (owner == "jax" or owner.startswith("jax.")) or type(attr) is not cst.SimpleString:
+        return None
+    return f"{owner}.{attr.evaluated_value}"
+
+
 class VersionGuards:
     """Reads version tests; mixed into :class:`~jaxlint.rules.api_drift.helpers.DriftBase`,
     which records ``_jax_version_names`` and ``_version_flags`` at module level."""
@@ -180,16 +194,10 @@ class VersionGuards:
             if left[0] == "target":
                 return self._compare(left[1], right[1], compare, True)  # type: ignore[arg-type]
             return self._compare(right[1], left[1], compare, False)  # type: ignore[arg-type]
-        if isinstance(test, cst.Call) and len(test.args) == 2:
-            if self.model.call_name(test) != "builtins.hasattr":
+        if isinstance(test, cst.Call):
+            name = jax_hasattr(self.model, test)
+            if name is None:
                 return None
-            owner = self.model.qualified_name(test.args[0].value) or ""
-            attr = test.args[1].value
-            if not (owner == "jax" or owner.startswith("jax.")) or not isinstance(
-                attr, cst.SimpleString
-            ):
-                return None
-            name = f"{owner}.{attr.evaluated_value}"
             drift = self._table.names.get(name) or self._table.module_entry(name)
             if drift is not None and drift.status(self.ctx.target_jax) == "removed":
                 return False

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.diagnostics import Applicability
+from jaxlint.rules.api_drift.guards import jax_hasattr
 from jaxlint.rules.base import Examples, ReplaceNode, Rule
 from jaxlint.rules.sharding.helpers import (
     Speller,
@@ -262,15 +263,7 @@ mesh:` warns from 0.10.1 on, and `jax.sharding.use_mesh` is missing outside
         current = parents.get(id(node))
         while current is not None:
             if type(current) is cst.If and child is current.body:
-                test = current.test
-                if (
-                    type(test) is cst.Call
-                    and len(test.args) == 2
-                    and self.model.call_name(test) == "builtins.hasattr"
-                    and self.model.qualified_name(test.args[0].value) == "jax.sharding"
-                    and type(test.args[1].value) is cst.SimpleString
-                    and test.args[1].value.evaluated_value == "use_mesh"
-                ):
+                if jax_hasattr(self.model, current.test) == "jax.sharding.use_mesh":
                     return True
             child = current
             current = parents.get(id(current))
