@@ -288,6 +288,23 @@ def train(x, batches):
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_import_in_a_docstring_makes_no_cycle(tmp_path: Path, monkeypatch, capsys, jobs) -> None:
+    """``ops``'s docstring shows ``from pkg.train import train`` at the left margin: not
+    an import, so ``ops`` is linted before ``train`` (which imports it) and nothing is
+    linted twice (read as an import it made a cycle that put ``train`` first)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    doc = '"""The step.\n\nUse it as\n\nfrom pkg.train import train\ntrain(x, batches)\n"""\n'
+    (pkg / "ops.py").write_text(doc + PACKAGE_OPS)
+    (pkg / "train.py").write_text(PACKAGE_TRAIN.replace("from pkg import", "from pkg.ops import"))
+    found, _, again = run(tmp_path, monkeypatch, capsys, "--no-cache", "-j", jobs)
+    assert ("pkg/train.py", 9, "JAX102") in found
+    assert again == 0
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_package_and_a_submodule_that_import_each_other_are_linted_once(
     tmp_path: Path, monkeypatch, capsys, jobs
 ) -> None:

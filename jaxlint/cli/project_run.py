@@ -226,6 +226,9 @@ _IMPORT_RE = re.compile(
 """``from a import b, c``, ``from a import (`` names over several lines ``)``, and
 ``import a, b``."""
 _COMMENT_RE = re.compile(r"#[^\n]*")
+_TRIPLE_QUOTED_RE = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
+"""A triple-quoted string: an ``import pkg`` line in a docstring's or a message's example is
+not an import (equinox's ``_module.py`` holds one in a message, which made a cycle)."""
 
 
 def dependency_order(tasks: list[tuple[Path, ...]]) -> list[tuple[Path, ...]]:
@@ -391,6 +394,8 @@ def _head(path: Path, limit: int = 1 << 20) -> str:
 
 def _imported_modules(text: str, mid: ModuleId) -> list[str]:
     out: list[str] = []
+    if '"""' in text or "'''" in text:
+        text = _TRIPLE_QUOTED_RE.sub('""', text)
     for match in _IMPORT_RE.finditer(text):
         source, parenthesized, names, plain = match.groups()
         if parenthesized is not None:
