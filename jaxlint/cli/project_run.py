@@ -55,6 +55,9 @@ class ProjectRun:
         of a file that asked about a module not linted yet is kept for its second lint."""
         self._trees: dict[tuple[str, str], Any] = {}
         self._tree_chars = 0
+        self.imports: dict[str, list[str]] = {}
+        """File -> the modules its import lines name, read once per run (the run's order
+        and the re-check's order both need them)."""
 
     def _root(self, path: Path) -> Path | None:
         folder = os.path.dirname(os.path.abspath(path))
@@ -339,12 +342,16 @@ def import_graph(tasks: list[tuple[Path, ...]]) -> list[list[int]] | None:
     if len(modules) < 2:
         return None
     deps: list[list[int]] = []
+    known = _CURRENT.imports if _CURRENT is not None else {}
     for i, paths in enumerate(tasks):
         mid = ids[i]
         found: list[int] = []
         if mid is not None:
-            text = _head(paths[0])
-            for name in _imported_modules(text, mid):
+            key = str(paths[0])
+            names = known.get(key)
+            if names is None:
+                names = known[key] = _imported_modules(_head(paths[0]), mid)
+            for name in names:
                 j = modules.get(name)
                 if j is not None and j != i:
                     found.append(j)
