@@ -1,4 +1,5 @@
-"""Runtime truth for JAX303-JAX305: what the rules claim, shown by running JAX.
+"""Runtime truth for JAX303-JAX305 (and JAX301 on keys read through attributes): what the
+rules claim, shown by running JAX.
 
 JAX303-JAX305 do not predict an exception: they predict that "random" values repeat.
 Each case below is a program that jaxlint flags (or, for the controls, leaves alone)
@@ -202,6 +203,52 @@ CASES: dict[str, tuple[str, bool, str]] = {
 
         a = jax.random.normal(next_key(), (3,))
         b = jax.random.normal(next_key(), (3,))
+        same = bool((a == b).all())
+        """,
+    ),
+    # JAX301 on a key read through a property of a base class (gwkokab's PRNGKeyMixin):
+    # every read splits the class's key and returns a new one, so no draw repeats
+    "key_property_of_a_base_class": (
+        "JAX301",
+        False,
+        """
+        import jax
+
+        class KeyMixin:
+            _key = jax.random.key(0)
+
+            @property
+            def rng_key(self):
+                cls = type(self)
+                cls._key, sub = jax.random.split(cls._key)
+                return sub
+
+        class Noise(KeyMixin):
+            def pair(self):
+                a = jax.random.normal(self.rng_key, (3,))
+                b = jax.random.normal(self.rng_key, (3,))
+                return a, b
+
+        a, b = Noise().pair()
+        same = bool((a == b).all())
+        """,
+    ),
+    "key_attribute_read_twice": (
+        "JAX301",
+        True,
+        """
+        import jax
+
+        class Noise:
+            def __init__(self):
+                self.rng_key = jax.random.key(0)
+
+            def pair(self):
+                a = jax.random.normal(self.rng_key, (3,))
+                b = jax.random.normal(self.rng_key, (3,))
+                return a, b
+
+        a, b = Noise().pair()
         same = bool((a == b).all())
         """,
     ),

@@ -35,7 +35,7 @@ class _AttrWalker:
         if (
             head == "self"
             and self.attrs is not None
-            and attr.partition(".")[0] in self.attrs.methods
+            and self.attrs.is_property(attr.partition(".")[0])
         ):
             return None  # a property (``def rng(self)``) may give a new key on every read
         if path not in self.evidence:

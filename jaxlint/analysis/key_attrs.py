@@ -19,12 +19,17 @@ stops being tracked (the next read is a new key) when it may have been reassigne
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import libcst as cst
 
 from jaxlint.analysis.key_values import DERIVERS, MAKERS, SPLIT
 from jaxlint.analysis.methods import self_attr
 from jaxlint.analysis.methods import targets as bound_targets
 from jaxlint.analysis.names import SemanticModel
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "setup"})
 """Methods that give an object its initial attributes (Flax's ``setup`` included)."""
@@ -68,9 +73,17 @@ def name_or_dotted(expr: cst.CSTNode) -> str | None:
 class ClassAttrs:
     """What one class says about its ``self.<attr>`` keys."""
 
-    def __init__(self, cls: cst.ClassDef, model: SemanticModel) -> None:
+    def __init__(
+        self,
+        cls: cst.ClassDef,
+        model: SemanticModel,
+        class_of: Callable[[str], dict[str, Any] | None] | None = None,
+    ) -> None:
         self.cls = cls
         self.model = model
+        self._class_of = class_of
+        """What the project says of a class of another module (its ``properties``)."""
+        self._inherited: set[str] | None = None
         self.keys: set[str] = set()
         """Attributes that are keys: given as the key of a ``jax.random`` function, or
         assigned from a key maker."""
@@ -165,6 +178,17 @@ class ClassAttrs:
         this class does not define, ``super()``, ``setattr``, or passes ``self`` on)."""
         return bool(self._opaque - CONSTRUCTORS)
 
+    def is_property(self, attr: str) -> bool:
+        """``self.<attr>`` runs code when read: a method of this class (a ``@property``
+        such as ``def rng(self)``) or a ``@property`` of a base class, of this file or
+        of another module of the project (a mixin whose ``rng_key`` splits a key kept
+        on the class and returns the new half on every read)."""
+        if attr in self.methods:
+            return True
+        if self._inherited is None:
+            self._inherited = _base_properties(self.cls, self.model, self._class_of, 0)
+        return attr in self._inherited
+
     def bases_known(self) -> bool:
         """Every base is a class of this file or a base that assigns no key attribute
         (``object``, ``NamedTuple``, ``eqx.Module``, Flax modules): no inherited method
@@ -183,3 +207,39 @@ class ClassAttrs:
         """A method other than a constructor assigns ``self.<attr>``."""
         methods = self.assigned_in.get(attr, set())
         return bool(methods - CONSTRUCTORS)
+
+
+def _base_properties(
+    cls: cst.ClassDef,
+    model: SemanticModel,
+    class_of: Callable[[str], dict[str, Any] | None] | None,
+    depth: int,
+) -> set[str]:
+    """The ``@property`` names ``cls`` inherits: from base classes of this file (their
+    own bases followed too) and, through ``class_of``, from the project's other modules."""
+    found: set[str] = set()
+    if depth > 4:
+        return found
+    for arg in cls.bases:
+        if arg.keyword is not None or arg.star:
+            continue
+        base = arg.value
+        if type(base) is cst.Name:
+            hit = model.lookup(base.value, model.scope_for(base))
+            local = [b.node for b in hit[1] if b.kind == "class"] if hit is not None else []
+            if len(local) == 1 and type(local[0]) is cst.ClassDef:
+                node = local[0]
+                for stmt in node.body.body:
+                    if type(stmt) is cst.FunctionDef and any(
+                        model.qualified_name(d.decorator) == "builtins.property"
+                        for d in stmt.decorators
+                    ):
+                        found.add(stmt.name.value)
+                found |= _base_properties(node, model, class_of, depth + 1)
+                continue
+        qualname = model.qualified_name(base)
+        if qualname is not None and class_of is not None:
+            info = class_of(qualname)
+            if info is not None:
+                found.update(info.get("properties", ()))
+    return found

@@ -492,7 +492,9 @@ class KeyAnalysis:
         """What ``cls`` says about its ``self.<attr>`` keys (built on first ask)."""
         got = self._class_attrs.get(id(cls))
         if got is None:
-            got = self._class_attrs[id(cls)] = ClassAttrs(cls, self.model)
+            project = self.project
+            class_of = project.class_ if project is not None else None
+            got = self._class_attrs[id(cls)] = ClassAttrs(cls, self.model, class_of)
         return got
 
     def _attr_reports(self, fn: FunctionNode, draws: list[tuple[KeyValue, Use]]) -> None:

@@ -807,6 +807,7 @@ class ProjectFacts:
         attrs: dict[str, str] = {}
         init = bool(entry.get("init"))
         reads = set(entry.get("post_init_reads", ()))
+        properties = set(entry.get("properties", ()))
         for base in entry.get("bases", []):
             if base in FRAMEWORK_BASES:
                 framework = framework or FRAMEWORK_BASES[base]
@@ -817,8 +818,9 @@ class ProjectFacts:
                 attrs.update(inherited.get("attrs", {}))
                 init = init or bool(inherited.get("init"))
                 reads.update(inherited.get("post_init_reads", ()))
+                properties.update(inherited.get("properties", ()))
         attrs.update(entry.get("attrs", {}))
-        return {
+        out = {
             "name": name,
             "framework": framework,
             "attrs": attrs,
@@ -826,6 +828,9 @@ class ProjectFacts:
             "post_init_reads": sorted(reads),
             "where": f"{where}:{entry.get('line', 1)}",
         }
+        if properties:
+            out["properties"] = sorted(properties)
+        return out
 
     def _callers(self) -> list[dict[str, Any]]:
         """Every recorded traced call into this module's functions: from the summaries

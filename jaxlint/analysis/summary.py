@@ -270,8 +270,13 @@ def _class(
             if qn is not None:
                 bases.append(qn)
     attrs: dict[str, str] = {}
+    properties: list[str] = []
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     for stmt in body:
+        if isinstance(stmt, cst.FunctionDef) and any(
+            qualify(d.decorator) == "builtins.property" for d in stmt.decorators
+        ):
+            properties.append(stmt.name.value)
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
@@ -284,6 +289,8 @@ def _class(
                 if qn is not None:
                     attrs[stmt.name.value] = qn
     out: dict[str, Any] = {"line": lines.of_class(cls.name.value), "bases": bases, "attrs": attrs}
+    if properties:
+        out["properties"] = properties  # read by calling code: maybe a new value every read
     reads = post_init_reads(cls)
     if defines(cls, "__init__") or reads is None:
         out["init"] = True  # its constructor runs code of its own (not a plain record)
