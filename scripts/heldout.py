@@ -238,6 +238,41 @@ FRESH_2026_12G: dict[str, tuple[str, str]] = {
     "ramsey": ("0.3.0", "neural processes (probabilistic deep learning)"),
 }
 
+# An eighth fresh set, pinned on 2026-12-06 (later still) before any of its code was
+# downloaded, linted or read, for a third blind read of the traced-code families
+# JAX1xx-JAX4xx, of jaxlint frozen at c335a2d: 24 projects, application-style where
+# possible (training loops, samplers, RL, simulations), disjoint from every set above, from
+# PINNED, from mujoco-mjx and from every project named in docs/precision/. Chosen from the
+# package index's names, versions, upload dates, summaries, declared dependencies and sdist
+# sizes only; latest non-prerelease sdist of each on the index that day
+# (docs/precision/heldout-fresh-h.md says which candidates were left out and why).
+FRESH_2026_12H: dict[str, tuple[str, str]] = {
+    "deepqmc": ("1.3.0", "quantum Monte Carlo (neural wavefunctions)"),
+    "chemtrain": ("0.2.0", "learned molecular-dynamics potentials"),
+    "aws-fortuna": ("0.2.0", "uncertainty quantification (training, calibration)"),
+    "econpizza": ("0.6.10", "macroeconomic models (perfect-foresight solver)"),
+    "harmonic": ("1.3.1", "Bayesian evidence (learned harmonic mean)"),
+    "pzflow": ("4.0.0", "normalising flows for tabular data"),
+    "apebench": ("0.1.1", "neural PDE emulator benchmark"),
+    "mbirjax": ("0.7.3", "tomographic reconstruction"),
+    "diffstar": ("1.0.3", "galaxy star-formation histories"),
+    "jaxgcrl": ("0.2.8", "goal-conditioned RL (Brax/MJX)"),
+    "jaxtari": ("0.2.0", "RL environments (Atari games)"),
+    "kups": ("1.0.8", "molecular simulation toolkit"),
+    "apax": ("0.14.0", "machine-learned interatomic potentials"),
+    "minimax-lib": ("0.2.0", "RL autocurricula"),
+    "dopamax": ("0.2.1", "RL algorithms (pure JAX)"),
+    "cax": ("0.4.4", "cellular automata (neural CA)"),
+    "jaxsnn": ("0.3.0", "event-based spiking neural networks"),
+    "astronomix": ("0.6.6", "astrophysical (magneto)hydrodynamics"),
+    "esquilax": ("2.1.0", "multi-agent simulation"),
+    "gensbi": ("0.5.1", "simulation-based inference (generative)"),
+    "hgfx": ("1.0.0", "hierarchical Gaussian filters"),
+    "jsmfsb": ("1.1.7", "stochastic simulation (systems biology)"),
+    "marl-battlegrounds": ("1.0.3", "multi-agent RL benchmark"),
+    "dftax": ("0.9.3", "density-functional theory (Kohn-Sham)"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -295,6 +330,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12g",
         ROOT / "docs" / "precision" / "heldout-fresh-g.md",
         "_results-fresh-2026-12g",
+    ),
+    "fresh-2026-12h": HeldoutSet(
+        FRESH_2026_12H,
+        "jaxlint-heldout-fresh-2026-12h",
+        ROOT / "docs" / "precision" / "heldout-fresh-h.md",
+        "_results-fresh-2026-12h",
     ),
 }
 DEFAULT_SET = "original"
