@@ -396,3 +396,26 @@ def test_jax301_wording_identical_draws_and_split_after_split_n() -> None:
     first = jax.random.key_data(jax.random.split(key))
     many = jax.random.key_data(jax.random.split(key, 5))
     assert np.array_equal(first, many[:2])
+
+
+@pytest.mark.parametrize("impl", [None, "threefry2x32", "rbg", "unsafe_rbg"])
+def test_jax301_wording_one_draw_decides_the_other(impl) -> None:
+    """JAX301's wordings for two samplers on one key with the same shape (and no
+    ``dtype``/``minval``/``maxval``): "`bernoulli` is exactly `uniform(...) < p`" and
+    "`normal(...) < norm.ppf(p)`" at every position, and "each value of `normal` is an
+    increasing function of the value of `uniform` at the same position"."""
+    import jax
+    import numpy as np
+    from jax.scipy.stats import norm
+
+    for seed in range(3):
+        key = jax.random.key(seed, impl=impl) if impl else jax.random.PRNGKey(seed)
+        for shape in [(8,), (30, 7)]:
+            u = np.asarray(jax.random.uniform(key, shape))
+            x = np.asarray(jax.random.normal(key, shape))
+            for p in (0.1, 0.3, 0.5, 0.9):
+                b = np.asarray(jax.random.bernoulli(key, p, shape))
+                assert np.array_equal(b, u < p)
+                assert np.array_equal(b, x < np.asarray(norm.ppf(p)))
+            order = np.argsort(u.ravel(), kind="stable")
+            assert np.all(np.diff(x.ravel()[order]) >= 0)

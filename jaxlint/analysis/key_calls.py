@@ -50,6 +50,9 @@ from jaxlint.analysis.records import defines, post_init_reads
 from jaxlint.analysis.transforms import TRANSFORMS
 from jaxlint.analysis.walk import descendants
 
+_SELECTS = frozenset({"jax.numpy.where", "jax.lax.select", "numpy.where"})
+"""``where(condition, a, b)``: every position takes its value from ``a`` or from ``b``."""
+
 if TYPE_CHECKING:
     from jaxlint.analysis.key_values import FunctionNode, KeyValue
 
@@ -77,6 +80,24 @@ class _CallWalker:
 
     # -- calls -------------------------------------------------------------------------
 
+    def _select(self, call: cst.Call) -> None:
+        """``jnp.where(c, a, b)``: each position keeps ``a``'s value or ``b``'s, never both,
+        so a key consumed in ``a`` and again in ``b`` gives no value drawn twice from the
+        same bits (the alternatives are walked as the branches of ``a if c else b``)."""
+        self._eval(call.args[0].value)
+        before = self.state
+        if before is None:
+            return
+        self.depth += 1
+        self.state = before.copy()
+        self._eval(call.args[1].value)
+        first = self.state
+        self.state = before.copy()
+        self._eval(call.args[2].value)
+        second = self.state
+        self.depth -= 1
+        self.state = self._join([s for s in (first, second) if s is not None], call)
+
     def _call(self, call: cst.Call) -> KeyValue | None:
         func = call.func
         qn = self.model.call_name(call)
@@ -88,6 +109,15 @@ class _CallWalker:
             receiver = self._eval(func.value)
         elif func_kind is cst.Call:
             self._eval(func)
+        if (
+            qn in _SELECTS
+            and len(call.args) == 3
+            and not any(a.keyword or a.star for a in call.args)
+            and type(call.args[1].value) is cst.Call
+            and type(call.args[2].value) is cst.Call
+        ):
+            self._select(call)  # two computed alternatives (a key chosen by name: below)
+            return None
         args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]] = []
         for arg in call.args:
             v = self._eval(arg.value)

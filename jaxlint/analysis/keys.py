@@ -334,14 +334,15 @@ class KeyAnalysis:
         """How two ``jax.random`` draws of one key relate: ``same`` (the same function
         and arguments: equal values), ``prefix`` (the same function, only the shape
         differs: the smaller repeats the start of the larger), ``split`` (``split(key)``
-        after ``split(key, n)``, or the reverse: the same first keys), ``other`` (the
-        same bits through different functions or arguments); ``None`` unless both uses
-        are ``jax.random`` draws."""
+        after ``split(key, n)``, or the reverse: the same first keys), ``bernoulli-normal``,
+        ``bernoulli-uniform`` and ``normal-uniform`` (one decides the other position by
+        position, see :func:`_decided`), ``other`` (the same bits through different
+        functions or arguments); ``None`` unless both uses are ``jax.random`` draws."""
         first, second = reuse.first, reuse.second
         if first.kind != RANDOM or second.kind != RANDOM or first is second:
             return None
         if first.qualname != second.qualname:
-            return "other"
+            return _decided(first, second) or "other"
         a, b = _draw_args(first.call), _draw_args(second.call)
         if a[1:] == b[1:]:
             return "same"
@@ -643,3 +644,39 @@ def compiled_function_of(
         else:
             return None
     return None
+
+
+_DECIDED_SHAPE_SLOT = {
+    "jax.random.bernoulli": ("2", "shape", {"", "p", "shape"}),
+    "jax.random.uniform": ("1", "shape", {"", "shape"}),
+    "jax.random.normal": ("1", "shape", {"", "shape"}),
+}
+"""For each sampler whose values one bit pattern decides position by position: the
+shape's slot (position, keyword) and the keywords allowed (no ``dtype``, ``minval``,
+``maxval``: those change the values' bits or scale)."""
+
+
+def _decided(first: Use, second: Use) -> str | None:
+    """``bernoulli-normal``, ``bernoulli-uniform`` or ``normal-uniform`` when both draws use the same shape, written the same way,
+    and no other argument (``bernoulli`` also its ``p``): on JAX 0.12 ``bernoulli(key, p,
+    s)`` is exactly ``uniform(key, s) < p`` and ``normal(key, s) < norm.ppf(p)``, and
+    ``normal(key, s)`` is an increasing function of ``uniform(key, s)`` at every
+    position, for every PRNG implementation (``tests/test_prng_runtime.py``)."""
+    shapes = []
+    for use in (first, second):
+        slot = _DECIDED_SHAPE_SLOT.get(use.qualname or "")
+        if slot is None:
+            return None
+        position, keyword, allowed = slot
+        args = _draw_args(use.call)
+        if len(args) > int(position) + 1 or any(k not in allowed for k, _ in args):
+            return None
+        shape = [
+            v for i, (k, v) in enumerate(args) if k == keyword or (not k and str(i) == position)
+        ]
+        if len(shape) != 1:
+            return None
+        shapes.append(shape[0])
+    if shapes[0] != shapes[1]:
+        return None
+    return "-".join(sorted((use.qualname or "").rsplit(".", 1)[-1] for use in (first, second)))

@@ -15,6 +15,11 @@ EXAMPLES = Examples(__file__)
 # under 400 lines: tests/test_rule_examples.py); the class names them as VALID/INVALID.
 VALID_EXAMPLES = [
     EXAMPLES.valid(
+        "valid_where_keeps_one_of_two_draws.py",
+        note="`jnp.where` keeps one of the two draws at every position: a mixture, no reuse",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_stateful_rng_helper_called_twice.py",
         note="a stateful RNG helper (`global KEY`, split and rebound) gives each call a new key",
         runs=True,
@@ -350,7 +355,8 @@ INVALID_EXAMPLES = [
         column=28,
         message_contains=(
             "by `jax.random.normal` at line 7 and again by `jax.random.uniform` at line 8:"
-            " both draws come from the same random bits, so they are correlated"
+            " each value of `jax.random.normal` is an increasing function of the value of"
+            " `jax.random.uniform` at the same position (the same random bits)"
         ),
         raises="KeyReuseError",
     ),
@@ -425,10 +431,12 @@ INVALID_EXAMPLES = [
         line=9,
         message_contains=(
             "by `jax.random.normal` at line 8 and again by `jax.random.bernoulli` at line 9:"
-            " both draws come from the same random bits, so they are correlated"
+            " `jax.random.bernoulli` is exactly `jax.random.normal(...) < norm.ppf(0.5)` at"
+            " every position (the same random bits), so one draw decides the other"
         ),
         raises="KeyReuseError",
         filename="tests/test_data.py",
+        note="the mask is exactly `x < 0`: the masked mean only ever sees negative values",
     ),
     EXAMPLES.invalid(
         "invalid_test_split_key_never_used.py",
@@ -586,13 +594,21 @@ to check they agree), paired index draws that keep two arrays aligned
 (`choice(key, xs, (b,))` and `choice(key, ys, (b,))`, or `permutation`), and a
 key given to `model.init(key, ...)` of a module the file imports (it may split
 the key or only fold it in; this file cannot tell). Comparing shapes
-(`x.shape == y.shape`, `len`) is not comparing values.
+(`x.shape == y.shape`, `len`) is not comparing values. Nor are the two alternatives of
+`jnp.where(c, a, b)` (or `lax.select`) a reuse: every position keeps the value of `a`
+or of `b`, never both, so no value depends on another drawn from the same bits (a
+mixture such as `where(u < 0.8, randint(k, (), 24, 31), randint(k, (), 31, 37))`), by
+construction rather than by how JAX 0.12 happens to draw; JAX's `jax_debug_key_reuse`
+checker still rejects it.
 
 The message says what the evidence shows: the same sampler with the same
 arguments (the two draws are identical), only the shape differing (the smaller
 draw repeats the first values of the larger one: `normal(k, (2, d))` is the
 first rows of `normal(k, (4, d))`), `split(key)` after `split(key, n)` (the same
-first keys), two different samplers (correlated draws), a draw and a split (JAX's
+first keys), two different samplers (correlated draws; for `bernoulli`, `uniform` and `normal` of
+one shape, exactly how: `bernoulli(k, p, s)` is `uniform(k, s) < p` and
+`normal(k, s) < norm.ppf(p)`, and `normal(k, s)` an increasing function of
+`uniform(k, s)`, position by position), a draw and a split (JAX's
 checker rejects them; what the split's keys share with the draw depends on the
 sampler: `permutation`, `randint`, `choice` without `p=`, `gamma`, `beta`, `t`,
 `poisson`, `binomial` and the others that split their key themselves use the very

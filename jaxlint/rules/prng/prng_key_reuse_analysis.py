@@ -246,6 +246,8 @@ class PrngKeyReuseChecks:
             )
         if relation == "split":
             return "both splits return the same first keys"
+        if relation in _DECIDED:
+            return _decided_why(relation, reuse)
         if relation == "other" and SPLIT in (reuse.first.qualname, reuse.second.qualname):
             draw = reuse.second if reuse.first.qualname == SPLIT else reuse.first
             unused = self._split_key_unused(reuse) if draw.draws_from_key else None
@@ -282,6 +284,36 @@ class PrngKeyReuseChecks:
                 )
             return "if it draws, both draws come from the same random bits"
         return "both draw from the same random bits, so the results are correlated"
+
+
+_DECIDED = frozenset({"bernoulli-normal", "bernoulli-uniform", "normal-uniform"})
+
+
+def _decided_why(relation: str, reuse: Reuse) -> str:
+    """Two samplers that turn the same random bits into values position by position, so
+    that one draw decides the other (measured on JAX 0.12: ``tests/test_prng_runtime.py``)."""
+    by = {(u.qualname or "").rsplit(".", 1)[-1]: u.by for u in (reuse.first, reuse.second)}
+    if relation == "normal-uniform":
+        return (
+            f"each value of `{by['normal']}` is an increasing function of the value of"
+            f" `{by['uniform']}` at the same position (the same random bits), so the two"
+            " draws are not independent"
+        )
+    other = "uniform" if relation == "bernoulli-uniform" else "normal"
+    bern = reuse.first if reuse.first.qualname == "jax.random.bernoulli" else reuse.second
+    p = "0.5"  # bernoulli's default
+    for i, arg in enumerate(bern.call.args):
+        if (arg.keyword is None and i == 1) or (
+            arg.keyword is not None and arg.keyword.value == "p"
+        ):
+            p = " ".join(cst.Module([]).code_for_node(arg.value).split())
+    if len(p) > 30:
+        p = "p"
+    threshold = p if other == "uniform" else f"norm.ppf({p})"
+    return (
+        f"`{by['bernoulli']}` is exactly `{by[other]}(...) < {threshold}` at every position"
+        " (the same random bits), so one draw decides the other"
+    )
 
 
 def _draw_and_split(draw: Use) -> str:
