@@ -66,8 +66,11 @@ It stays silent when the variable is rebound from the result
 (`state = step(state, batch)`, `state, metrics = step(state, batch)`), deleted,
 or only its metadata is read (`x.shape`, `x.dtype`, `len(x)`, `x.is_deleted()`),
 when it is a NumPy array or a Python literal (JAX donates its own device copy),
-and on attribute reads of a value that may be a pytree with static fields
-(`state.apply_fn`). `flax.nnx.jit` is not covered: it writes the new state back
+on attribute reads of a value that may be a pytree with static fields
+(`state.apply_fn`), and where the call runs while an outer `jit` traces (in a jitted
+function, or a helper that jitted code calls): donation applies to an eager call
+only, and under a trace there is no buffer to delete (checked on JAX 0.12: the
+argument is not deleted and reading it again works). `flax.nnx.jit` is not covered: it writes the new state back
 into the donated modules and variables, so reading them afterwards is how NNX is
 used.
 
@@ -161,6 +164,11 @@ compiled program donates.
         ),
         EXAMPLES.valid("valid_donation.py", note="no donation", runs=True),
         EXAMPLES.valid(
+            "valid_donated_inside_outer_jit.py",
+            note="the donating call runs while the outer jit traces: nothing is deleted",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_nnx_jit_updates_donated_modules.py",
             note="nnx.jit updates donated modules in place",
         ),
@@ -242,6 +250,9 @@ compiled program donates.
         donated = jitted.chosen(("donate_argnums",), "donate_argnames")
         if not donated:
             return
+        outer = self.ctx.trace.traced_function_of(node)
+        if outer is not None and outer.staging:
+            return  # called while an outer jit traces: nothing is donated (no buffer exists)
         for arg, param in jitted.argument_params(node):
             if param not in donated or not isinstance(arg.value, cst.Name):
                 continue
