@@ -77,6 +77,8 @@ class DriftChecks(DriftBase):
         drift = self._table.names.get(qualname)
         if drift is None:
             return
+        if _assigned_to(node, self.model.parents.get(id(node))):
+            return  # ``jax.random.KeyArray = jax.Array``: a shim defines the name, reads nothing
         self._cover_inner(node)
         if self._via_reported_import(node):
             return
@@ -478,3 +480,12 @@ class DriftChecks(DriftBase):
                 fix_message=f"Rewrite the import of `{name}`"
                 + (" and its uses" if plan is not None and plan.ops else ""),
             )
+
+
+def _assigned_to(node: cst.Attribute, parent: cst.CSTNode | None) -> bool:
+    """``node`` is the target of an assignment or a ``del`` (a compatibility shim that
+    puts a removed name back, ``jax.random.KeyArray = jax.Array``): nothing reads the
+    removed API there, and rewriting the target would assign to another name."""
+    if type(parent) is cst.AssignTarget or type(parent) is cst.AnnAssign:
+        return parent.target is node
+    return type(parent) is cst.Del and parent.target is node

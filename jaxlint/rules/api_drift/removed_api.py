@@ -32,7 +32,9 @@ internals that moved to `jax.extend.core`, array methods (`x.device()`,
 arguments (`jnp.array(x, dtype, copy)`), removed config options, and more (the
 full table is below). Attribute uses are reported at each use; a name imported
 with `from ... import ...` (or `import ... as ...`) is reported once, at its
-import, and its fix rewrites the import together with its uses.
+import, and its fix rewrites the import together with its uses. An assignment to
+the name (`jax.random.KeyArray = jax.Array`, a shim that puts it back for an older
+library) reads nothing and is not reported.
 
 It also flags names that no JAX release ever had but that are easy to write by
 analogy: `jax.tree.tree_map` and the other `jax.tree_util` names spelled under
@@ -132,6 +134,12 @@ removal version the flagged line raises as soon as it runs.
     )
     VALID = [
         EXAMPLES.valid("valid_out_jax_tree_map_f_tree.py"),
+        EXAMPLES.valid(
+            "valid_shim_assigns_removed_name.py",
+            note="a compatibility shim puts the removed name back for an old library: nothing"
+            " reads the removed API, and rewriting the target would assign to `jax.Array`",
+            runs=True,
+        ),
         EXAMPLES.valid("valid_leaves_jax_tree_util_tree_leaves.py"),
         EXAMPLES.valid("valid_out_tree_map_f_t.py"),
         EXAMPLES.valid("valid_out_jax_tree_map_f_t.py", target_jax="0.5.0"),
