@@ -1494,3 +1494,34 @@ def test_a_branch_on_an_imported_modules_name_is_decided(
         """
     )
     assert (p.fn("spence") is not None) is traced
+
+
+def test_tuple_returns_with_a_starred_element_are_known_from_both_ends() -> None:
+    """``return (*rows, n, rep)``: the names before the star take the parts before it,
+    the names after it the last parts (counted from the end), the names between the
+    starred value (dftax's ``ra, rb, rc, sa, sb, sc, nprims, rep = _class_rows(cls)``,
+    whose ``nprims`` and ``rep`` come from a static plan next to ``jnp`` rows)."""
+    p = Probe(
+        """
+        import jax
+        import jax.numpy as jnp
+
+        PLAN = ((2, (0, 1)), (3, (1, 2)))
+
+        def rows_of(x, cls):
+            rows = (x * 2, x + 1, jnp.cos(x))
+            return (*rows, cls[0], cls[1])
+
+        @jax.jit
+        def f(x):
+            for cls in PLAN:
+                a, b, c, n, rep = rows_of(x, cls)
+                first, *rest = rows_of(x, cls)
+            return a, b, c, n, rep, first, rest
+        """
+    )
+    assert p.level_of("a", 1) is T
+    assert p.level_of("c", 1) is T
+    assert p.level_of("n", 1) is S
+    assert p.level_of("rep", 1) is S
+    assert p.level_of("first", 1) is T  # a starred target: the whole value, as before

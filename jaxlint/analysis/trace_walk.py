@@ -320,18 +320,15 @@ class _FunctionWalker:
             parts = self.a.call_parts.get(id(small.value))
             for t in small.targets:
                 target = t.target
-                if (
-                    parts is not None
-                    and type(target) in (cst.Tuple, cst.List)
-                    and len(target.elements) == len(parts)  # type: ignore[attr-defined]
-                    and not any(
-                        type(el.value) is cst.StarredElement
-                        for el in target.elements  # type: ignore[attr-defined]
-                    )
-                ):
+                placed = (
+                    _by_position(target, parts, self.a.call_star.get(id(small.value)))
+                    if parts is not None
+                    else None
+                )
+                if placed is not None:
                     # ``n, y = helper(x)`` for ``return x.shape[0], x * 2``: by position
-                    for el, part in zip(target.elements, parts, strict=True):  # type: ignore[attr-defined]
-                        self._bind(el.value, part)
+                    for el, part in placed:
+                        self._bind(el, part)
                 else:
                     self._bind(target, val)
         elif kind is cst.AnnAssign:
@@ -366,15 +363,20 @@ class _FunctionWalker:
         parts_of = self.a.return_parts
         if key in parts_of and parts_of[key] is None:
             return
-        if type(value) is not cst.Tuple or any(
-            type(el.value) is cst.StarredElement for el in value.elements
-        ):
+        if type(value) is not cst.Tuple:
             parts_of[key] = None
+            return
+        stars = [i for i, el in enumerate(value.elements) if type(el) is cst.StarredElement]
+        star = stars[0] if len(stars) == 1 else None
+        if len(stars) > 1 or (key in parts_of and self.a.return_star.get(key) != star):
+            parts_of[key] = None  # two stars, or tuples that do not line up
             return
         parts = [self.a.values.get(id(el.value), MAYBE) for el in value.elements]
         prev = parts_of.get(key)
         if prev is None:
             parts_of[key] = parts
+            if star is not None:
+                self.a.return_star[key] = star
         elif len(prev) == len(parts):
             parts_of[key] = [join(a, b) for a, b in zip(prev, parts, strict=True)]
         else:
@@ -685,6 +687,9 @@ class _FunctionWalker:
             parts = self.a.return_parts.get(id(fn))
             if ret is not None and parts is not None and not _yields(fn):
                 self.a.call_parts[id(call)] = parts
+                star = self.a.return_star.get(id(fn))
+                if star is not None:
+                    self.a.call_star[id(call)] = star
                 self.a.parts_read.append((id(fn), tuple(p.level for p in parts)))
             if ret is not None:
                 return ret if ret.level <= joined.level or ret.origin is None else ret
@@ -824,3 +829,35 @@ def _short(qn: str) -> str:
         if qn.startswith(long):
             return short + qn[len(long) :]
     return qn
+
+
+def _by_position(
+    target: cst.BaseAssignTargetExpression, parts: list[Val], star: int | None
+) -> list[tuple[cst.BaseExpression, Val]] | None:
+    """Each name of a tuple target with the part of a returned tuple display it gets:
+    ``n, y = helper(x)`` for ``return x.shape[0], x * 2``, and, when the display holds one
+    starred element (``return (*rows, n, rep)``), the names before it from the start, the
+    names after it from the end and the names in between from the starred value.
+    ``None``: not a tuple target of a length that lines up (or a starred target)."""
+    if type(target) not in (cst.Tuple, cst.List):
+        return None
+    elements = target.elements  # type: ignore[attr-defined]
+    if any(type(el) is cst.StarredElement for el in elements):
+        return None
+    if star is None:
+        if len(elements) != len(parts):
+            return None
+        return [(el.value, part) for el, part in zip(elements, parts, strict=True)]
+    after = len(parts) - star - 1
+    if len(elements) < star + after:
+        return None
+    out = []
+    for i, el in enumerate(elements):
+        if i < star:
+            part = parts[i]
+        elif i >= len(elements) - after:
+            part = parts[len(parts) - (len(elements) - i)]
+        else:
+            part = parts[star]
+        out.append((el.value, part))
+    return out

@@ -137,8 +137,13 @@ class TraceAnalysis(_Seeds, _Contract):
         self.return_parts: dict[int, list[Val] | None] = {}
         """A function whose every ``return`` is a tuple display of one length -> the
         value of each position (``return x.shape[0], x * 2``); ``None``: not so."""
+        self.return_star: dict[int, int] = {}
+        """For such a function whose tuples hold one starred element (``return (*rows, n,
+        rep)``): its index; the parts after it are counted from the end."""
         self.call_parts: dict[int, list[Val]] = {}
         """A call from traced code to such a function -> the value of each position."""
+        self.call_star: dict[int, int] = {}
+        """Such a call -> the index of the starred part (see ``return_star``)."""
         self.parts_read: list[tuple[int, tuple[Level, ...]]] = []
         """(function, the levels of its positions) each such call read in this round."""
         self.merged_env: dict[int, dict[str, Val]] = {}
@@ -718,6 +723,7 @@ class TraceAnalysis(_Seeds, _Contract):
             }
             self.values.clear()
             self.call_parts.clear()
+            self.call_star.clear()
             self.parts_read.clear()
             self.owner.clear()
             self.foreign_calls.clear()
