@@ -1525,3 +1525,25 @@ def test_tuple_returns_with_a_starred_element_are_known_from_both_ends() -> None
     assert p.level_of("n", 1) is S
     assert p.level_of("rep", 1) is S
     assert p.level_of("first", 1) is T  # a starred target: the whole value, as before
+
+
+def test_a_loop_over_rows_of_a_literal_tuple_binds_each_name_to_its_column() -> None:
+    """``for name, value, dtype in (("a", a, jnp.int32), ("p", progress, jnp.bool_)):``
+    under ``jit``: ``value`` is traced, ``dtype`` and ``name`` stay static (a
+    marl-battlegrounds check of its inputs' dtypes)."""
+    p = Probe(
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(progress, done):
+            for name, value, dtype in (("progress", progress, jnp.int32), ("done", done, jnp.bool_)):
+                if getattr(value, "dtype", None) != dtype:
+                    raise TypeError(name)
+            return progress
+        """
+    )
+    assert p.level_of("value", 1) is T
+    assert p.level_of("dtype", 1) is S
+    assert p.level_of("name", 1) is S

@@ -263,10 +263,14 @@ class _FunctionWalker:
     def _unpacked_parts(
         self, target: cst.BaseExpression, iterable: cst.BaseExpression
     ) -> list[tuple[cst.BaseExpression, Val]] | None:
-        if type(target) not in (cst.Tuple, cst.List) or type(iterable) is not cst.Call:
+        if type(target) not in (cst.Tuple, cst.List):
             return None
         elements = target.elements  # type: ignore[attr-defined]
-        if any(type(el.value) is cst.StarredElement for el in elements):
+        if any(type(el) is cst.StarredElement for el in elements):
+            return None
+        if type(iterable) in (cst.Tuple, cst.List):
+            return self._rows_by_position(elements, iterable)
+        if type(iterable) is not cst.Call:
             return None
         args = iterable.args
         if any(a.star for a in args):
@@ -289,6 +293,32 @@ class _FunctionWalker:
                 for el, seq in zip(elements, positional, strict=True)
             ]
         return None
+
+    def _rows_by_position(
+        self, elements: Sequence[cst.BaseElement], iterable: cst.Tuple | cst.List
+    ) -> list[tuple[cst.BaseExpression, Val]] | None:
+        """``for name, value, dtype in (("a", a, jnp.int32), ("b", b, jnp.bool_)):``: each
+        name takes the join of its own position over the rows, so ``dtype`` stays static
+        when ``value`` is traced."""
+        rows = []
+        for row in iterable.elements:
+            value = row.value
+            if type(row) is not cst.Element or type(value) not in (cst.Tuple, cst.List):
+                return None
+            cells = value.elements  # type: ignore[attr-defined]
+            if len(cells) != len(elements) or any(type(c) is not cst.Element for c in cells):
+                return None
+            rows.append(cells)
+        if not rows:
+            return None
+        out = []
+        for i, el in enumerate(elements):
+            vals = [self.a.values.get(id(row[i].value), MAYBE) for row in rows]
+            joined = vals[0]
+            for v in vals[1:]:
+                joined = join(joined, v)
+            out.append((el.value, joined))
+        return out
 
     def _element_of(self, iterable: cst.BaseExpression, it: Val) -> Val:
         if isinstance(iterable, cst.Call):
