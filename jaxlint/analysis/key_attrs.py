@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from jaxlint.analysis.key_values import DERIVERS, MAKERS, SPLIT
-from jaxlint.analysis.methods import self_attr
+from jaxlint.analysis.methods import module_class, properties, self_attr
 from jaxlint.analysis.methods import targets as bound_targets
 from jaxlint.analysis.names import SemanticModel
 
@@ -224,19 +224,11 @@ def _base_properties(
         if arg.keyword is not None or arg.star:
             continue
         base = arg.value
-        if type(base) is cst.Name:
-            hit = model.lookup(base.value, model.scope_for(base))
-            local = [b.node for b in hit[1] if b.kind == "class"] if hit is not None else []
-            if len(local) == 1 and type(local[0]) is cst.ClassDef:
-                node = local[0]
-                for stmt in node.body.body:
-                    if type(stmt) is cst.FunctionDef and any(
-                        model.qualified_name(d.decorator) == "builtins.property"
-                        for d in stmt.decorators
-                    ):
-                        found.add(stmt.name.value)
-                found |= _base_properties(node, model, class_of, depth + 1)
-                continue
+        local = module_class(model, base) if type(base) is cst.Name else None
+        if local is not None:
+            found.update(properties(local, model.qualified_name))
+            found |= _base_properties(local, model, class_of, depth + 1)
+            continue
         qualname = model.qualified_name(base)
         if qualname is not None and class_of is not None:
             info = class_of(qualname)

@@ -16,10 +16,13 @@ import libcst as cst
 from jaxlint.analysis.walk import descendants
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from jaxlint.analysis.names import SemanticModel
 
 STATICMETHOD = "builtins.staticmethod"
 CLASSMETHOD = "builtins.classmethod"
+PROPERTY = "builtins.property"
 
 
 def own_method(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
@@ -29,6 +32,21 @@ def own_method(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
         if type(stmt) is cst.FunctionDef and stmt.name.value == name:
             return stmt
     return None
+
+
+def properties(
+    cls: cst.ClassDef, qualify: Callable[[cst.BaseExpression], str | None]
+) -> list[str]:
+    """The names of the ``@property`` methods of ``cls``'s own body: reading one runs its
+    code every time (a ``functools.cached_property`` runs once, and is not one).
+    ``qualify`` gives a decorator's qualified name (the model's, or the project's)."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    return [
+        stmt.name.value
+        for stmt in body
+        if type(stmt) is cst.FunctionDef
+        and any(qualify(d.decorator) == PROPERTY for d in stmt.decorators)
+    ]
 
 
 def decorated(model: SemanticModel, fn: cst.FunctionDef, qualnames: tuple[str, ...]) -> bool:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import libcst as cst
 
 from jaxlint.analysis.jit_params import module_jit_params
+from jaxlint.analysis.methods import properties
 from jaxlint.analysis.names import Binding
 from jaxlint.analysis.project import ModuleId, empty_summary
 from jaxlint.analysis.records import defines, post_init_reads
@@ -270,13 +271,8 @@ def _class(
             if qn is not None:
                 bases.append(qn)
     attrs: dict[str, str] = {}
-    properties: list[str] = []
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     for stmt in body:
-        if isinstance(stmt, cst.FunctionDef) and any(
-            qualify(d.decorator) == "builtins.property" for d in stmt.decorators
-        ):
-            properties.append(stmt.name.value)
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
@@ -289,8 +285,9 @@ def _class(
                 if qn is not None:
                     attrs[stmt.name.value] = qn
     out: dict[str, Any] = {"line": lines.of_class(cls.name.value), "bases": bases, "attrs": attrs}
-    if properties:
-        out["properties"] = properties  # read by calling code: maybe a new value every read
+    read_by_code = properties(cls, qualify)
+    if read_by_code:
+        out["properties"] = read_by_code  # a read runs code: maybe a new value every read
     reads = post_init_reads(cls)
     if defines(cls, "__init__") or reads is None:
         out["init"] = True  # its constructor runs code of its own (not a plain record)
