@@ -17,6 +17,7 @@ import sys
 import textwrap
 
 import pytest
+from project_support import NOISE_STORED_KEY, NOISE_WITH_MIXIN
 
 from jaxlint.config import Settings
 from jaxlint.engine import lint_text
@@ -211,46 +212,12 @@ CASES: dict[str, tuple[str, bool, str]] = {
     "key_property_of_a_base_class": (
         "JAX301",
         False,
-        """
-        import jax
-
-        class KeyMixin:
-            _key = jax.random.key(0)
-
-            @property
-            def rng_key(self):
-                cls = type(self)
-                cls._key, sub = jax.random.split(cls._key)
-                return sub
-
-        class Noise(KeyMixin):
-            def pair(self):
-                a = jax.random.normal(self.rng_key, (3,))
-                b = jax.random.normal(self.rng_key, (3,))
-                return a, b
-
-        a, b = Noise().pair()
-        same = bool((a == b).all())
-        """,
+        NOISE_WITH_MIXIN + "\n\na, b = Noise(3).pair()\nsame = bool((a == b).all())\n",
     ),
     "key_attribute_read_twice": (
         "JAX301",
         True,
-        """
-        import jax
-
-        class Noise:
-            def __init__(self):
-                self.rng_key = jax.random.key(0)
-
-            def pair(self):
-                a = jax.random.normal(self.rng_key, (3,))
-                b = jax.random.normal(self.rng_key, (3,))
-                return a, b
-
-        a, b = Noise().pair()
-        same = bool((a == b).all())
-        """,
+        NOISE_STORED_KEY + "\n\na, b = Noise(3).pair()\nsame = bool((a == b).all())\n",
     ),
 }
 
@@ -419,3 +386,42 @@ def test_jax301_wording_one_draw_decides_the_other(impl) -> None:
                 assert np.array_equal(b, x < np.asarray(norm.ppf(p)))
             order = np.argsort(u.ravel(), kind="stable")
             assert np.all(np.diff(x.ravel()[order]) >= 0)
+
+
+def test_jax301_one_draw_decides_the_other_with_x64_and_not_for_a_float16_p() -> None:
+    """The same relations with x64 on (``uniform`` and ``normal`` then draw float64); a
+    ``p`` array of another float dtype draws ``bernoulli``'s bits at that dtype, so the
+    relation fails and JAX301 says only "correlated" unless ``p`` is a number literal."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from jax.scipy.stats import norm
+
+    key, shape = jax.random.key(1), (500,)
+    with jax.enable_x64(True):
+        u = np.asarray(jax.random.uniform(key, shape))
+        x = np.asarray(jax.random.normal(key, shape))
+        b = np.asarray(jax.random.bernoulli(key, 0.3, shape))
+    assert u.dtype == np.float64
+    assert np.array_equal(b, u < 0.3)
+    assert np.array_equal(b, x < np.asarray(norm.ppf(0.3)))
+    u = np.asarray(jax.random.uniform(key, shape))
+    b16 = np.asarray(jax.random.bernoulli(key, jnp.float16(0.3), shape))
+    assert not np.array_equal(b16, u < 0.3)
+
+    program = textwrap.dedent(
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def data(key, p):
+            u = jax.random.uniform(key, (8,))
+            m = jax.random.bernoulli(key, P, (8,))
+            return u * m
+        """
+    )
+    rule = find_rule("JAX301")
+    assert rule is not None
+    for p, exact in (("0.3", True), ("p", False), ("jnp.float16(0.3)", False)):
+        [diag] = lint_text(program.replace("P", p), "case.py", Settings(), [rule]).diagnostics
+        assert ("is exactly `jax.random.uniform(...) < " in diag.message) is exact, diag.message

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from project_support import KEY_MIXIN, NOISE, NOISE_STORED_KEY, NOISE_WITH_MIXIN, write_package
 
 import jaxlint.versions
 from jaxlint.analysis.project import (
@@ -613,10 +614,7 @@ def test_a_branch_that_a_default_keeps_off_the_traced_path_traces_nothing(
     it, never passing ``use_jax``: its ``else`` branch, a NumPy helper for host callers
     (``coeffs(x, y, use_jax=False)``), never runs traced (jax-galsim, fresh-2026-12g). A
     helper in the branch the default takes is still traced."""
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
-    pkg = tmp_path / "pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
+    pkg = write_package(tmp_path, {})
     (pkg / "interp.py").write_text(
         "import numpy as np\n"
         "import jax.numpy as jnp\n\n\n"
@@ -665,42 +663,6 @@ def test_pytest_loads_the_conftest_of_a_tests_folder_for_a_plain_subfolder(
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
 
 
-MIXIN = '''import jax
-
-
-class KeyMixin:
-    _key = jax.random.key(0)
-
-    @property
-    def rng_key(self):
-        """A new key on every read: the class keeps the other half."""
-        cls = type(self)
-        cls._key, sub = jax.random.split(cls._key)
-        return sub
-'''
-
-USES_MIXIN = """import jax
-
-from pkg.keys import KeyMixin
-
-
-class Noise(KeyMixin):
-    def __init__(self, size):
-        self.size = size
-
-    def per_coordinate(self, coords):
-        out = {}
-        for c in coords:
-            out[c] = jax.random.uniform(self.rng_key, (self.size,))
-        return out
-
-    def pair(self):
-        a = jax.random.normal(self.rng_key, (self.size,))
-        b = jax.random.normal(self.rng_key, (self.size,))
-        return a, b
-"""
-
-
 @pytest.mark.parametrize("where", ["other module", "same module"])
 def test_a_key_property_of_a_base_class_gives_a_new_key_on_every_read(
     tmp_path: Path, capsys, monkeypatch, where: str
@@ -709,23 +671,13 @@ def test_a_key_property_of_a_base_class_gives_a_new_key_on_every_read(
     class and returns the new half (gwkokab's ``PRNGKeyMixin``): every read is a new key,
     so drawing from it in a loop or twice is no reuse (checked on JAX in
     tests/test_prng_runtime.py). The same class with a plain attribute is reported."""
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
-    pkg = tmp_path / "pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
     if where == "other module":
-        (pkg / "keys.py").write_text(MIXIN)
-        (pkg / "noise.py").write_text(USES_MIXIN)
+        pkg = write_package(tmp_path, {"keys.py": KEY_MIXIN, "noise.py": NOISE})
     else:
-        mixin = MIXIN.replace("import jax\n", "")
-        (pkg / "noise.py").write_text(USES_MIXIN.replace("from pkg.keys import KeyMixin\n", mixin))
+        pkg = write_package(tmp_path, {"noise.py": NOISE_WITH_MIXIN})
     found = check(tmp_path, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch)
     assert [f for f in found if f[2] == "JAX301"] == []
     # a key stored on the object, not a property: the loop and the pair are reuses
-    stored = USES_MIXIN.replace("(KeyMixin)", "").replace("from pkg.keys import KeyMixin\n", "")
-    stored = stored.replace(
-        "self.size = size", "self.size = size\n        self.rng_key = jax.random.key(0)"
-    )
-    (pkg / "noise.py").write_text(stored)
+    (pkg / "noise.py").write_text(NOISE_STORED_KEY)
     found = check(tmp_path, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch)
     assert [(f, c) for f, _, c, _ in found if c == "JAX301"] == [("pkg/noise.py", "JAX301")] * 2

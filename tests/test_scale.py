@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
+from project_support import write_package
 
 import jaxlint.parallel
 import jaxlint.versions
@@ -292,13 +293,9 @@ def test_an_import_in_a_docstring_makes_no_cycle(tmp_path: Path, monkeypatch, ca
     """``ops``'s docstring shows ``from pkg.train import train`` at the left margin: not
     an import, so ``ops`` is linted before ``train`` (which imports it) and nothing is
     linted twice (read as an import it made a cycle that put ``train`` first)."""
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
-    pkg = tmp_path / "pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
     doc = '"""The step.\n\nUse it as\n\nfrom pkg.train import train\ntrain(x, batches)\n"""\n'
-    (pkg / "ops.py").write_text(doc + PACKAGE_OPS)
-    (pkg / "train.py").write_text(PACKAGE_TRAIN.replace("from pkg import", "from pkg.ops import"))
+    train = PACKAGE_TRAIN.replace("from pkg import", "from pkg.ops import")
+    write_package(tmp_path, {"ops.py": doc + PACKAGE_OPS, "train.py": train})
     found, _, again = run(tmp_path, monkeypatch, capsys, "--no-cache", "-j", jobs)
     assert ("pkg/train.py", 9, "JAX102") in found
     assert again == 0
@@ -312,14 +309,10 @@ def test_a_package_and_a_submodule_that_import_each_other_are_linted_once(
     ``step`` from ``pkg``: an import cycle. The package is linted before its submodule
     (it names what ``ops`` defines), so ``train`` knows on its first lint that ``step``
     is jitted, and nothing is linted twice."""
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
-    pkg = tmp_path / "pkg"
-    pkg.mkdir()
     # ``train`` sorts before ``ops``: a depth-first walk from ``__init__`` meets the cycle
     # at ``train -> pkg`` and would lint ``train`` first
-    (pkg / "__init__.py").write_text("from pkg.train import train\nfrom pkg.ops import step\n")
-    (pkg / "ops.py").write_text(PACKAGE_OPS)
-    (pkg / "train.py").write_text(PACKAGE_TRAIN)
+    init = "from pkg.train import train\nfrom pkg.ops import step\n"
+    write_package(tmp_path, {"__init__.py": init, "ops.py": PACKAGE_OPS, "train.py": PACKAGE_TRAIN})
     found, _, again = run(tmp_path, monkeypatch, capsys, "--no-cache", "-j", jobs)
     assert ("pkg/train.py", 9, "JAX102") in found
     assert again == 0

@@ -80,24 +80,6 @@ class _CallWalker:
 
     # -- calls -------------------------------------------------------------------------
 
-    def _select(self, call: cst.Call) -> None:
-        """``jnp.where(c, a, b)``: each position keeps ``a``'s value or ``b``'s, never both,
-        so a key consumed in ``a`` and again in ``b`` gives no value drawn twice from the
-        same bits (the alternatives are walked as the branches of ``a if c else b``)."""
-        self._eval(call.args[0].value)
-        before = self.state
-        if before is None:
-            return
-        self.depth += 1
-        self.state = before.copy()
-        self._eval(call.args[1].value)
-        first = self.state
-        self.state = before.copy()
-        self._eval(call.args[2].value)
-        second = self.state
-        self.depth -= 1
-        self.state = self._join([s for s in (first, second) if s is not None], call)
-
     def _call(self, call: cst.Call) -> KeyValue | None:
         func = call.func
         qn = self.model.call_name(call)
@@ -116,7 +98,10 @@ class _CallWalker:
             and type(call.args[1].value) is cst.Call
             and type(call.args[2].value) is cst.Call
         ):
-            self._select(call)  # two computed alternatives (a key chosen by name: below)
+            # ``jnp.where(c, draw(k), other(k))``: each position keeps one of the two
+            # computed alternatives (a key chosen by name is followed below)
+            self._eval(call.args[0].value)
+            self._alternatives([call.args[1].value, call.args[2].value], call)
             return None
         args: list[tuple[cst.Arg, KeyValue | None, list[tuple[cst.BaseExpression, KeyValue]]]] = []
         for arg in call.args:

@@ -565,6 +565,27 @@ class _Walker(_CallWalker, _AttrWalker):
         outs.extend(loop.breaks)
         self.state = self._join(outs, stmt)
 
+    def _alternatives(
+        self, exprs: Sequence[cst.BaseExpression], at: cst.CSTNode
+    ) -> list[KeyValue | None] | None:
+        """Evaluate ``exprs`` as exclusive alternatives, each from the state before them
+        (``a if c else b``; ``jnp.where(c, a, b)``, where every position keeps one), then
+        join their states; their values, or ``None`` when no state is live."""
+        before = self.state
+        if before is None:
+            return None
+        self.depth += 1
+        values: list[KeyValue | None] = []
+        states: list[_State] = []
+        for expr in exprs:
+            self.state = before.copy()
+            values.append(self._eval(expr))
+            if self.state is not None:
+                states.append(self.state)
+        self.depth -= 1
+        self.state = self._join(states, at)
+        return values
+
     def _join(self, states: list[_State], at: cst.CSTNode) -> _State | None:
         if not states:
             return None
@@ -748,18 +769,10 @@ class _Walker(_CallWalker, _AttrWalker):
             return None
         if kind is cst.IfExp:
             self._eval(expr.test)
-            before = self.state
-            if before is None:
+            found = self._alternatives((expr.body, expr.orelse), expr)
+            if found is None:
                 return None
-            self.depth += 1
-            self.state = before.copy()
-            a = self._eval(expr.body)
-            s1 = self.state
-            self.state = before.copy()
-            b = self._eval(expr.orelse)
-            s2 = self.state
-            self.depth -= 1
-            self.state = self._join([s for s in (s1, s2) if s is not None], expr)
+            a, b = found
             if a is not None and b is not None:
                 return a if a is b else self._merged(expr, "<ifexp>", [a, b])
             return None

@@ -83,6 +83,7 @@ every call (``Reuse.how == "attr"``).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -646,34 +647,40 @@ def compiled_function_of(
     return None
 
 
-_DECIDED_SHAPE_SLOT = {
-    "jax.random.bernoulli": ("2", "shape", {"", "p", "shape"}),
-    "jax.random.uniform": ("1", "shape", {"", "shape"}),
-    "jax.random.normal": ("1", "shape", {"", "shape"}),
+_DECIDED = {
+    "jax.random.bernoulli": {"p"},
+    "jax.random.uniform": set(),
+    "jax.random.normal": set(),
 }
-"""For each sampler whose values one bit pattern decides position by position: the
-shape's slot (position, keyword) and the keywords allowed (no ``dtype``, ``minval``,
-``maxval``: those change the values' bits or scale)."""
+"""The samplers whose values one bit pattern decides position by position, and the
+keywords each may have besides its key and shape (no ``dtype``, ``minval``, ``maxval`` or
+``mode``: those change the values' bits or scale)."""
+_NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
 
 def _decided(first: Use, second: Use) -> str | None:
-    """``bernoulli-normal``, ``bernoulli-uniform`` or ``normal-uniform`` when both draws use the same shape, written the same way,
-    and no other argument (``bernoulli`` also its ``p``): on JAX 0.12 ``bernoulli(key, p,
-    s)`` is exactly ``uniform(key, s) < p`` and ``normal(key, s) < norm.ppf(p)``, and
-    ``normal(key, s)`` is an increasing function of ``uniform(key, s)`` at every
-    position, for every PRNG implementation (``tests/test_prng_runtime.py``)."""
+    """``bernoulli-normal``, ``bernoulli-uniform`` or ``normal-uniform`` when both draws
+    use the same shape, written the same way, and no other argument but ``bernoulli``'s
+    ``p`` as a number literal: then ``bernoulli(key, p, s)`` is exactly ``uniform(key, s) <
+    p`` and ``normal(key, s) < norm.ppf(p)``, and ``normal(key, s)`` is an increasing
+    function of ``uniform(key, s)`` at every position, for every PRNG implementation,
+    with and without x64 (``tests/test_prng_runtime.py``). A ``p`` array of another
+    float dtype (``float16``) draws other bits, so it is left out."""
     shapes = []
     for use in (first, second):
-        slot = _DECIDED_SHAPE_SLOT.get(use.qualname or "")
-        if slot is None:
+        extra = _DECIDED.get(use.qualname or "")
+        if extra is None:
             return None
-        position, keyword, allowed = slot
+        slots = _SHAPE_SLOTS.get(use.qualname or "", {"1", "shape"})
         args = _draw_args(use.call)
-        if len(args) > int(position) + 1 or any(k not in allowed for k, _ in args):
-            return None
-        shape = [
-            v for i, (k, v) in enumerate(args) if k == keyword or (not k and str(i) == position)
-        ]
+        shape = []
+        for i, (keyword, value) in enumerate(args[1:], start=1):
+            if keyword in slots or (not keyword and str(i) in slots):
+                shape.append(value)
+                continue
+            name = keyword or ("p" if i == 1 else "")  # ``bernoulli(key, 0.3, s)``
+            if name not in extra or not _NUMBER.fullmatch(value):
+                return None
         if len(shape) != 1:
             return None
         shapes.append(shape[0])

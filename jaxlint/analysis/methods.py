@@ -34,9 +34,7 @@ def own_method(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
     return None
 
 
-def properties(
-    cls: cst.ClassDef, qualify: Callable[[cst.BaseExpression], str | None]
-) -> list[str]:
+def properties(cls: cst.ClassDef, qualify: Callable[[cst.BaseExpression], str | None]) -> list[str]:
     """The names of the ``@property`` methods of ``cls``'s own body: reading one runs its
     code every time (a ``functools.cached_property`` runs once, and is not one).
     ``qualify`` gives a decorator's qualified name (the model's, or the project's)."""

@@ -439,6 +439,14 @@ INVALID_EXAMPLES = [
         note="the mask is exactly `x < 0`: the masked mean only ever sees negative values",
     ),
     EXAMPLES.invalid(
+        "invalid_draw_reused_in_where_alternative.py",
+        line=10,
+        message_contains="the same function with the same arguments, so the two draws are identical",
+        raises="KeyReuseError",
+        note="a draw before `jnp.where` and again in one of its alternatives: a reuse (the"
+        " alternatives exclude each other, not what came before)",
+    ),
+    EXAMPLES.invalid(
         "invalid_test_split_key_never_used.py",
         line=10,
         message_contains="`key2`, split from it, is never used: was it meant for `jax.random.uniform`?",

@@ -306,9 +306,7 @@ def _decided_why(relation: str, reuse: Reuse) -> str:
         if (arg.keyword is None and i == 1) or (
             arg.keyword is not None and arg.keyword.value == "p"
         ):
-            p = " ".join(cst.Module([]).code_for_node(arg.value).split())
-    if len(p) > 30:
-        p = "p"
+            p = cst.Module([]).code_for_node(arg.value)  # a number literal (``_decided``)
     threshold = p if other == "uniform" else f"norm.ppf({p})"
     return (
         f"`{by['bernoulli']}` is exactly `{by[other]}(...) < {threshold}` at every position"
