@@ -804,3 +804,39 @@ def test_project_view_in_the_editor(tmp_path):
             assert codes(for_version()[0]) == [("JAX101", 5)]
 
     run(scenario())
+
+
+def test_a_message_sent_after_stdout_is_closed_fails_once(capsys) -> None:
+    """``exit`` closes stdout; a notification sent after it (a lint that finished in the
+    worker meanwhile) cannot be written. pygls reported that failure by sending a
+    message, which failed again, recursively, each level logging a longer traceback: the
+    server took minutes to end (seen once in ``test_watched_files_and_workspace_folders
+    _over_lsp``, reproduced 2 times in 80 with a fault handler's dump). One failed write
+    now, logged, not sent."""
+    import io
+    import logging
+
+    from pygls.io_ import StdoutWriter
+
+    from jaxlint.server.app import build_server
+
+    server = build_server()
+    closed = io.BytesIO()
+    closed.close()
+    server.protocol.set_writer(StdoutWriter(closed))
+    writes = []
+    real = server.protocol._send_data
+
+    def counting(data):
+        writes.append(data)
+        if len(writes) > 5:
+            raise AssertionError("the failed send was reported by sending again, recursively")
+        return real(data)
+
+    server.protocol._send_data = counting
+    logging.disable(logging.CRITICAL)  # pygls logs the failure with its traceback
+    try:
+        server.window_log_message(lsp.LogMessageParams(lsp.MessageType.Info, "late"))
+    finally:
+        logging.disable(logging.NOTSET)
+    assert len(writes) == 1

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol.language_server import lsp_method
 
@@ -166,6 +167,17 @@ class JaxlintServer(LanguageServer):
         self.generation = 0
         """Bumped whenever configs are to be read again (the worker's linter follows)."""
         self.readers = Readers(self)
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """pygls reports a message it could not send (``JsonRpcInternalError``, the one
+        source of that kind) by sending another. When the pipe is closed (``exit`` closes
+        stdout, and a lint finished in the worker may still publish), that send fails
+        too and pygls reports it again, recursively, logging a longer traceback each
+        time: the process spent minutes there instead of ending. pygls has logged the
+        failure already; it is not sent."""
+        if source is JsonRpcInternalError:
+            return
+        super().report_server_error(error, source)
 
     # -- helpers ------------------------------------------------------------------------
 
