@@ -66,3 +66,71 @@ NOISE_WITH_MIXIN = NOISE.replace(
     "from pkg.keys import KeyMixin\n", KEY_MIXIN.replace("import jax\n", "")
 )
 """The mixin and the class in one module."""
+
+STATIC_OPS = """from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnums=(1, 2))
+def _mesh(scale, limits, num):
+    return jnp.linspace(*limits, num=num) * scale
+
+
+def mesh(scale, limits, num=11):
+    return _mesh(scale, limits, num)
+
+
+def mesh_outer(scale, bounds):
+    return mesh(scale, bounds)
+
+
+def safe(scale, limits):
+    limits = tuple(limits)
+    return _mesh(scale, limits, 3)
+
+
+@partial(jax.jit, static_argnames=("axes",))
+def total(x, axes):
+    return x.sum(axis=axes)
+"""
+"""``pkg/ops.py``: jitted functions with static parameters, a public function that hands
+its ``limits`` on to ``_mesh``'s static one (and another that hands it on to that one),
+and one that makes a tuple first (jax's ``examples/advi.py`` before 9f8e3df3)."""
+
+STATIC_USE = """import jax.numpy as jnp
+
+from pkg.ops import mesh, mesh_outer, safe, total
+
+
+def through_mesh():
+    return mesh(1.0, [0, 1])
+
+
+def through_two():
+    return mesh_outer(1.0, [0, 1])
+
+
+def made_a_tuple():
+    return safe(1.0, [0, 1])
+
+
+def jitted_of_another_module():
+    return total(jnp.ones((2, 3)), axes=[0, 1])
+
+
+def a_tuple():
+    return mesh(1.0, (0, 1))
+
+
+def closure():
+    limits = [-2, 2]
+
+    def callback(scale):
+        return mesh(scale, limits)
+
+    return callback(1.0)
+"""
+"""``pkg/use.py``: one call per function; the four that pass a list to a parameter that
+ends up static raise ``ValueError`` on JAX."""

@@ -17,7 +17,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from project_support import KEY_MIXIN, NOISE, NOISE_STORED_KEY, NOISE_WITH_MIXIN, write_package
+from project_support import (
+    KEY_MIXIN,
+    NOISE,
+    NOISE_STORED_KEY,
+    NOISE_WITH_MIXIN,
+    STATIC_OPS,
+    STATIC_USE,
+    write_package,
+)
 
 import jaxlint.versions
 from jaxlint.analysis.project import (
@@ -681,3 +689,49 @@ def test_a_key_property_of_a_base_class_gives_a_new_key_on_every_read(
     (pkg / "noise.py").write_text(NOISE_STORED_KEY)
     found = check(tmp_path, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch)
     assert [(f, c) for f, _, c, _ in found if c == "JAX301"] == [("pkg/noise.py", "JAX301")] * 2
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_list_reaches_a_static_parameter_of_another_module(
+    tmp_path: Path, capsys, monkeypatch, jobs: str
+) -> None:
+    """JAX404 across modules: ``total``, jitted in ``pkg/ops.py``, and ``mesh``, which hands
+    its ``limits`` on to ``_mesh``'s static parameter (``mesh_outer`` hands it to
+    ``mesh``). Reported exactly where JAX raises: each function of ``pkg/use.py`` is
+    called on CPU JAX and the ones that raise ``ValueError`` are the reported ones."""
+    write_package(tmp_path, {"ops.py": STATIC_OPS, "use.py": STATIC_USE})
+    found = check(
+        tmp_path, "--no-cache", "-j", jobs, "--select", "JAX404", ".",
+        capsys=capsys, monkeypatch=monkeypatch,
+    )  # fmt: skip
+    lines = STATIC_USE.splitlines()
+
+    def function_at(row: int) -> str:
+        return next(ln.split("(")[0][4:] for ln in reversed(lines[:row]) if ln.startswith("def "))
+
+    reported = sorted(function_at(row) for f, row, code, _ in found if f == "pkg/use.py")
+    assert reported == ["closure", "jitted_of_another_module", "through_mesh", "through_two"]
+    messages = sorted(m for *_, m in found)
+    assert any(
+        "`[0, 1]` is passed to `mesh_outer`, which hands its `bounds` on to static parameter "
+        "`limits` of `_mesh`: a list" in m
+        for m in messages
+    ), messages
+    pytest.importorskip("jax")
+    names = [ln[4:].split("(")[0] for ln in lines if ln.startswith("def ")]
+    program = (
+        "import json\nimport pkg.use as u\nout = {}\n"
+        f"for name in {names!r}:\n"
+        "    try:\n        getattr(u, name)()\n        out[name] = False\n"
+        "    except ValueError as exc:\n"
+        "        out[name] = str(exc).startswith('Non-hashable static arguments')\n"
+        "print('RAISED ' + json.dumps(out))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONPATH": str(tmp_path)}, timeout=300,
+    )  # fmt: skip
+    out = [ln for ln in proc.stdout.splitlines() if ln.startswith("RAISED ")]
+    assert out, proc.stderr[-3000:]
+    raised = json.loads(out[-1][len("RAISED ") :])
+    assert sorted(n for n, r in raised.items() if r) == reported

@@ -9,8 +9,10 @@ JSON so that it can be cached and sent between processes:
 - ``functions``: module-level ``def``s and names bound to a transformed function
   (``step = jax.jit(f)``): the transform, static parameters, whether the function
   runs a loop of steps itself (``lax.scan``, ``fori_loop``, a ``for`` over
-  ``range``), its parameters and return annotation, and the parameters it jits
-  (``jits``: ``maybe_jit(fn)`` returns ``jax.jit(fn)``; see ``analysis/jit_params.py``);
+  ``range``), its parameters and return annotation, the parameters it jits
+  (``jits``: ``maybe_jit(fn)`` returns ``jax.jit(fn)``; see ``analysis/jit_params.py``)
+  and the parameters it hands on unchanged to a static parameter of a jitted function
+  (``static_via``; see ``analysis/static_params.py``);
 - ``classes``: bases (qualified) and annotated attributes and properties, whether
   its constructor runs code of its own (``init``) and the fields its ``__post_init__``
   reads (``post_init_reads``);
@@ -31,6 +33,7 @@ from jaxlint.analysis.methods import properties
 from jaxlint.analysis.names import Binding
 from jaxlint.analysis.project import ModuleId, empty_summary
 from jaxlint.analysis.records import defines, post_init_reads
+from jaxlint.analysis.static_params import module_static_forwards
 from jaxlint.analysis.trace_values import passed_as_is
 from jaxlint.analysis.transforms import DEVICE_LOOPS, TRANSFORMS
 from jaxlint.analysis.walk import descendants
@@ -83,8 +86,10 @@ def build_summary(ctx: SummaryContext, module: ModuleId) -> dict[str, Any]:
     trace = ctx.trace if wraps or _has_functions(model) else None
     imports: dict[str, str] = summary["imports"]
     jits: dict[str, list[dict[str, Any]]] = {}
+    forwards: dict[str, dict[str, list[str]]] = {}
     if trace is not None and (wraps or (facts is not None and facts.imports_project(model))):
         jits = module_jit_params(model, trace.transform_of, trace.imported_function)
+        forwards = module_static_forwards(model, trace)
     for name, bindings in model.module_scope.bindings.items():
         if len(bindings) != 1:
             continue
@@ -101,6 +106,8 @@ def build_summary(ctx: SummaryContext, module: ModuleId) -> dict[str, Any]:
                 entry["draws"] = _unconditional_draws(binding.node, model, keys)
             if name in jits:
                 entry["jits"] = jits[name]
+            if name in forwards:
+                entry["static_via"] = forwards[name]
             summary["functions"][name] = entry
         elif binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
             summary["classes"][name] = _class(binding.node, qualify, lines, module, model)
@@ -190,6 +197,8 @@ def _function(
         "loops": _loops(fn, model),
         "returns": qualify(fn.returns.annotation) if fn.returns is not None else None,
     }
+    if fn.params.posonly_params:
+        entry["posonly"] = len(fn.params.posonly_params)  # not in ``params``: positions move
     if trace is not None and fn.decorators:
         found = trace.transform_of(fn.decorators[0].decorator)  # the outermost decides
         if found is not None:
@@ -332,6 +341,8 @@ def _assigned(
             }
             if fn is not None and isinstance(fn[0], cst.FunctionDef):
                 entry["params"] = [p.name.value for p in fn[0].params.params]
+                if fn[1] or fn[2]:
+                    entry["partial"] = True  # ``jax.jit(partial(h, a))``: positions move
                 entry["loops"] = _loops(fn[0], model)
                 info = trace.info(fn[0])
                 if info is not None:

@@ -5,6 +5,13 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.static_params import (
+    Forwards,
+    hashed_arguments,
+    model_code,
+    module_static_forwards,
+    static_signature,
+)
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.base import Examples, FixOp, Raises, ReplaceNode, Rule
 from jaxlint.rules.compilation.helpers import Queries, short
@@ -29,7 +36,7 @@ class UnhashableStaticArg(Queries, Rule):
     code = "JAX404"
     name = "unhashable-static-arg"
     message = (
-        "`{value}` is passed to static parameter `{param}` of `{fn}`: {kind} is not "
+        "`{value}` is passed to {target}: {kind} is not "
         'hashable, and jit raises ValueError ("Non-hashable static arguments are not '
         'supported"); {advice}'
     )
@@ -43,10 +50,16 @@ Flags a call of a jitted function (`@jax.jit`, `@partial(jax.jit, ...)`,
 `@jax.jit(static_argnums=...)`, `f = jax.jit(g, ...)`, `jax.jit(g, ...)(...)`,
 `jax.pmap`'s `static_broadcasted_argnums`, a jitted method called as
 `self.m(...)`) that passes a list, dict or set (a literal or a comprehension), a
-name bound to one in the same scope, or an array made by `jnp`/`np` to a
-parameter named by `static_argnums`/`static_argnames`. Arguments map to
-parameters by position and by keyword, as JAX maps them (a parameter named by
-number is static by keyword too, and the reverse).
+name bound to one in the same scope or an enclosing one, or an array made by
+`jnp`/`np` to a parameter named by `static_argnums`/`static_argnames`. Arguments
+map to parameters by position and by keyword, as JAX maps them (a parameter named
+by number is static by keyword too, and the reverse).
+
+The jitted function may be defined in another module of the project, and the call
+may go through functions that hand their parameter on, unchanged, to a static one
+(`def grid(scale, limits): return _grid(scale, limits)` with `limits` static in
+`_grid`), in any module: a list given to `grid` fails in `_grid`. A function that
+binds the parameter again first (`limits = tuple(limits)`) is not one of those.
 
 It stays silent on tuples, frozensets, strings, numbers and `None`, on unknown
 values, and on an unhashable *default* of a static parameter: JAX hashes only the
@@ -140,6 +153,11 @@ recompilation ("static value").
             note="a name bound twice: its value at the call is unknown",
             runs=True,
         ),
+        EXAMPLES.valid(
+            "valid_public_function_makes_a_tuple.py",
+            note="a function that makes a tuple of its parameter before it passes it on",
+            runs=True,
+        ),
     ]
     INVALID = [
         EXAMPLES.invalid(
@@ -187,47 +205,81 @@ recompilation ("static value").
         EXAMPLES.invalid(
             "invalid_jax_pmap_f_static_broadcasted_argnums.py", raises="ValueError", unsafe_fix=True
         ),
+        EXAMPLES.invalid(
+            "invalid_public_function_forwards_to_static.py",
+            line=16,
+            raises="ValueError",
+            unsafe_fix=True,
+            message_contains=(
+                "`[-1, 1]` is passed to `grid`, which hands its `limits` on to static "
+                "parameter `limits` of `_grid`: a list"
+            ),
+            note="a function that hands its parameter on to a static one (any module)",
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
         jitted = self.jitted_call(node)
         if jitted is None:
+            self._project_call(node)
             return
+        fn_name = jitted.fn.name.value if isinstance(jitted.fn, cst.FunctionDef) else "the function"
         for arg, param in jitted.static_arguments(node):
-            found = self._unhashable(arg.value)
-            if found is None:
-                continue
-            kind, literal = found
-            fn_name = (
-                jitted.fn.name.value if isinstance(jitted.fn, cst.FunctionDef) else "the function"
-            )
             shown = f"parameter {param}" if isinstance(param, int) else param
-            replacement = self._replacement(arg.value) if literal else None
-            if replacement is not None:
-                advice = f"pass `{short(replacement, 40)}`"
-            elif kind == "a dict":
-                advice = "pass a hashable value (a tuple of pairs) or make it a traced argument"
+            self._check(arg, f"static parameter `{shown}` of `{fn_name}`")
+
+    def _project_call(self, node: cst.Call) -> None:
+        """A jitted function this module does not show (imported from the project), or a
+        function of the project that hands its parameter on to a static one."""
+        if type(node.func) not in (cst.Name, cst.Attribute):
+            return
+        signature = static_signature(self.ctx.model, self.ctx.trace, node.func, self._forwards)
+        if signature is None:
+            return
+        callee = model_code(node.func)
+        for arg, param, via in hashed_arguments(node, signature):
+            if via is None:
+                self._check(arg, f"static parameter `{param}` of `{callee}`")
             else:
-                advice = "pass a tuple or make it a traced argument"
-            value_node = arg.value
+                self._check(
+                    arg,
+                    f"`{callee}`, which hands its `{param}` on to static parameter "
+                    f"`{via[1]}` of `{via[0]}`",
+                )
 
-            def fix(
-                value_node: cst.BaseExpression = value_node, text: str | None = replacement
-            ) -> list[FixOp]:
-                assert text is not None
-                return [ReplaceNode(value_node, text)]
+    def _forwards(self) -> dict[str, Forwards]:
+        return module_static_forwards(self.ctx.model, self.ctx.trace)
 
-            self.report(
-                value_node,
-                fix=fix if replacement is not None else None,
-                applicability=Applicability.UNSAFE if replacement is not None else None,
-                fix_message="Pass a hashable tuple/frozenset",
-                value=short(self.ctx.code(value_node), 40),
-                param=shown,
-                fn=fn_name,
-                kind=kind,
-                advice=advice,
-            )
+    def _check(self, arg: cst.Arg, target: str) -> None:
+        found = self._unhashable(arg.value)
+        if found is None:
+            return
+        kind, literal = found
+        replacement = self._replacement(arg.value) if literal else None
+        if replacement is not None:
+            advice = f"pass `{short(replacement, 40)}`"
+        elif kind == "a dict":
+            advice = "pass a hashable value (a tuple of pairs) or make it a traced argument"
+        else:
+            advice = "pass a tuple or make it a traced argument"
+        value_node = arg.value
+
+        def fix(
+            value_node: cst.BaseExpression = value_node, text: str | None = replacement
+        ) -> list[FixOp]:
+            assert text is not None
+            return [ReplaceNode(value_node, text)]
+
+        self.report(
+            value_node,
+            fix=fix if replacement is not None else None,
+            applicability=Applicability.UNSAFE if replacement is not None else None,
+            fix_message="Pass a hashable tuple/frozenset",
+            value=short(self.ctx.code(value_node), 40),
+            target=target,
+            kind=kind,
+            advice=advice,
+        )
 
     def _unhashable(self, expr: cst.BaseExpression) -> tuple[str, bool] | None:
         """What unhashable thing ``expr`` is, and whether it is written here as a literal."""
