@@ -12,6 +12,9 @@
 * JAX603 is silent in library modules because the application decides: a VALID
   library example, imported by an application that enables x64, returns float64
   without a warning, and imported by one that does not, float32 with the warning.
+* JAX604 claims the flagged statement changes nothing: each INVALID example computes
+  the same ``result`` with that statement replaced by ``pass``, and its unsafe fix
+  (where it has one) computes a different one: the update the statement lost.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import pytest
 from jaxlint.analysis.testcode import is_test_path
 from jaxlint.config import Settings
 from jaxlint.engine import lint_text
-from jaxlint.rules.array_semantics import Float64WithoutX64, InPlaceUpdate
+from jaxlint.rules.array_semantics import DiscardedIndexUpdate, Float64WithoutX64, InPlaceUpdate
 from jaxlint.versions import NEWEST_KNOWN_JAX, parse_version
 
 pytest.importorskip("jax")
@@ -235,3 +238,47 @@ def test_x64_switches_that_jax603_reads(code: str, dtype: str) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split()[-1] == dtype
+
+
+RESULT_RUNNER = textwrap.dedent(
+    """
+    import json, sys
+    import numpy as np
+    out = {}
+    for name, src in json.loads(sys.stdin.read()).items():
+        scope = {"__name__": "__main__"}
+        exec(compile(src, name, "exec"), scope)
+        out[name] = np.asarray(scope["result"]).tolist()
+    print("RESULTS " + json.dumps(out))
+    """
+)
+
+
+def test_jax604_the_flagged_statement_changes_nothing_and_the_fix_does() -> None:
+    programs: dict[str, str] = {}
+    fixed: set[int] = set()
+    for i, example in enumerate(DiscardedIndexUpdate.INVALID):
+        diags = lint_text(example.code, "example.py", Settings(), [DiscardedIndexUpdate])
+        rows = {d.start.row for d in diags.diagnostics if d.code == "JAX604"}
+        assert len(rows) == 1, (example.file, diags.diagnostics)
+        lines = example.code.splitlines()
+        row = rows.pop()
+        flagged = lines[row - 1]
+        lines[row - 1] = flagged[: len(flagged) - len(flagged.lstrip())] + "pass"
+        programs[f"{i}-as-is"] = example.code
+        programs[f"{i}-without"] = "\n".join(lines) + "\n"
+        if example.expected_fix is not None:
+            programs[f"{i}-fixed"] = example.expected_fix
+            fixed.add(i)
+    proc = subprocess.run(
+        [sys.executable, "-c", RESULT_RUNNER], input=json.dumps(programs), capture_output=True,
+        text=True, env={**os.environ, "JAX_PLATFORMS": "cpu"}, timeout=600,
+    )  # fmt: skip
+    found = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULTS ")]
+    assert found, proc.stderr[-3000:]
+    results = json.loads(found[-1][len("RESULTS ") :])
+    for i in range(len(DiscardedIndexUpdate.INVALID)):
+        assert results[f"{i}-as-is"] == results[f"{i}-without"], i
+        if i in fixed:
+            assert results[f"{i}-fixed"] != results[f"{i}-as-is"], i
+    assert len(fixed) >= 3

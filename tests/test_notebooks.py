@@ -557,3 +557,23 @@ def test_a_cell_holding_the_separator_line_is_a_clear_error(
     assert r.code == 2
     assert "error: m.ipynb: cell 1 contains jaxlint's cell separator line" in r.err
     assert (tmp_path / "m.ipynb").read_text() == text
+
+
+def test_an_index_update_that_a_cell_displays_is_not_discarded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JAX604: the last statement of a cell is the value the notebook shows (`x.at[0]
+    .set(5.0)` to look at the result), so only an update in the middle of a cell, or
+    in a function, is a lost one. The last cell's last statement too is displayed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "nb.ipynb").write_text(
+        notebook(
+            "import jax.numpy as jnp\nx = jnp.zeros(3)\nx.at[0].set(5.0)\n",
+            "x.at[1].set(2.0)\ny = x + 1\n",
+            "def put(a):\n    a.at[0].set(1.0)\n    return a\n",
+            "y.at[2].add(1.0)\n",
+        ),
+        encoding="utf-8",
+    )
+    r = run(capsys, "--select", "JAX604", "--output-format", "concise", "nb.ipynb")
+    assert findings(r.out) == [("nb.ipynb", 2, 1, 1, "JAX604"), ("nb.ipynb", 3, 2, 5, "JAX604")]

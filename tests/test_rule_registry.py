@@ -36,6 +36,7 @@ EXPECTED = {
     "JAX601": "in-place-update",
     "JAX602": "empty-not-zeros",
     "JAX603": "float64-without-x64",
+    "JAX604": "discarded-index-update",
     "JAX701": "deprecated-api",
     "JAX702": "removed-api",
     "JAX703": "inert-config-call",

@@ -11,6 +11,7 @@ from jaxlint.rules.api_drift.deprecated_api import DeprecatedApi
 from jaxlint.rules.api_drift.inert_config_call import InertConfigCall
 from jaxlint.rules.api_drift.private_api import PrivateApi
 from jaxlint.rules.api_drift.removed_api import RemovedApi
+from jaxlint.rules.array_semantics.discarded_index_update import DiscardedIndexUpdate
 from jaxlint.rules.array_semantics.empty_not_zeros import EmptyNotZeros
 from jaxlint.rules.array_semantics.float64_without_x64 import Float64WithoutX64
 from jaxlint.rules.array_semantics.in_place_update import InPlaceUpdate
@@ -68,6 +69,7 @@ RULES: tuple[type[Rule], ...] = (
     InPlaceUpdate,  # JAX601 in-place-update
     EmptyNotZeros,  # JAX602 empty-not-zeros
     Float64WithoutX64,  # JAX603 float64-without-x64
+    DiscardedIndexUpdate,  # JAX604 discarded-index-update
     DeprecatedApi,  # JAX701 deprecated-api
     RemovedApi,  # JAX702 removed-api
     InertConfigCall,  # JAX703 inert-config-call

@@ -1,0 +1,11 @@
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def bump(counts, i):
+    counts = counts.at[i].add(1)
+    return counts
+
+
+result = bump(jnp.zeros(3), 1)

@@ -1,0 +1,9 @@
+# %%
+import jax.numpy as jnp
+
+result = jnp.ones(3)
+result = result.at[0].multiply(4.0)
+total = result.sum()
+
+# %%
+print(total)
