@@ -366,23 +366,43 @@ class RawUse:
     what: str
 
 
+Fact = tuple[str, str]
+"""What a path knows of a local name from the tests it passed: (name, ``truth``) for
+``if name:``, (name, ``none``) for ``if name is None:``; mapped to True or False."""
+
+
 @dataclass(frozen=True)
 class _Mark:
     use: Use
     maybe_depth: int | None
     """``None``: consumed on every path here; else consumed on some paths only, the
     join having happened at this branch depth."""
+    needs: frozenset[tuple[Fact, bool]] = frozenset()
+    """The facts that held where the key was consumed: a path whose facts contradict one
+    of them never went through that consumption (``if not bootstrap: ...; return``
+    after ``if refs is None and not bootstrap: draw(key)``)."""
+
+
+def _contradicts(needs: frozenset[tuple[Fact, bool]], facts: dict[Fact, bool]) -> bool:
+    """A path with ``facts`` cannot have gone where ``needs`` held."""
+    return any(facts.get(fact, value) is not value for fact, value in needs)
 
 
 class _State:
-    __slots__ = ("consumed", "env")
+    __slots__ = ("consumed", "env", "facts")
 
-    def __init__(self, env: dict[str, KeyValue], consumed: dict[KeyValue, _Mark]) -> None:
+    def __init__(
+        self,
+        env: dict[str, KeyValue],
+        consumed: dict[KeyValue, _Mark],
+        facts: dict[Fact, bool] | None = None,
+    ) -> None:
         self.env = env
         self.consumed = consumed
+        self.facts: dict[Fact, bool] = facts if facts is not None else {}
 
     def copy(self) -> _State:
-        return _State(dict(self.env), dict(self.consumed))
+        return _State(dict(self.env), dict(self.consumed), dict(self.facts))
 
 
 @dataclass

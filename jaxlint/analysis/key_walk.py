@@ -18,10 +18,12 @@ from jaxlint.analysis.key_values import (
     INDEX_DRAWS,
     RANDOM,
     SPLIT,
+    Fact,
     KeyValue,
     Reuse,
     Use,
     _annotated_key,
+    _contradicts,
     _literal_int,
     _Mark,
     _repeats,
@@ -292,6 +294,8 @@ class _Walker(_CallWalker, _AttrWalker):
             if val.where == "global" and self.fn is not None and name not in self.global_decl:
                 self.a.global_uses.append((use, val, self.fn))
         mark = st.consumed.get(val)
+        if mark is not None and mark.needs and _contradicts(mark.needs, st.facts):
+            mark = None  # consumed only on paths that cannot lead here
         if mark is not None and (mark.maybe_depth is None or self.depth <= mark.maybe_depth):
             if use.index is not None and mark.use.index is not None and not val.split_element:
                 return  # two ``split(key, n)[i]``: their elements are compared instead
@@ -304,10 +308,10 @@ class _Walker(_CallWalker, _AttrWalker):
                 self.a.report(Reuse(val, mark.use, use, "again", fn=self.fn))
                 if mark.maybe_depth is None and not use.weak and not self.loops:
                     # the next reuse is named against this, the latest use
-                    st.consumed[val] = _Mark(use, None)
+                    st.consumed[val] = _Mark(use, None, frozenset(st.facts.items()))
             return
         if mark is None and not use.weak:
-            st.consumed[val] = _Mark(use, None)
+            st.consumed[val] = _Mark(use, None, frozenset(st.facts.items()))
 
     # -- statements --------------------------------------------------------------------
 
@@ -477,9 +481,11 @@ class _Walker(_CallWalker, _AttrWalker):
             return
         self.depth += 1
         self.state = before.copy()
+        self.state.facts.update(self._facts(stmt.test, True))
         self._block(_suite(stmt.body))
         then = self.state
         self.state = before.copy()
+        self.state.facts.update(self._facts(stmt.test, False))
         if isinstance(stmt.orelse, cst.If):
             self._if(stmt.orelse)
         elif isinstance(stmt.orelse, cst.Else):
@@ -620,16 +626,57 @@ class _Walker(_CallWalker, _AttrWalker):
             mark = self._join_marks(marks)
             if mark is not None:
                 consumed[val] = mark
-        return _State(env, consumed)
+        first_facts = states[0].facts
+        facts = {
+            k: v for k, v in first_facts.items() if all(s.facts.get(k) is v for s in states[1:])
+        }
+        return _State(env, consumed, facts)
 
     def _join_marks(self, marks: list[_Mark | None]) -> _Mark | None:
         present = [m for m in marks if m is not None]
         if not present:
             return None
+        needs = present[0].needs
+        for m in present[1:]:
+            needs = needs & m.needs  # consumed on one of these paths: what they share held
         if len(present) == len(marks) and all(m.maybe_depth is None for m in present):
-            return present[0]
+            return present[0] if needs == present[0].needs else _Mark(present[0].use, None, needs)
         depth = min([self.depth, *(m.maybe_depth for m in present if m.maybe_depth is not None)])
-        return _Mark(present[0].use, depth)
+        return _Mark(present[0].use, depth, needs)
+
+    def _facts(self, test: cst.BaseExpression, holds: bool) -> dict[Fact, bool]:
+        """What ``test`` being ``holds`` says of local names (see ``Fact``): ``not``,
+        ``and`` (when it holds), ``or`` (when it fails), a name's truth, ``is None``."""
+        kind = type(test)
+        if kind is cst.Name:
+            name = test.value
+            return {(name, "truth"): holds} if self._plain_local(name) else {}
+        if kind is cst.UnaryOperation and type(test.operator) is cst.Not:
+            return self._facts(test.expression, not holds)
+        if kind is cst.BooleanOperation:
+            both = type(test.operator) is cst.And
+            if both != holds:
+                return {}  # a failed ``and`` or a true ``or``: which side decided is unknown
+            return {**self._facts(test.left, holds), **self._facts(test.right, holds)}
+        if kind is cst.Comparison and len(test.comparisons) == 1 and type(test.left) is cst.Name:
+            target = test.comparisons[0]
+            op = type(target.operator)
+            right = target.comparator
+            if type(right) is cst.Name and right.value == "None" and op in (cst.Is, cst.IsNot):
+                name = test.left.value
+                if self._plain_local(name):
+                    return {(name, "none"): holds if op is cst.Is else not holds}
+        return {}
+
+    def _plain_local(self, name: str) -> bool:
+        """A name of this function that only its own statements rebind."""
+        return self.fn is not None and name in self.local_names and name not in self.global_decl
+
+    def _forget_facts(self, name: str) -> None:
+        st = self.state
+        if st is not None and st.facts:
+            for fact in [f for f in st.facts if f[0] == name]:
+                del st.facts[fact]
 
     def _merged(self, at: cst.CSTNode, name: str, vals: list[KeyValue]) -> KeyValue:
         key = ("merge", id(at), name, self.generation)
@@ -655,6 +702,7 @@ class _Walker(_CallWalker, _AttrWalker):
     def _unbind(self, name: str) -> None:
         if self.state is not None:
             self.state.env.pop(name, None)
+            self._forget_facts(name)
 
     def _assign(
         self, target: cst.BaseExpression, val: KeyValue | None, value: cst.BaseExpression | None
@@ -665,6 +713,8 @@ class _Walker(_CallWalker, _AttrWalker):
         kind = type(target)  # exact classes: see ``_eval_inner``
         if kind is cst.Name:
             name = target.value
+            if st.facts:
+                self._forget_facts(name)
             if val is None and value is not None and name in self.evidence:
                 # an unknown value used as a key by ``jax.random`` later in this body
                 val = self._new(target, name, True)

@@ -88,6 +88,12 @@ VALID_EXAMPLES = [
     ),
     EXAMPLES.valid("valid_first_use_returns.py", note="the first use returns", runs=True),
     EXAMPLES.valid(
+        "valid_exclusive_paths_same_flag.py",
+        note="the first draw needs `not bootstrap`, the second runs only past "
+        "`if not bootstrap: return`",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_key_data_clone_do_consume.py",
         note="`key_data`, `clone` and `==` do not consume",
         runs=True,
@@ -276,6 +282,12 @@ INVALID_EXAMPLES = [
         message_contains="`self.key` is consumed by `jax.random.normal` at line 10 in `__call__`",
         note="an `eqx.Module` is immutable: its key field is the same key on every call"
         " (the frozen dataclass example shows it at runtime)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_same_flag_path_draws_twice.py",
+        line=11,
+        raises="KeyReuseError",
+        note="both draws need `training`: one path goes through both",
     ),
     EXAMPLES.invalid(
         "invalid_helper_between_does_not_assign.py",
@@ -528,6 +540,12 @@ local function mapped over a tree (`jax.tree.map`, `jax.tree_util.tree_map`, als
 through a local alias `tree_map = tree_util.tree_map`) or a sequence (`map`) closes
 over and draws from: every leaf gets the same random bits. The message names both
 uses by line.
+
+"One path" reads the tests a path passed on a function's own names: after `if
+references is None and not bootstrap: draw(key)` and `if not bootstrap: return ...`,
+a later `draw(key)` runs only when `bootstrap` is true, where the first never ran, so
+it is no reuse. Only a name's truth (`if flag:`, `not`, `and`, `or`) and `name is
+None` are read, and a name assigned again forgets what its tests said.
 
 It follows the semantics of JAX's own key-reuse checker (`jax_debug_key_reuse`):
 every sampler and `split` consume their key; `fold_in`, `clone`, `key_data` and
