@@ -674,7 +674,15 @@ class _CallWalker:
                     self._consume_arg(call, arg.value, v, inside, CALL)
                 continue
             kind = summary.params.get(pname)
-            if kind is not None:
+            split = summary.split_index.get(pname)
+            if kind is not None and split is not None and v is not None and not inside:
+                # the callee keeps only ``split(param)[split]``: key ``split`` of the split
+                index = cst.Integer(str(split))
+                self._consume(v, Use(arg.value, call, LOCAL, index=index))
+                self._consume(
+                    self._split_element(v, index), Use(arg.value, call, LOCAL, index=index)
+                )
+            elif kind is not None:
                 self._consume_arg(call, arg.value, v, inside, LOCAL if kind != CALL else CALL)
             elif pname in summary.passes:
                 # handed on unchanged to a function the callee cannot see

@@ -431,6 +431,10 @@ class _Summary:
     free_passes: dict[str, Use] = field(default_factory=dict)
     """The same for names of enclosing scopes (a nested ``loss_fn`` calling ``model(rng,
     ...)`` with its enclosing function's ``rng``)."""
+    split_index: dict[str, int | None] = field(default_factory=dict)
+    """Parameters consumed -> ``i`` when every consumption is ``split(param, ...)[i]`` with
+    the same literal ``i`` (a ``reset(rng)`` that keeps ``split(rng)[0]``): a caller's
+    ``split(rng)[1]`` takes another key. ``None``: some consumption is anything else."""
 
 
 _STRENGTH = {CALL: 0, LOCAL: 1, RANDOM: 2}

@@ -275,6 +275,12 @@ class _Walker(_CallWalker, _AttrWalker):
             loop.uses.add(id(use))
         if val.where == "param":
             self.summary.params[val.name] = _stronger(self.summary.params.get(val.name), use.kind)
+            index = _literal_int(use.index) if use.qualname == SPLIT else None
+            known = self.summary.split_index
+            if index is None or known.get(val.name, index) != index:
+                known[val.name] = None
+            else:
+                known[val.name] = index
         elif val.where == "global" and val.outer_name in self.global_decl:
             # ``global KEY; KEY, sub = split(KEY)``: stateful RNG, callers consume nothing
             self.summary.advances.add(val.outer_name)

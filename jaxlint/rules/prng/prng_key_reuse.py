@@ -40,6 +40,12 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_helper_keeps_another_split_element.py",
+        note="`reset` keeps `split(rng)[0]`, the caller `split(new_rng)[1]`: another key"
+        " (the same departure from JAX's checker)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_split_then_index_per_run.py",
         note="`split(key, n_runs)[run]` per run: another key of the same split each run"
         " (JAX's checker rejects the repeated split; the keys are distinct all the same)",
@@ -497,6 +503,12 @@ INVALID_EXAMPLES = [
         filename="tests/test_stats.py",
     ),
     EXAMPLES.invalid(
+        "invalid_helper_keeps_the_same_split_element.py",
+        line=14,
+        raises="KeyReuseError",
+        note="`reset` keeps `split(rng)[0]` and the caller takes the same element",
+    ),
+    EXAMPLES.invalid(
         "invalid_split_after_split_n.py",
         line=8,
         message_contains="both splits return the same first keys",
@@ -560,7 +572,9 @@ draws. One deliberate
 departure: `split(key, n)[i]` takes key `i` of the split, which is the same key for
 every `n` and another key for every `i` (checked on JAX 0.12), so `split(key, n)[run]`
 once per `run` is not reported although the checker rejects a second `split(key, ...)`;
-the same index twice is. A key passed to a function jaxlint cannot see may
+the same index twice is. This holds through a function of the file that only keeps
+`split(rng)[0]` of its key parameter: a caller that takes `split(rng)[1]` of the same key
+is not reported. A key passed to a function jaxlint cannot see may
 be drawn from, so it counts, but only next to a certain consumption: two such
 calls are not reported (they may only derive keys with `fold_in`, or a test may
 reuse a key on purpose to compare two runs). A function of the same file that hands

@@ -1,0 +1,16 @@
+import jax
+
+
+def reset(rng):
+    enemies = jax.random.uniform(jax.random.split(rng)[0], (3,))
+    return {"rng": rng, "enemies": enemies}
+
+
+def next_level(state):
+    new_rng = jax.random.split(state["rng"])[1]
+    level = reset(new_rng)
+    speeds = jax.random.normal(jax.random.split(new_rng)[1], (3,))
+    return level, speeds
+
+
+next_level(reset(jax.random.key(0)))
