@@ -123,6 +123,11 @@ VALID_EXAMPLES = [
         "purpose (jax's api_benchmark.py)",
     ),
     EXAMPLES.valid(
+        "valid_rebuilt_in_except_handler.py",
+        note="rebuilt only in the `except` handler, after an out-of-memory error",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_retry_loop_on_out_of_memory.py",
         note="a retry loop: the `try` returns on success, only an out-of-memory error"
         " comes round again, with another batch size (compiled anyway)",
@@ -311,7 +316,9 @@ comes round only when an `except` handler falls through (`while True: try: fn =
 jax.jit(jax.vmap(f)); return fn(x) except MemoryError: batch_size //= 2`): the
 wrapper is built once per attempt, and a retry, with another batch size, compiles
 anyway. A `try` that does not end the loop on success (a training step wrapped
-in `try`) is a loop like any other.
+in `try`) is a loop like any other. A wrapper built in an `except` handler is not
+built per iteration either: the handler runs when the loop's work fails (`except
+Exception as err: batch //= 2; fn = jax.jit(jax.vmap(f)); continue`).
 
 It is also silent when the loop runs while an outer `jit` traces (the inner
 wrapper is traced inline, once per outer compilation), on `jax.vmap`/`jax.grad`

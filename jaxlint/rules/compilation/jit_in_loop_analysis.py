@@ -216,17 +216,23 @@ class LoopDependencies(Queries):
         """The loops around ``node`` (innermost first) that evaluate it once per iteration:
         not a retry loop whose ``try`` body holds ``node`` and ends, on success, with a
         ``return`` or ``break`` (``while True: try: f = jax.jit(...); return f(x) except
-        MemoryError: batch //= 2``): it comes round only when an attempt fails."""
+        MemoryError: batch //= 2``): it comes round only when an attempt fails; and not
+        a loop around an ``except`` handler that holds ``node``, which runs only when the
+        loop's work fails (``except Exception as err: ... fn = jax.jit(...)`` after halving
+        a batch that ran out of memory)."""
         attempts: list[cst.Try] = []
         hot: list[cst.For | cst.While] = []
+        handled = False
         loops = self.loops_around(node)
         for child, parent in self.index.ancestors(node):
             if not loops:
                 break
             if isinstance(parent, cst.Try) and child is parent.body:
                 attempts.append(parent)
+            elif type(parent) in (cst.ExceptHandler, cst.ExceptStarHandler):
+                handled = True
             elif parent is loops[0]:
-                if not any(retry_attempt(parent, t) for t in attempts):
+                if not handled and not any(retry_attempt(parent, t) for t in attempts):
                     hot.append(parent)
                 loops = loops[1:]
         return hot
