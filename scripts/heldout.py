@@ -273,6 +273,43 @@ FRESH_2026_12H: dict[str, tuple[str, str]] = {
     "dftax": ("0.9.3", "density-functional theory (Kohn-Sham)"),
 }
 
+# A ninth fresh set, pinned on 2026-12-06 (later still) before any of its code was
+# downloaded, linted or read, for a fourth blind read of the traced-code families
+# JAX1xx-JAX4xx, of jaxlint frozen at 295fe5f: 24 projects, application-style where
+# possible (training loops, samplers, RL, simulations), disjoint from every set above, from
+# PINNED, from mujoco-mjx and from every project whose code is named in docs/precision/ (the
+# seven that fresh-2026-12h's page names only as candidates left for a later set, never
+# downloaded, are taken here). Chosen from the package index's names, versions, upload
+# dates, summaries, declared dependencies, authors and sdist sizes only; latest
+# non-prerelease sdist of each on the index that day (docs/precision/heldout-fresh-i.md says
+# which candidates were left out and why).
+FRESH_2026_12I: dict[str, tuple[str, str]] = {
+    "squishyplanet": ("0.6.0", "exoplanet transits (non-spherical planets)"),
+    "memo-lang": ("1.3.3", "probabilistic programming (reasoning about reasoning)"),
+    "jaxion": ("0.0.13", "fuzzy dark matter simulation"),
+    "icland": ("0.2.0", "RL environment (XLand in MJX)"),
+    "jax-morph": ("0.4.0", "cell proliferation and active matter simulation"),
+    "feax": ("0.8.0", "finite elements"),
+    "dalle-mini": ("0.1.5", "text-to-image model (training, inference; 2023)"),
+    "playground": ("0.2.0", "RL environments (MuJoCo MJX robotics)"),
+    "popgym-arcade": ("0.0.7", "RL environments (POMDP arcade games)"),
+    "octax": ("0.1.1", "RL environments (CHIP-8 games)"),
+    "jaxued": ("0.0.1", "RL unsupervised environment design"),
+    "ajax-rl": ("0.4.0", "RL algorithms"),
+    "highjax": ("0.1.0", "RL environment (highway driving)"),
+    "nasimjax": ("0.1.0", "RL environment (network penetration testing)"),
+    "nnx-ppo": ("0.3.0", "PPO for recurrent networks (flax.nnx)"),
+    "mujax": ("0.1.3", "MuZero RL (Gymnasium)"),
+    "jaxincell": ("0.1.1", "particle-in-cell plasma simulation"),
+    "jax-lab": ("0.6.2", "lattice Boltzmann multiphase flow"),
+    "dnsjax": ("0.1.0.1", "Navier-Stokes DNS (pseudo-spectral)"),
+    "pylcp-jax": ("0.0.1", "laser cooling (Monte Carlo trajectories)"),
+    "myriad-jax": ("0.2.0", "control and system identification (stochastic systems)"),
+    "bamojax": ("0.4.3", "Bayesian modelling (MCMC, SMC)"),
+    "jax-mppi": ("0.3.0", "model predictive path-integral control"),
+    "pyrddlgym-jax": ("3.1", "planning by gradient (RDDL)"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -336,6 +373,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12h",
         ROOT / "docs" / "precision" / "heldout-fresh-h.md",
         "_results-fresh-2026-12h",
+    ),
+    "fresh-2026-12i": HeldoutSet(
+        FRESH_2026_12I,
+        "jaxlint-heldout-fresh-2026-12i",
+        ROOT / "docs" / "precision" / "heldout-fresh-i.md",
+        "_results-fresh-2026-12i",
     ),
 }
 DEFAULT_SET = "original"

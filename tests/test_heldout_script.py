@@ -51,7 +51,7 @@ def test_the_original_set_is_the_default():
 @pytest.mark.parametrize("name", sorted(heldout.SETS))
 def test_every_set_is_disjoint_from_the_tuning_corpus_and_from_what_was_read_before(name):
     held = heldout.SETS[name]
-    # 8-12 projects each, but fresh-2026-12f: 23, fresh-2026-12g and fresh-2026-12h: 24,
+    # 8-12 projects each, but fresh-2026-12f: 23, fresh-2026-12g, h and i: 24,
     # chosen so that the traced-code families give the 40 findings the read needs (12
     # projects gave about 20)
     assert 8 <= len(held.projects) <= 24
@@ -113,6 +113,7 @@ def test_project_of():
         heldout.FRESH_2026_12E,
         heldout.FRESH_2026_12G,
         heldout.FRESH_2026_12H,
+        heldout.FRESH_2026_12I,
     ],
 )
 def test_project_of_names_with_dashes_in_the_later_fresh_sets(projects):
