@@ -414,12 +414,60 @@ def test_x64_in_pytest_configuration(name: str, text: str, on: bool) -> None:
          "    saved = jax.config.jax_enable_x64\n    yield\n"
          '    jax.config.update("jax_enable_x64", saved)\n', True, None),
         ("def broken(:\n", True, None),
+        # at the top level a computed value may switch it on (feax: an environment default)
+        ('import jax\njax.config.update("jax_enable_x64", _resolve())\n', False, 2),
+        ('import jax\njax.config.update("jax_enable_x64", None)\n', False, None),
     ],
 )  # fmt: skip
 def test_x64_in_python_files(text: str, conftest: bool, line: int | None) -> None:
     from jaxlint.analysis.x64 import scan_python
 
     assert scan_python(text, conftest) == line
+
+
+@pytest.mark.parametrize(
+    ("test", "reported"),
+    [
+        # a submodule that switches x64 on when imported (pylcp-jax's GPU tools)
+        ("from pkg.gpu import solve\n", False),
+        # a function of the project that switches it on, with a computed value (dnsjax)
+        ("from pkg.setup import configure\n\nconfigure()\n", False),
+        # ... also when the test imports and calls it inside a function
+        ("def setup_module():\n    from pkg.setup import configure\n\n    configure()\n",
+         False),
+        # one that switches it off, or one never called, does not
+        ("from pkg.setup import disable\n\ndisable()\n", True),
+        ("from pkg.setup import configure  # noqa: F401\n", True),
+        ("import pkg\n", True),
+    ],
+)  # fmt: skip
+def test_x64_from_a_project_module_or_function(
+    tmp_path: Path, capsys, monkeypatch, test: str, reported: bool
+) -> None:
+    """JAX603 counts the project modules a file imports at its top level (not only the
+    top package's ``__init__.py``) and the project functions it calls that switch x64
+    on with any value but a literal false (fresh-2026-12i: pylcp-jax, dnsjax)."""
+    pkg = write_package(
+        tmp_path,
+        {
+            "gpu.py": 'import jax\n\njax.config.update("jax_enable_x64", True)\n\n\n'
+            "def solve(x):\n    return x\n",
+            "setup.py": "import jax\n\n\ndef configure(double_precision=True):\n"
+            '    jax.config.update("jax_enable_x64", double_precision)\n\n\n'
+            'def disable():\n    jax.config.update("jax_enable_x64", False)\n',
+        },
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_sum.py").write_text(
+        "import jax.numpy as jnp\n"
+        + test
+        + "\n\ndef test_sum():\n    assert jnp.zeros(3, dtype=jnp.float64).sum() == 0\n"
+    )
+    del pkg
+    found = check(
+        tmp_path, "--no-cache", "--select", "JAX603", ".", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert bool(found) is reported, found
 
 
 def test_shard_map_none_spec_of_an_imported_function(tmp_path: Path, capsys, monkeypatch) -> None:

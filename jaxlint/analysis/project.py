@@ -714,16 +714,20 @@ class ProjectFacts:
     def x64_enabled(self, key: str) -> str | None:
         """Where x64 is switched on for this file outside it (``file:line``): ``key`` is
         ``test:`` for a test module (its ``conftest.py`` files and pytest configuration
-        count) or ``run:``, followed by the top-level names the file imports, joined by
-        commas (the project's modules among them whose import switches it on count)."""
+        count) or ``run:``, followed by the qualified names the file imports at its top
+        level, joined by commas (the project's modules among them whose import switches
+        it on count), ``:`` and the project functions the file calls (those that switch
+        it on count)."""
 
         def answer() -> str | None:
             from jaxlint.analysis.x64 import sources
 
-            kind, _, names = key.partition(":")
+            kind, _, rest = key.partition(":")
+            names, _, called = rest.partition(":")
             imports = [n for n in names.split(",") if n]
+            calls = [n for n in called.split(",") if n]
             return sources(self.project).enabled_for(
-                self.path, self.module, kind == "test", imports
+                self.path, self.module, kind == "test", imports, calls
             )
 
         return self._ask("x64", key, answer)

@@ -19,7 +19,13 @@ switched on for a file, with the scope that is honest for each source:
   ``--jax_enable_x64``;
 - a package's ``__init__.py`` that switches x64 on at import applies to every module of
   the package (its submodules are imported after it), tests or not, and to every module
-  that imports the package at its top level.
+  that imports the package at its top level; so does any module of the project that the
+  file imports at its top level (``from pkg.gpu import f`` runs ``pkg/gpu.py``). At a
+  module's top level a computed value counts (``update("jax_enable_x64",
+  _resolve_x64_env())`` may switch it on);
+- a function of the project that the file calls and that switches x64 on, with any
+  value but a literal false (``configure(double_precision=True)``, whose body runs
+  ``update("jax_enable_x64", double_precision)``), applies to the file.
 
 Only folders between the file and the project root are read (the file's own folder when
 there is no project root), each once per run.
@@ -60,20 +66,30 @@ def _false(value: ast.expr | None) -> bool:
     return False
 
 
-def _true(value: ast.expr) -> bool:
+def _literal_true(value: ast.expr) -> bool:
     """A literal that switches the flag on: another file must show it, not compute it (a
     fixture that restores the flag it saved, ``update("jax_enable_x64", saved)``, does
     not switch it on)."""
     return isinstance(value, ast.Constant) and value.value is not None and not _false(value)
 
 
+def _maybe_true(value: ast.expr) -> bool:
+    """Anything but a literal false (or ``None``)."""
+    return not _false(value)
+
+
 def _flag_name(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and str(node.value).lower() == _FLAG
 
 
-def _enables(node: ast.AST, env: bool) -> bool:
+def _enables(node: ast.AST, env: bool, computed: bool = False) -> bool:
     """One statement or expression switches x64 on (a literal false does not). ``env``:
-    setting ``JAX_ENABLE_X64`` counts here (JAX reads it once, when it is imported)."""
+    setting ``JAX_ENABLE_X64`` counts here (JAX reads it once, when it is imported).
+    ``computed``: a value that is not a literal counts too (it may be true): at a
+    module's top level (``update("jax_enable_x64", _resolve_x64_env())``) and in a
+    function that a file calls (``configure(double_precision=True)``), but not in a
+    fixture, which may restore a value it saved."""
+    _true = _maybe_true if computed else _literal_true
     if isinstance(node, ast.Call):
         func = node.func
         args = node.args
@@ -158,9 +174,24 @@ def scan_python(text: str, conftest: bool) -> int | None:
         for stmt in body:
             nodes = list(_walk_code([stmt]))
             for node in nodes:
-                if _enables(node, env=not jax_seen):
+                if _enables(node, env=not jax_seen, computed=top):
                     return getattr(node, "lineno", 1)
             jax_seen = jax_seen or any(_imports_jax(node) for node in nodes)
+    return None
+
+
+def scan_function(text: str, name: str) -> int | None:
+    """The line where the module-level function ``name`` switches x64 on when called (a
+    computed value counts: ``update("jax_enable_x64", double_precision)``), or ``None``."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+            for node in _walk_code(stmt.body):
+                if _enables(node, env=False, computed=True):
+                    return getattr(node, "lineno", 1)
     return None
 
 
@@ -219,10 +250,18 @@ class X64Sources:
         self._inits: dict[str, str | None] = {}
 
     def enabled_for(
-        self, path: Path, module: ModuleId, tests: bool, imports: Iterable[str]
+        self,
+        path: Path,
+        module: ModuleId,
+        tests: bool,
+        imports: Iterable[str],
+        calls: Iterable[str] = (),
     ) -> str | None:
         """Where x64 is switched on for the file ``path`` (``file:line``), or ``None``;
-        ``tests``: the file is a test module (conftest and pytest configuration apply)."""
+        ``tests``: the file is a test module (conftest and pytest configuration apply);
+        ``imports``: what the file imports at its top level (qualified names: the project
+        modules among them, and the packages above them, run when it is imported);
+        ``calls``: the project functions it calls (``pkg.setup.configure``)."""
         if tests:
             for folder in self._folders_up(Path(os.path.abspath(path)).parent):
                 found = self._folder(folder)
@@ -232,7 +271,25 @@ class X64Sources:
             found = self._init(init)
             if found is not None:
                 return found
+        for qualname in sorted(set(calls)):
+            found = self._function(qualname)
+            if found is not None:
+                return found
         return None
+
+    def _function(self, qualname: str) -> str | None:
+        key = "call:" + qualname
+        if key not in self._inits:
+            found = None
+            located = self.project.index.locate(qualname)
+            if located is not None and len(located[1]) == 1:
+                path = self.project.index.find_module(located[0])
+                text = self.project.store.text_of(path) if path is not None else None
+                line = scan_function(text, located[1][0]) if text else None
+                if path is not None and line is not None:
+                    found = self._where(path, line)
+            self._inits[key] = found
+        return self._inits[key]
 
     def _folders_up(self, start: Path) -> Iterator[Path]:
         root = self.project.index.root
@@ -266,18 +323,26 @@ class X64Sources:
 
     def _package_inits(self, module: ModuleId, imports: Iterable[str]) -> Iterator[Path]:
         """The ``__init__.py`` of each package above the module (not its own: a package's
-        ``__init__.py`` is the file being linted), then the project's top-level modules and
-        packages that the file imports at its top level."""
+        ``__init__.py`` is the file being linted), then the project's modules that the file
+        imports at its top level, each after the packages above it."""
         parts = module.name.split(".")
         above = parts if module.package else parts[:-1]
         for i in range(1, len(above) + (0 if module.package else 1)):
             yield Path(module.search_root, *above[:i], "__init__.py")
-        mine = parts[0]
-        for top in sorted(set(imports)):
-            if top == mine or not top.isidentifier():
+        seen: set[str] = {module.name}
+        for name in sorted(set(imports)):
+            parts_of = name.split(".")
+            if not all(p.isidentifier() for p in parts_of):
                 continue
-            found = self.project.index.find_module(top)
-            if found is not None:
+            # ``from pkg.gpu import f``: ``pkg/__init__.py``, then ``pkg/gpu.py`` run
+            for i in range(1, len(parts_of) + 1):
+                prefix = ".".join(parts_of[:i])
+                if prefix in seen:
+                    continue
+                seen.add(prefix)
+                found = self.project.index.find_module(prefix)
+                if found is None:
+                    break
                 yield found
 
     def _where(self, path: Path, line: int) -> str:

@@ -32,7 +32,8 @@ _TEST, _NOTEBOOK, _SCRIPT, _LIBRARY = "test", "notebook", "script", "library"
 _WHY = {
     _TEST: (
         "but this test file never enables x64, nor does a `conftest.py` above it, the pytest"
-        " configuration or a package it imports: JAX warns and makes float32, so the test"
+        " configuration or a project module it imports or calls: JAX warns and makes"
+        " float32, so the test"
         " runs in float32 unless the environment sets `JAX_ENABLE_X64`; use"
         " `with jax.enable_x64(True):` in the test or ask for float32"
     ),
@@ -242,9 +243,14 @@ file before it runs, each with the scope where that is true:
   sets `JAX_ENABLE_X64` to a value other than `0`/`false` (pytest-env's
   `env = JAX_ENABLE_X64=1`) or passes `--jax_enable_x64`;
 - for any file, the `__init__.py` of each package the module belongs to, and
-  the project's top-level modules and packages it imports at its top level,
-  when they switch x64 on when imported (at their top level): importing the
-  module runs them first.
+  the project's modules it imports at its top level (`from pkg.gpu import f`
+  runs `pkg/__init__.py`, then `pkg/gpu.py`), when they switch x64 on when
+  imported (at their top level, with any value but a literal false: a computed
+  one such as `_resolve_x64_env()` may be true): importing the module runs them
+  first;
+- for any file, a function of the project that it calls and that switches x64
+  on with any value but a literal false (`configure_jax_platform()`, whose body
+  runs `jax.config.update("jax_enable_x64", double_precision)`).
 
 Each folder and `__init__.py` is read once per run. What they say is recorded
 with the file's result like the project's other facts, so a cached result is

@@ -17,6 +17,8 @@ _X64_CONTEXTS = frozenset({"jax.enable_x64", "jax.experimental.enable_x64"})
 _CONFIG_UPDATES = frozenset({"jax.config.update", "jax.config.config.update"})
 _FLAG_PARSERS = frozenset({"jax.config.parse_flags_with_absl", "jax.config.config_with_absl"})
 _X64_ATTRIBUTES = frozenset({"jax_enable_x64", "x64_enabled"})
+_LIBRARIES = frozenset({"jax", "jaxlib", "numpy", "builtins", "os", "sys", "typing"})
+"""Roots of calls that are never the project's functions (asked about x64 for the rest)."""
 
 
 def _literal_false(expr: cst.BaseExpression) -> bool:
@@ -54,12 +56,21 @@ class X64Checks:
         if facts is None:
             return None
         model = self.model
-        tops = {
-            binding.qualname.split(".")[0]
+        imported = {
+            binding.qualname
             for node, binding in model.imports
             if binding.qualname and model.scope_of_import.get(id(node)) is model.module_scope
         }
-        return facts.x64_enabled(f"{kind}:{','.join(sorted(tops))}")
+        roots = {b.qualname.split(".")[0] for _, b in model.imports if b.qualname}
+        roots -= _LIBRARIES
+        calls: set[str] = set()
+        if roots:
+            for node in model.events.nodes:
+                if type(node) is cst.Call:
+                    qn = model.call_name(node)
+                    if qn is not None and qn.split(".")[0] in roots:
+                        calls.add(qn)
+        return facts.x64_enabled(f"{kind}:{','.join(sorted(imported))}:{','.join(sorted(calls))}")
 
     def _enables_x64(self) -> bool:
         """The module turns x64 on, may turn it on, or reads the flag (see the docs)."""
