@@ -593,11 +593,12 @@ class _CallWalker:
         *,
         weak: bool = False,
         through: Use | None = None,
+        draws: frozenset[str] = frozenset(),
     ) -> None:
         if v is not None:
-            self._consume(v, Use(expr, call, kind, weak=weak, through=through))
+            self._consume(v, Use(expr, call, kind, weak=weak, through=through, draws=draws))
         for el, ev in inside:
-            self._consume(ev, Use(el, call, kind, weak=weak, through=through))
+            self._consume(ev, Use(el, call, kind, weak=weak, through=through, draws=draws))
 
     def _local_target(self, call: cst.Call) -> tuple[FunctionNode | None, bool]:
         func = call.func
@@ -683,7 +684,10 @@ class _CallWalker:
                     self._split_element(v, index), Use(arg.value, call, LOCAL, index=index)
                 )
             elif kind is not None:
-                self._consume_arg(call, arg.value, v, inside, LOCAL if kind != CALL else CALL)
+                draws = frozenset(summary.params_by.get(pname, ()))
+                self._consume_arg(
+                    call, arg.value, v, inside, LOCAL if kind != CALL else CALL, draws=draws
+                )
             elif pname in summary.passes:
                 # handed on unchanged to a function the callee cannot see
                 inner = summary.passes[pname]

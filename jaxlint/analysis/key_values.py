@@ -257,6 +257,10 @@ class Use:
     """A function of this file that hands the key, unchanged, to a function it cannot see
     (``train_step(state, batch, rng)`` whose body calls ``model(rng, ...)``): that inner
     use. Its kind is ``CALL``."""
+    draws: frozenset[str] = frozenset()
+    """For a call of a function of this file: what its body consumes the key with
+    (``jax.random`` names, or kinds), so that ``tree.map(lambda x: shuffle(x, key), batch)``
+    whose ``shuffle`` only permutes ``x`` is known as an index draw over each leaf."""
 
     @cached_property
     def by(self) -> str:
@@ -415,6 +419,8 @@ class _Summary:
     """Names of enclosing or module scopes consumed by the body -> kind."""
     free_by: dict[str, set[str]] = field(default_factory=dict)
     """Those names -> what consumes them (``jax.random`` names, or the kind)."""
+    params_by: dict[str, set[str]] = field(default_factory=dict)
+    """Consumed parameters -> what consumes them (``jax.random`` names, or the kind)."""
     advances: set[str] = field(default_factory=set)
     """Module-level keys the body consumes and rebinds (``global KEY``; ``KEY, sub =
     split(KEY)``): a stateful RNG. Each call draws from the key the previous call left,

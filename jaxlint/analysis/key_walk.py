@@ -275,6 +275,11 @@ class _Walker(_CallWalker, _AttrWalker):
             loop.uses.add(id(use))
         if val.where == "param":
             self.summary.params[val.name] = _stronger(self.summary.params.get(val.name), use.kind)
+            by = self.summary.params_by.setdefault(val.name, set())
+            if use.draws:
+                by.update(use.draws)
+            else:
+                by.add(use.qualname or use.kind)
             index = _literal_int(use.index) if use.qualname == SPLIT else None
             known = self.summary.split_index
             if index is None or known.get(val.name, index) != index:
@@ -293,7 +298,11 @@ class _Walker(_CallWalker, _AttrWalker):
             name = val.outer_name
             path = val.outer_path or name
             self.summary.free[path] = _stronger(self.summary.free.get(path), use.kind)
-            self.summary.free_by.setdefault(path, set()).add(use.qualname or use.kind)
+            by = self.summary.free_by.setdefault(path, set())
+            if use.draws:
+                by.update(use.draws)
+            else:
+                by.add(use.qualname or use.kind)
             if self.loop_body is not None and self.fn is not None:
                 _, call = self.loop_body
                 self.a.report(Reuse(val, use, use, "body", call, self.fn, self.fn))

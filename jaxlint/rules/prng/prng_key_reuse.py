@@ -163,6 +163,12 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_tree_map_helper_permutes_each_leaf.py",
+        note="a helper that only permutes each leaf, mapped over two trees with one key:"
+        " the rows stay paired, on purpose",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_aligned_permutation_per_array.py",
         note="one key permutes each array of a comprehension: the same shuffle keeps rows paired",
         runs=True,
@@ -316,6 +322,12 @@ INVALID_EXAMPLES = [
         " pass it on, and which `jax_debug_key_reuse` counts as consuming it) at line 11",
         raises="KeyReuseError",
         note="`jnp.where` never draws, but the key it passes on was split already",
+    ),
+    EXAMPLES.invalid(
+        "invalid_tree_map_helper_adds_noise.py",
+        line=10,
+        raises="KeyReuseError",
+        note="the helper draws noise, not an index: the same noise on every leaf",
     ),
     EXAMPLES.invalid(
         "invalid_tree_map_alias_same_noise_every_leaf.py",
@@ -631,7 +643,9 @@ compared against each other (what the first returns reaches one side of
 `assert_allclose`, `assertEqual`, `chex.assert_trees_all_close`, `allclose` or
 `==`, what the second returns the other side: one key fed to two implementations
 to check they agree), paired index draws that keep two arrays aligned
-(`choice(key, xs, (b,))` and `choice(key, ys, (b,))`, or `permutation`), and a
+(`choice(key, xs, (b,))` and `choice(key, ys, (b,))`, or `permutation`; also over
+the leaves of a tree, `tree.map(lambda x: shuffle(x, key), batch)`, directly or
+through a function of the file that only permutes or picks from its argument), and a
 key given to `model.init(key, ...)` of a module the file imports (it may split
 the key or only fold it in; this file cannot tell). Comparing shapes
 (`x.shape == y.shape`, `len`) is not comparing values. Nor are the two alternatives of
