@@ -99,6 +99,46 @@ def _literal_truth(expr: cst.BaseExpression) -> bool | None:
     return None
 
 
+def _literal_params(fn: cst.FunctionDef, calls: Sequence[cst.CSTNode]) -> dict[str, bool]:
+    """The parameters of ``fn`` that every call in ``calls`` gives the same literal truth
+    (see ``_literal_truth``): by keyword, by position (a plain ``name(...)`` call) or
+    left at a literal default. Nothing when a call spreads ``*args``/``**kwargs``."""
+    params = fn.params
+    defaults = {
+        p.name.value: p.default
+        for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+    }
+    positional = positional_params(fn)
+    found: dict[str, bool | None] = {}
+    for call in calls:
+        if type(call) is not cst.Call or any(a.star for a in call.args):
+            return {}
+        given: dict[str, cst.BaseExpression] = {}
+        plain = type(call.func) is cst.Name  # a method's positions shift by ``self``
+        unplaced = 0
+        i = 0
+        for arg in call.args:
+            if arg.keyword is not None:
+                given[arg.keyword.value] = arg.value
+            elif plain and i < len(positional):
+                given[positional[i]] = arg.value
+                i += 1
+            else:
+                unplaced += 1
+        if unplaced:  # positions unknown: a positional parameter not given by keyword
+            for name in positional:
+                if name not in given:
+                    found[name] = None
+        for name, default in defaults.items():
+            value = given.get(name, default)
+            truth = _literal_truth(value) if value is not None else None
+            if name not in found:
+                found[name] = truth
+            elif found[name] is not truth:
+                found[name] = None
+    return {name: truth for name, truth in found.items() if truth is not None}
+
+
 def _one_str(expr: cst.BaseExpression) -> str | None:
     """The value of a single string literal."""
     if type(expr) is not cst.SimpleString:
@@ -176,6 +216,7 @@ class TraceAnalysis(_Seeds, _Contract):
             self._find_contract_seeds()
         self._analyze_all()
         self._only_every_call()
+        self._decided_by_callers()
         self._own_attr_wraps()
 
     # -- public queries ----------------------------------------------------------------
@@ -368,6 +409,8 @@ class TraceAnalysis(_Seeds, _Contract):
                         break
                     if type(stmt) is cst.SimpleStatementLine and type(stmt.body[-1]) in BLOCK_EXITS:
                         return True
+                    if values and type(stmt) is cst.If and self._leaves(stmt, values):
+                        return True
             elif kind is cst.If:
                 truth = self._decided(current.test, values)  # type: ignore[attr-defined]
                 if truth is not None and (child is current.body) is not truth:  # type: ignore[attr-defined]
@@ -375,6 +418,19 @@ class TraceAnalysis(_Seeds, _Contract):
             child = current
             current = parents.get(id(current))
         return False
+
+    def _leaves(self, stmt: cst.If, values: dict[str, bool]) -> bool:
+        """``if for_jit: return total`` where ``values`` decides the test: the branch it
+        takes ends with ``return``/``raise`` (or the like), so what follows never runs."""
+        truth = self._decided(stmt.test, values)
+        if truth is None:
+            return False
+        branch = stmt.body if truth else stmt.orelse
+        if branch is None or type(branch) is cst.If:
+            return False
+        body = branch.body if type(branch) is cst.Else else branch
+        last = body.body[-1] if type(body) is cst.IndentedBlock and body.body else None
+        return type(last) is cst.SimpleStatementLine and type(last.body[-1]) in BLOCK_EXITS
 
     def _decided(self, test: cst.BaseExpression, values: dict[str, bool]) -> bool | None:
         """The truth of an ``if`` test this file decides, else ``None``: a name whose truth
@@ -758,6 +814,30 @@ class TraceAnalysis(_Seeds, _Contract):
                     self.values[key] = dataclasses.replace(val, level=Level.MAYBE)
                 if self.owner.get(key) is info:
                     del self.owner[key]
+
+    def _decided_by_callers(self) -> None:
+        """In a helper traced only because traced code of this module calls it, a branch
+        on a parameter that every such call gives the same literal truth (by keyword,
+        by position, or left at a literal default) never runs traced:
+        ``energy(out, for_jit=True)`` from both jitted callers, and ``if not for_jit:
+        float(...)`` in ``energy``, which host callers reach with ``for_jit=False``."""
+        for info in self.functions.values():
+            fn = info.node
+            if info.caller is None or info.transforms or info.external or not info.calls:
+                continue
+            if type(fn) is not cst.FunctionDef:
+                continue
+            values = _literal_params(fn, [edge.call for edge in info.calls.values()])
+            if not values:
+                continue
+            for node in self.model.body_nodes(fn):
+                key = id(node)
+                if self.owner.get(key) is not info or not self._never_runs(node, fn, values):
+                    continue
+                val = self.values.get(key)
+                if val is not None and val.level is Level.TRACED:
+                    self.values[key] = dataclasses.replace(val, level=Level.MAYBE)
+                del self.owner[key]
 
     def _skipped_by_defaults(self, caller: TracedFunction, call: cst.Call) -> bool:
         """In a function traced only because another module's traced code calls it,

@@ -89,7 +89,12 @@ under `grad` too. Code under an `if` that checks for tracers at runtime
 `if jax.core.is_concrete(x):`) or for a host type (`if isinstance(x, np.ndarray):`,
 `isinstance(x, (int, float))`, which is False for every tracer), and the body of a
 `try` whose `except TypeError` (or a tracer error class, or `Exception`) expects the
-conversion to fail, is not flagged, nor is `print` there (JAX103).
+conversion to fail, is not flagged, nor is `print` there (JAX103). Nor is code a
+helper runs only for its host callers: in a function traced because traced code of
+the file calls it, a branch on a parameter that every such call gives the same literal
+(`energy(x, for_jit=True)` from each jitted caller, or a literal default left as it
+is) is decided, so `if not for_jit: return float(total)` never runs traced; one
+traced call that leaves `for_jit` at `False` is enough to report it.
 
 ## Example
 ```python
@@ -135,6 +140,12 @@ raises (`jax.errors.TracerArrayConversionError`, `ConcretizationTypeError`) with
 your file and line and `"rule": "JAX101"`.
 """
     VALID = [
+        EXAMPLES.valid(
+            "valid_flag_every_traced_caller_passes.py",
+            note="every traced call passes `for_jit=True`: the `if not for_jit:` branch runs"
+            " only for host callers",
+            runs=True,
+        ),
         EXAMPLES.valid(
             "valid_equinox_init_optax_init_eager.py",
             note="an Equinox module's `__init__` and an optax `init_fn` usually run eagerly:"
@@ -209,6 +220,12 @@ your file and line and `"rule": "JAX101"`.
         ),
     ]
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_flag_one_traced_caller_leaves_off.py",
+            line=8,
+            raises="ConcretizationTypeError",
+            note="one jitted caller leaves `for_jit` at its default, `False`",
+        ),
         EXAMPLES.invalid(
             "invalid_haiku_transformed_function_numpy.py",
             line=7,
