@@ -9,6 +9,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from jaxlint.analysis.names import Scope, SemanticModel
+from jaxlint.analysis.trace_values import Level
 from jaxlint.analysis.tracing import TracedFunction
 from jaxlint.rules.base import Examples, Raises, Rule
 from jaxlint.rules.host_device.helpers import LOG_METHODS, Shared, short_code, walk
@@ -90,8 +91,12 @@ do this to check how often a function compiles); containers local to the traced
 function; `self.x = ...` in
 `__init__`, `setup` or `__post_init__`, and in any class deriving from a
 framework module (Flax linen and NNX modules, whose state updates `nnx.jit`
-propagates, Equinox, Haiku) or from a class the module cannot see; functions
-traced only by `grad` or `vmap`, which run their Python body on every call.
+propagates, Equinox, Haiku) or from a class the module cannot see; a static value
+stored by a setup guarded by the attribute it sets (`if not self.ready: ...;
+self.ready = True`, `if self.table is None: self.table = np.arange(n)`), which runs
+once per object on purpose (a traced value stored there is still reported: it
+escapes the first trace); functions traced only by `grad` or `vmap`, which run their
+Python body on every call.
 
 ## Example
 ```python
@@ -140,6 +145,12 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
 """
     VALID = [
         EXAMPLES.valid("valid_self_x_init.py", note="self.x = ... in __init__", runs=True),
+        EXAMPLES.valid(
+            "valid_setup_once_guarded_by_its_flag.py",
+            note="a setup guarded by the flag it sets (`if not self.ready: ...; self.ready ="
+            " True`), storing static values: once per object, on purpose",
+            runs=True,
+        ),
         EXAMPLES.valid(
             "valid_nnx_modules_nnx_jit_propagates.py",
             note="NNX modules: nnx.jit propagates state updates",
@@ -192,6 +203,12 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
             line=9,
             message_contains="jitted by `jax.jit` at line 12",
             note="`jax.jit(jax.grad(loss_fn))`: the global gets a tracer",
+        ),
+        EXAMPLES.invalid(
+            "invalid_guarded_setup_stores_a_tracer.py",
+            line=14,
+            raises="UnexpectedTracerError",
+            note="the guarded setup stores a tracer: it escapes the first trace",
         ),
         EXAMPLES.invalid(
             "invalid_open_log_txt_fh.py",
@@ -424,7 +441,28 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
             )
             return
         if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+            if self._once_setup(target, value):
+                return
             self._self_attribute(target, owner)
+
+    def _once_setup(self, target: cst.Attribute, value: cst.BaseExpression) -> bool:
+        """``if not self.ready: self.table = np.arange(n); self.ready = True``: an
+        ``if`` that tests an attribute its own body sets is a setup that runs once per
+        object, on the first trace, on purpose. Only for a value that is static (a
+        literal, NumPy on static values): a traced one would escape the trace."""
+        found = self.ctx.trace.value(value)
+        if found is not None and found.level is not Level.STATIC:
+            return False
+        if self._traced_inside(value) is not None:
+            return False
+        base = target.value.value  # type: ignore[attr-defined]
+        parents = self.model.parents
+        node = parents.get(id(target))
+        while node is not None and type(node) not in (cst.FunctionDef, cst.Lambda):
+            if type(node) is cst.If and _guards_itself(node, base):
+                return True
+            node = parents.get(id(node))
+        return False
 
     def _self_attribute(self, target: cst.Attribute, owner: TracedFunction) -> None:
         fn = owner.node
@@ -448,6 +486,31 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
             f"`{self.ctx.code(target)} = ...` in jitted method `{fn.name.value}`",
             "return the new state from the method instead",
         )
+
+
+def _guards_itself(stmt: cst.If, base: str) -> bool:
+    """The ``if`` tests an attribute of ``base`` (``self.ready``) that its body assigns."""
+    tested = {
+        n.attr.value
+        for n in walk(stmt.test)
+        if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == base
+    }
+    if not tested:
+        return False
+    for node in walk(stmt.body):
+        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+            targets = (
+                [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            )
+            for t in targets:
+                if (
+                    isinstance(t, cst.Attribute)
+                    and isinstance(t.value, cst.Name)
+                    and t.value.value == base
+                    and t.attr.value in tested
+                ):
+                    return True
+    return False
 
 
 def _read_elsewhere(fn: cst.FunctionDef | cst.Lambda, target: cst.Name) -> bool:
