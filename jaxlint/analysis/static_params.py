@@ -76,7 +76,16 @@ def static_signature(
                 return None
             if binding.kind != "import":
                 return None
-    if type(func) not in (cst.Name, cst.Attribute):
+    elif type(func) is cst.Attribute:
+        root = func.value
+        while type(root) is cst.Attribute:
+            root = root.value
+        if type(root) is not cst.Name:
+            return None
+        found = model.lookup(root.value, model.scope_for(root))
+        if found is None or any(b.kind != "import" for b in found[1]):
+            return None  # ``x.sum()``, ``self.step(...)``: not a module's function
+    else:
         return None
     fact = trace.imported_function(func)
     if fact is None:
