@@ -153,7 +153,7 @@ def jit_params(
     ):
         return []  # most functions: no call jits anything (the body's events, no walk)
     out: dict[tuple[str, str | None], dict[str, Any]] = {}
-    for call in _own_calls(fn):
+    for call in own_calls(fn):
         if not _candidate(call, scope, params):
             continue
         found = wrapper_of(call)
@@ -232,7 +232,7 @@ def _candidate(call: cst.Call, scope: Any, params: set[str]) -> bool:
     return False
 
 
-def _own_calls(fn: cst.FunctionDef) -> Iterator[cst.Call]:
+def own_calls(fn: cst.FunctionDef) -> Iterator[cst.Call]:
     """The calls of ``fn``'s body, nested functions, lambdas and classes left out."""
     stack: list[cst.CSTNode] = [fn.body]
     while stack:

@@ -29,7 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from jaxlint.analysis.trace_values import positional_params
+from jaxlint.analysis.jit_params import own_calls
+from jaxlint.analysis.names import dotted
+from jaxlint.analysis.trace_values import bind_arguments, positional_params
 from jaxlint.analysis.transforms import COMPILING, TRANSFORMS
 
 if TYPE_CHECKING:
@@ -142,24 +144,11 @@ def hashed_arguments(
     to) hashes, each with the callee's parameter and, for a forwarded one, [the jitted
     function, its static parameter]."""
     params, statics, forwards = signature
-    position = 0
-    for arg in call.args:
-        if arg.star:
-            if arg.star == "*":
-                return  # positions after ``*args`` are unknown
-            continue
-        if arg.keyword is not None:
-            name = arg.keyword.value
-        else:
-            if position >= len(params):
-                position += 1
-                continue
-            name = params[position]
-            position += 1
+    for arg, name in bind_arguments(call, params):
         if name in statics:
-            yield arg, name, None
+            yield arg, str(name), None
         elif name in forwards:
-            yield arg, name, forwards[name]
+            yield arg, str(name), forwards[str(name)]
 
 
 def module_static_forwards(model: SemanticModel, trace: Any) -> dict[str, Forwards]:
@@ -208,44 +197,29 @@ def _forwards(
     if not own:
         return {}
     out: Forwards = {}
-    name_cls, call_cls = cst.Name, cst.Call
-    for node in model.body_nodes(fn):
-        if type(node) is not call_cls:
+    name_cls = cst.Name
+    candidates = [
+        n
+        for n in model.body_nodes(fn)  # source order: the first forwarding call names it
+        if type(n) is cst.Call
+        and any(type(a.value) is name_cls and a.value.value in own for a in n.args)
+    ]
+    if not candidates:
+        return out  # most functions: no call passes a parameter as is (the body's events)
+    mine = {id(c) for c in own_calls(fn)}  # not those of nested functions or lambdas
+    for node in candidates:
+        if id(node) not in mine:
             continue
-        if not any(type(a.value) is name_cls and a.value.value in own for a in node.args):
-            continue  # the cheap test first: most calls pass no parameter as is
         if type(node.func) not in (cst.Name, cst.Attribute):
             continue
         if type(node.func) is cst.Name and node.func.value == fn.name.value:
             continue  # recursion
-        if not _own_code(model, fn, node):
-            continue
         signature = static_signature(model, trace, node.func, lambda: local)
         if signature is None:
             continue
-        callee = model_code(node.func)
+        callee = dotted(node.func) or "the function"
         for arg, param, via in hashed_arguments(node, signature):
             value = arg.value
             if type(value) is name_cls and value.value in own and value.value not in out:
                 out[value.value] = [callee, param] if via is None else via
     return out
-
-
-def _own_code(model: SemanticModel, fn: cst.FunctionDef, node: cst.CSTNode) -> bool:
-    """``node`` runs in ``fn``'s own code, not in a nested function, lambda or class."""
-    parents = model.parents
-    parent = parents.get(id(node))
-    while parent is not None and parent is not fn:
-        if type(parent) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
-            return False
-        parent = parents.get(id(parent))
-    return parent is fn
-
-
-def model_code(expr: cst.BaseExpression) -> str:
-    """``name`` or ``a.b.name`` (the callee as the code spells it)."""
-    if type(expr) is cst.Name:
-        return expr.value
-    if type(expr) is cst.Attribute:
-        return f"{model_code(expr.value)}.{expr.attr.value}"
-    return "the function"

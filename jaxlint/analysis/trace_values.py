@@ -6,7 +6,7 @@ the answers of :mod:`jaxlint.analysis.tracing`."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -354,6 +354,30 @@ def _literal_strs(expr: cst.BaseExpression | None) -> list[str] | None:
 def positional_params(fn: cst.FunctionDef | cst.Lambda) -> list[str]:
     p = fn.params
     return [x.name.value for x in (*p.posonly_params, *p.params)]
+
+
+def bind_arguments(
+    call: cst.Call, params: Sequence[str] | None, shift: int = 0
+) -> Iterator[tuple[cst.Arg, str | int]]:
+    """Each argument of ``call`` with the parameter it binds, as Python binds it: by
+    keyword, or by position in ``params`` (after ``shift`` bound ones, ``self``); the
+    position itself where ``params`` is ``None``. Positions after ``*args`` are unknown
+    (nothing more is given); ``**kwargs`` is skipped."""
+    i = 0
+    for arg in call.args:
+        if arg.star:
+            if arg.star == "*":
+                return
+            continue
+        if arg.keyword is not None:
+            yield arg, arg.keyword.value
+            continue
+        pos = i + shift
+        i += 1
+        if params is None:
+            yield arg, pos
+        elif pos < len(params):
+            yield arg, params[pos]
 
 
 def all_param_names(fn: cst.FunctionDef | cst.Lambda) -> list[str]:

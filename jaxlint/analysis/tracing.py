@@ -57,6 +57,7 @@ from jaxlint.analysis.trace_values import (
     _transform_phrase,
     _Wrap,
     all_param_names,
+    bind_arguments,
     passed_as_is,
     positional_params,
 )
@@ -113,18 +114,16 @@ def _literal_params(fn: cst.FunctionDef, calls: Sequence[cst.CSTNode]) -> dict[s
     for call in calls:
         if type(call) is not cst.Call or any(a.star for a in call.args):
             return {}
+        # a plain ``name(...)`` call binds by position; a method's positions shift by
+        # ``self``, so there a positional argument binds a parameter not known here
+        plain = type(call.func) is cst.Name
         given: dict[str, cst.BaseExpression] = {}
-        plain = type(call.func) is cst.Name  # a method's positions shift by ``self``
-        unplaced = 0
-        i = 0
-        for arg in call.args:
-            if arg.keyword is not None:
-                given[arg.keyword.value] = arg.value
-            elif plain and i < len(positional):
-                given[positional[i]] = arg.value
-                i += 1
+        unplaced = False
+        for arg, param in bind_arguments(call, positional if plain else None):
+            if isinstance(param, str):
+                given[param] = arg.value
             else:
-                unplaced += 1
+                unplaced = True
         if unplaced:  # positions unknown: a positional parameter not given by keyword
             for name in positional:
                 if name not in given:

@@ -13,8 +13,10 @@ import libcst as cst
 from jaxlint.analysis.jit_params import jit_facts_of, module_jit_params, project_wrapper
 from jaxlint.analysis.methods import STATICMETHOD, decorated, own_method
 from jaxlint.analysis.names import Binding, Scope, SemanticModel
+from jaxlint.analysis.trace_values import bind_arguments
 from jaxlint.analysis.tracing import _literal_ints, _literal_strs, positional_params
 from jaxlint.analysis.transforms import COMPILING, TRANSFORMS
+from jaxlint.rules.base import short as base_short
 
 if TYPE_CHECKING:
     from jaxlint.engine import FileContext
@@ -37,8 +39,7 @@ and properties."""
 
 
 def short(text: str, limit: int = 48) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return base_short(text, limit)
 
 
 def positional(call: cst.Call) -> list[cst.Arg]:
@@ -194,23 +195,7 @@ class Jitted:
 
     def argument_params(self, call: cst.Call) -> Iterator[tuple[cst.Arg, str | int]]:
         """Each argument of ``call`` with the parameter (name, else position) it binds."""
-        params = self.params()
-        shift = 1 if self.method else 0
-        i = 0
-        for arg in call.args:
-            if arg.star:
-                if arg.star == "*":
-                    return  # positions after ``*args`` are unknown
-                continue
-            if arg.keyword is not None:
-                yield arg, arg.keyword.value
-                continue
-            pos = i + shift
-            i += 1
-            if params is None:
-                yield arg, pos
-            elif pos < len(params):
-                yield arg, params[pos]
+        return bind_arguments(call, self.params(), 1 if self.method else 0)
 
 
 class Queries:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.names import dotted
 from jaxlint.analysis.static_params import (
     Forwards,
     hashed_arguments,
-    model_code,
     module_static_forwards,
     static_signature,
 )
@@ -236,7 +236,7 @@ recompilation ("static value").
         signature = static_signature(self.ctx.model, self.ctx.trace, node.func, self._forwards)
         if signature is None:
             return
-        callee = model_code(node.func)
+        callee = dotted(node.func) or "the function"
         for arg, param, via in hashed_arguments(node, signature):
             if via is None:
                 self._check(arg, f"static parameter `{param}` of `{callee}`")
