@@ -112,6 +112,13 @@ class Examples:
         return Invalid(self._read(file), expected_fix=expected, file=self._where(file), **fields)
 
 
+def short(text: str, limit: int = 40) -> str:
+    """``text`` on one line, cut to ``limit`` characters with ``...``: code quoted in a
+    message."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def fixed_name(file: str) -> str:
     """``invalid_y.py`` -> ``invalid_y.fixed.py``: the whole file after the fix."""
     return file.removesuffix(".py") + ".fixed.py"

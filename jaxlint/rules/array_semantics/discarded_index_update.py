@@ -7,7 +7,7 @@ import libcst as cst
 
 from jaxlint.diagnostics import Applicability
 from jaxlint.notebook import CELL_MARK
-from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule
+from jaxlint.rules.base import Examples, FixOp, ReplaceNode, Rule, short
 
 EXAMPLES = Examples(__file__)
 
@@ -157,7 +157,7 @@ read by no later equation.
         code = self.ctx.code
         call_text = code(call)
         receiver_text = code(receiver)
-        shown = _short(call_text)
+        shown = short(call_text, 60)
         fixable = type(receiver) is cst.Name and self._local(receiver)
         if fixable:
             advice = f"assign it (`{receiver_text} = {shown}`)"
@@ -180,7 +180,7 @@ read by no later equation.
             applicability=Applicability.UNSAFE if fixable else None,
             fix_message=f"Assign the updated array to `{receiver_text}`",
             call=shown,
-            receiver=_short(receiver_text),
+            receiver=short(receiver_text, 60),
             advice=advice,
         )
 
@@ -216,8 +216,3 @@ read by no later equation.
             if (notebook and text == CELL_MARK) or text.startswith("# %%"):
                 return True
         return index + 1 == len(body) and notebook
-
-
-def _short(text: str, limit: int = 60) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.diagnostics import Applicability
-from jaxlint.rules.base import Examples, Raises, Rule
+from jaxlint.rules.base import Examples, Raises, Rule, short
 from jaxlint.rules.control_flow.helpers import (
     BOOL_ERRORS,
     PROBE,
     TracerQueries,
-    short,
     static_hint,
     truth_leaves,
 )

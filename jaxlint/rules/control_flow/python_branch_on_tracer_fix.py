@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.fixers.spelling import spell
-from jaxlint.rules.base import FixOp, ReplaceNode
-from jaxlint.rules.control_flow.helpers import short
+from jaxlint.rules.base import FixOp, ReplaceNode, short
 
 if TYPE_CHECKING:
     from jaxlint.engine import FileContext

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.rules.base import Examples, Raises, Rule
+from jaxlint.rules.base import Examples, Raises, Rule, short
 from jaxlint.rules.control_flow.helpers import (
     BOOL_ERRORS,
     INT_ERRORS,
     PROBE,
     TracerQueries,
-    short,
     static_hint,
     truth_leaves,
 )

@@ -10,8 +10,8 @@ import libcst as cst
 
 from jaxlint.analysis.static_uses import SIZE_ARGS
 from jaxlint.analysis.tracing import Level
-from jaxlint.rules.base import Examples, Raises, Rule
-from jaxlint.rules.control_flow.helpers import PROBE, TracerQueries, short, static_hint
+from jaxlint.rules.base import Examples, Raises, Rule, short
+from jaxlint.rules.control_flow.helpers import PROBE, TracerQueries, static_hint
 
 if TYPE_CHECKING:
     from jaxlint.analysis.names import SemanticModel

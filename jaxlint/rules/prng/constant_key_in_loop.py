@@ -15,8 +15,8 @@ from jaxlint.analysis.keys import (
     key_factory,
     repeats,
 )
-from jaxlint.rules.base import Examples, Rule
-from jaxlint.rules.prng.helpers import line, short
+from jaxlint.rules.base import Examples, Rule, short
+from jaxlint.rules.prng.helpers import line
 from jaxlint.rules.prng.key_hygiene import KEY_HYGIENE
 
 if TYPE_CHECKING:

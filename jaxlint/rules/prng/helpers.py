@@ -9,8 +9,3 @@ from jaxlint.rules.base import Rule
 
 def line(rule: Rule, node: cst.CSTNode) -> int:
     return rule.ctx.positions[node].start.line
-
-
-def short(text: str, limit: int = 40) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -9,8 +9,8 @@ import libcst as cst
 
 from jaxlint.analysis.keys import compiled_function_of
 from jaxlint.analysis.transforms import BATCHING
-from jaxlint.rules.base import Examples, Rule
-from jaxlint.rules.prng.helpers import line, short
+from jaxlint.rules.base import Examples, Rule, short
+from jaxlint.rules.prng.helpers import line
 from jaxlint.rules.prng.key_hygiene import KEY_HYGIENE
 
 if TYPE_CHECKING:

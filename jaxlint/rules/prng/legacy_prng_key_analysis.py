@@ -12,8 +12,8 @@ from jaxlint.analysis.keys import FunctionNode, KeyValue
 from jaxlint.analysis.methods import method_call
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
-from jaxlint.rules.base import FixOp, ReplaceNode
-from jaxlint.rules.prng.helpers import line, short
+from jaxlint.rules.base import FixOp, ReplaceNode, short
+from jaxlint.rules.prng.helpers import line
 
 _TYPED_KEYS_SINCE = (0, 4, 16)
 _RAW_METHODS = frozenset({"astype", "view", "tolist", "item", "tobytes", "__array__"})
