@@ -165,9 +165,8 @@ def scan_python(text: str, conftest: bool) -> int | None:
     """The line where this module switches x64 on for its importers (see the module's
     docstring), or ``None``. Setting ``JAX_ENABLE_X64`` counts at the top level before
     the module imports JAX (later, JAX has already read it)."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _parse(text)
+    if tree is None:
         return None
     for body, top in _runs(tree, conftest):
         jax_seen = not top
@@ -180,13 +179,17 @@ def scan_python(text: str, conftest: bool) -> int | None:
     return None
 
 
-def scan_function(text: str, name: str) -> int | None:
-    """The line where the module-level function ``name`` switches x64 on when called (a
-    computed value counts: ``update("jax_enable_x64", double_precision)``), or ``None``."""
+def _parse(text: str) -> ast.Module | None:
     try:
-        tree = ast.parse(text)
+        return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def scan_function(tree: ast.Module, name: str) -> int | None:
+    """The line where the module-level function ``name`` of ``tree`` switches x64 on when
+    called (a computed value counts: ``update("jax_enable_x64", double_precision)``), or
+    ``None``."""
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
             for node in _walk_code(stmt.body):
@@ -248,6 +251,7 @@ class X64Sources:
         self.project = project
         self._folders: dict[str, str | None] = {}
         self._inits: dict[str, str | None] = {}
+        self._trees: dict[str, ast.Module | None] = {}
 
     def enabled_for(
         self,
@@ -284,8 +288,8 @@ class X64Sources:
             located = self.project.index.locate(qualname)
             if located is not None and len(located[1]) == 1:
                 path = self.project.index.find_module(located[0])
-                text = self.project.store.text_of(path) if path is not None else None
-                line = scan_function(text, located[1][0]) if text else None
+                tree = self._tree(path) if path is not None else None
+                line = scan_function(tree, located[1][0]) if tree is not None else None
                 if path is not None and line is not None:
                     found = self._where(path, line)
             self._inits[key] = found
@@ -320,6 +324,15 @@ class X64Sources:
             if folder == root or folder.parent == folder:
                 return
             folder = folder.parent
+
+    def _tree(self, path: Path) -> ast.Module | None:
+        """The module's syntax tree, parsed once per run (several of its functions may be
+        asked about)."""
+        key = os.path.abspath(path)
+        if key not in self._trees:
+            text = self.project.store.text_of(Path(key))
+            self._trees[key] = _parse(text) if text else None
+        return self._trees[key]
 
     def _package_inits(self, module: ModuleId, imports: Iterable[str]) -> Iterator[Path]:
         """The ``__init__.py`` of each package above the module (not its own: a package's
