@@ -282,3 +282,38 @@ def test_jax604_the_flagged_statement_changes_nothing_and_the_fix_does() -> None
         if i in fixed:
             assert results[f"{i}-fixed"] != results[f"{i}-as-is"], i
     assert len(fixed) >= 3
+
+
+DEAD_UPDATE = textwrap.dedent(
+    """
+    import json, sys
+    import jax
+    import jax.numpy as jnp
+    scope = {"__name__": "__main__"}
+    exec(compile(sys.stdin.read(), "example.py", "exec"), scope)
+    bump = scope["bump"]
+    args = (jnp.zeros(3), 1)
+    lines = str(bump.trace(*args).jaxpr).splitlines()  # what the probe's --dump writes
+    print("RESULT " + json.dumps({
+        "dropped": [ln.strip() for ln in lines if "scatter" in ln and ln.strip().startswith("_:")],
+        "lowered": "scatter" in bump.lower(*args).as_text(),
+        "kept": "scatter" in jax.jit(lambda c, i: c.at[i].add(1)).lower(*args).as_text(),
+    }))
+    """
+)
+
+
+def test_jax604_the_lost_update_is_dead_code_in_the_jaxpr_and_the_lowered_program() -> None:
+    """What JAX604's docs and its probe (``jaxlint probe compile --dump jaxpr.txt``) say:
+    the discarded update is a ``scatter-add`` whose result is ``_`` in the jaxpr, and it
+    is not in the lowered program (an update whose result is used is)."""
+    example = next(e for e in DiscardedIndexUpdate.INVALID if "jitted_add" in (e.file or ""))
+    proc = subprocess.run(
+        [sys.executable, "-c", DEAD_UPDATE], input=example.code, capture_output=True,
+        text=True, env={**os.environ, "JAX_PLATFORMS": "cpu"}, timeout=600,
+    )  # fmt: skip
+    found = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert found, proc.stderr[-3000:]
+    out = json.loads(found[-1][len("RESULT ") :])
+    assert out["dropped"] and out["dropped"][0].split("=")[1].strip().startswith("scatter-add")
+    assert out["lowered"] is False and out["kept"] is True
