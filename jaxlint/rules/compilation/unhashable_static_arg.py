@@ -154,6 +154,11 @@ recompilation ("static value").
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_list_forwarded_to_traced_parameter.py",
+            note="a list handed on to a traced parameter (a pytree), a tuple to the static one",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_public_function_makes_a_tuple.py",
             note="a function that makes a tuple of its parameter before it passes it on",
             runs=True,
