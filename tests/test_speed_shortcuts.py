@@ -9,10 +9,13 @@ from typing import ClassVar
 
 import libcst as cst
 import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.walk import descendants
 from jaxlint.config import Settings
-from jaxlint.engine import _parse_unvalidated, lint_text, parse_module
+from jaxlint.engine import _SHARED_TRIVIA, _parse_unvalidated, lint_text, parse_module
+from jaxlint.positions import compute_positions
 from jaxlint.rules import all_rules
 from jaxlint.rules.base import Invalid, Rule, Valid
 
@@ -102,6 +105,43 @@ def test_validation_is_back_on_after_every_parse() -> None:
         _parse_unvalidated("def (:\n")
     with pytest.raises(cst.CSTValidationError):
         cst.Name("")
+
+
+def _every_node(node: cst.CSTNode) -> list[cst.CSTNode]:
+    out = [node]
+    for child in node.children:
+        out += _every_node(child)
+    return out
+
+
+def test_a_parse_shares_whitespace_and_nothing_the_walk_gives() -> None:
+    text = "import jax\n\n\ndef f(x, y):\n    a = x + y  # sum\n    b = x + y\n    return a, b\n"
+    module = _parse_unvalidated(text)
+    every = _every_node(module)
+    ids = [id(n) for n in every]
+    shared = {type(n) for n in every if ids.count(id(n)) > 1}
+    assert shared and shared <= {cst.SimpleWhitespace, cst.Newline, cst.TrailingWhitespace}
+    walked = list(descendants(module))  # what the rules and the model see: each once
+    assert len({id(n) for n in walked}) == len(walked)
+    trailing = [n for n in every if type(n) is cst.TrailingWhitespace]
+    assert len({id(n) for n in trailing if n.comment is not None}) == 1  # ``# sum``: its own
+    assert module.deep_equals(cst.parse_module(text)) and module.code == text
+    # positions of every node the walk gives are libcst's own, on an unshared tree
+    plain = cst.parse_module(text)
+    theirs = MetadataWrapper(plain, unsafe_skip_copy=True).resolve(PositionProvider)
+    ours = compute_positions(module, text)
+    for mine, other in zip(walked, descendants(plain), strict=True):
+        assert ours[mine] == theirs[other]
+
+
+def test_the_shared_classes_are_put_back_after_every_parse() -> None:
+    before = {name: getattr(cst, name) for name in _SHARED_TRIVIA}
+    _parse_unvalidated("x = 1\n")
+    with pytest.raises(cst.ParserSyntaxError):
+        _parse_unvalidated("def (:\n")
+    assert {name: getattr(cst, name) for name in _SHARED_TRIVIA} == before
+    assert all(isinstance(cls, type) for cls in before.values())
+    assert cst.SimpleWhitespace(" ") is not cst.SimpleWhitespace(" ")
 
 
 def test_code_python_rejects_is_parsed_with_validation(monkeypatch: pytest.MonkeyPatch) -> None:
