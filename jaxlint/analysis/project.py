@@ -885,18 +885,22 @@ class ProjectFacts:
 
 def answers_changed(facts: ProjectFacts, recorded: dict[str, Any]) -> bool:
     """Whether any question ``recorded`` holds has another answer now."""
+    asks = {
+        "function": facts.function,
+        "class": facts.class_,
+        "value": facts.value,
+        "callers": lambda _key: facts.traced_calls(),
+        "x64": facts.x64_enabled,
+    }
     for slot, answer in recorded.items():
         kind, _, key = slot.partition(":")
-        ask = {
-            "function": facts.function,
-            "class": facts.class_,
-            "value": facts.value,
-            "callers": lambda _key: facts.traced_calls(),
-            "x64": facts.x64_enabled,
-        }.get(kind)
+        ask = asks.get(kind)
         if ask is None:
             return True
-        if _normal(ask(key)) != _normal(answer):
+        now = ask(key)
+        if now is answer:
+            continue  # the same object the question was answered with (most answers)
+        if _normal(now) != _normal(answer):
             return True
     return False
 

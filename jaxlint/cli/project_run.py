@@ -35,6 +35,10 @@ from jaxlint.analysis.project import (
 )
 
 
+def _run_only() -> str:
+    return "no cache"
+
+
 class ProjectRun:
     def __init__(self, cache: Any, run_files: Iterable[Path], settings: Any) -> None:
         from jaxlint.cache import engine_fingerprint
@@ -42,7 +46,12 @@ class ProjectRun:
 
         clear_caches()
         self.store = SummaryStore(
-            cache, settings, summarize=summarize_module, engine_fingerprint=engine_fingerprint
+            cache,
+            settings,
+            summarize=summarize_module,
+            # with no cache folder, summary keys only have to agree within this run (and
+            # its workers, which have no cache either): no digest of jaxlint's 1,200 files
+            engine_fingerprint=engine_fingerprint if cache is not None else _run_only,
         )
         self.store.run_files = {os.path.abspath(p) for p in run_files}
         self.contexts: dict[str | None, ProjectContext] = {}
