@@ -237,7 +237,7 @@ def own_calls(fn: cst.FunctionDef) -> Iterator[cst.Call]:
     stack: list[cst.CSTNode] = [fn.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        if type(node) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
             continue
         if type(node) is cst.Call:
             yield node

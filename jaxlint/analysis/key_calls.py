@@ -403,7 +403,7 @@ class _CallWalker:
         ``_fold_in_static``; ``flax/nnx/rnglib.py``), which does not consume them.
         The key arguments are not consumed; other arguments are, as usual."""
         func = call.func
-        if not isinstance(func, cst.Attribute):
+        if type(func) is not cst.Attribute:
             return False
         method = func.attr.value
         if method not in _FLAX_RNG_METHODS:

@@ -587,7 +587,7 @@ def _target_names(target: cst.BaseExpression) -> list[str]:
 def _repeats(iterable: cst.BaseExpression, model: SemanticModel) -> bool:
     """The loop may run its body more than once (not a literal of at most one element,
     not ``range(0)``/``range(1)``)."""
-    if isinstance(iterable, (cst.Tuple, cst.List, cst.Set)):
+    if type(iterable) in (cst.Tuple, cst.List, cst.Set):
         return len(iterable.elements) > 1
     if isinstance(iterable, cst.Call) and model.call_name(iterable) == "builtins.range":
         positional = [a.value for a in iterable.args if a.keyword is None]

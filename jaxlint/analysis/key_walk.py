@@ -140,7 +140,7 @@ class _Walker(_CallWalker, _AttrWalker):
                 certain = name in self.evidence or _annotated_key(name, self.a.annotation(param))
                 val = KeyValue(name, param, certain, where="param")
                 self.state.env[name] = val
-            if isinstance(fn, cst.Lambda):
+            if type(fn) is cst.Lambda:
                 self._eval(fn.body)
                 self._exit()
                 return
@@ -501,9 +501,9 @@ class _Walker(_CallWalker, _AttrWalker):
         then = self.state
         self.state = before.copy()
         self.state.facts.update(self._facts(stmt.test, False))
-        if isinstance(stmt.orelse, cst.If):
+        if type(stmt.orelse) is cst.If:
             self._if(stmt.orelse)
-        elif isinstance(stmt.orelse, cst.Else):
+        elif type(stmt.orelse) is cst.Else:
             self._block(_suite(stmt.orelse.body))
         other = self.state
         self.depth -= 1
@@ -883,7 +883,7 @@ class _Walker(_CallWalker, _AttrWalker):
         operands = [expr.left, *(c.comparator for c in expr.comparisons)]
         for op in operands:
             self._eval(op)
-            if isinstance(op, cst.Attribute) and op.attr.value == "dtype":
+            if type(op) is cst.Attribute and op.attr.value == "dtype":
                 base = self.a._values.get(id(op.value))
                 if base is not None:
                     self.a.note_raw(base, expr, "compares its dtype (a typed key has a key dtype)")

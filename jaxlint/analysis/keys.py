@@ -461,7 +461,7 @@ class KeyAnalysis:
 
     def resolve_function(self, expr: cst.BaseExpression) -> FunctionNode | None:
         """The function of this module that ``expr`` names (a lambda, a local ``def``)."""
-        if isinstance(expr, cst.Lambda):
+        if type(expr) is cst.Lambda:
             return expr
         if isinstance(expr, cst.Name):
             found = self.model.lookup(expr.value, self.model.scope_for(expr))

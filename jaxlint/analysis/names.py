@@ -258,7 +258,7 @@ class SemanticModel:
 
 def dotted(expr: cst.BaseExpression) -> str | None:
     """``a.b.c`` as written -> ``"a.b.c"``; ``None`` for anything but names and attributes."""
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return expr.value
     if isinstance(expr, cst.Attribute):
         base = dotted(expr.value)
@@ -378,12 +378,12 @@ class _ScopeBuilder:
             self.model.scope_of_import[id(node)] = self.scope
 
     def _bind_target(self, target: cst.BaseExpression, kind: str) -> None:
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             self._bind(target.value, kind, target)
-        elif isinstance(target, (cst.Tuple, cst.List)):
+        elif type(target) in (cst.Tuple, cst.List):
             for el in target.elements:
                 self._bind_target(el.value, kind)
-        elif isinstance(target, cst.StarredElement):
+        elif type(target) is cst.StarredElement:
             self._bind_target(target.value, kind)
 
     # binders (the node's children are walked afterwards) ---------------------------------
@@ -404,7 +404,7 @@ class _ScopeBuilder:
                 self._bind(top, "import", node, top)
 
     def _import_from(self, node: cst.ImportFrom) -> None:
-        if isinstance(node.names, cst.ImportStar):
+        if type(node.names) is cst.ImportStar:
             return
         module = _relative_module(node)
         for alias in node.names:
@@ -551,7 +551,7 @@ class _ScopeBuilder:
 def _all_params(params: cst.Parameters) -> Iterator[cst.Param]:
     yield from params.posonly_params
     yield from params.params
-    if isinstance(params.star_arg, cst.Param):
+    if type(params.star_arg) is cst.Param:
         yield params.star_arg
     yield from params.kwonly_params
     if params.star_kwarg is not None:

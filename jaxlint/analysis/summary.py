@@ -282,7 +282,7 @@ def _class(
     attrs: dict[str, str] = {}
     body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
     for stmt in body:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                     qn = qualify(small.annotation.annotation)

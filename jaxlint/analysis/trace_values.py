@@ -425,7 +425,7 @@ def _params(fn: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:
     analyses share this one)."""
     p = fn.params
     out = [*p.posonly_params, *p.params]
-    if isinstance(p.star_arg, cst.Param):
+    if type(p.star_arg) is cst.Param:
         out.append(p.star_arg)
     out.extend(p.kwonly_params)
     if p.star_kwarg is not None:

@@ -82,7 +82,7 @@ class _FunctionWalker:
             if param.default is not None:
                 self._eval(param.default)
             self.env[name] = self._param_val(name)
-        if isinstance(fn, cst.Lambda):
+        if type(fn) is cst.Lambda:
             val = self._eval(fn.body)
             self.a.returns[id(fn)] = val
         else:
@@ -130,12 +130,12 @@ class _FunctionWalker:
                 val = Val(val.level, origin, val.container, val.array, val.computed)
             self._set(target.value, val)
             self.a.values[id(target)] = val
-        elif isinstance(target, (cst.Tuple, cst.List)):
+        elif type(target) in (cst.Tuple, cst.List):
             for el in target.elements:
                 inner = el.value
                 starred = type(inner) is cst.StarredElement
                 self._bind(inner, Val(val.level, val.origin, starred, val.array, val.computed))
-        elif isinstance(target, cst.StarredElement):
+        elif type(target) is cst.StarredElement:
             self._bind(target.value, Val(val.level, val.origin, True, val.array, val.computed))
         else:
             # attribute / subscript targets: evaluate their parts
@@ -229,9 +229,9 @@ class _FunctionWalker:
         self._block(stmt.body.body)
         then_env = self.env
         self.env = dict(before)
-        if isinstance(stmt.orelse, cst.If):
+        if type(stmt.orelse) is cst.If:
             self._if(stmt.orelse)
-        elif isinstance(stmt.orelse, cst.Else):
+        elif type(stmt.orelse) is cst.Else:
             self._block(stmt.orelse.body.body)
         self.env = _join_env(then_env, self.env)
 
@@ -332,7 +332,7 @@ class _FunctionWalker:
                 ]
                 val = join(*parts)
                 return Val(val.level, val.origin, True, val.array, val.computed)
-        if isinstance(iterable, (cst.Tuple, cst.List, cst.Set)):
+        if type(iterable) in (cst.Tuple, cst.List, cst.Set):
             vals = [self.a.values.get(id(el.value), STATIC) for el in iterable.elements]
             if not vals:
                 return STATIC
@@ -823,10 +823,10 @@ def _returns_value(fn: cst.FunctionDef) -> bool:
     stack: list[cst.CSTNode] = [fn.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Return) and node.value is not None:
+        if type(node) is cst.Return and node.value is not None:
             return True
         for child in children(node):
-            if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            if type(child) not in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
                 stack.append(child)
     return False
 
@@ -836,10 +836,10 @@ def _yields(fn: cst.FunctionDef) -> bool:
     stack: list[cst.CSTNode] = [fn.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Yield):
+        if type(node) is cst.Yield:
             return True
         for child in children(node):
-            if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            if type(child) not in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
                 stack.append(child)
     return False
 

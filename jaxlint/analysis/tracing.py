@@ -528,7 +528,7 @@ class TraceAnalysis(_Seeds, _Contract):
             if qn in self.extra_decorators or qn in self.extra_wrappers:
                 return _Wrap(Transform(qn, qn, f"wrapped by `{qn}`", has_static_args=True), {})
             return None
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             fq = self.model.qualified_name(expr.func)
             kwargs = {a.keyword.value: a.value for a in expr.args if a.keyword is not None}
             positional = [a for a in expr.args if a.keyword is None and not a.star]
@@ -547,7 +547,7 @@ class TraceAnalysis(_Seeds, _Contract):
         self, expr: cst.BaseExpression
     ) -> tuple[cst.FunctionDef | cst.Lambda, int, frozenset[str]] | None:
         """A function node that ``expr`` refers to in this module, with partial bindings."""
-        if isinstance(expr, cst.Lambda):
+        if type(expr) is cst.Lambda:
             return expr, 0, frozenset()
         if isinstance(expr, cst.Name):
             found = self.model.lookup(expr.value, self.model.scope_for(expr))

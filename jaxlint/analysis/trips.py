@@ -152,9 +152,9 @@ def _compares_modulo(test: cst.Comparison, op: type) -> bool:
 def rare_test(test: cst.BaseExpression) -> bool:
     """True on one iteration in N: ``step % N == 0``, ``(i + 1) % N == 0``,
     ``not step % N``, and ``step > 0 and step % N == 0``."""
-    if isinstance(test, cst.Comparison):
+    if type(test) is cst.Comparison:
         return _compares_modulo(test, cst.Equal)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         return _frequent_test(test.expression)
     if isinstance(test, cst.BooleanOperation):
         if isinstance(test.operator, cst.And):

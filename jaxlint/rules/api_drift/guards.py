@@ -87,7 +87,7 @@ class VersionGuards:
             return ("literal", ("str", value)) if isinstance(value, str) else None
         if isinstance(expr, cst.Name) and expr.value in self._jax_version_names:
             return ("target", self._jax_version_names[expr.value])
-        if isinstance(expr, (cst.Name, cst.Attribute)):
+        if type(expr) in (cst.Name, cst.Attribute):
             q = self.model.qualified_name(expr)
             if q in _JAX_VERSION:
                 return ("target", "ints" if "info" in q or "tuple" in q else "str")  # type: ignore[operator]
@@ -218,7 +218,7 @@ class VersionGuards:
             if not isinstance(last, cst.SimpleStatementLine):
                 return False
             last = last.body[-1] if last.body else None
-        if not isinstance(last, BLOCK_EXITS):
+        if type(last) not in BLOCK_EXITS:
             return False
         if self._is_version_test(node.test):  # type: ignore[attr-defined]
             return self._truth(node.test) is True
@@ -228,10 +228,10 @@ class VersionGuards:
         """``True`` for ``hasattr(obj, "name")`` (its ``else`` is the fallback), ``False``
         for ``not hasattr(...)`` (its body is), else None."""
         negated = False
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
             test, negated = test.expression, True
         if (
-            isinstance(test, cst.Call)
+            type(test) is cst.Call
             and len(test.args) == 2
             and isinstance(test.args[1].value, cst.SimpleString)
             and self.model.call_name(test) == "builtins.hasattr"

@@ -122,7 +122,7 @@ class DriftBase(VersionGuards):
         if len(node.body) < 2:
             return
         for line in node.body:
-            if isinstance(line, cst.SimpleStatementLine):
+            if type(line) is cst.SimpleStatementLine:
                 for stmt in line.body:
                     if (
                         type(stmt) is cst.Assign
@@ -136,7 +136,7 @@ class DriftBase(VersionGuards):
                         elif self._is_version_test(stmt.value):
                             self._version_flags[name] = stmt.value
             if (
-                isinstance(line, cst.SimpleStatementLine)
+                type(line) is cst.SimpleStatementLine
                 and len(line.body) == 1
                 and line.trailing_whitespace.comment is None
             ):

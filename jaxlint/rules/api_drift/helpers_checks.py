@@ -158,7 +158,7 @@ class DriftChecks(DriftBase):
         self._call_of_func[id(func)] = node
         qualname = self.model.call_name(node)
         if qualname is None:
-            if isinstance(func, cst.Attribute):
+            if type(func) is cst.Attribute:
                 self._check_array_method(node, func)
             return
         drift = self._table.names.get(qualname)
@@ -421,7 +421,7 @@ class DriftChecks(DriftBase):
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         self._import_depth += 1
-        if node.relative or isinstance(node.names, cst.ImportStar) or node.module is None:
+        if node.relative or type(node.names) is cst.ImportStar or node.module is None:
             return
         module = dotted_name(node.module)
         if module is None:

@@ -138,7 +138,7 @@ not change.
 
     def visit_Expr(self, node: cst.Expr) -> None:
         call = node.value
-        if not isinstance(call, cst.Call):
+        if type(call) is not cst.Call:
             return
         qualname = self.model.call_name(call)
         entry = _CONFIG_CONTEXTS.get(qualname or "")

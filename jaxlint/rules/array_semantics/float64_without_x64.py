@@ -496,7 +496,7 @@ to read it). `jaxlint probe env` shows `jax_enable_x64`.
                     self._flag(arg.value, self._asked(node, arg.value))
             return
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _CONVERT_METHODS:
+        if type(func) is cst.Attribute and func.attr.value in _CONVERT_METHODS:
             dtype = next(
                 (
                     a.value
@@ -514,9 +514,9 @@ to read it). `jaxlint probe env` shows `jax_enable_x64`.
                 self._flag(dtype, self._asked(node, dtype))
 
     def _is_float64(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, cst.SimpleString):
+        if type(expr) is cst.SimpleString:
             return expr.evaluated_value in _FLOAT64_STRINGS
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             if self.model.call_name(expr) in _DTYPE_CALLS and len(expr.args) == 1:
                 return self._is_float64(expr.args[0].value)
             return False

@@ -306,7 +306,7 @@ support in-place item assignment`, with the file and line of the assignment.
 
     def visit_Assign(self, node: cst.Assign) -> None:
         targets = [s for t in node.targets for s in _subscript_targets(t.target)]
-        single = len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Subscript)
+        single = len(node.targets) == 1 and type(node.targets[0].target) is cst.Subscript
         for target in targets:
             self._check(node, target, None, single)
 

@@ -32,6 +32,7 @@ _RUN_ONCE = frozenset(
 """Functions that run once per program or test: re-jitting there costs one compile."""
 SCOPE_NODES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_SCOPES_AND_MODULE = frozenset({cst.Module, *SCOPE_NODES, *COMPREHENSIONS})
 
 _NOT_BOUND_ANEW = (STATICMETHOD, "builtins.property", "functools.cached_property")
 """Decorators whose method is not a new bound-method object when read: static methods
@@ -279,9 +280,9 @@ class Queries:
                 continue  # decorators, defaults: evaluated by the enclosing code
             if isinstance(parent, cst.ClassDef) and child is parent.body:
                 return parent, looped
-            if isinstance(parent, (cst.For, cst.While)) and child is parent.body:
+            if type(parent) in (cst.For, cst.While) and child is parent.body:
                 looped = True
-            if isinstance(parent, COMPREHENSIONS):
+            if type(parent) in COMPREHENSIONS:
                 looped = True
         return None, looped
 
@@ -290,11 +291,11 @@ class Queries:
         Empty when a comprehension or a nested scope comes first."""
         loops: list[cst.For | cst.While] = []
         for child, parent in self.index.ancestors(node):
-            if isinstance(parent, (cst.Module, *SCOPE_NODES, *COMPREHENSIONS)):
-                if isinstance(parent, COMPREHENSIONS):
+            if type(parent) in _SCOPES_AND_MODULE:
+                if type(parent) in COMPREHENSIONS:
                     return []
                 break
-            if isinstance(parent, (cst.For, cst.While)) and child is parent.body:
+            if type(parent) in (cst.For, cst.While) and child is parent.body:
                 loops.append(parent)
         return loops
 

@@ -64,7 +64,7 @@ class FreshCallableChecks(Queries):
         ):
             return False  # a module-like class: its methods often run under a transform
         if any(
-            isinstance(n, (cst.For, cst.While))
+            type(n) in (cst.For, cst.While)
             and not self._minor_loop(n)
             and not self._other_branch(n, node, outer)
             for n in self._own_nodes(outer)
@@ -267,7 +267,7 @@ class FreshCallableChecks(Queries):
 
     def _own_nodes(self, fn: cst.FunctionDef) -> Iterator[cst.CSTNode]:
         """The nodes of ``fn``'s body, nested functions and classes left out."""
-        nested = [n for n in self.index.nodes_in(fn.body) if isinstance(n, (*SCOPE_NODES,))]
+        nested = [n for n in self.index.nodes_in(fn.body) if type(n) in SCOPE_NODES]
         for node in self.index.nodes_in(fn.body):
             if not any(node is n or self.index.inside(node, n) for n in nested):
                 yield node

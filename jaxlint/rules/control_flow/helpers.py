@@ -19,17 +19,17 @@ PROBE = "jaxlint probe compile FILE.py:FUNC"
 
 def truth_leaves(expr: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
     """The expressions whose truth value Python computes when ``expr`` is tested."""
-    if isinstance(expr, cst.BooleanOperation):
+    if type(expr) is cst.BooleanOperation:
         yield from truth_leaves(expr.left)
         yield from truth_leaves(expr.right)
-    elif isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+    elif type(expr) is cst.UnaryOperation and type(expr.operator) is cst.Not:
         yield from truth_leaves(expr.expression)
     else:
         yield expr
 
 
 def _is_none(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "None"
+    return type(expr) is cst.Name and expr.value == "None"
 
 
 def static_hint(val: Val) -> str:
@@ -128,7 +128,7 @@ class TracerQueries:
         or ``None`` has a static truth value: only array results (comparisons,
         arithmetic, ``jnp`` calls, array methods, array-annotated parameters) count.
         """
-        if isinstance(leaf, cst.Comparison) and (
+        if type(leaf) is cst.Comparison and (
             _is_none(leaf.left) or any(_is_none(c.comparator) for c in leaf.comparisons)
         ):
             return None

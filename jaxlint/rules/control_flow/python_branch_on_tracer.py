@@ -360,7 +360,7 @@ JAX201.
 
     def visit_If(self, node: cst.If) -> None:
         construct = "Python `elif`" if id(node) in self._elif else "Python `if`"
-        if isinstance(node.orelse, cst.If):
+        if type(node.orelse) is cst.If:
             self._elif.add(id(node.orelse))
         fix = None if id(node) in self._elif else self._if_fix(node)
         self._condition(node.test, construct, "select", fix)
@@ -394,7 +394,7 @@ JAX201.
         leaves = list(truth_leaves(test))
         whole = len(leaves) == 1 and leaves[0] is test
         for leaf in leaves:
-            if isinstance(leaf, cst.Comparison) and len(leaf.comparisons) > 1:
+            if type(leaf) is cst.Comparison and len(leaf.comparisons) > 1:
                 self._chained(leaf)
             else:
                 self._leaf(leaf, construct, kind, fix if whole else None)
@@ -416,7 +416,7 @@ JAX201.
     def _leaf(self, leaf: cst.BaseExpression, construct: str, kind: str, fix) -> None:  # type: ignore[no-untyped-def]
         if id(leaf) in self._while_leaves:
             return
-        if isinstance(leaf, cst.Comparison) and len(leaf.comparisons) > 1:
+        if type(leaf) is cst.Comparison and len(leaf.comparisons) > 1:
             return  # visit_Comparison reports it
         val = self.truth_tested(leaf)
         if val is None or not self.once(leaf):

@@ -37,7 +37,7 @@ class BranchFixes:
         return make
 
     def _if_fix(self, node: cst.If):  # type: ignore[no-untyped-def]
-        if not isinstance(node.orelse, cst.Else):
+        if type(node.orelse) is not cst.Else:
             return None
         then = _only_assign(node.body)
         other = _only_assign(node.orelse.body)

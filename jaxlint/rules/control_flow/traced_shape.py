@@ -334,7 +334,7 @@ with your file and line, naming JAX203.
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
-            if isinstance(target.target, cst.Name):
+            if type(target.target) is cst.Name:
                 self._assigned[id(target.target)] = node.value
 
     # calls ------------------------------------------------------------------------------
@@ -358,7 +358,7 @@ with your file and line, naming JAX203.
 
     def _method(self, node: cst.Call) -> None:
         func = node.func
-        if not isinstance(func, cst.Attribute):
+        if type(func) is not cst.Attribute:
             return
         base = self.ctx.trace.value(func.value)
         if base is None or not (base.array or base.traced) or base.container:
@@ -417,7 +417,7 @@ with your file and line, naming JAX203.
             return
         for element in node.slice:
             sl = element.slice
-            if isinstance(sl, cst.Slice):
+            if type(sl) is cst.Slice:
                 if not (base.array or base.level > Level.STATIC or base.container):
                     continue
                 for bound in (sl.lower, sl.upper, sl.step):

@@ -57,7 +57,7 @@ def short_code(ctx_code: str, func_code: str, limit: int = 48) -> str:
 def conversion(model, call: cst.Call) -> tuple[str, str, list[cst.BaseExpression]] | None:  # type: ignore[no-untyped-def]
     """A call that needs a host value: (kind, qualified name or method, operands)."""
     func = call.func
-    if isinstance(func, cst.Attribute) and func.attr.value in ("item", "tolist"):
+    if type(func) is cst.Attribute and func.attr.value in ("item", "tolist"):
         if model.qualified_name(func) is None:  # a method, not ``mod.item``
             return "method", func.attr.value, [func.value]
         return None
@@ -309,13 +309,13 @@ class Shared:
         if self._assigned is None:
             self._assigned = {}
             for node, entering in self.model.events:
-                if entering and isinstance(node, cst.Assign):
+                if entering and type(node) is cst.Assign:
                     for t in node.targets:
                         if isinstance(t.target, cst.Name):
                             self._assigned[id(t.target)] = node.value
                 elif (
                     entering
-                    and isinstance(node, cst.AnnAssign)
+                    and type(node) is cst.AnnAssign
                     and isinstance(node.target, cst.Name)
                     and node.value is not None
                 ):

@@ -216,11 +216,11 @@ class HostSyncInLoopChecks(Shared):
                     out.append(stmt)
                     add(stmt.body.body, every)  # type: ignore[arg-type]
                     continue
-                if isinstance(stmt, (cst.For, cst.While)):
+                if type(stmt) in (cst.For, cst.While):
                     if every and id(stmt) not in self._rare_loops:
                         inner.append(stmt)
                     continue
-                if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                if type(stmt) in (cst.FunctionDef, cst.ClassDef):
                     continue
                 if isinstance(stmt, cst.SimpleStatementLine):
                     out.append(stmt)
@@ -289,7 +289,7 @@ class HostSyncInLoopChecks(Shared):
             if type(stmt) is cst.For:
                 continue  # its iterable is listed on its own
             for node in walk(stmt, into_blocks=False):
-                if isinstance(node, cst.Call) and self._is_jitted_call(node):
+                if type(node) is cst.Call and self._is_jitted_call(node):
                     if self._callee_loops(node):
                         continue  # one call runs many steps (an epoch in a ``scan``)
                     jitted[id(node)] = " ".join(self.ctx.code(node.func).split())
@@ -308,7 +308,7 @@ class HostSyncInLoopChecks(Shared):
                             produced[name] = source
                     continue
                 for node in walk(stmt, into_blocks=False):
-                    if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                    if type(node) in (cst.Assign, cst.AugAssign, cst.AnnAssign):
                         value = node.value
                         if value is None:
                             continue

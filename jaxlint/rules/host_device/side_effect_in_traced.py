@@ -272,7 +272,7 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
     def visit_Call(self, node: cst.Call) -> None:
         qn = self.model.call_name(node)
         func = node.func
-        if qn is None and not isinstance(func, cst.Attribute):
+        if qn is None and type(func) is not cst.Attribute:
             return
         owner = self._owner(node)
         if owner is None:

@@ -32,11 +32,11 @@ class AssignmentChecks:
         if owner is None:
             return
         fn = owner.node
-        if isinstance(target, (cst.Tuple, cst.List)):
+        if type(target) in (cst.Tuple, cst.List):
             for el in target.elements:
                 self._assignment(stmt, el.value, value)
             return
-        if isinstance(target, cst.StarredElement):
+        if type(target) is cst.StarredElement:
             target = target.value
         if isinstance(target, cst.Name):
             scope = self.model.scope_of_node.get(id(fn))

@@ -101,7 +101,7 @@ class _LoopStack:
 def _sweep(iterable: cst.BaseExpression) -> bool:
     """A loop over a literal collection (``for lr in (0.1, 0.01):``): a parameter sweep,
     where the same seed on every run keeps the runs comparable."""
-    return isinstance(iterable, (cst.Tuple, cst.List, cst.Set))
+    return type(iterable) in (cst.Tuple, cst.List, cst.Set)
 
 
 def _constant_seed(rule: Rule, call: cst.Call) -> str | None:

@@ -295,7 +295,7 @@ writes the jaxpr, where the host value appears as a literal constant and no
         """``rng.normal()`` on a NumPy/``random.Random`` generator made outside the
         traced function (its state never advances under tracing)."""
         func = call.func
-        if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+        if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
             return None
         if func.attr.value in _GENERATOR_METHODS_KEEP:
             return None

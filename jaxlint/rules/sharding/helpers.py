@@ -159,7 +159,7 @@ class Facts:
 
     def current_class(self) -> cst.ClassDef | None:
         for container in reversed(self.containers):
-            if isinstance(container, cst.ClassDef):
+            if type(container) is cst.ClassDef:
                 return container
         return None
 
@@ -204,16 +204,16 @@ class Facts:
     def _record(
         self, target: cst.BaseExpression, value: cst.BaseExpression | cst.Annotation
     ) -> None:
-        if isinstance(target, cst.Name):
-            if isinstance(value, cst.Annotation):
+        if type(target) is cst.Name:
+            if type(value) is cst.Annotation:
                 self.declared[id(target)] = value
             else:
                 self.assigned[id(target)] = value
-            if self.containers and isinstance(self.containers[-1], cst.ClassDef):
+            if self.containers and type(self.containers[-1]) is cst.ClassDef:
                 key = (id(self.containers[-1]), target.value)
                 self.self_attrs.setdefault(key, []).append(value)
         elif (
-            isinstance(target, cst.Attribute)
+            type(target) is cst.Attribute
             and isinstance(target.value, cst.Name)
             and target.value.value == "self"
         ):
