@@ -4,6 +4,7 @@ qualified names."""
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import ClassVar
 
@@ -142,6 +143,20 @@ def test_the_shared_classes_are_put_back_after_every_parse() -> None:
     assert {name: getattr(cst, name) for name in _SHARED_TRIVIA} == before
     assert all(isinstance(cls, type) for cls in before.values())
     assert cst.SimpleWhitespace(" ") is not cst.SimpleWhitespace(" ")
+
+
+def test_no_concrete_libcst_class_has_subclasses() -> None:
+    """jaxlint tests a node's class with ``type(node) is cst.Call`` where speed matters
+    (libcst's classes are ABCs, so a missed ``isinstance`` costs a Python-level
+    ``ABCMeta.__instancecheck__``); that is the same test only while no concrete node
+    class is subclassed."""
+    concrete = [
+        c
+        for c in vars(cst).values()
+        if isinstance(c, type) and issubclass(c, cst.CSTNode) and not inspect.isabstract(c)
+    ]
+    assert len(concrete) > 150
+    assert [c.__name__ for c in concrete if c.__subclasses__()] == []
 
 
 def test_code_python_rejects_is_parsed_with_validation(monkeypatch: pytest.MonkeyPatch) -> None:
