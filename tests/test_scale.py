@@ -288,6 +288,58 @@ def train(x, batches):
 """
 
 
+CYCLE_A = """import jax
+
+from pkg import b
+
+
+@jax.jit
+def step(x):
+    return x + 1
+
+
+def loop(xs):
+    for x in xs:
+        print(float(b.double(x)))
+"""
+
+CYCLE_B = """import jax
+
+from pkg import a
+
+
+@jax.jit
+def double(x):
+    return x * 2
+
+
+def loop(xs):
+    for x in xs:
+        print(float(a.step(x)))
+"""
+
+
+def test_no_second_sweep_when_a_file_linted_again_keeps_its_summary(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """``a`` and ``b`` import each other and each asks what the other's jitted function
+    is: the one linted first is linted again at the end, and its summary is the one it
+    had. No answer can have changed, so no second sweep checks every file's answers
+    again: each of the three files is checked once, not twice; the findings are the
+    same."""
+    import jaxlint.cli.project_order as project_order
+
+    write_package(tmp_path, {"__init__.py": "", "a.py": CYCLE_A, "b.py": CYCLE_B})
+    checked: list[int] = []
+    real = project_order.answers_changed
+    monkeypatch.setattr(project_order, "answers_changed", lambda *a: checked.append(1) or real(*a))
+    found, _, again = run(tmp_path, monkeypatch, capsys, "--no-cache", "-j", "1")
+    assert ("pkg/a.py", 13, "JAX102") in found
+    assert ("pkg/b.py", 13, "JAX102") in found
+    assert again == 1
+    assert len(checked) == 3  # ``__init__.py``, ``a`` and ``b``: one sweep
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_an_import_in_a_docstring_makes_no_cycle(tmp_path: Path, monkeypatch, capsys, jobs) -> None:
     """``ops``'s docstring shows ``from pkg.train import train`` at the left margin: not

@@ -310,6 +310,10 @@ class SummaryStore:
         self.log: list[str] = []
         """The paths whose held summary was set, in order (the callers index reads what
         changed since it last looked)."""
+        self.changes = 0
+        """How many times a held summary was set to another one, or one was added: while it
+        stays the same, every answer the summaries give stays the same (a lint again that
+        publishes the summary its module had does not count)."""
         self.made: dict[str, None] = {}
         """The paths whose held summary this process made (a lint or a parse), not yet
         sent to the parent process (:meth:`jaxlint.cli.project_run.ProjectRun.new_summaries`)."""
@@ -359,6 +363,8 @@ class SummaryStore:
         """A summary made by the lint of ``path`` (``text`` is what was linted)."""
         key = summary_key(text, module, self.settings_fp(), self.engine_fingerprint())
         abspath = os.path.abspath(path)
+        if self.by_path.get(abspath) != (key, summary):
+            self.changes += 1
         self.by_path[abspath] = (key, summary)
         self.log.append(abspath)
         self.made[abspath] = None
@@ -404,6 +410,7 @@ class SummaryStore:
                 blob = self.cache.get_blob(kind + key)
                 if is_summary(blob, SUMMARY_FORMAT):  # a checksum proves no shape
                     self.by_path[abspath] = (key if kind == "s" else "p" + key, blob)
+                    self.changes += 1
                     self.log.append(abspath)
                     return blob
         if not self.parse_missing:
@@ -421,6 +428,7 @@ class SummaryStore:
         if summary is None:
             return None
         self.by_path[abspath] = ("p" + key, summary)
+        self.changes += 1
         self.log.append(abspath)
         self.made[abspath] = None
         if self.cache is not None:
@@ -431,6 +439,7 @@ class SummaryStore:
         """Summaries made in a worker process."""
         for path, held in other.items():
             self.by_path[path] = held
+            self.changes += 1
             self._keys.setdefault(path, held[0])
             self.log.append(path)
 

@@ -95,9 +95,13 @@ def _sweep(
 ) -> bool:
     """One pass over ``order``: each file whose recorded answers differ from the answers
     now is linted again at once (its new summary is what the files after it see).
-    Whether any file was."""
+    Whether another pass is needed: some file was linted again and some summary changed
+    during this one. With no summary changed, every file's answers are still the ones it
+    was checked (or linted again) with, so another pass would lint nothing; a file linted
+    again for what an importer asks (``callers``) mostly publishes the summary it had."""
     from jaxlint.cli.checking import check_task, timed
 
+    changes = run.store.changes
     relinted: list[tuple[str, RunState]] = []
     for name in order:
         queries = state.project_queries.get(name)
@@ -123,7 +127,7 @@ def _sweep(
             one.rules_cache = {}
             one.fingerprints = {}
             state.merge(one)
-    return bool(relinted)
+    return bool(relinted) and run.store.changes != changes
 
 
 def _forget(state: RunState, names: list[str], args: argparse.Namespace) -> None:
