@@ -70,6 +70,8 @@ class DriftChecks(DriftBase):
         self._attr_of_value[id(node.value)] = node
         if id(node) in self._covered or self._import_depth:
             return
+        if node.attr.value not in self._tails:
+            return  # neither an entry (its qualified name ends with the attribute) nor a method
         qualname = self.model.qualified_name(node)
         if qualname is None:
             self._check_array_attribute(node)

@@ -294,3 +294,13 @@ def spelled_names() -> frozenset[str]:
     if table.flags:
         words.add("update")
     return frozenset(words)
+
+
+@functools.cache
+def attribute_tails(history: bool = True) -> frozenset[str]:
+    """The attribute names an attribute use must end with to be a ``name``, ``module`` or
+    ``method`` entry: ``x.a.b`` has the qualified name ``<x's>.a.b`` or none, so an
+    attribute whose name is not the last part of an entry is none of them (JAX701 and
+    JAX702 look at every attribute of a file; most are ``self.x`` or ``jnp.zeros``)."""
+    table = load_table(history)
+    return frozenset({key.rsplit(".", 1)[-1] for key in table.names} | set(table.methods))
