@@ -20,7 +20,13 @@ from jaxlint.analysis.walk import children
 from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import ATOMS, spell
 from jaxlint.rules.api_drift.guards import VersionGuards
-from jaxlint.rules.api_drift.table import EXPLICIT_IMPORTS, Drift, attribute_tails, load_table
+from jaxlint.rules.api_drift.table import (
+    EXPLICIT_IMPORTS,
+    Drift,
+    attribute_tails,
+    load_table,
+    spelled_names,
+)
 from jaxlint.rules.base import FixOp, ReplaceNode, RequireImport
 from jaxlint.versions import format_version
 
@@ -94,6 +100,7 @@ class DriftBase(VersionGuards):
         super().__init__(ctx)  # type: ignore[call-arg]
         self._table = load_table()
         self._tails = attribute_tails()
+        self._spelled = spelled_names()
         self._covered: set[int] = set()
         self._names_index: dict[str, list[cst.Name]] | None = None
         self._free_slots_index: set[int] | None = None

@@ -158,6 +158,8 @@ class DriftChecks(DriftBase):
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         self._call_of_func[id(func)] = node
+        if type(func) is cst.Attribute and func.attr.value not in self._spelled:
+            return  # ``x.m(...)``: no entry, keyword, positional, flag or method ends in ``m``
         qualname = self.model.call_name(node)
         if qualname is None:
             if type(func) is cst.Attribute:
