@@ -144,6 +144,39 @@ def test_equinox_init_and_optax_init_run_under_vmap_and_eagerly(tmp_path: Path) 
     assert json.loads(lines[-1][len("RESULT ") :]) == ["ok", "ok", "ok"]
 
 
+def test_a_module_call_that_returns_a_report_runs_eagerly_and_not_under_jit(
+    tmp_path: Path,
+) -> None:
+    """The valid example whose ``__call__`` returns a string: it runs eagerly; under
+    ``jax.jit`` JAX rejects such a result, alone or beside an array in a tuple
+    (``TypeError``: not a valid JAX type), and under
+    ``eqx.filter_jit`` its ``float(...)`` of a traced value fails: no jitted step can call
+    it, which is why it takes no contract (analysis/trace_contract.py)."""
+    if importlib.util.find_spec("equinox") is None:
+        pytest.skip("equinox is not installed")
+    example = (
+        "host_device/host_conversion_of_tracer.examples/valid_module_call_returning_a_report.py"
+    )
+    driver = """
+    import equinox as eqx
+    exp = Experiment(steps=5)
+    eager = outcome(lambda: exp(0))
+    under_jit = outcome(lambda: jax.jit(lambda: "a report")())
+    with_array = outcome(lambda: jax.jit(lambda x: ("a report", x))(jnp.ones(2)))
+    under_filter_jit = outcome(lambda: eqx.filter_jit(exp)(0))
+    print("RESULT " + json.dumps([eager, under_jit, with_array, under_filter_jit]))
+    """
+    path = tmp_path / "program.py"
+    path.write_text((RULES / example).read_text() + DRIVER + textwrap.dedent(driver))
+    lines = _result_lines(path)
+    assert json.loads(lines[-1][len("RESULT ") :]) == [
+        "ok",
+        "TypeError",
+        "TypeError",
+        "ConcretizationTypeError",
+    ]
+
+
 def test_static_helper_and_constant_hyperparameter_run_under_jit(tmp_path: Path) -> None:
     """The valid example: a ``@staticmethod`` given the module's ``block_size`` through
     ``self`` and ``Head.__call__``'s ``features``, given only ``3`` by this file, are

@@ -136,6 +136,40 @@ def test_plain_classes_and_other_methods_are_not_traced() -> None:
     assert traced(code) == {}
 
 
+def test_a_module_call_that_returns_a_report_or_a_table_is_not_traced() -> None:
+    """A ``__call__`` whose every ``return`` gives (or holds in a tuple) a string or a
+    pandas object is no model's forward pass (apebench's ``BaseScenario.__call__`` runs a
+    whole experiment and returns a DataFrame with the trained networks); one that may
+    return an array alone keeps the contract."""
+    code = """
+    import equinox as eqx
+    import jax.numpy as jnp
+    import pandas as pd
+
+    class Report(eqx.Module):
+        def __call__(self, x):
+            return f"mean {float(jnp.mean(x))}"
+
+    class Table(eqx.Module):
+        def __call__(self, x):
+            df = pd.DataFrame({"x": x})
+            return df, jnp.tanh(x)
+
+    class Mixed(eqx.Module):
+        def __call__(self, x, as_text=False):
+            if as_text:
+                return str(x)
+            return jnp.tanh(x)
+
+    class Nested(eqx.Module):
+        def __call__(self, x):
+            def show():
+                return "x"
+            return jnp.tanh(x)
+    """
+    assert set(traced(code)) == {"Mixed.__call__", "Nested.__call__"}
+
+
 def test_base_classes_of_this_module_and_a_namespace_class() -> None:
     code = """
     from haiku._src import module

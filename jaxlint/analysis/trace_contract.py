@@ -22,6 +22,10 @@ Python literal (``deterministic: bool = False``, ``train=True``) make it static,
 default of ``None`` or of another expression makes it maybe-traced, and ``self`` is never
 definitely traced (module fields are static metadata or parameters read by attribute).
 
+A method whose every ``return`` gives a string or a pandas (or plotting) object is not
+taken either: it is a report, not a model (apebench's ``BaseScenario.__call__`` runs a
+whole experiment and returns a DataFrame).
+
 An Equinox module's ``__init__`` is not taken: it usually runs eagerly, and under
 ``eqx.filter_vmap`` (the ensemble idiom) operations on constants stay concrete. An optax
 ``init`` is not taken either: ``opt.init(params)`` usually runs once, eagerly.
@@ -46,6 +50,7 @@ from jaxlint.analysis.trace_values import (
     _annotation_text,
     _params,
 )
+from jaxlint.analysis.walk import children
 
 FRAMEWORK_METHODS: dict[str, frozenset[str]] = {
     "flax.linen": frozenset({"__call__", "setup"}),
@@ -247,7 +252,7 @@ class _Contract:
         if any(d in NOT_WRAPPED for d in decorators):
             return False
         if fn.name.value in FRAMEWORK_METHODS[framework]:
-            return True
+            return not _returns_host_objects(self.model, fn)
         return framework == "flax.linen" and any(d in COMPACT for d in decorators)
 
     def _framework(self, cls: cst.ClassDef, depth: int) -> str | None:
@@ -379,6 +384,60 @@ class _Contract:
         info.param_levels = levels
         info.static_params = {p for p, lvl in levels.items() if lvl is Level.STATIC}
         self.functions[id(fn)] = info
+
+
+HOST_RESULT_MODULES = ("pandas.", "polars.", "matplotlib.", "seaborn.", "plotly.")
+"""Libraries whose objects a traced function cannot return: JAX accepts only arrays and
+pytrees of them as the result of a transformed function."""
+
+
+def _returns_host_objects(model: SemanticModel, fn: cst.FunctionDef) -> bool:
+    """Every ``return`` of ``fn`` (nested functions left out; at least one) gives, or
+    holds in a tuple, what no model returns: a string (``f"..."``, ``str(...)``) or an
+    object of a host library (``pd.DataFrame(...)``), directly or through a name bound
+    once to it. A module's
+    ``__call__`` that builds a report or a table runs eagerly: ``jax.jit`` rejects such a
+    result (``TypeError: ... not a valid JAX type``) and ``eqx.filter_jit`` would fix it at
+    trace time, so the framework's contract (traced whenever the model runs in a jitted
+    step) does not hold (tests/test_contract_runtime.py runs both)."""
+    returns: list[cst.Return] = []
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef:
+            continue
+        if kind is cst.Return:
+            if node.value is None:  # type: ignore[attr-defined]
+                return False  # ``return`` alone: None is a valid result
+            returns.append(node)  # type: ignore[arg-type]
+        stack.extend(children(node))
+    return bool(returns) and all(_host_object(model, r.value) for r in returns)  # type: ignore[arg-type]
+
+
+def _host_object(model: SemanticModel, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """``expr`` is, or holds (a tuple or list element), a string or a host library's
+    object."""
+    if type(expr) is cst.Name:
+        bound = model.bound_once(expr)
+        if bound is None:
+            return False
+        expr = bound
+    kind = type(expr)
+    if kind in (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString):
+        return True
+    if kind in (cst.Tuple, cst.List) and depth < 3:  # ``return table, model``
+        return any(
+            _host_object(model, el.value, depth + 1)
+            for el in expr.elements  # type: ignore[attr-defined]
+            if type(el) is cst.Element
+        )
+    if kind is cst.Call:
+        qualname = model.call_name(expr)  # type: ignore[arg-type]
+        if qualname in ("builtins.str", "builtins.repr"):
+            return True
+        return qualname is not None and qualname.startswith(HOST_RESULT_MODULES)
+    return False
 
 
 def _literal(expr: cst.BaseExpression) -> bool:

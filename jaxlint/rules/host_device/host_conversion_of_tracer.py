@@ -152,6 +152,12 @@ your file and line and `"rule": "JAX101"`.
             " not traced by contract",
         ),
         EXAMPLES.valid(
+            "valid_module_call_returning_a_report.py",
+            note="a module's `__call__` that returns a string (or a pandas table) is no "
+            "model: it runs eagerly, so it is not traced by contract",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_host_conversions_after_inside_jitted.py",
             note="host conversions after, not inside, the jitted call",
             runs=True,
