@@ -16,6 +16,7 @@ from jaxlint.analysis.transforms import (
     JAX_ARRAY_ATTRIBUTES,
     STATIC_CALLS,
 )
+from jaxlint.analysis.walk import own_nodes
 
 
 class _Context(Protocol):
@@ -319,23 +320,7 @@ class ArrayEvidence:
 
     def _returns_of(self, fn: cst.FunctionDef) -> list[cst.Return]:
         if id(fn) not in self._returns:
-            found: list[cst.Return] = []
-
-            class _Returns(cst.CSTVisitor):
-                def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-                    return node is fn
-
-                def visit_Lambda(self, node: cst.Lambda) -> bool:
-                    return False
-
-                def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-                    return False
-
-                def visit_Return(self, node: cst.Return) -> None:
-                    found.append(node)
-
-            fn.visit(_Returns())
-            self._returns[id(fn)] = found
+            self._returns[id(fn)] = [n for n in own_nodes(fn) if type(n) is cst.Return]  # type: ignore[misc]
         return self._returns[id(fn)]
 
     def _name(self, name: cst.Name, depth: int) -> str | None:

@@ -26,7 +26,7 @@ import libcst as cst
 
 from jaxlint.analysis.trace_values import positional_params
 from jaxlint.analysis.transforms import COMPILING, PARTIAL
-from jaxlint.analysis.walk import children, descendants
+from jaxlint.analysis.walk import children, descendants, own_nodes
 
 if TYPE_CHECKING:
     from jaxlint.analysis.names import SemanticModel
@@ -234,14 +234,9 @@ def _candidate(call: cst.Call, scope: Any, params: set[str]) -> bool:
 
 def own_calls(fn: cst.FunctionDef) -> Iterator[cst.Call]:
     """The calls of ``fn``'s body, nested functions, lambdas and classes left out."""
-    stack: list[cst.CSTNode] = [fn.body]
-    while stack:
-        node = stack.pop()
-        if type(node) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
-            continue
+    for node in own_nodes(fn):
         if type(node) is cst.Call:
-            yield node
-        stack.extend(children(node))
+            yield node  # type: ignore[misc]
 
 
 def _use(call: cst.Call, fn: cst.FunctionDef, model: SemanticModel, scope: Any) -> str | None:

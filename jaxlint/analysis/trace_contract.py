@@ -50,7 +50,7 @@ from jaxlint.analysis.trace_values import (
     _annotation_text,
     _params,
 )
-from jaxlint.analysis.walk import children
+from jaxlint.analysis.walk import own_nodes
 
 FRAMEWORK_METHODS: dict[str, frozenset[str]] = {
     "flax.linen": frozenset({"__call__", "setup"}),
@@ -401,17 +401,11 @@ def _returns_host_objects(model: SemanticModel, fn: cst.FunctionDef) -> bool:
     trace time, so the framework's contract (traced whenever the model runs in a jitted
     step) does not hold (tests/test_contract_runtime.py runs both)."""
     returns: list[cst.Return] = []
-    stack: list[cst.CSTNode] = [fn.body]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is cst.FunctionDef or kind is cst.Lambda or kind is cst.ClassDef:
-            continue
-        if kind is cst.Return:
+    for node in own_nodes(fn):
+        if type(node) is cst.Return:
             if node.value is None:  # type: ignore[attr-defined]
                 return False  # ``return`` alone: None is a valid result
             returns.append(node)  # type: ignore[arg-type]
-        stack.extend(children(node))
     return bool(returns) and all(_host_object(model, r.value) for r in returns)  # type: ignore[arg-type]
 
 

@@ -35,7 +35,7 @@ from jaxlint.analysis.transforms import (
     TRANSFORMS,
     metadata_call,
 )
-from jaxlint.analysis.walk import children
+from jaxlint.analysis.walk import own_nodes
 
 if TYPE_CHECKING:
     from jaxlint.analysis.tracing import TraceAnalysis
@@ -820,28 +820,12 @@ def _eval_handler(cls: type) -> _EvalHandler:
 
 def _returns_value(fn: cst.FunctionDef) -> bool:
     """``fn`` has a ``return <value>`` (nested functions aside)."""
-    stack: list[cst.CSTNode] = [fn.body]
-    while stack:
-        node = stack.pop()
-        if type(node) is cst.Return and node.value is not None:
-            return True
-        for child in children(node):
-            if type(child) not in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
-                stack.append(child)
-    return False
+    return any(type(n) is cst.Return and n.value is not None for n in own_nodes(fn))  # type: ignore[attr-defined]
 
 
 def _yields(fn: cst.FunctionDef) -> bool:
     """``fn`` is a generator (nested functions aside): a call returns the generator."""
-    stack: list[cst.CSTNode] = [fn.body]
-    while stack:
-        node = stack.pop()
-        if type(node) is cst.Yield:
-            return True
-        for child in children(node):
-            if type(child) not in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
-                stack.append(child)
-    return False
+    return any(type(n) is cst.Yield for n in own_nodes(fn))
 
 
 def _fn_name(fn: cst.CSTNode | None) -> str:

@@ -203,3 +203,19 @@ def descendants(node: cst.CSTNode) -> typing.Iterator[cst.CSTNode]:
         yield current
         if order.get(type(current)) != ():  # leaves (names, numbers, strings): no children
             extend(children(current))
+
+
+_SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
+
+
+def own_nodes(fn: cst.FunctionDef | cst.Lambda) -> typing.Iterator[cst.CSTNode]:
+    """The non-trivia nodes of ``fn``'s body that ``fn`` itself runs: nested functions,
+    lambdas and classes left out (their ``return``s and calls are theirs)."""
+    stack: list[cst.CSTNode] = [fn.body]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        if type(node) in _SCOPES:
+            continue
+        yield node
+        extend(children(node))
