@@ -149,7 +149,8 @@ def test_a_module_call_that_returns_a_report_runs_eagerly_and_not_under_jit(
 ) -> None:
     """The valid example whose ``__call__`` returns a string: it runs eagerly; under
     ``jax.jit`` JAX rejects such a result, alone or beside an array in a tuple
-    (``TypeError``: not a valid JAX type), and under
+    (``TypeError``: not a valid JAX type); ``eqx.filter_jit`` returns a string as a
+    static output, fixed at trace time; and under
     ``eqx.filter_jit`` its ``float(...)`` of a traced value fails: no jitted step can call
     it, which is why it takes no contract (analysis/trace_contract.py)."""
     if importlib.util.find_spec("equinox") is None:
@@ -164,7 +165,8 @@ def test_a_module_call_that_returns_a_report_runs_eagerly_and_not_under_jit(
     under_jit = outcome(lambda: jax.jit(lambda: "a report")())
     with_array = outcome(lambda: jax.jit(lambda x: ("a report", x))(jnp.ones(2)))
     under_filter_jit = outcome(lambda: eqx.filter_jit(exp)(0))
-    print("RESULT " + json.dumps([eager, under_jit, with_array, under_filter_jit]))
+    static = eqx.filter_jit(lambda x: "a report")(jnp.ones(2))  # a static output
+    print("RESULT " + json.dumps([eager, under_jit, with_array, under_filter_jit, static]))
     """
     path = tmp_path / "program.py"
     path.write_text((RULES / example).read_text() + DRIVER + textwrap.dedent(driver))
@@ -174,6 +176,7 @@ def test_a_module_call_that_returns_a_report_runs_eagerly_and_not_under_jit(
         "TypeError",
         "TypeError",
         "ConcretizationTypeError",
+        "a report",
     ]
 
 
