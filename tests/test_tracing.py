@@ -1547,3 +1547,129 @@ def test_a_loop_over_rows_of_a_literal_tuple_binds_each_name_to_its_column() -> 
     assert p.level_of("value", 1) is T
     assert p.level_of("dtype", 1) is S
     assert p.level_of("name", 1) is S
+
+
+_ROUNDS_CASES = [
+    # helpers defined before their traced callers: they become traced in the first round;
+    # and one defined after its caller, which reads its return in the second
+    """
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def first(x):
+        n = size_of(x)
+        return x * n
+
+    def size_of(x):
+        return x.shape[0]
+
+    def inner(x, n):
+        if n > 2:
+            return x * 2, n
+        return jnp.sin(x), x.shape[0]
+
+    def outer(x, flag=True):
+        y, m = inner(x, 3)
+        def closure(z):
+            return z + y
+        return closure(x), m
+
+    def host(x):
+        return step(x)
+
+    @jax.jit
+    def step(x):
+        a, n = outer(x)
+        return a * n
+
+    def unrelated(k):
+        return [k for _ in range(3)]
+    """,
+    # recursion, a starred tuple, a lambda and a scan body
+    """
+    from jax import lax, jit
+
+    def rec(x, depth):
+        if depth == 0:
+            return (x,)
+        return (*rec(x, depth - 1), x)
+
+    def body(carry, x):
+        return carry + helper(x), x
+
+    def helper(v):
+        return v.sum()
+
+    @jit
+    def f(xs):
+        g = lambda t: helper(t) * 2
+        c, ys = lax.scan(body, 0.0, xs)
+        return rec(c, 2), g(ys)
+    """,
+]
+
+
+def _canonical_state(trace: TraceAnalysis) -> dict[str, object]:
+    """Everything the walk leaves, with analysis objects named by their function's node
+    (two analyses of one tree build different ``TracedFunction`` objects)."""
+
+    def fn(info: object) -> int | None:
+        return None if info is None else id(info.node)  # type: ignore[attr-defined]
+
+    def val(v: object) -> object:
+        if v is None:
+            return None
+        o = v.origin  # type: ignore[attr-defined]
+        origin = None if o is None else (o.name, o.role, fn(o.func), o.param)
+        return (v.level, origin, v.container, v.array, v.computed)  # type: ignore[attr-defined]
+
+    return {
+        "values": {k: val(v) for k, v in trace.values.items()},
+        "owner": {k: fn(v) for k, v in trace.owner.items()},
+        "returns": {k: val(v) for k, v in trace.returns.items()},
+        "parts": {
+            k: None if v is None else [val(x) for x in v] for k, v in trace.return_parts.items()
+        },
+        "call_parts": {k: [val(x) for x in v] for k, v in trace.call_parts.items()},
+        "call_star": dict(trace.call_star),
+        "merged": {k: {n: val(x) for n, x in v.items()} for k, v in trace.merged_env.items()},
+        "functions": {
+            k: (
+                dict(v.param_levels),
+                v.staging,
+                v.abstract,
+                fn(v.inside),
+                sorted((fn(e.caller), key[1]) for key, e in v.calls.items()),
+            )
+            for k, v in trace.functions.items()
+        },
+    }
+
+
+@pytest.mark.parametrize("code", _ROUNDS_CASES)
+def test_later_rounds_walk_only_what_changed_and_give_every_value_of_a_full_round(
+    code: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round after the first walks a function again only when its start or what it
+    read of a helper changed (``TraceAnalysis._unchanged``); every value, return, tuple
+    position and level must be those of walking every function in every round."""
+    from jaxlint.analysis import trace_walk
+
+    walked: list[object] = []
+    real_run = trace_walk._FunctionWalker.run
+
+    def counting_run(self: trace_walk._FunctionWalker) -> None:
+        walked.append(self.fn)
+        real_run(self)
+
+    monkeypatch.setattr(trace_walk._FunctionWalker, "run", counting_run)
+    p = Probe(code)
+    incremental, incremental_walks = _canonical_state(p.trace), len(walked)
+    walked.clear()
+    monkeypatch.setattr(TraceAnalysis, "_unchanged", lambda self, fn, walk: False)
+    full = _canonical_state(TraceAnalysis(p.model, lambda n: p.pos[n].start.line))
+    assert incremental == full
+    defs = len(p.trace._defs)
+    assert len(walked) > defs  # the case needs more than one round
+    assert defs <= incremental_walks < len(walked)

@@ -16,6 +16,7 @@ from jaxlint.analysis.trace_values import (
     STATIC,
     Level,
     Origin,
+    TracedFunction,
     Val,
     _array_annotation,
     _params,
@@ -68,6 +69,14 @@ class _FunctionWalker:
             scope = analysis.model.scope_of_node.get(id(fn))
             if scope is not None:
                 self.local_names = set(scope.bindings) - scope.global_names - scope.nonlocal_names
+        # what this walk read of other functions' results and left for the analysis (see
+        # ``TraceAnalysis._walk``: a function is walked again only when they changed)
+        self.reads: list[tuple[cst.FunctionDef, object]] = []
+        """(helper, what was read of it): its results from traced code, or whether host
+        code calls it jitted (see ``TraceAnalysis.helper_seen``)."""
+        self.parts_read: list[tuple[int, tuple[Level, ...]]] = []
+        self.parts_calls: list[int] = []
+        self.foreign: list[tuple[TracedFunction, cst.Call, list[tuple[str | None, Val]]]] = []
 
     # entry points -------------------------------------------------------------------
 
@@ -709,29 +718,29 @@ class _FunctionWalker:
             return Val(joined.level, joined.origin, False, joined.array, joined.computed)
         if target is None and info is not None and self.a.project is not None:
             if type(func) in (cst.Name, cst.Attribute) and (qn is None or "." in qn):
-                self.a.foreign_calls.append((info, call, args))
+                self.foreign.append((info, call, args))
         if target is not None and info is not None:
             fn, skip_first = target
             self.a.call_helper(info, call, fn, args, skip_first)
-            ret = self.a.returns.get(id(fn))
-            parts = self.a.return_parts.get(id(fn))
+            seen = self.a.helper_seen(fn, True)
+            self.reads.append((fn, seen))
+            ret, parts, star = seen  # type: ignore[misc]
             if ret is not None and parts is not None and not _yields(fn):
                 self.a.call_parts[id(call)] = parts
-                star = self.a.return_star.get(id(fn))
                 if star is not None:
                     self.a.call_star[id(call)] = star
-                self.a.parts_read.append((id(fn), tuple(p.level for p in parts)))
+                self.parts_calls.append(id(call))
+                self.parts_read.append((id(fn), tuple(p.level for p in parts)))
             if ret is not None:
                 return ret if ret.level <= joined.level or ret.origin is None else ret
             level = min(joined.level, Level.MAYBE)
             return Val(level, joined.origin, False, joined.array, joined.computed)
         if target is not None:
             fn, _ = target
-            callee = self.a.functions.get(id(fn))
+            jitted = self.a.helper_seen(fn, False)
+            self.reads.append((fn, jitted))
             if (
-                callee is not None
-                and callee.staging
-                and callee.caller is None
+                jitted
                 and not fn.decorators  # decorated: transformed_callee decided above
                 and _returns_value(fn)
             ):
