@@ -31,6 +31,7 @@ from jaxlint.diagnostics import (
     Fix,
     Position,
 )
+from jaxlint.node_factories import node_factories
 from jaxlint.noqa import file_noqa_codes, noqa_codes, suppresses
 from jaxlint.positions import compute_positions
 from jaxlint.prefilter import PREFILTER_WORDS as PREFILTER_WORDS
@@ -385,7 +386,7 @@ def _parse_unvalidated(text: str) -> cst.Module:
     """
     CSTNode.__post_init__ = _skip_validation  # type: ignore[method-assign]
     try:
-        with _shared_trivia():
+        with _shared_trivia(len(text)):
             return cst.parse_module(text)
     finally:
         CSTNode.__post_init__ = _VALIDATING_POST_INIT  # type: ignore[method-assign]
@@ -402,29 +403,45 @@ hashed by libcst's ``CSTNode.__hash__``, in Python)."""
 
 
 @contextlib.contextmanager
-def _shared_trivia() -> Iterator[None]:
-    """While parsing, build each distinct whitespace node once and share it.
+def _shared_trivia(chars: int = 0) -> Iterator[None]:
+    """While parsing, build each node with a plain function, and each distinct whitespace
+    node once, shared.
 
     libcst's native parser looks each node class up on the ``libcst`` module when it
-    builds a node (``libcst.SimpleWhitespace(value=" ")``), so a cache put there for the
-    parse returns the node already built for the same field values. libcst nodes are
-    immutable, and jaxlint never asks about whitespace by identity: its walk skips trivia
-    (``analysis.walk.TRIVIA``), and positions, fixes and messages are asked for the nodes
-    the walk gives. Sharing saves the construction of about half of the nodes (about 8% of
-    the parse) and their memory. The classes are put back whatever happens; a pure-Python
-    parse (``LIBCST_PARSER_TYPE=pure``) imports the classes directly and is unaffected.
+    builds a node (``libcst.SimpleWhitespace(value=" ")``), so what is put there for the
+    parse is called instead of the class:
+
+    - for every concrete node class, a function that builds the same node without going
+      through the dataclass's ``__init__`` (:mod:`jaxlint.node_factories`: 8% of the parse),
+      once the process has parsed enough to pay for making them (``chars``: the size of
+      the text to parse);
+    - for the whitespace classes, a cache of that function that returns the node already
+      built for the same field values. libcst nodes are immutable, and jaxlint never asks
+      about whitespace by identity: its walk skips trivia (``analysis.walk.TRIVIA``), and
+      positions, fixes and messages are asked for the nodes the walk gives. Sharing saves
+      the construction of about half of the nodes (about 8% of the parse) and their memory.
+
+    The classes are put back whatever happens; a pure-Python parse
+    (``LIBCST_PARSER_TYPE=pure``) imports the classes directly and is unaffected.
     """
-    saved = [(name, getattr(cst, name)) for name in _SHARED_TRIVIA]
+    factories: dict[str, Callable[..., CSTNode]] = {
+        name: getattr(cst, name) for name in _SHARED_TRIVIA
+    }
+    factories.update(node_factories(chars))
+    saved = [(name, getattr(cst, name)) for name in factories]
     if not all(isinstance(cls, type) for _, cls in saved):
-        yield  # already inside a parse that shares them
+        yield  # already inside a parse that builds nodes so
         return
-    for name, cls in saved:
-        setattr(cst, name, functools.lru_cache(maxsize=None)(cls))
+    for name, make in factories.items():
+        setattr(cst, name, functools.lru_cache(maxsize=None)(make) if name in _SHARED else make)
     try:
         yield
     finally:
         for name, cls in saved:
             setattr(cst, name, cls)
+
+
+_SHARED = frozenset(_SHARED_TRIVIA)
 
 
 def parse_module(

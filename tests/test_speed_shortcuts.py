@@ -249,3 +249,179 @@ def test_a_linted_file_is_freed_by_reference_counting(monkeypatch: pytest.Monkey
         assert [ref() for ref in made] == [None] * len(texts)
     finally:
         gc.enable()
+
+
+def test_every_node_class_gets_a_factory_with_its_own_signature() -> None:
+    """The parser calls :mod:`jaxlint.node_factories`' functions with the keyword
+    arguments it would give the classes: same parameters, kinds and plain defaults."""
+    from jaxlint import node_factories
+
+    made = node_factories._make_all()
+    concrete = node_factories._concrete_classes()
+    assert len(concrete) > 150 and set(made) == set(concrete)
+    for name, make in made.items():
+        theirs = inspect.signature(concrete[name]).parameters
+        ours = inspect.signature(make).parameters
+        assert list(ours) == list(theirs), name
+        for pname, param in theirs.items():
+            assert ours[pname].kind == param.kind, (name, pname)
+            if param.default is not inspect.Parameter.empty and "factory" not in repr(
+                param.default
+            ):
+                assert ours[pname].default is param.default, (name, pname)
+
+
+def test_a_factory_builds_the_node_its_class_builds_from_defaults_alone() -> None:
+    from jaxlint import node_factories
+
+    made = node_factories._make_all()
+    built = 0
+    for name, cls in node_factories._concrete_classes().items():
+        try:
+            expected = cls()
+        except (TypeError, cst.CSTValidationError):
+            continue  # required fields
+        node = made[name]()
+        assert type(node) is cls and node.deep_equals(expected), name
+        built += 1
+    assert built > 30  # the default factories (``SimpleWhitespace.field(" ")``) ran
+
+
+_EVERY_KIND_OF_SYNTAX = """\
+#!/usr/bin/env python
+\"\"\"Docstring.\"\"\"
+from __future__ import annotations
+import a.b as c, d
+from .e import (f as g, h)
+from .. import *
+x: int = 1; y = 2 ; z = -x ** ~y // 3 @ m % 4 << 1 >> 2 & 3 | 4 ^ 5
+w = x if y else z
+v = [i for i in range(3) if i for j in range(i)] + [*a, *b]
+u = {k: v for k, v in d.items()} | {**d} | {1, 2, *s}
+t = (lambda q, /, r=1, *args, s, t=2, **kw: q)(1, s=2)
+s = f"{x!r:>{w}} {y=} {'nested'}" "plain"; bb = rb'raw' b"bytes"
+nums = (1j, 1.5e3, 0x1F, 1_000, ..., True, None)
+r = a[1:2, ::3, ...][0]
+async def co(p, *, q=None) -> list[int]:
+    async with a as (b, c), d:
+        async for e in f:
+            await g
+    return [x async for x in y]
+
+@decorator
+@other.attr(1)
+class K(Base, metaclass=Meta):
+    attr: ClassVar[int]
+    def method(self, /, a, *b, c, **d) -> None:
+        global G
+        nonlocal_ = 1
+        def inner():
+            nonlocal nonlocal_
+            nonlocal_ += 1
+        del self.x, y[0]
+        assert a, "msg"
+        raise ValueError("x") from None
+
+while (n := next(it)) is not None:
+    if n in seq and not n or n > 1 < 2:
+        continue
+    elif n:
+        break
+    else:
+        pass
+else:
+    pass
+for i, (j, *k) in enumerate(z):
+    pass
+try:
+    pass
+except* (TypeError, ValueError) as eg:
+    pass
+try:
+    x = 1
+except Exception:
+    pass
+except:
+    pass
+else:
+    pass
+finally:
+    pass
+with open(p) as fh, \\
+        open(q):
+    print(x, sep="", end="\\n")
+match command.split():
+    case [action]:
+        pass
+    case [Point(x=0, y=0) | {"k": v, **rest} as whole, *others] if guard:
+        pass
+    case Color.RED | "s" | 1 | None | -1 + 2j:
+        pass
+    case _:
+        pass
+type Alias[T] = list[T]
+def generic[T: int, *Ts, **P](a: T) -> T: yield a; yield from b
+if x: pass
+"""
+
+
+def _classes(node: cst.CSTNode) -> list[type]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        out.append(type(n))
+        stack.extend(n.children)
+    return out
+
+
+def test_a_parse_with_the_factories_gives_libcst_s_own_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A text with every kind of syntax and the largest source files of jaxlint: the same
+    tree, node classes and code as ``libcst.parse_module``, which calls the classes and
+    validates every node."""
+    from jaxlint import node_factories
+
+    monkeypatch.setattr(node_factories, "_factories", node_factories._make_all())
+    files = sorted((ROOT / "jaxlint").rglob("*.py"), key=lambda p: -p.stat().st_size)[:5]
+    texts = [_EVERY_KIND_OF_SYNTAX] + [p.read_text(encoding="utf-8") for p in files]
+    for text in texts:
+        ours = _parse_unvalidated(text)
+        theirs = cst.parse_module(text)
+        assert ours.deep_equals(theirs)
+        assert ours.code == text
+        assert _classes(ours) == _classes(theirs)
+    assert cst.Name in _classes(_parse_unvalidated(_EVERY_KIND_OF_SYNTAX))
+    seen = {c.__name__ for t in texts for c in _classes(_parse_unvalidated(t))}
+    assert len(seen & set(node_factories._factories)) > 120  # most factories ran
+
+
+def test_the_factories_are_made_only_once_a_run_has_parsed_enough(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from jaxlint import node_factories
+
+    monkeypatch.setattr(node_factories, "_factories", None)
+    monkeypatch.setattr(node_factories, "_parsed_chars", 0)
+    assert node_factories.node_factories(1000) == {}
+    _parse_unvalidated("x = 1\n")
+    assert node_factories._factories is None  # a small run parses with the classes
+    made = node_factories.node_factories(node_factories.WORTH_IT_CHARS)
+    assert made and node_factories.node_factories(0) is made
+
+
+def test_the_classes_are_put_back_after_a_parse_with_the_factories(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from jaxlint import node_factories
+
+    monkeypatch.setattr(node_factories, "_factories", node_factories._make_all())
+    before = dict(vars(cst))
+    _parse_unvalidated("def f(x):\n    return [x, {1: 2}]\n")
+    with pytest.raises(cst.ParserSyntaxError):
+        _parse_unvalidated("def (:\n")
+    names = set(node_factories._make_all())
+    assert {n: vars(cst)[n] for n in names} == {n: before[n] for n in names}
+    assert all(isinstance(vars(cst)[n], type) for n in names)
+    with pytest.raises(cst.CSTValidationError):
+        cst.Name("")  # built anywhere else, a node is validated
