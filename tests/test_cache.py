@@ -205,6 +205,17 @@ def test_engine_fingerprint_covers_the_rule_sources() -> None:
     jaxlint.cache.engine_fingerprint.cache_clear()
     first = jaxlint.cache.engine_fingerprint()
     assert first == jaxlint.cache.engine_fingerprint() and len(first) == 64
+    # every .py/.toml/.json file of the package, __pycache__ left out, as rglob lists them
+    package = Path(jaxlint.cache.__file__).resolve().parent
+    listed: list[tuple[list[str], str]] = []
+    jaxlint.cache._package_files(str(package), [], listed)
+    expected = sorted(
+        p.relative_to(package).as_posix()
+        for p in package.rglob("*")
+        if p.suffix in (".py", ".toml", ".json") and "__pycache__" not in p.parts
+    )
+    assert sorted("/".join(parts) for parts, _ in listed) == expected
+    assert "rules/prng/prng_key_reuse.py" in expected and len(expected) > 500
 
 
 def test_json_output_from_the_cache_keeps_the_fix_edits(cli, tmp_path: Path) -> None:
