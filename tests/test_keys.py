@@ -1471,3 +1471,57 @@ def test_attribute_not_a_key_is_not_tracked() -> None:
         """
     )
     assert probe.reuses() == []
+
+
+_WHERE_CASES = {
+    # each position keeps one draw: not reported
+    "kept only in the other alternative": (
+        "z = random.normal(key, rate.shape)\n"
+        "return jnp.where(rate > 1.0, random.poisson(key, rate), rate + jnp.sqrt(rate) * z)",
+        [],
+    ),
+    "through another name": (
+        "z = random.normal(key, rate.shape)\ny = rate + z\n"
+        "return jnp.where(rate > 1.0, y, random.exponential(key, rate.shape))",
+        [],
+    ),
+    "both made in the call, one in an expression": (
+        "return jnp.where(rate > 1.0, random.poisson(key, rate),"
+        " rate + random.normal(key, rate.shape))",
+        [],
+    ),
+    # the first draw is read elsewhere, or the alternatives are equal: reported
+    "also returned": (
+        "z = random.normal(key, rate.shape)\n"
+        "return jnp.where(rate > 1.0, random.poisson(key, rate), rate + z), z",
+        ["JAX301"],
+    ),
+    "read by the condition": (
+        "z = random.normal(key, rate.shape)\n"
+        "return jnp.where(z > 0, random.exponential(key, rate.shape), rate)",
+        ["JAX301"],
+    ),
+    "the same draw again": (
+        "z = random.normal(key, rate.shape)\n"
+        "return jnp.where(rate > 1.0, z, random.normal(key, rate.shape))",
+        ["JAX301"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_WHERE_CASES))
+def test_draws_kept_in_the_two_alternatives_of_one_where_are_not_a_reuse(case: str) -> None:
+    from jaxlint.config import Settings
+    from jaxlint.engine import lint_text
+    from jaxlint.rules import find_rule
+
+    body, expected = _WHERE_CASES[case]
+    program = (
+        "import jax.numpy as jnp\nfrom jax import random\n\n\ndef f(key, rate):\n"
+        + textwrap.indent(body, "    ")
+        + "\n"
+    )
+    rule = find_rule("JAX301")
+    assert rule is not None
+    found = lint_text(program, "mix.py", Settings(), [rule]).diagnostics
+    assert [d.code for d in found] == expected

@@ -425,3 +425,41 @@ def test_jax301_one_draw_decides_the_other_with_x64_and_not_for_a_float16_p() ->
     for p, exact in (("0.3", True), ("p", False), ("jnp.float16(0.3)", False)):
         [diag] = lint_text(program.replace("P", p), "case.py", Settings(), [rule]).diagnostics
         assert ("is exactly `jax.random.uniform(...) < " in diag.message) is exact, diag.message
+
+
+def test_jax301_a_named_draw_kept_in_one_where_alternative_shares_no_bits() -> None:
+    """``valid_named_draw_kept_in_one_where_alternative.py``, not reported: JAX's checker
+    does reject it (the documented departure), and every value the ``where`` keeps is a
+    function of its own position's bits: ``normal`` and ``exponential`` of one key and
+    shape are both increasing functions of ``uniform`` at the same position, so a kept
+    value never shares bits with the value kept at another position."""
+    import runpy
+    from pathlib import Path
+
+    import jax
+    import numpy as np
+    from jax.errors import KeyReuseError
+
+    example = (
+        Path(__file__).resolve().parent.parent
+        / "jaxlint/rules/prng/prng_key_reuse.examples"
+        / "valid_named_draw_kept_in_one_where_alternative.py"
+    )
+    runpy.run_path(str(example))  # runs as written
+    with jax.debug_key_reuse(True), pytest.raises(KeyReuseError):
+        runpy.run_path(str(example))
+    for seed in range(3):
+        key = jax.random.key(seed)
+        for shape in [(8,), (30, 7)]:
+            u = np.asarray(jax.random.uniform(key, shape)).ravel()
+            order = np.argsort(u, kind="stable")
+            for draw in (jax.random.normal(key, shape), jax.random.exponential(key, shape)):
+                assert np.all(np.diff(np.asarray(draw).ravel()[order]) >= 0)
+    # the limit the rule's docs state: a draw of another shape lays its bits out flat, so
+    # position j of `(n,)` and flat position j of `(n, m)` come from the same bits
+    key = jax.random.key(0)
+    small = np.asarray(jax.random.bits(key, (5,)))
+    assert np.array_equal(np.asarray(jax.random.bits(key, (5, 4))).ravel()[:5], small)
+    rule = find_rule("JAX301")
+    assert rule is not None
+    assert lint_text(example.read_text(), "mixture.py", Settings(), [rule]).diagnostics == []

@@ -50,7 +50,7 @@ from jaxlint.analysis.records import defines, post_init_reads
 from jaxlint.analysis.transforms import TRANSFORMS
 from jaxlint.analysis.walk import descendants
 
-_SELECTS = frozenset({"jax.numpy.where", "jax.lax.select", "numpy.where"})
+SELECTS = frozenset({"jax.numpy.where", "jax.lax.select", "numpy.where"})
 """``where(condition, a, b)``: every position takes its value from ``a`` or from ``b``."""
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class _CallWalker:
         elif func_kind is cst.Call:
             self._eval(func)
         if (
-            qn in _SELECTS
+            qn in SELECTS
             and len(call.args) == 3
             and not any(a.keyword or a.star for a in call.args)
             and type(call.args[1].value) is cst.Call

@@ -89,6 +89,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis.key_attrs import CONSTRUCTORS, ClassAttrs, dotted
+from jaxlint.analysis.key_calls import SELECTS
 from jaxlint.analysis.key_purpose import (
     _CONDITION_NODES,
     _PAIRED_DRAWS,
@@ -330,6 +331,79 @@ class KeyAnalysis:
         ``_inverse``/``_inv`` after it."""
         a, b = callee_name(reuse.first.call.func), callee_name(reuse.second.call.func)
         return a is not None and b is not None and (_inverse(a, b) or _inverse(b, a))
+
+    def exclusive(self, reuse: Reuse) -> bool:
+        """The two draws feed the two alternatives of one ``jnp.where``/``lax.select``,
+        so each position keeps one of them, never both: the second is made in one
+        alternative and the first is made in the other, or is kept, through names, only
+        there (``z = normal(key, s)`` then ``where(c, exponential_approx(key, ...), rate +
+        sqrt(rate) * z)``). The walk already treats two alternatives that are both calls
+        as branches (``key_calls._select``); this covers the others. Not when the two
+        draws are the same function with the same arguments: the alternatives are then
+        equal and the ``where`` selects nothing (``where(mask, noise, normal(key, s))`` is
+        ``noise``), which is not what the code says."""
+        first, second = reuse.first, reuse.second
+        if first is second or reuse.how != "again" or self.draws_compared(reuse) == "same":
+            return False
+        other = self._other_alternative(second.call, reuse.fn)
+        if other is None:
+            return False
+        if _inside(first.call, other, self.model.parents):
+            return True
+        reach = self._purpose_index(reuse.fn).results(first.call)
+        if reach is None or not reach.names:
+            return False  # the first draw's result is not only assigned
+        model = self.model
+        body = (
+            model.body_nodes(reuse.fn)
+            if reuse.fn is not None
+            else [n for n, entering in model.events if entering]
+        )
+        for node in body:
+            if type(node) is not cst.Name or node.value not in reach.names:
+                continue
+            if _inside(node, other, model.parents):
+                continue
+            holder = _statement_part(node, model.parents)
+            if holder is None:
+                return False
+            part, statement = holder
+            if type(statement) is not cst.Assign:
+                return False
+            if any(part is t for t in statement.targets):
+                continue  # assigned, not read
+            if part is statement.value and all(
+                _target_names_of(t.target) <= reach.names for t in statement.targets
+            ):
+                continue  # read into another name that is kept the same way
+            return False
+        return True
+
+    def _other_alternative(
+        self, call: cst.Call, fn: FunctionNode | None
+    ) -> cst.BaseExpression | None:
+        """When ``call`` lies in one alternative of ``where(c, a, b)`` (all positional):
+        the other alternative."""
+        parents = self.model.parents
+        node = parents.get(id(call))
+        while node is not None and node is not fn:
+            kind = type(node)
+            if kind in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
+                return None
+            if kind is cst.Arg:
+                select = parents.get(id(node))
+                if (
+                    type(select) is cst.Call
+                    and len(select.args) == 3
+                    and not any(a.keyword or a.star for a in select.args)
+                    and self.model.call_name(select) in SELECTS
+                ):
+                    if node is select.args[1]:
+                        return select.args[2].value
+                    if node is select.args[2]:
+                        return select.args[1].value
+            node = parents.get(id(node))
+        return None
 
     def draws_compared(self, reuse: Reuse) -> str | None:
         """How two ``jax.random`` draws of one key relate: ``same`` (the same function
@@ -687,3 +761,41 @@ def _decided(first: Use, second: Use) -> str | None:
     if shapes[0] != shapes[1]:
         return None
     return "-".join(sorted((use.qualname or "").rsplit(".", 1)[-1] for use in (first, second)))
+
+
+def _inside(node: cst.CSTNode, ancestor: cst.CSTNode, parents: dict[int, cst.CSTNode]) -> bool:
+    current: cst.CSTNode | None = node
+    while current is not None:
+        if current is ancestor:
+            return True
+        current = parents.get(id(current))
+    return False
+
+
+def _statement_part(
+    node: cst.CSTNode, parents: dict[int, cst.CSTNode]
+) -> tuple[cst.CSTNode, cst.CSTNode] | None:
+    """The small statement holding ``node`` and its child on the way (a target or the
+    value of an assignment)."""
+    child, current = node, parents.get(id(node))
+    while current is not None:
+        if isinstance(current, cst.BaseSmallStatement) or isinstance(
+            current, cst.BaseCompoundStatement
+        ):
+            return child, current
+        child, current = current, parents.get(id(current))
+    return None
+
+
+def _target_names_of(target: cst.BaseExpression) -> set[str]:
+    if type(target) is cst.Name:
+        return {target.value}
+    if type(target) in (cst.Tuple, cst.List):
+        out: set[str] = set()
+        for el in target.elements:  # type: ignore[attr-defined]
+            value = el.value
+            if type(value) is cst.StarredElement:
+                value = value.value
+            out |= _target_names_of(value)
+        return out
+    return {"\0"}  # an attribute or subscript: never one of the kept names

@@ -20,6 +20,13 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_named_draw_kept_in_one_where_alternative.py",
+        note="a draw kept, through its name, only in one alternative of `jnp.where` whose"
+        " other alternative draws again: every position keeps one of the two (JAX's"
+        " checker rejects the pair; no kept value shares bits with another)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_stateful_rng_helper_called_twice.py",
         note="a stateful RNG helper (`global KEY`, split and rebound) gives each call a new key",
         runs=True,
@@ -473,8 +480,9 @@ INVALID_EXAMPLES = [
         line=10,
         message_contains="the same function with the same arguments, so the two draws are identical",
         raises="KeyReuseError",
-        note="a draw before `jnp.where` and again in one of its alternatives: a reuse (the"
-        " alternatives exclude each other, not what came before)",
+        note="a draw before `jnp.where` and the same draw (same function, same arguments)"
+        " again in the other alternative: the alternatives are equal, so the `where`"
+        " selects nothing",
     ),
     EXAMPLES.invalid(
         "invalid_test_split_key_never_used.py",
@@ -650,10 +658,17 @@ key given to `model.init(key, ...)` of a module the file imports (it may split
 the key or only fold it in; this file cannot tell). Comparing shapes
 (`x.shape == y.shape`, `len`) is not comparing values. Nor are the two alternatives of
 `jnp.where(c, a, b)` (or `lax.select`) a reuse: every position keeps the value of `a`
-or of `b`, never both, so no value depends on another drawn from the same bits (a
+or of `b`, never both, so no value is computed from two draws of the same bits (a
 mixture such as `where(u < 0.8, randint(k, (), 24, 31), randint(k, (), 31, 37))`), by
 construction rather than by how JAX 0.12 happens to draw; JAX's `jax_debug_key_reuse`
-checker still rejects it.
+checker still rejects it. The same holds for a draw made before the `where` and kept,
+through names, only in one alternative while the other draws again (`z = normal(k, s)`,
+then `where(c, scale * z, exponential(k, s))`); if the first draw is read anywhere
+else (the condition, another result), or the two draws are the same function with the
+same arguments (the alternatives are then equal and the `where` selects nothing), it is
+reported. The layout is not checked: when one alternative reduces a draw of another
+shape to the position's (`normal(k, (n,))` against `gumbel(k, (n, m)).sum(-1)`), values
+kept at two different positions can still come from the same bits.
 
 The message says what the evidence shows: the same sampler with the same
 arguments (the two draws are identical), only the shape differing (the smaller
@@ -763,6 +778,7 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
                 or keys.compared(reuse)
                 or keys.aligned(reuse)
                 or keys.inverse_pair(reuse)
+                or keys.exclusive(reuse)
             ):
                 continue
             if self._test_code(reuse) and not self._reported_in_tests(reuse):
