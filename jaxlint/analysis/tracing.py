@@ -40,6 +40,7 @@ import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.trace_contract import _Contract
+from jaxlint.analysis.trace_rounds import _Rounds, _Walk
 from jaxlint.analysis.trace_seeds import _Seeds
 from jaxlint.analysis.trace_values import (
     _SCOPE_NODES,
@@ -146,7 +147,7 @@ def _one_str(expr: cst.BaseExpression) -> str | None:
     return found[0] if found else None
 
 
-class TraceAnalysis(_Seeds, _Contract):
+class TraceAnalysis(_Seeds, _Contract, _Rounds):
     """Traced functions and the value of every expression, for one module."""
 
     def __init__(
@@ -769,90 +770,6 @@ class TraceAnalysis(_Seeds, _Contract):
                 )
                 info.own.append(reason)
 
-    def _analyze_all(self) -> None:
-        """Walk every function; helpers called from traced code become traced and are
-        walked again, until nothing changes (bounded).
-
-        A round after the first walks a function again only when what its walk starts
-        from or read of other functions has changed since its last walk (``_walk``,
-        ``_unchanged``): the walk is a function of those, and what it writes elsewhere
-        only grows (``max`` of levels, ``join`` of returns), so walking it again would
-        write what is already there. The rounds, their number and every value are those
-        of walking every function in every round."""
-        self.values.clear()
-        self.owner.clear()
-        self.call_parts.clear()
-        self.call_star.clear()
-        walks = self._walks
-        for first in (True, False, False, False):
-            before = {
-                k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
-            }
-            self._module_walker().run_module()
-            for fn in self._defs:
-                if first or not self._unchanged(fn, walks[id(fn)]):
-                    self._walk(fn)
-            self._module_call_sites()
-            after = {
-                k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
-            }
-            # a caller walked before its helper read the helper's tuple positions of an
-            # earlier round: walk again while one of them has changed since
-            stale = any(
-                _levels(self.return_parts.get(fn)) != levels
-                for walk in walks.values()
-                for fn, levels in walk.parts_read
-            )
-            if after == before and not stale:
-                break
-        self.foreign_calls = [call for fn in self._defs for call in walks[id(fn)].foreign]
-
-    def _walk(self, fn: cst.FunctionDef | cst.Lambda) -> None:
-        previous = self._walks.get(id(fn))
-        if previous is not None:  # what only the last walk may say
-            for key in previous.parts_calls:
-                self.call_parts.pop(key, None)
-                self.call_star.pop(key, None)
-        start = self._start_of(fn)
-        walker = _FunctionWalker(self, fn)
-        walker.run()
-        self._walks[id(fn)] = _Walk(
-            start, walker.reads, walker.parts_read, walker.parts_calls, walker.foreign
-        )
-
-    def _start_of(self, fn: cst.FunctionDef | cst.Lambda) -> tuple[object, ...]:
-        """What a walk of ``fn`` starts from: its own levels, and the values of the
-        functions it is nested in (a closure reads them)."""
-        info = self.functions.get(id(fn))
-        own: tuple[object, ...] = (None,)
-        if info is not None:
-            own = (info, tuple(info.param_levels.items()), info.staging, info.abstract)
-        parent = self._parent_fn.get(id(fn))
-        if parent is None:
-            return own
-        enclosing = []
-        while parent is not None:
-            enclosing.append(self.merged_env.get(id(parent)))
-            parent = self._parent_fn.get(id(parent))
-        return (*own, *enclosing)
-
-    def _unchanged(self, fn: cst.FunctionDef | cst.Lambda, walk: _Walk) -> bool:
-        if self._start_of(fn) != walk.start:
-            return False
-        return all(
-            self.helper_seen(helper, type(seen) is tuple) == seen for helper, seen in walk.reads
-        )
-
-    def helper_seen(self, fn: cst.FunctionDef, traced: bool) -> object:
-        """What a walk reads of a helper of this module it calls: from traced code, its
-        return value, tuple positions and starred position; from host code, whether it is
-        jitted (its calls there return arrays)."""
-        key = id(fn)
-        if traced:
-            return (self.returns.get(key), self.return_parts.get(key), self.return_star.get(key))
-        callee = self.functions.get(key)
-        return callee is not None and callee.staging and callee.caller is None
-
     def _only_every_call(self) -> None:
         """In a function traced only because another module's traced code calls it, keep
         what is traced to the statements that run on every call: which ``if``/``match``
@@ -992,19 +909,3 @@ class TraceAnalysis(_Seeds, _Contract):
             first = names[0]
             levels[first] = max(levels[first], Level.MAYBE)
             passed[first] = max(passed.get(first, Level.STATIC), Level.MAYBE)
-
-
-@dataclasses.dataclass
-class _Walk:
-    """What a walk of one function started from and read, and what it left that only its
-    last walk may say (see ``TraceAnalysis._analyze_all``)."""
-
-    start: tuple[object, ...]
-    reads: list[tuple[cst.FunctionDef, object]]
-    parts_read: list[tuple[int, tuple[Level, ...]]]
-    parts_calls: list[int]
-    foreign: list[tuple[TracedFunction, cst.Call, list[tuple[str | None, Val]]]]
-
-
-def _levels(parts: list[Val] | None) -> tuple[Level, ...] | None:
-    return None if parts is None else tuple(p.level for p in parts)
