@@ -79,10 +79,12 @@ def _make_all() -> dict[str, Callable[..., cst.CSTNode]]:
 
 def _source(name: str, cls: type[cst.CSTNode], namespace: dict[str, Any]) -> str | None:
     """The ``def`` of ``make_<name>``, with what it needs put in ``namespace``; ``None``
-    when the class has a field that is not a slot or a ``__new__``/``__init__`` of its own
-    beyond the dataclass's."""
+    when the class has a field that is not a slot, or a ``__new__``, ``__init__`` or
+    ``__post_init__`` of its own beyond the dataclass's and ``CSTNode``'s."""
     if cls.__new__ is not object.__new__:
         return None
+    if any("__post_init__" in vars(c) for c in cls.__mro__ if c is not cst.CSTNode):
+        return None  # a ``__post_init__`` that may do more than validate: keep the class
     init = cls.__init__
     if getattr(init, "__qualname__", "") != f"{cls.__qualname__}.__init__":
         return None  # not the dataclass's generated ``__init__``

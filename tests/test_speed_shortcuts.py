@@ -425,3 +425,13 @@ def test_the_classes_are_put_back_after_a_parse_with_the_factories(
     assert all(isinstance(vars(cst)[n], type) for n in names)
     with pytest.raises(cst.CSTValidationError):
         cst.Name("")  # built anywhere else, a node is validated
+
+
+def test_a_class_with_its_own_post_init_keeps_its_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A future libcst whose node class does more in ``__post_init__`` than validate would
+    build a different node without it: such a class is called as usual."""
+    from jaxlint import node_factories
+
+    monkeypatch.setattr(cst.Name, "__post_init__", lambda self: None, raising=False)
+    made = node_factories._make_all()
+    assert "Name" not in made and "Attribute" in made
