@@ -104,3 +104,13 @@ def test_spelling_prefers_existing_alias() -> None:
     assert model.spelling("jax.numpy.zeros", None) == "jnp.zeros"
     assert model.spelling("jax.tree.map", None) == "jax.tree.map"
     assert model.spelling("numpy.zeros", None) is None
+
+
+def test_inside_follows_the_parents_the_walk_recorded() -> None:
+    module = cst.parse_module("def f(x):\n    return g(x + 1)\n\ny = 2\n")
+    model = SemanticModel(module)
+    fn = module.body[0]
+    call = fn.body.body[0].body[0].value
+    one = call.args[0].value.right
+    assert model.inside(one, call) and model.inside(one, fn) and model.inside(call, call)
+    assert not model.inside(call, one) and not model.inside(one, module.body[1])

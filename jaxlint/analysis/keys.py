@@ -348,7 +348,7 @@ class KeyAnalysis:
         other = self._other_alternative(second.call, reuse.fn)
         if other is None:
             return False
-        if _inside(first.call, other, self.model.parents):
+        if self.model.inside(first.call, other):
             return True
         reach = self._purpose_index(reuse.fn).results(first.call)
         if reach is None or not reach.names:
@@ -362,7 +362,7 @@ class KeyAnalysis:
         for node in body:
             if type(node) is not cst.Name or node.value not in reach.names:
                 continue
-            if _inside(node, other, model.parents):
+            if model.inside(node, other):
                 continue
             holder = _statement_part(node, model.parents)
             if holder is None:
@@ -373,7 +373,8 @@ class KeyAnalysis:
             if any(part is t for t in statement.targets):
                 continue  # assigned, not read
             if part is statement.value and all(
-                _target_names_of(t.target) <= reach.names for t in statement.targets
+                type(t.target) is cst.Name and t.target.value in reach.names
+                for t in statement.targets
             ):
                 continue  # read into another name that is kept the same way
             return False
@@ -763,15 +764,6 @@ def _decided(first: Use, second: Use) -> str | None:
     return "-".join(sorted((use.qualname or "").rsplit(".", 1)[-1] for use in (first, second)))
 
 
-def _inside(node: cst.CSTNode, ancestor: cst.CSTNode, parents: dict[int, cst.CSTNode]) -> bool:
-    current: cst.CSTNode | None = node
-    while current is not None:
-        if current is ancestor:
-            return True
-        current = parents.get(id(current))
-    return False
-
-
 def _statement_part(
     node: cst.CSTNode, parents: dict[int, cst.CSTNode]
 ) -> tuple[cst.CSTNode, cst.CSTNode] | None:
@@ -785,17 +777,3 @@ def _statement_part(
             return child, current
         child, current = current, parents.get(id(current))
     return None
-
-
-def _target_names_of(target: cst.BaseExpression) -> set[str]:
-    if type(target) is cst.Name:
-        return {target.value}
-    if type(target) in (cst.Tuple, cst.List):
-        out: set[str] = set()
-        for el in target.elements:  # type: ignore[attr-defined]
-            value = el.value
-            if type(value) is cst.StarredElement:
-                value = value.value
-            out |= _target_names_of(value)
-        return out
-    return {"\0"}  # an attribute or subscript: never one of the kept names

@@ -119,6 +119,17 @@ class SemanticModel:
         first, end = packed >> 32, packed & 0xFFFFFFFF
         return list(compress(self.events.nodes[first:end], self.events.flags[first:end]))
 
+    def inside(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
+        """``region`` is ``node`` or holds it: up the parents the walk recorded (no
+        positions: they cost a code generation of the whole file)."""
+        parents = self.parents
+        current: cst.CSTNode | None = node
+        while current is not None:
+            if current is region:
+                return True
+            current = parents.get(id(current))
+        return False
+
     # -- lookups ---------------------------------------------------------------------
 
     def bound_once(self, name: cst.Name) -> cst.BaseExpression | None:

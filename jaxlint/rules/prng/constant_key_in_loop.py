@@ -79,21 +79,10 @@ class _LoopStack:
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comp
     leave_ListComp = leave_SetComp = leave_GeneratorExp = leave_DictComp = _leave_comp
 
-    def _inside(self, node: cst.CSTNode, region: cst.CSTNode) -> bool:
-        """``region`` is ``node`` or holds it: up the parents the model's walk recorded
-        (no positions: they cost a code generation of the whole file)."""
-        parents = self.ctx.model.parents
-        current: cst.CSTNode | None = node
-        while current is not None:
-            if current is region:
-                return True
-            current = parents.get(id(current))
-        return False
-
     def _repeating_loop(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The innermost loop of this function whose repeated part holds ``node``."""
         for loop, body in reversed(self._loops[-1]):
-            if self._inside(node, body):
+            if self.ctx.model.inside(node, body):
                 return loop
         return None
 
@@ -331,7 +320,7 @@ Print two iterations' samples: they are equal. Under jit,
         call = short(self.ctx.code(node), 48)
         loop = self._repeating_loop(node)
         if loop is not None:
-            inside = [u for u in uses if self._inside(u.arg, loop)]
+            inside = [u for u in uses if self.ctx.model.inside(u.arg, loop)]
             if not inside:
                 return
             kind = "comprehension" if not isinstance(loop, (cst.For, cst.While)) else "loop"
@@ -384,7 +373,7 @@ Print two iterations' samples: they are equal. Under jit,
         val = self.ctx.keys.value(node)
         if val is None:
             return
-        inside = [u for u in val.uses if u.kind != CALL and self._inside(u.arg, loop)]
+        inside = [u for u in val.uses if u.kind != CALL and self.ctx.model.inside(u.arg, loop)]
         if not inside or not self._kept(node, inside):
             return
         self.report(
