@@ -170,6 +170,9 @@ def _worker_main(
             pass
     try:
         signals.install(force=True)  # SIGTERM, SIGHUP: like Ctrl-C, a write cleans up
+        # the pool's step before SIGKILL is SIGINT: it raises here even where jaxlint was
+        # started with SIGINT ignored (a script's background job, where Python keeps it so)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         _die_with_parent(parent)
         while True:
             message = conn.recv()
@@ -341,23 +344,27 @@ def _shutdown(workers: list[_Worker], interrupted: bool = False) -> None:
 
     When the run was interrupted, each worker gets SIGTERM at once (its handler
     raises, so a fix being written removes its temporary file) instead of finishing
-    its task first."""
+    its task first. The signal is sent again until the worker ends: one that arrives
+    after the worker's last check for signals but before it blocks (in a sleep, a
+    read) only marks the signal pending, and nothing wakes the worker to handle it;
+    the next one does. The handler ignores every SIGTERM after its first, so the
+    repeats cannot cut its cleanup short."""
     for worker in workers:
-        if interrupted and worker.process.is_alive():
-            try:
-                os.kill(worker.process.pid, signal.SIGTERM)
-            except OSError:
-                pass
+        if interrupted:
+            _signal(worker, signal.SIGTERM)
         try:
             worker.conn.send(None)
         except (BrokenPipeError, OSError):
             pass
     for worker in workers:
-        worker.process.join(timeout=10)
+        if interrupted:
+            _join_resending(worker, signal.SIGTERM, STOP_SECONDS)
+        else:
+            worker.process.join(timeout=STOP_SECONDS)
         if worker.process.is_alive():
             # interrupted mid-task: SIGINT lets an atomic write remove its temporary file
-            os.kill(worker.process.pid, signal.SIGINT)
-            worker.process.join(timeout=10)
+            _signal(worker, signal.SIGINT)
+            worker.process.join(timeout=STOP_SECONDS)
         if worker.process.is_alive():
             worker.process.kill()
             worker.process.join()
@@ -365,3 +372,30 @@ def _shutdown(workers: list[_Worker], interrupted: bool = False) -> None:
             worker.conn.close()
         except OSError:
             pass
+
+
+STOP_SECONDS = 10.0
+"""How long a worker gets to stop after each step (finish, SIGTERM, SIGINT)."""
+RESEND_SECONDS = 0.2
+"""How often an interrupted worker that has not ended gets SIGTERM again."""
+
+
+def _signal(worker: _Worker, signum: int) -> None:
+    if worker.process.is_alive():
+        try:
+            os.kill(worker.process.pid, signum)
+        except OSError:
+            pass
+
+
+def _join_resending(worker: _Worker, signum: int, seconds: float) -> None:
+    """Wait up to ``seconds`` for ``worker`` to end, sending ``signum`` again meanwhile."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        left = deadline - time.monotonic()
+        worker.process.join(timeout=max(0.0, min(RESEND_SECONDS, left)))
+        if not worker.process.is_alive() or left <= RESEND_SECONDS:
+            return
+        _signal(worker, signum)

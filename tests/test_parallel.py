@@ -291,3 +291,83 @@ def test_real_command_line_with_jobs(tmp_path: Path) -> None:
     assert one.returncode == two.returncode == 1
     assert one.stdout == two.stdout
     assert b"seconds summed over 2 worker processes" in two.stderr
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+LOST_WAKEUP_SCRIPT = """\
+import os, signal, sys, time
+from pathlib import Path
+from jaxlint import parallel
+
+folder = Path(sys.argv[1])
+
+def work(context, task):
+    def swallow_the_first(signum, frame):
+        # as when SIGTERM arrives after the worker's last check for signals but before it
+        # blocks: the signal is marked, and the sleep goes on as if it never came
+        if (folder / "first").exists():
+            raise KeyboardInterrupt
+        (folder / "first").touch()
+
+    signal.signal(signal.SIGTERM, swallow_the_first)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # no second chance from SIGINT
+    try:
+        os.kill(os.getppid(), signal.SIGINT)  # the run is interrupted mid-task
+        time.sleep(120)
+    except KeyboardInterrupt:
+        (folder / "cleaned").touch()  # what an atomic write's cleanup does
+        raise
+
+def nothing(*args):
+    pass
+
+try:
+    parallel.run_parallel([0], work, None, 1, nothing, nothing, nothing)
+except KeyboardInterrupt:
+    sys.exit(130)
+"""
+
+
+def test_an_interrupted_worker_that_missed_sigterm_gets_it_again(tmp_path: Path) -> None:
+    """A SIGTERM that does not wake the worker is sent again, so its cleanup still runs
+    before the pool gives up on it (SIGKILL, which runs no cleanup)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", LOST_WAKEUP_SCRIPT, str(tmp_path)],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 130, proc.stderr
+    assert (tmp_path / "first").exists()
+    assert (tmp_path / "cleaned").exists(), "the worker was killed before its cleanup"
+
+
+SIGINT_SCRIPT = """\
+import signal, sys
+from jaxlint import parallel
+
+def work(context, task):
+    return signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+results = {}
+parallel.run_parallel([0], work, None, 1, results.__setitem__, print, print)
+sys.exit(0 if results == {0: True} else 1)
+"""
+
+
+def test_a_worker_raises_on_sigint_even_when_jaxlint_ignores_it() -> None:
+    """Started with SIGINT ignored (a script's background job), jaxlint keeps ignoring
+    it, but its workers raise on it: it is the pool's last request before SIGKILL."""
+    proc = subprocess.run(
+        [sys.executable, "-c", SIGINT_SCRIPT],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
