@@ -323,7 +323,8 @@ def run_parallel(
             waitables: list[Any] = []
             for w in busy:
                 waitables.extend((w.conn, w.process.sentinel))
-            ready = set(wait(waitables))
+            # bounded: a signal marked just before the wait began is handled within it
+            ready = set(wait(waitables, timeout=WAKE_SECONDS))
             for worker in list(busy):
                 if worker.conn in ready:
                     alive = receive(worker)
@@ -376,6 +377,8 @@ def _shutdown(workers: list[_Worker], interrupted: bool = False) -> None:
 
 STOP_SECONDS = 10.0
 """How long a worker gets to stop after each step (finish, SIGTERM, SIGINT)."""
+WAKE_SECONDS = 1.0
+"""The longest the pool waits for its workers before it checks for signals again."""
 RESEND_SECONDS = 0.2
 """How often an interrupted worker that has not ended gets SIGTERM again."""
 
