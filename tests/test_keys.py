@@ -1525,3 +1525,117 @@ def test_draws_kept_in_the_two_alternatives_of_one_where_are_not_a_reuse(case: s
     assert rule is not None
     found = lint_text(program, "mix.py", Settings(), [rule]).diagnostics
     assert [d.code for d in found] == expected
+
+
+_TEMPLATE_CASES = {
+    # the network built from the key is only a restore's template: its draws are replaced
+    "split again for a template": (
+        "rngs = jax.random.split(rng, 4)\nout = train(rngs)\n"
+        "rng, _rng = jax.random.split(rng)\nnetwork = QNetwork(rng, obs_size=3)\n"
+        'return out, eqx.tree_deserialise_leaves("m.eqx", network)',
+        [],
+    ),
+    "a template by keyword": (
+        "a = jax.random.normal(rng, (3,))\n"
+        'return a, eqx.tree_deserialise_leaves("m.eqx", like=QNetwork(rng))',
+        [],
+    ),
+    "flax from_bytes target": (
+        "a = jax.random.normal(rng, (3,))\nparams = jax.random.normal(rng, (3,))\n"
+        "return a, serialization.from_bytes(params, data)",
+        [],
+    ),
+    "through a helper that builds the template": (
+        "model = load(data, rng)\nreturn model, jax.random.normal(rng, (3,))",
+        [],
+    ),
+    # the drawn value is kept somewhere else too, or the restore may return the template
+    "the template also returned": (
+        "a = jax.random.normal(rng, (3,))\nnetwork = QNetwork(rng)\n"
+        'return a, eqx.tree_deserialise_leaves("m.eqx", network), network',
+        ["JAX301"],
+    ),
+    "the file path slot": (
+        "a = jax.random.normal(rng, (3,))\n"
+        "return a, eqx.tree_deserialise_leaves(jax.random.normal(rng, (3,)), data)",
+        ["JAX301"],
+    ),
+    "restore_checkpoint falls back to its target": (
+        "a = jax.random.normal(rng, (3,))\nparams = jax.random.normal(rng, (3,))\n"
+        "return a, checkpoints.restore_checkpoint(data, params)",
+        ["JAX301"],
+    ),
+    "bound in a loop": (
+        "a = jax.random.normal(rng, (3,))\nfor _ in range(2):\n"
+        '    network = QNetwork(rng)\n    m = eqx.tree_deserialise_leaves("m.eqx", network)\n'
+        "return a, m",
+        ["JAX301"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_TEMPLATE_CASES))
+def test_a_key_that_only_builds_a_restore_template_is_not_consumed(case: str) -> None:
+    from jaxlint.config import Settings
+    from jaxlint.engine import lint_text
+    from jaxlint.rules import find_rule
+
+    body, expected = _TEMPLATE_CASES[case]
+    program = (
+        "import jax\nimport equinox as eqx\nfrom flax import serialization\n"
+        "from flax.training import checkpoints\nfrom nets import QNetwork, train\n\n\n"
+        "def load(data, rng):\n    network = QNetwork(rng)\n"
+        "    return eqx.tree_deserialise_leaves(data, network)\n\n\n"
+        "def f(rng, data):\n" + textwrap.indent(body, "    ") + "\n"
+    )
+    rule = find_rule("JAX301")
+    assert rule is not None
+    found = lint_text(program, "tpl.py", Settings(), [rule]).diagnostics
+    assert [d.code for d in found] == expected
+
+
+def test_a_restore_keeps_none_of_its_templates_values(tmp_path) -> None:
+    """What the template cases rest on, on the installed JAX, Equinox and Flax: the
+    restored tree is the saved one whatever key built the template, and a missing file
+    raises instead of handing the template back."""
+    pytest.importorskip("equinox")
+    pytest.importorskip("flax")
+    program = textwrap.dedent(
+        f"""
+        import json
+        import equinox as eqx
+        import jax
+        import numpy as np
+        from flax import serialization
+
+        class Net(eqx.Module):
+            w: jax.Array
+            b: jax.Array
+
+            def __init__(self, key):
+                k1, k2 = jax.random.split(key)
+                self.w = jax.random.normal(k1, (3, 2))
+                self.b = jax.random.normal(k2, (2,))
+
+        def same(a, b):
+            return all(np.array_equal(x, y) for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b)))
+
+        path = {str(tmp_path / "m.eqx")!r}
+        saved = Net(jax.random.key(0))
+        eqx.tree_serialise_leaves(path, saved)
+        eqx_kept = all(same(eqx.tree_deserialise_leaves(path, Net(jax.random.key(s))), saved)
+                       for s in (0, 1, 2))
+        params = {{"w": jax.random.normal(jax.random.key(0), (3,))}}
+        template = {{"w": jax.random.normal(jax.random.key(5), (3,))}}
+        flax_kept = same(serialization.from_bytes(template, serialization.to_bytes(params)),
+                         params) and same(serialization.from_state_dict(
+                             template, serialization.to_state_dict(params)), params)
+        try:
+            eqx.tree_deserialise_leaves(path + ".missing", Net(jax.random.key(1)))
+            missing = "returned"
+        except FileNotFoundError:
+            missing = "raised"
+        print("RESULT " + json.dumps([eqx_kept, flax_kept, missing]))
+        """
+    )
+    assert run_result(program) == [True, True, "raised"]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis.key_purpose import _CONTAINERS, _RNGS, callee_name
+from jaxlint.analysis.key_templates import template_only
 from jaxlint.analysis.key_values import (
     _COPIES,
     _FLAX_RNG_METHODS,
@@ -115,6 +116,8 @@ class _CallWalker:
             args.append((arg, v, inside))
         if self.state is None:
             return None
+        if self.a.templates and template_only(self.model, call):
+            return None  # only a restore's template: none of its random bits are kept
 
         # a method of a key: never consumes (reshape, block_until_ready...)
         if receiver is not None and receiver.certain and func_kind is cst.Attribute:

@@ -100,6 +100,7 @@ from jaxlint.analysis.key_purpose import (
     _PurposeIndex,
     callee_name,
 )
+from jaxlint.analysis.key_templates import may_have_templates
 from jaxlint.analysis.key_values import (
     CALL,
     DERIVERS,
@@ -184,6 +185,8 @@ class KeyAnalysis:
         self._unpacked: dict[int, tuple[cst.BaseExpression, int]] = {}
         """``a, b = value``: each target name (``id``) -> (value, its position)."""
         self.uses_flax = bool(model.module_imports("flax"))
+        self.templates = may_have_templates(model)
+        """The module spells a restore function that takes a template (key_templates.py)."""
         """The module imports Flax: ``x.init(key, ...)`` is a Flax module's init."""
         self._module_env: dict[str, KeyValue] = {}
         self._module_walker: _Walker | None = None
