@@ -64,6 +64,12 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_key_builds_only_a_restore_template.py",
+        note="a network built from a used key only as the template of"
+        " `eqx.tree_deserialise_leaves`: the restore replaces every leaf it drew",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_transform_and_its_inverse.py",
         note="a random transform and its inverse (`rotate`, `inverse_rotate`) given one key:"
         " the inverse must replay the same draws",
@@ -584,7 +590,11 @@ every sampler and `split` consume their key; `fold_in`, `clone`, `key_data` and
 comparisons do not; a function of the same file consumes what its body consumes
 (a lax `cond` runs one branch; a closure that draws from `rngs[3]` consumes that
 element of its caller's split array, not the array). Ahead-of-time tracing
-(`jax.jit(f).lower(key)`, `.trace`, `.eval_shape`) draws nothing. A random transform
+(`jax.jit(f).lower(key)`, `.trace`, `.eval_shape`) draws nothing, and so does a call
+whose result is only the template of a restore that replaces every leaf
+(`eqx.tree_deserialise_leaves(path, like)`, `flax.serialization.from_bytes(target, data)`,
+`from_state_dict(target, state)`; not `restore_checkpoint`, which returns its target when
+no checkpoint is found), through names bound once outside loops. A random transform
 and its inverse given one key are deliberate (`rotate(x, key)` then
 `inverse_rotate(y, key)`, told by the names: `inverse_`/`inv_`/`undo_` before the
 other's name or `_inverse`/`_inv` after it): the inverse must replay the transform's
