@@ -310,6 +310,25 @@ FRESH_2026_12I: dict[str, tuple[str, str]] = {
     "pyrddlgym-jax": ("3.1", "planning by gradient (RDDL)"),
 }
 
+FRESH_2026_12J: dict[str, tuple[str, str]] = {
+    "jaxagents": ("0.2.5", "RL agents"),
+    "jaxnasium": ("0.1.1", "RL utilities and algorithms"),
+    "smcjax": ("1.1.0", "sequential Monte Carlo, particle filters"),
+    "jexplore": ("0.0.3", "MCMC ensemble sampler"),
+    "pdmp-jax": ("0.1.1", "piecewise deterministic Markov process sampler"),
+    "sapphire-jax": ("0.130", "galaxy population simulation"),
+    "jaxlatt": ("0.0.7", "lattice field theory"),
+    "phyjax2d": ("0.5.0", "2D physics simulation"),
+    "jaxabm": ("0.1.5", "agent-based modelling"),
+    "jax-morpho": ("0.3.0", "developmental morphogenesis simulation"),
+    "clip-jax": ("0.0.6", "CLIP training"),
+    "marathon-train": ("0.4.0", "training interatomic potentials"),
+    "image-classification-jax": ("0.1.4", "image classification training"),
+    "megalodon-jax": ("0.2.2", "long-context language model (Equinox)"),
+    "jaxpike": ("0.1.4", "spiking neural networks"),
+    "trajax": ("0.2.2", "trajectory optimisation and control"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -379,6 +398,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12i",
         ROOT / "docs" / "precision" / "heldout-fresh-i.md",
         "_results-fresh-2026-12i",
+    ),
+    "fresh-2026-12j": HeldoutSet(
+        FRESH_2026_12J,
+        "jaxlint-heldout-fresh-2026-12j",
+        ROOT / "docs" / "precision" / "heldout-fresh-j.md",
+        "_results-fresh-2026-12j",
     ),
 }
 DEFAULT_SET = "original"

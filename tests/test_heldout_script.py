@@ -114,6 +114,7 @@ def test_project_of():
         heldout.FRESH_2026_12G,
         heldout.FRESH_2026_12H,
         heldout.FRESH_2026_12I,
+        heldout.FRESH_2026_12J,
     ],
 )
 def test_project_of_names_with_dashes_in_the_later_fresh_sets(projects):
