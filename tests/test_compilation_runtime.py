@@ -473,3 +473,59 @@ def test_retry_loop_compiles_once_per_attempt_and_is_not_reported(
     # then `lax.map` with batches of 8 and of 4
     compiles = counted["compiles"]
     assert compiles.get("jit(simulate)", 0) + compiles.get("jit(<lambda>)", 0) == fits + retried
+
+
+@pytest.mark.parametrize("where", ["returned by the jitted function", "joined in the loop"])
+def test_an_argument_that_grows_compiles_every_iteration_and_the_message_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """The same function rewrapped, but one argument gets longer each iteration: JAX
+    traces and compiles it every time, before and after the (safe) hoisting fix, and
+    JAX401 names the argument and the join instead of the wrapper's fast path."""
+    if where == "returned by the jitted function":
+        body = """
+        def step(total, seq):
+            seq = jnp.concatenate([seq, total[None]])
+            return total + 1.0, seq
+
+        def run(steps):
+            total, seq = jnp.zeros(()), jnp.zeros(1)
+            out = []
+            for i in range(steps):
+                total, seq = jax.jit(step)(total, seq)
+                out.append(seq.sum())
+            return out
+
+        out = run(4)
+        """
+        name = "jit(step)"
+    else:
+        body = """
+        def step(seq):
+            return seq.sum()
+
+        def run(steps):
+            seq = jnp.zeros(1)
+            out = []
+            for i in range(steps):
+                out.append(jax.jit(step)(seq))
+                seq = jnp.append(seq, float(i))
+            return out
+
+        out = run(4)
+        """
+        name = "jit(step)"
+    code = "import jax\nimport jax.numpy as jnp\n" + textwrap.dedent(body)
+    path = _write(tmp_path, "grows.py", code)
+    capsys.readouterr()
+    jaxlint_main(
+        ["check", "--select", "JAX401", "--output-format", "json", "--exit-zero", str(path)]
+    )
+    found = json.loads(capsys.readouterr().out)
+    assert len(found) == 1, found
+    assert "`seq` grows on every iteration" in found[0]["message"], found[0]["message"]
+    assert "traces and compiles `step` again every time" in found[0]["message"]
+    assert found[0]["severity"] == "error"
+    n_before, n_after, fixed = _compare(tmp_path, code, name)
+    assert (n_before, n_after) == (4, 4)  # the fix keeps behaviour; the shapes still change
+    assert "jax.jit(step)\n    for i in range(steps):" in fixed

@@ -173,6 +173,13 @@ INVALID_EXAMPLES = [
         message_contains="build it once above the loop at line 8",
     ),
     EXAMPLES.invalid(
+        "invalid_rewrapped_with_a_growing_argument.py",
+        line=12,
+        message_contains="`history` grows on every iteration",
+        note="the same function, but an argument it hands back longer: a new shape, so a"
+        " new trace and compilation, every iteration (hoisting keeps that; padding ends it)",
+    ),
+    EXAMPLES.invalid(
         "invalid_out_append_jax_jit_scale_static.py",
         line=11,
         message_contains="fast dispatch path",
@@ -337,7 +344,13 @@ form on CPU JAX):
 - the same function every time (a module-level function, an import, a name the loop
   does not rebind): JAX reuses the trace and the compiled code it cached on the
   function; only each call through the new wrapper is slower (it misses the
-  wrapper's fast dispatch path). Severity **warning**;
+  wrapper's fast dispatch path). Severity **warning**. Unless an argument grows on
+  every iteration (the loop rebinds it to itself joined with more, `x =
+  jnp.concatenate([x, y])`, or the function hands it back so: `a, x = jax.jit(f)(a, x)`
+  where `f` returns `jnp.concatenate([x, new])` there): then every call has a new shape,
+  JAX traces and compiles the function again each time whatever the wrapper, and the
+  message says that, with severity **error** (padding the argument to a fixed size is
+  what compiles once; the fix, hoisting the wrapper, keeps behaviour and that cost);
 - a callable the rule cannot see (`obj.step`): the message says both outcomes.
   Severity **warning**.
 

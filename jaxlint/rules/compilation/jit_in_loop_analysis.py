@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.growing import growing_argument
 from jaxlint.analysis.names import Binding, Scope, dotted
 from jaxlint.analysis.testcode import is_benchmark_function, is_test_function
 from jaxlint.analysis.transforms import PARTIAL
@@ -19,6 +20,7 @@ from jaxlint.analysis.trips import (
     skips_unless_every_n,
     trip_count,
 )
+from jaxlint.analysis.walk import descendants
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.compilation.helpers import COMPILING, COMPREHENSIONS, Queries, positional, short
 from jaxlint.rules.compilation.jit_in_loop_fix import clear_path, hoist_fix, pure
@@ -110,10 +112,24 @@ class LoopDependencies(Queries):
             return
         wrapper_text = short(self.ctx.code(node))
         consequence = self._consequence(kind, what)
+        grows = self._growing(node, fexpr, loops[0]) if kind == Callable.STABLE else None
+        if grows is not None:
+            name, join = grows
+            consequence = (
+                f"`{name}` grows on every iteration (`{short(self.ctx.code(join), 40)}` at"
+                f" line {self.ctx.positions[join].start.line}), so each call has a new"
+                f" shape and JAX traces and compiles `{what}` again every time, whatever"
+                " the wrapper"
+            )
         fix = None
         if hoist_to is not None:
             loop_line = self.ctx.positions[hoist_to].start.line
             advice = f"build it once above the loop at line {loop_line}"
+            if grows is not None:
+                advice = (
+                    f"give `{grows[0]}` a fixed size (pad it) to compile once, and build the"
+                    f" wrapper once above the loop at line {loop_line}"
+                )
             if pure(self, node) and clear_path(self, node, hoist_to):
                 fix = hoist_fix(self, node, transform, fexpr, hoist_to, scope)
         else:
@@ -137,8 +153,34 @@ class LoopDependencies(Queries):
             # a new function per iteration is traced and compiled again (tests/
             # test_compilation_runtime.py counts it); around the same function only the
             # dispatch is slower, and around an unknown one neither is known
-            severity="error" if kind == Callable.FRESH else "warning",
+            severity="error" if kind == Callable.FRESH or grows is not None else "warning",
         )
+
+    def _growing(
+        self, wrapper: cst.Call, fexpr: cst.BaseExpression, loop: cst.CSTNode
+    ) -> tuple[str, cst.Call] | None:
+        """An argument that grows on every iteration of ``loop``, in a call of the wrapper
+        made there (``jax.jit(f)(x)``, or ``g = jax.jit(f)`` then ``g(x)``)."""
+        model = self.ctx.model
+        parent = model.parents.get(id(wrapper))
+        calls: list[cst.Call] = []
+        if type(parent) is cst.Call and parent.func is wrapper:
+            calls.append(parent)
+        elif type(parent) is cst.Assign and parent.value is wrapper and len(parent.targets) == 1:
+            target = parent.targets[0].target
+            if type(target) is cst.Name:
+                calls.extend(
+                    n
+                    for n in descendants(loop)
+                    if type(n) is cst.Call
+                    and type(n.func) is cst.Name
+                    and n.func.value == target.value
+                )
+        for call in calls:
+            found = growing_argument(model, self.ctx.trace.resolve_callable, fexpr, call, loop)
+            if found is not None:
+                return found
+        return None
 
     # -- analysis ----------------------------------------------------------------------
 

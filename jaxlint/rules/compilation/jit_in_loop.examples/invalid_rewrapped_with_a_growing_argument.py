@@ -1,0 +1,12 @@
+import jax
+import jax.numpy as jnp
+
+
+def step(total, history):
+    history = jnp.concatenate([history, total[None]])
+    return total + 1.0, history
+
+
+total, history = jnp.zeros(()), jnp.zeros(1)
+for i in range(1000):
+    total, history = jax.jit(step)(total, history)
