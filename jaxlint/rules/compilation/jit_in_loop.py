@@ -11,6 +11,12 @@ EXAMPLES = Examples(__file__)
 
 VALID_EXAMPLES = [
     EXAMPLES.valid(
+        "valid_axis_name_changes_the_program.py",
+        runs=True,
+        note="the loop's value is a collective's axis name, bound as a lambda default:"
+        " another program per name, and a name cannot be a traced argument",
+    ),
+    EXAMPLES.valid(
         "valid_decorated_def_per_sample_reused.py",
         runs=True,
         note="a decorated def per sample, reused by an inner loop",
@@ -308,7 +314,9 @@ one compilation per iteration is the point or cannot be avoided:
   a `force` built in the loop): no argument can carry it;
 - what changes is an object built in the loop (`system = build_system(spec)`,
   closed over by the wrapped function) or static configuration (a dtype, a shape,
-  `partial(f, n=case["n"])`, the transform's own options);
+  `partial(f, n=case["n"])`, the transform's own options, the axis name of a collective:
+  `lambda b, axes=axes: lax.psum(b, axes)` in `for axes in groups:` is another program
+  for each group, and `axes` cannot be a traced argument);
 - the loop sweeps cases: a literal list, a constant holding one (`for dtype in
   DTYPES:`), or targets that say so (`for dtype in dtypes:`, `for case in cases:`);
 - the wrapper, built once per outer iteration, then serves many calls (an inner

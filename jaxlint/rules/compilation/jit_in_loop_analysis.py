@@ -40,9 +40,20 @@ _ARRAY_ATTRS = frozenset(
 )  # fmt: skip
 """Attributes and methods of arrays: reading one is still a use of array data."""
 _STATIC_KEYWORDS = frozenset(
-    {"dtype", "shape", "axis", "axes", "num", "precision", "preferred_element_type", "mode"}
-)
+    {
+        "dtype", "shape", "axis", "axes", "axis_name", "num", "precision",
+        "preferred_element_type", "mode",
+    }
+)  # fmt: skip
 """Keywords that JAX takes as static configuration, not as array data."""
+_AXIS_NAME_AT = {
+    f"jax.lax.{name}": 1
+    for name in (
+        "psum", "pmean", "pmax", "pmin", "all_gather", "ppermute", "psum_scatter",
+        "all_to_all", "pshuffle", "pbroadcast",
+    )
+} | {"jax.lax.axis_index": 0, "jax.lax.axis_size": 0}  # fmt: skip
+"""Collectives and the position of their axis name: static, JAX reads it when it traces."""
 _CASE_WORDS = frozenset(
     {
         "dtype", "dtypes", "shape", "shapes", "case", "cases", "config", "configs", "cfg",
@@ -608,11 +619,17 @@ class LoopDependencies(Queries):
             )
         return False
 
-    def _value_use(self, use: cst.CSTNode, wrapper: cst.Call) -> bool:
+    def _value_use(self, use: cst.CSTNode, wrapper: cst.Call, depth: int = 2) -> bool:
         """A use that an argument could serve: in arithmetic or as a positional argument,
         not called, not read for a non-array attribute or a string key, not unpacked, not
-        a transform option, not a dtype/shape/axis."""
+        a transform option, not a dtype/shape/axis, not the axis name of a collective
+        (``lax.psum(x, axes)``: JAX needs it when it traces). The default of a parameter
+        (``lambda x, axes=axes: ...``) is used as that parameter is."""
         parent = self.index.parent.get(id(use))
+        if isinstance(parent, cst.Param) and parent.default is use:
+            return depth > 0 and all(
+                self._value_use(inner, wrapper, depth - 1) for inner in self._param_uses(parent)
+            )
         if isinstance(parent, cst.Call) and parent.func is use:
             return False
         if isinstance(parent, cst.Attribute) and parent.value is use:
@@ -630,6 +647,14 @@ class LoopDependencies(Queries):
             call = self.index.parent.get(id(parent))
             if call is wrapper:
                 return False  # ``jax.jit(f, static_argnums=n)``: the transform's option
+            if isinstance(call, cst.Call) and not parent.keyword:
+                axis_at = _AXIS_NAME_AT.get(self.ctx.model.call_name(call) or "")
+                if (
+                    axis_at is not None
+                    and axis_at < len(call.args)
+                    and call.args[axis_at] is parent
+                ):
+                    return False
             if (
                 isinstance(call, cst.Call)
                 and isinstance(call.func, cst.Attribute)
@@ -637,6 +662,25 @@ class LoopDependencies(Queries):
             ):
                 return False
         return True
+
+    def _param_uses(self, param: cst.Param) -> list[cst.CSTNode]:
+        """The reads of ``param`` in the body of its function or lambda."""
+        fn = self.index.parent.get(id(param))
+        while fn is not None and not isinstance(fn, (cst.Lambda, cst.FunctionDef)):
+            fn = self.index.parent.get(id(fn))
+        if fn is None:
+            return []
+        model = self.ctx.model
+        inner = model.scope_of_node.get(id(fn))
+        name = param.name.value
+        return [
+            n
+            for n in self.index.nodes_in(fn.body)
+            if isinstance(n, cst.Name)
+            and n.value == name
+            and (found := model.lookup(name, model.scope_for(n))) is not None
+            and found[0] is inner
+        ]
 
     def _kind(
         self,
