@@ -18,6 +18,7 @@ from jaxlint.analysis.trace_values import (
     Origin,
     TracedFunction,
     Val,
+    _annotation_text,
     _array_annotation,
     _params,
     join,
@@ -103,7 +104,7 @@ class _FunctionWalker:
         if info is None:
             return STATIC
         level = info.param_levels.get(name, Level.STATIC)
-        if level is Level.STATIC:
+        if level is Level.STATIC or _string_annotation(self.fn, name):
             return STATIC
         if info.caller is not None:
             role = f"parameter of `{info.name}`"
@@ -559,7 +560,7 @@ class _FunctionWalker:
                 identity = True
             if (op is cst.In or op is cst.NotIn) and type(comp.comparator) not in _LITERAL_SEQS:
                 membership = True
-        if identity:
+        if identity or _against_strings(expr):
             return STATIC
         val = join(*vals)
         if membership:
@@ -884,3 +885,54 @@ def _by_position(
             part = parts[star]
         out.append((el.value, part))
     return out
+
+
+_STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+
+
+def _against_strings(expr: cst.Comparison) -> bool:
+    """``mode == "train"``, ``kind != "sum"``, ``mode in ("a", "b")``: a string on one side
+    of ``==``/``!=``/``in``. JAX arrays and tracers are never equal to a string (the
+    comparison falls back to Python's and gives ``False``, checked on JAX 0.12 under
+    ``jit``), so the result is a Python bool, decided when JAX traces."""
+    left = expr.left
+    for comp in expr.comparisons:
+        op = type(comp.operator)
+        right = comp.comparator
+        if op in (cst.Equal, cst.NotEqual):
+            if isinstance(left, _STRINGS) or isinstance(right, _STRINGS):
+                return True
+        elif op in (cst.In, cst.NotIn) and type(right) in (cst.Tuple, cst.List, cst.Set):
+            elements = right.elements  # type: ignore[attr-defined]
+            if elements and all(isinstance(e.value, _STRINGS) for e in elements):
+                return True
+        left = right
+    return False
+
+
+def _string_annotation(fn: cst.FunctionDef | cst.Lambda | None, name: str) -> bool:
+    """The parameter is annotated as a string (``str``, ``Optional[str]``, ``str | None``,
+    ``Literal["a", "b"]``): no JAX transform traces a string (``jit`` rejects one as an
+    argument unless it is static)."""
+    if fn is None or type(fn) is not cst.FunctionDef:
+        return False
+    for param in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params):
+        if param.name.value != name:
+            continue
+        ann = _annotation_text(param).replace(" ", "")
+        if ann.startswith("Optional[") and ann.endswith("]"):
+            ann = ann[len("Optional[") : -1]
+        parts = [p for p in ann.split("|") if p != "None"]
+        return bool(parts) and all(
+            p in ("str", "builtins.str") or _string_literal(p) for p in parts
+        )
+    return False
+
+
+def _string_literal(ann: str) -> bool:
+    """``Literal["a", "b"]``: a ``Literal`` of strings only."""
+    for head in ("Literal[", "typing.Literal["):
+        if ann.startswith(head) and ann.endswith("]"):
+            items = ann[len(head) : -1].split(",")
+            return all(i[:1] in ("'", '"') for i in items)
+    return False

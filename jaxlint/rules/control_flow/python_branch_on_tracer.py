@@ -41,6 +41,101 @@ _ADVICE = {
 }
 
 
+# The valid examples are data, listed here rather than in the class body (the rule class
+# stays under 400 lines: tests/test_rule_examples.py).
+VALID_EXAMPLES = [
+    EXAMPLES.valid(
+        "valid_try_catches_tracer_bool_error.py",
+        note="a `try` that catches the tracer's error tests at runtime whether it is one",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_custom_jvp_nondiff_argument.py",
+        note="`custom_jvp`'s `nondiff_argnums` reach the function as the caller passed them",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_mode_compared_with_a_string.py",
+        note='a comparison with a string (`mode == "train"`) and a parameter annotated'
+        " `str` are Python values: JAX traces no string, and a tracer equals none",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_shape_ndim_len_dtype_tests.py",
+        note="shape, ndim, len and dtype tests are static",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_none_tests_parameter_left_default.py",
+        note="`is None` tests and a parameter left at its default",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_static_arguments_name_number.py",
+        note="static arguments by name and by number",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_truth_pytree_parameter_python_list.py",
+        note="truth of a pytree parameter and of a Python list is static",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_host_code_after_jitted_call.py",
+        note="host code, after the jitted call returns a concrete array",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_grad_alone_keeps_values_concrete.py",
+        note="grad alone keeps values concrete: `if` works",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_fixes_jnp_where_lax_cond.py", note="the fixes: jnp.where and lax.cond", runs=True
+    ),
+    EXAMPLES.valid(
+        "valid_filter_jit_keeps_bool_int.py",
+        note="filter_jit keeps bool and int arguments static",
+    ),
+    EXAMPLES.valid(
+        "valid_module_attributes_static_metadata_pytree.py",
+        note="module attributes are static metadata of the pytree",
+    ),
+    EXAMPLES.valid(
+        "valid_loop_over_python_tuple_gives.py",
+        note="a loop over a Python tuple gives static elements",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_vmap_axes_none_passes_value.py",
+        note="vmap in_axes=None passes the value through unchanged",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_axes_given_position_equinox_nn.py",
+        note="in_axes given by position (equinox/nn/_pool.py): `size` is not mapped",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_flax_module_static_flags_fields.py",
+        note="in a Flax module's `__call__`, flags annotated `bool` or given a literal"
+        " default, `mask is None` tests and module fields are static",
+    ),
+    EXAMPLES.valid(
+        "valid_lax_metadata_constructor_static.py",
+        note="`lax.ConvDimensionNumbers(...)` (any class of `jax.lax`) builds static"
+        " metadata from static arguments, not a traced array",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_metadata_of_custom_pytree_method_result.py",
+        note="`x.reshape(...).muls`: no JAX array has `muls`, so `x` is another"
+        " pytree and `muls` may be its static metadata (e3nn-jax's `irreps`)",
+        runs=True,
+    ),
+]
+
+
 class PythonBranchOnTracer(BranchFixes, TracerQueries, Rule):
     code = "JAX201"
     name = "python-branch-on-tracer"
@@ -66,8 +161,11 @@ whenever the user's training step is jitted, which the message says.
 It stays silent on conditions known at trace time: shapes, `ndim`, `len()`,
 `dtype` tests, `x is None`, `isinstance`, static arguments (`static_argnums`,
 `static_argnames`, Equinox `filter_jit` non-array arguments), parameters left at
-their default, and the truth value of Python containers and pytrees
-(`if params:`). Under `grad` alone values stay concrete and `if` works, so it is
+their default, parameters annotated as strings (`mode: str`, `Literal["a", "b"]`: no
+transform traces a string), comparisons with a string (`mode == "train"`, `kind in
+("sum", "mean")`: a tracer equals no string, so the result is Python's `False` and
+never raises; checked on JAX 0.12), and the truth value of Python containers and
+pytrees (`if params:`). Under `grad` alone values stay concrete and `if` works, so it is
 not reported there; nor in the body of a `try` whose `except` catches the tracer's
 error (`TypeError`, `ConcretizationTypeError`, `TracerBoolConversionError`): the code
 tests at runtime whether it holds a tracer.
@@ -121,91 +219,7 @@ branches, and does not accept pytrees.
 `TracerBoolConversionError` (or `ValueError`) with your file and line, naming
 JAX201.
 """
-    VALID = [
-        EXAMPLES.valid(
-            "valid_try_catches_tracer_bool_error.py",
-            note="a `try` that catches the tracer's error tests at runtime whether it is one",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_custom_jvp_nondiff_argument.py",
-            note="`custom_jvp`'s `nondiff_argnums` reach the function as the caller passed them",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_shape_ndim_len_dtype_tests.py",
-            note="shape, ndim, len and dtype tests are static",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_none_tests_parameter_left_default.py",
-            note="`is None` tests and a parameter left at its default",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_static_arguments_name_number.py",
-            note="static arguments by name and by number",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_truth_pytree_parameter_python_list.py",
-            note="truth of a pytree parameter and of a Python list is static",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_host_code_after_jitted_call.py",
-            note="host code, after the jitted call returns a concrete array",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_grad_alone_keeps_values_concrete.py",
-            note="grad alone keeps values concrete: `if` works",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_fixes_jnp_where_lax_cond.py", note="the fixes: jnp.where and lax.cond", runs=True
-        ),
-        EXAMPLES.valid(
-            "valid_filter_jit_keeps_bool_int.py",
-            note="filter_jit keeps bool and int arguments static",
-        ),
-        EXAMPLES.valid(
-            "valid_module_attributes_static_metadata_pytree.py",
-            note="module attributes are static metadata of the pytree",
-        ),
-        EXAMPLES.valid(
-            "valid_loop_over_python_tuple_gives.py",
-            note="a loop over a Python tuple gives static elements",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_vmap_axes_none_passes_value.py",
-            note="vmap in_axes=None passes the value through unchanged",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_axes_given_position_equinox_nn.py",
-            note="in_axes given by position (equinox/nn/_pool.py): `size` is not mapped",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_flax_module_static_flags_fields.py",
-            note="in a Flax module's `__call__`, flags annotated `bool` or given a literal"
-            " default, `mask is None` tests and module fields are static",
-        ),
-        EXAMPLES.valid(
-            "valid_lax_metadata_constructor_static.py",
-            note="`lax.ConvDimensionNumbers(...)` (any class of `jax.lax`) builds static"
-            " metadata from static arguments, not a traced array",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_metadata_of_custom_pytree_method_result.py",
-            note="`x.reshape(...).muls`: no JAX array has `muls`, so `x` is another"
-            " pytree and `muls` may be its static metadata (e3nn-jax's `irreps`)",
-            runs=True,
-        ),
-    ]
+    VALID = VALID_EXAMPLES
     INVALID = [
         EXAMPLES.invalid(
             "invalid_field_of_jax_result_tuple.py",
