@@ -370,3 +370,65 @@ def test_a_sampler_that_splits_and_one_that_draws_from_one_key() -> None:
     assert "not correlated" in diags[0].message
     in_test = lint_text(PERMUTE_THEN_DRAW, "tests/test_make.py", settings, rules).diagnostics
     assert in_test == []
+
+
+RAW_PROGRAM = textwrap.dedent(
+    """
+    import json
+    import jax
+
+    jax.config.update("jax_debug_key_reuse", True)
+    out = {}
+    for name, make in (("raw", jax.random.PRNGKey), ("typed", jax.random.key)):
+        try:
+            key = make(0)
+            jax.random.normal(key)
+            jax.random.split(key)
+            out[name] = "accepted"
+        except Exception as exc:
+            out[name] = type(exc).__name__
+    print("RESULT " + json.dumps(out))
+    """
+)
+
+
+def test_the_checker_is_named_only_for_the_keys_it_checks() -> None:
+    """`jax_debug_key_reuse` rejects a typed key drawn from and split, and accepts a raw
+    `PRNGKey` used the same way: for a raw key the message says so."""
+    proc = subprocess.run(
+        [sys.executable, "-c", RAW_PROGRAM],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("RESULT "))
+    assert json.loads(line.removeprefix("RESULT ")) == {
+        "raw": "accepted",
+        "typed": "KeyReuseError",
+    }
+    code = textwrap.dedent(
+        """
+        import jax
+
+        def raw(seed):
+            key = jax.random.PRNGKey(seed)
+            x = jax.random.normal(key)
+            k1, k2 = jax.random.split(key)
+            return x, k1, k2
+
+        def typed(seed):
+            key = jax.random.key(seed)
+            x = jax.random.normal(key)
+            k1, k2 = jax.random.split(key)
+            return x, k1, k2
+        """
+    )
+    settings = Settings(select=["JAX301"])
+    diags = lint_text(code, "keys.py", settings, settings.enabled_rules(all_rules())).diagnostics
+    assert [d.code for d in diags] == ["JAX301", "JAX301"]
+    assert "it does not check this raw `PRNGKey`" in diags[0].message
+    assert "for a typed key (`jax.random.key`)" in diags[0].message
+    assert "`jax_debug_key_reuse` rejects a key both drawn from and split (" in diags[1].message
+    assert "raw `PRNGKey`" not in diags[1].message

@@ -585,7 +585,10 @@ a later `draw(key)` runs only when `bootstrap` is true, where the first never ra
 it is no reuse. Only a name's truth (`if flag:`, `not`, `and`, `or`) and `name is
 None` are read, and a name assigned again forgets what its tests said.
 
-It follows the semantics of JAX's own key-reuse checker (`jax_debug_key_reuse`):
+It follows the semantics of JAX's own key-reuse checker (`jax_debug_key_reuse`),
+which checks typed keys only (`jax.random.key`; a raw `PRNGKey` array used twice passes
+it, checked on JAX 0.12, so for a key the file makes with `PRNGKey` the message says
+which keys the checker rejects):
 every sampler and `split` consume their key; `fold_in`, `clone`, `key_data` and
 comparisons do not; a function of the same file consumes what its body consumes
 (a lax `cond` runs one branch; a closure that draws from `rngs[3]` consumes that

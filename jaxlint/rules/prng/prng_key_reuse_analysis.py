@@ -183,9 +183,9 @@ class PrngKeyReuseChecks:
             unused = self._split_key_unused(reuse)
             tail = (
                 f"`{unused}`, split from it, is never used: was it meant for `{first.by}`?"
-                " (`jax_debug_key_reuse` rejects a key both drawn from and split)"
+                f" ({_rejects(reuse, 'a key both drawn from and split')})"
                 if unused is not None
-                else _draw_and_split(first)
+                else _draw_and_split(first, _raw(reuse))
             )
             return (
                 f"is consumed {_by(first, self.ctx.model)} at line {line(self, first.arg)} and"
@@ -254,9 +254,9 @@ class PrngKeyReuseChecks:
             if unused is not None:
                 return (
                     f"`{unused}`, split from it, is never used: was it meant for `{draw.by}`?"
-                    " (`jax_debug_key_reuse` rejects a key both drawn from and split)"
+                    f" ({_rejects(reuse, 'a key both drawn from and split')})"
                 )
-            return _draw_and_split(draw)
+            return _draw_and_split(draw, _raw(reuse))
         if relation == "other" and reuse.split_and_own_draw:
             splitter, draw = (
                 (reuse.first, reuse.second)
@@ -264,7 +264,7 @@ class PrngKeyReuseChecks:
                 else (reuse.second, reuse.first)
             )
             return (
-                f"`jax_debug_key_reuse` rejects the pair (`{splitter.by}` splits its key"
+                f"{_rejects(reuse, 'the pair')} (`{splitter.by}` splits its key"
                 f" itself and `{draw.by}` draws from the key itself, so on JAX 0.12 the two"
                 " are not correlated, but JAX promises independence only to keys used once)"
             )
@@ -279,7 +279,7 @@ class PrngKeyReuseChecks:
         if CALL in (reuse.first.kind, reuse.second.kind):
             if SPLIT in (reuse.first.qualname, reuse.second.qualname):
                 return (
-                    "if it draws from the key, `jax_debug_key_reuse` rejects the pair; if it"
+                    f"if it draws from the key, {_rejects(reuse, 'the pair')}; if it"
                     " splits it, both splits return the same first keys"
                 )
             return "if it draws, both draws come from the same random bits"
@@ -314,10 +314,28 @@ def _decided_why(relation: str, reuse: Reuse) -> str:
     )
 
 
-def _draw_and_split(draw: Use) -> str:
+def _raw(reuse: Reuse) -> bool:
+    """The key is raw ``uint32`` data made by ``PRNGKey`` (checked on JAX 0.12:
+    ``jax_debug_key_reuse`` tracks typed keys only, so it accepts a raw key used twice)."""
+    return bool(reuse.value.raw_roots)
+
+
+def _rejects(reuse: Reuse | bool, what: str) -> str:
+    """What JAX's key-reuse checker says of ``what``: for a raw ``PRNGKey`` it says
+    nothing, so the message says which keys it checks."""
+    raw = reuse if isinstance(reuse, bool) else _raw(reuse)
+    if raw:
+        return (
+            f"for a typed key (`jax.random.key`), `jax_debug_key_reuse` rejects {what}; it"
+            " does not check this raw `PRNGKey`"
+        )
+    return f"`jax_debug_key_reuse` rejects {what}"
+
+
+def _draw_and_split(draw: Use, raw: bool = False) -> str:
     """A draw and a split of one key: what the split's keys share with the draw, as
     measured on JAX 0.12 (``tests/test_prng_split_runtime.py``)."""
-    rejects = "`jax_debug_key_reuse` rejects a key both drawn from and split"
+    rejects = _rejects(raw, "a key both drawn from and split")
     if draw.draws_from_key:
         # measured on JAX 0.12: draws from the keys split off a key are not correlated
         # with a draw from the key itself, for every PRNG implementation
