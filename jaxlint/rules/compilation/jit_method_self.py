@@ -38,8 +38,9 @@ passed to a pytree registration (`jax.tree_util.register_pytree_node_class`,
 
 It stays silent on classes that are pytrees or may be: `NamedTuple`s,
 `flax.struct.dataclass`/`chex.dataclass`, `equinox.Module`, `flax.nnx.Module`,
-any class with an unknown base or decorator, and classes registered anywhere in
-the module; on `@staticmethod`; and when `self` is static
+any class with an unknown base or decorator, classes registered anywhere in
+the module, and a base or mixin that a class of the module which may be a pytree
+derives from (`self` is then that subclass's instance); on `@staticmethod`; and when `self` is static
 (`static_argnums=0`, `static_argnames="self"`).
 
 ## Why is this bad
@@ -113,6 +114,12 @@ and a factory that passes the object as the first argument reports the
             runs=True,
         ),
         EXAMPLES.valid("valid_namedtuple_pytree.py", note="a NamedTuple is a pytree", runs=True),
+        EXAMPLES.valid(
+            "valid_mixin_of_pytree_subclasses.py",
+            note="a mixin whose subclass in the module is a registered dataclass: `self` may"
+            " be that pytree",
+            runs=True,
+        ),
         EXAMPLES.valid(
             "valid_self_static_number_name_frozen.py",
             note="self static by number and by name (a frozen, hashable dataclass)",
@@ -210,7 +217,7 @@ and a factory that passes the object as the first argument reports the
         )
         if statics is None or first in statics:
             return
-        if not self._plain(cls, set()):
+        if not self._plain(cls, set()) or self._pytree_subclass(cls, set()):
             return
         deco = next(d for d in node.decorators if d.decorator is decorators[0])
         name = cls.name.value
@@ -260,6 +267,25 @@ and a factory that passes the object as the first argument reports the
             if not isinstance(base_cls, cst.ClassDef) or not self._plain(base_cls, seen):
                 return False
         return not self._registered(cls)
+
+    def _pytree_subclass(self, cls: cst.ClassDef, seen: set[int]) -> bool:
+        """A class of the module derives from ``cls`` (a base or mixin) and may be a
+        pytree (a dataclass decorator, a registration...): then ``self`` may be one."""
+        model = self.ctx.model
+        seen.add(id(cls))
+        for node in self.index.nodes_in(self.ctx.module):
+            if not isinstance(node, cst.ClassDef) or id(node) in seen:
+                continue
+            for base in node.bases:
+                value = base.value
+                if not isinstance(value, cst.Name) or value.value != cls.name.value:
+                    continue
+                found = model.lookup(value.value, model.scope_for(value))
+                if found is None or not any(b.node is cls for b in found[1]):
+                    continue
+                if not self._plain(node, set()) or self._pytree_subclass(node, seen):
+                    return True
+        return False
 
     def _registered(self, cls: cst.ClassDef) -> bool:
         """The module passes the class to something that registers it (any call whose
