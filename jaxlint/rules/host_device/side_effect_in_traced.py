@@ -76,7 +76,9 @@ updating it is baked into the compiled code with the value it had at trace time.
 
 To stay precise, the rule does not flag: logging of static values at trace time
 (`logging.info("compiling for %s", x.shape)` is a common, deliberate pattern);
-write-only `global`/`nonlocal` counters (`n += 1`) and appending static values
+a `nonlocal` that belongs to a traced function and is set by a helper traced only
+because that function calls it (the name is made again on every trace, and set and read
+within it); write-only `global`/`nonlocal` counters (`n += 1`) and appending static values
 (shapes, names) to an outside list, which count or record traces on purpose (tests
 do this to check how often a function compiles); containers local to the traced
 function; `self.x = ...` in
@@ -136,6 +138,11 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
 """
     VALID = [
         EXAMPLES.valid("valid_self_x_init.py", note="self.x = ... in __init__", runs=True),
+        EXAMPLES.valid(
+            "valid_nonlocal_of_a_traced_enclosing_function.py",
+            note="a nonlocal of a traced enclosing function: set and read in one trace",
+            runs=True,
+        ),
         EXAMPLES.valid(
             "valid_setup_once_guarded_by_its_flag.py",
             note="a setup guarded by the flag it sets (`if not self.ready: ...; self.ready ="

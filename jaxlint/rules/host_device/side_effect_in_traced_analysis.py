@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.names import Scope, SemanticModel
 from jaxlint.analysis.trace_values import Level
 from jaxlint.analysis.tracing import TracedFunction
 from jaxlint.rules.host_device.helpers import walk
@@ -44,6 +44,8 @@ class AssignmentChecks:
                 return
             if target.value in scope.global_names or target.value in scope.nonlocal_names:
                 kind = "global" if target.value in scope.global_names else "nonlocal"
+                if kind == "nonlocal" and self._trace_local(owner, scope, target.value):
+                    return
                 if self._traced_inside(value) is not None:
                     self._emit(
                         target,
@@ -78,6 +80,20 @@ class AssignmentChecks:
             if self._once_setup(target, value):
                 return
             self._self_attribute(target, owner)
+
+    def _trace_local(self, owner: TracedFunction, scope: Scope, name: str) -> bool:
+        """``nonlocal name`` in a helper traced only because traced code calls it, where
+        the function that binds ``name`` is traced too: the name is a local of that trace,
+        made again on every trace, so setting it in the helper and reading it in the
+        enclosing function happen in the same trace (megalodon-jax's ``bind_batch``)."""
+        if owner.own or owner.bodies:
+            return False
+        outer = scope.parent
+        while outer is not None and name not in outer.bindings:
+            outer = outer.parent
+        if outer is None or outer.kind != "function":
+            return False
+        return self.ctx.trace.functions.get(id(outer.node)) is not None
 
     def _once_setup(self, target: cst.Attribute, value: cst.BaseExpression) -> bool:
         """``if not self.ready: self.table = np.arange(n); self.ready = True``: an
