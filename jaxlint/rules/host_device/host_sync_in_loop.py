@@ -22,6 +22,11 @@ EXAMPLES = Examples(__file__)
 
 VALID_EXAMPLES = [
     EXAMPLES.valid(
+        "valid_explicit_wait_to_time_each_call.py",
+        note="a result waited for explicitly each iteration (to time it), then printed",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_elif_test_runs_sometimes.py",
         note="an `elif` test runs only when the `if` before it fails (every 10 steps here)",
         runs=True,
@@ -315,7 +320,10 @@ loop needs the answer to go on, so it cannot be kept on device and fetched later
 advice for a conversion in the body). A conversion of a result of that same call in
 the body (`float(state.temperature)` or `np.asarray(state.weights)` to log it) is a
 copy of what the test already waited for and is not reported on its own; a
-conversion of another jitted call's result in that loop is. An identity test
+conversion of another jitted call's result in that loop is. Nor is a read of a
+result that the loop waits for explicitly on every iteration (`total =
+out[1].block_until_ready()`, or `jax.block_until_ready(out)`, to time each call): the
+author waits on purpose, and the read copies what is already there. An identity test
 (`while state is not None`) reads no value.
 
 

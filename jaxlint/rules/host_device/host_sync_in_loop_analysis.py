@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.testcode import is_benchmark_function, is_test_function
 from jaxlint.analysis.transforms import ARRAY_MODULES, STAGING, STATIC_ATTRIBUTES
 from jaxlint.analysis.trips import (
@@ -94,6 +95,18 @@ _TEST_LESS_OFTEN = (
 )
 """The advice for an exit test that takes a device value's truth: the loop needs the answer
 to go on, so it cannot be fetched later, only asked less often or not on the host."""
+
+
+def _waited_on(model: SemanticModel, node: cst.CSTNode) -> cst.BaseExpression | None:
+    """The value ``x.block_until_ready()`` or ``jax.block_until_ready(x)`` waits for."""
+    if type(node) is not cst.Call:
+        return None
+    func = node.func
+    if type(func) is cst.Attribute and func.attr.value == "block_until_ready" and not node.args:
+        return func.value
+    if model.call_name(node) == "jax.block_until_ready" and node.args and not node.args[0].star:
+        return node.args[0].value
+    return None
 
 
 def _raises_only(stmt: cst.CSTNode) -> bool:
@@ -329,6 +342,14 @@ class HostSyncInLoopChecks(Shared):
         awaited = {
             self._device(path, produced, jitted) for test in tests for path in _value_paths(test)
         }
+        # the callees whose results the loop waits for explicitly, every iteration
+        # (``t = out[0].block_until_ready()`` to time each call): reading them adds no wait
+        for stmt in self._unconditional(loop):
+            for node in walk(stmt, into_blocks=False):
+                waited = _waited_on(self.model, node)
+                if waited is not None:
+                    awaited.add(self._device(waited, produced, jitted))
+        awaited.discard(None)
         for stmt in self._unconditional(loop):
             in_test = any(stmt is test for test in tests)
             for node in walk(stmt, into_blocks=False, prune=self._is_assertion):
