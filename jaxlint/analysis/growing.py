@@ -16,13 +16,13 @@ a new compilation (``tests/test_compilation_runtime.py`` counts them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.trace_values import positional_params
-from jaxlint.analysis.walk import descendants
+from jaxlint.analysis.walk import descendants, own_nodes
 
 _JOINS = frozenset(
     f"{lib}.{name}"
@@ -117,7 +117,7 @@ def _returns_joined(
 ) -> cst.Call | None:
     """Every ``return`` of ``fn`` gives, at ``position`` of its tuple, ``param`` joined with
     more (directly, or a name ``fn`` binds only to such a join); the join, else ``None``."""
-    own = list(_own_nodes(fn))
+    own = list(own_nodes(fn))
     joined: dict[str, cst.Call] = {}
     rebound: set[str] = set()
     for node in own:
@@ -148,14 +148,3 @@ def _returns_joined(
             return None
         found = found or join
     return found
-
-
-def _own_nodes(fn: cst.FunctionDef) -> Iterator[cst.CSTNode]:
-    """The nodes of ``fn``'s body outside nested functions, lambdas and classes."""
-    stack: list[cst.CSTNode] = [fn.body]
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in node.children:
-            if type(child) not in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
-                stack.append(child)

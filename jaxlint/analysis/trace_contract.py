@@ -49,6 +49,7 @@ from jaxlint.analysis.trace_values import (
     TracedFunction,
     _annotation_text,
     _params,
+    annotation_parts,
 )
 from jaxlint.analysis.walk import own_nodes
 
@@ -498,10 +499,7 @@ def _direct_calls(
 def _static_type(ann: str) -> bool:
     """An annotation of a Python value: a Python type, a dtype, a callable, a literal,
     or ``Optional``/``| None`` of one (``None`` is a Python value too)."""
-    ann = ann.replace(" ", "")
-    if ann.startswith("Optional[") and ann.endswith("]"):
-        ann = ann[len("Optional[") : -1]
-    parts = [p for p in ann.split("|") if p != "None"]
+    parts = annotation_parts(ann)
     if not parts:
         return False
     for part in parts:

@@ -439,6 +439,15 @@ def _annotation_text(param: cst.Param) -> str:
     return cst.Module([]).code_for_node(param.annotation.annotation)
 
 
+def annotation_parts(ann: str) -> list[str]:
+    """The alternatives of an annotation other than ``None``, spaces removed:
+    ``Optional[str]`` and ``str | None`` give ``["str"]``."""
+    ann = ann.replace(" ", "")
+    if ann.startswith("Optional[") and ann.endswith("]"):
+        ann = ann[len("Optional[") : -1]
+    return [p for p in ann.split("|") if p != "None"]
+
+
 _ARRAY_ANNOTATIONS = frozenset(
     {"Array", "ArrayLike", "ndarray", "bool", "int", "float", "complex", "Scalar"}
 )

@@ -21,6 +21,7 @@ from jaxlint.analysis.trace_values import (
     _annotation_text,
     _array_annotation,
     _params,
+    annotation_parts,
     join,
 )
 from jaxlint.analysis.transforms import (
@@ -919,10 +920,7 @@ def _string_annotation(fn: cst.FunctionDef | cst.Lambda | None, name: str) -> bo
     for param in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params):
         if param.name.value != name:
             continue
-        ann = _annotation_text(param).replace(" ", "")
-        if ann.startswith("Optional[") and ann.endswith("]"):
-            ann = ann[len("Optional[") : -1]
-        parts = [p for p in ann.split("|") if p != "None"]
+        parts = annotation_parts(_annotation_text(param))
         return bool(parts) and all(
             p in ("str", "builtins.str") or _string_literal(p) for p in parts
         )

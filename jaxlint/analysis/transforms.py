@@ -386,3 +386,13 @@ COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.ensure_
 # "i")`` is the axis size as an ``int`` even under ``jit`` (checked on jax 0.12 under
 # ``vmap(axis_name=...)`` and ``shard_map``).
 CONSTANT_COLLECTIVES = frozenset({"jax.lax.psum", "jax.lax.pmean", "jax.lax.pmax", "jax.lax.pmin"})
+
+COLLECTIVE_AXIS_NAME_AT = {
+    f"jax.lax.{name}": 1
+    for name in (
+        "psum", "pmean", "pmax", "pmin", "all_gather", "ppermute", "psum_scatter",
+        "all_to_all", "pshuffle", "pbroadcast",
+    )
+} | {"jax.lax.axis_index": 0, "jax.lax.axis_size": 0}  # fmt: skip
+"""Collectives and the position of their axis name (also the keyword ``axis_name``): a
+Python value JAX reads when it traces; a traced argument cannot carry it."""

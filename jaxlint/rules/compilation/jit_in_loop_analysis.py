@@ -11,7 +11,7 @@ import libcst as cst
 from jaxlint.analysis.growing import growing_argument
 from jaxlint.analysis.names import Binding, Scope, dotted
 from jaxlint.analysis.testcode import is_benchmark_function, is_test_function
-from jaxlint.analysis.transforms import PARTIAL
+from jaxlint.analysis.transforms import COLLECTIVE_AXIS_NAME_AT, PARTIAL
 from jaxlint.analysis.trips import (
     SHORT_LOOP,
     rare_test,
@@ -46,14 +46,6 @@ _STATIC_KEYWORDS = frozenset(
     }
 )  # fmt: skip
 """Keywords that JAX takes as static configuration, not as array data."""
-_AXIS_NAME_AT = {
-    f"jax.lax.{name}": 1
-    for name in (
-        "psum", "pmean", "pmax", "pmin", "all_gather", "ppermute", "psum_scatter",
-        "all_to_all", "pshuffle", "pbroadcast",
-    )
-} | {"jax.lax.axis_index": 0, "jax.lax.axis_size": 0}  # fmt: skip
-"""Collectives and the position of their axis name: static, JAX reads it when it traces."""
 _CASE_WORDS = frozenset(
     {
         "dtype", "dtypes", "shape", "shapes", "case", "cases", "config", "configs", "cfg",
@@ -648,7 +640,7 @@ class LoopDependencies(Queries):
             if call is wrapper:
                 return False  # ``jax.jit(f, static_argnums=n)``: the transform's option
             if isinstance(call, cst.Call) and not parent.keyword:
-                axis_at = _AXIS_NAME_AT.get(self.ctx.model.call_name(call) or "")
+                axis_at = COLLECTIVE_AXIS_NAME_AT.get(self.ctx.model.call_name(call) or "")
                 if (
                     axis_at is not None
                     and axis_at < len(call.args)
@@ -668,19 +660,10 @@ class LoopDependencies(Queries):
         fn = self.index.parent.get(id(param))
         while fn is not None and not isinstance(fn, (cst.Lambda, cst.FunctionDef)):
             fn = self.index.parent.get(id(fn))
-        if fn is None:
+        inner = self.ctx.model.scope_of_node.get(id(fn)) if fn is not None else None
+        if fn is None or inner is None:
             return []
-        model = self.ctx.model
-        inner = model.scope_of_node.get(id(fn))
-        name = param.name.value
-        return [
-            n
-            for n in self.index.nodes_in(fn.body)
-            if isinstance(n, cst.Name)
-            and n.value == name
-            and (found := model.lookup(name, model.scope_for(n))) is not None
-            and found[0] is inner
-        ]
+        return self._uses(param.name.value, fn.body, inner)
 
     def _kind(
         self,
