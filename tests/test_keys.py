@@ -1511,20 +1511,24 @@ _WHERE_CASES = {
 
 @pytest.mark.parametrize("case", sorted(_WHERE_CASES))
 def test_draws_kept_in_the_two_alternatives_of_one_where_are_not_a_reuse(case: str) -> None:
-    from jaxlint.config import Settings
-    from jaxlint.engine import lint_text
-    from jaxlint.rules import find_rule
-
     body, expected = _WHERE_CASES[case]
     program = (
         "import jax.numpy as jnp\nfrom jax import random\n\n\ndef f(key, rate):\n"
         + textwrap.indent(body, "    ")
         + "\n"
     )
+    assert _jax301_codes(program, "mix.py") == expected
+
+
+def _jax301_codes(program: str, name: str) -> list[str]:
+    """The codes JAX301 alone reports on ``program``."""
+    from jaxlint.config import Settings
+    from jaxlint.engine import lint_text
+    from jaxlint.rules import find_rule
+
     rule = find_rule("JAX301")
     assert rule is not None
-    found = lint_text(program, "mix.py", Settings(), [rule]).diagnostics
-    assert [d.code for d in found] == expected
+    return [d.code for d in lint_text(program, name, Settings(), [rule]).diagnostics]
 
 
 _TEMPLATE_CASES = {
@@ -1565,6 +1569,11 @@ _TEMPLATE_CASES = {
         "return a, checkpoints.restore_checkpoint(data, params)",
         ["JAX301"],
     ),
+    "a draw nobody reads, in a function that restores": (
+        "a = jax.random.normal(rng, (3,))\nb = jax.random.normal(rng, (3,))\n"
+        'return b, eqx.tree_deserialise_leaves("m.eqx", data)',
+        ["JAX301"],
+    ),
     "bound in a loop": (
         "a = jax.random.normal(rng, (3,))\nfor _ in range(2):\n"
         '    network = QNetwork(rng)\n    m = eqx.tree_deserialise_leaves("m.eqx", network)\n'
@@ -1576,10 +1585,6 @@ _TEMPLATE_CASES = {
 
 @pytest.mark.parametrize("case", sorted(_TEMPLATE_CASES))
 def test_a_key_that_only_builds_a_restore_template_is_not_consumed(case: str) -> None:
-    from jaxlint.config import Settings
-    from jaxlint.engine import lint_text
-    from jaxlint.rules import find_rule
-
     body, expected = _TEMPLATE_CASES[case]
     program = (
         "import jax\nimport equinox as eqx\nfrom flax import serialization\n"
@@ -1588,10 +1593,7 @@ def test_a_key_that_only_builds_a_restore_template_is_not_consumed(case: str) ->
         "    return eqx.tree_deserialise_leaves(data, network)\n\n\n"
         "def f(rng, data):\n" + textwrap.indent(body, "    ") + "\n"
     )
-    rule = find_rule("JAX301")
-    assert rule is not None
-    found = lint_text(program, "tpl.py", Settings(), [rule]).diagnostics
-    assert [d.code for d in found] == expected
+    assert _jax301_codes(program, "tpl.py") == expected
 
 
 def test_a_restore_keeps_none_of_its_templates_values(tmp_path) -> None:

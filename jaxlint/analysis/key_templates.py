@@ -18,6 +18,8 @@ given to such a call as consumed (``key_calls._CallWalker._call``).
 
 from __future__ import annotations
 
+import weakref
+
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
@@ -61,10 +63,16 @@ def _result(model: SemanticModel, expr: cst.BaseExpression, depth: int) -> bool:
             names = [el.value for el in target.elements]  # type: ignore[attr-defined]
         else:
             return False
-        return all(
-            type(name) is cst.Name and _reads(model, name, parent, depth - 1)
-            for name in names  # type: ignore[misc]
-        )
+        reads = 0
+        for name in names:
+            if type(name) is not cst.Name:
+                return False
+            found = _reads(model, name, parent, depth - 1)
+            if found is None:
+                return False
+            reads += found
+        # at least one read reaches a template: a result nobody reads is still a draw
+        return reads > 0
     return False
 
 
@@ -85,41 +93,65 @@ def _argument(model: SemanticModel, arg: cst.Arg, depth: int) -> bool:
     return _result(model, call, depth - 1)
 
 
-def _reads(model: SemanticModel, name: cst.Name, assign: cst.Assign, depth: int) -> bool:
-    """Every read of the local ``name`` bound here (up to its next binding) is a template
-    argument, or there is none. Only a name of a function, bound outside any loop and
-    read in no nested function."""
+def _reads(model: SemanticModel, name: cst.Name, assign: cst.Assign, depth: int) -> int | None:
+    """How many reads the local ``name`` bound here has (up to its next binding) when every
+    one of them is a template argument; ``None`` when one is not. Only a name of a
+    function that calls a restore, bound outside any loop and read in no nested
+    function."""
     scope = model.scope_for(name)
     fn = scope.node
     if scope.kind != "function" or name.value in scope.global_names | scope.nonlocal_names:
-        return False
+        return None
     current = model.parents.get(id(name))
     while current is not None and current is not fn:
         if isinstance(current, _LOOPS):
-            return False
+            return None
         current = model.parents.get(id(current))
     bindings = scope.bindings.get(name.value, [])
     targets = {id(b.node) for b in bindings}
     if id(name) not in targets:
-        return False
-    nodes = model.body_nodes(fn)  # type: ignore[arg-type]
+        return None
+    nodes = _restoring_body(model, fn)  # type: ignore[arg-type]
+    if nodes is None:
+        return None
     start = next((i for i, node in enumerate(nodes) if node is name), None)
     if start is None:
-        return False
+        return None
     reads: list[cst.Name] = []
     for i, node in enumerate(nodes):
         if type(node) is not cst.Name or node.value != name.value:
             continue
         if model.scope_for(node) is not scope:
             if name.value not in model.scope_for(node).bindings:
-                return False  # read in a nested function: when it runs is not known
+                return None  # read in a nested function: when it runs is not known
             continue
         if i <= start or model.inside(node, assign):
             continue  # before the binding, or in its own statement (``k, _ = split(k)``)
         if id(node) in targets:
             break  # bound again: later reads see that value
         reads.append(node)
-    return all(_read_is_template(model, read, depth) for read in reads)
+    if all(_read_is_template(model, read, depth) for read in reads):
+        return len(reads)
+    return None
+
+
+_BODIES: weakref.WeakKeyDictionary[SemanticModel, dict[int, list[cst.CSTNode] | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _restoring_body(model: SemanticModel, fn: cst.FunctionDef) -> list[cst.CSTNode] | None:
+    """The nodes of ``fn``'s body in walk order when it calls a restore function itself,
+    else ``None``; made once per function (each binding in it asks)."""
+    cache = _BODIES.setdefault(model, {})
+    key = id(fn)
+    if key not in cache:
+        nodes = model.body_nodes(fn)
+        calls = any(
+            type(n) is cst.Call and (model.call_name(n) or "") in TEMPLATE_SLOTS for n in nodes
+        )
+        cache[key] = nodes if calls else None
+    return cache[key]
 
 
 def _read_is_template(model: SemanticModel, read: cst.Name, depth: int) -> bool:
