@@ -18,6 +18,9 @@ _HARMLESS_CLASS_DECORATORS = frozenset(
 
 
 class JitMethodSelf(Queries, Rule):
+    _module_classes: list[cst.ClassDef] | None = None
+    """The module's classes, listed on the first question (a rule is made per file)."""
+
     code = "JAX403"
     name = "jit-method-self"
     message = (
@@ -273,8 +276,12 @@ and a factory that passes the object as the first argument reports the
         pytree (a dataclass decorator, a registration...): then ``self`` may be one."""
         model = self.ctx.model
         seen.add(id(cls))
-        for node in self.index.nodes_in(self.ctx.module):
-            if not isinstance(node, cst.ClassDef) or id(node) in seen:
+        if self._module_classes is None:  # one walk of the module, for every question
+            self._module_classes = [
+                n for n in self.index.nodes_in(self.ctx.module) if isinstance(n, cst.ClassDef)
+            ]
+        for node in self._module_classes:
+            if id(node) in seen:
                 continue
             for base in node.bases:
                 value = base.value
