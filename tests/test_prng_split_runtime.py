@@ -15,6 +15,7 @@ import sys
 import textwrap
 
 import pytest
+from jax_support import run_result
 
 from jaxlint.analysis.key_values import DRAWS_FROM_ITS_KEY, SAMPLERS, SPLIT, SPLITS_ITS_KEY
 from jaxlint.config import Settings
@@ -395,19 +396,7 @@ RAW_PROGRAM = textwrap.dedent(
 def test_the_checker_is_named_only_for_the_keys_it_checks() -> None:
     """`jax_debug_key_reuse` rejects a typed key drawn from and split, and accepts a raw
     `PRNGKey` used the same way: for a raw key the message says so."""
-    proc = subprocess.run(
-        [sys.executable, "-c", RAW_PROGRAM],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"},
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    line = next(x for x in proc.stdout.splitlines() if x.startswith("RESULT "))
-    assert json.loads(line.removeprefix("RESULT ")) == {
-        "raw": "accepted",
-        "typed": "KeyReuseError",
-    }
+    assert run_result(RAW_PROGRAM) == {"raw": "accepted", "typed": "KeyReuseError"}
     code = textwrap.dedent(
         """
         import jax

@@ -179,3 +179,37 @@ def test_custom_jvp_passes_its_nondiff_arguments_through_as_given() -> None:
     jax.jit(lambda x: f(2, x))(jnp.ones(2))
     jax.grad(lambda x: f(3, x).sum())(jnp.ones(2))
     assert seen and all(t is int for t in seen)
+
+
+def test_a_tracer_equals_no_string_and_jit_traces_no_string() -> None:
+    """What the trace model's string facts rest on (``trace_walk._against_strings``,
+    ``_string_annotation``): under ``jit`` a traced array compared with a string gives
+    Python's ``False`` (``!=``: ``True``; ``in`` a tuple of strings: ``False``) without
+    raising, and a string passed as a traced argument is rejected."""
+    from jax_support import run_result
+
+    program = textwrap.dedent(
+        """
+        import json
+        import jax
+        import jax.numpy as jnp
+
+        seen = {}
+
+        @jax.jit
+        def f(x):
+            seen["eq"] = x == "train"
+            seen["ne"] = x != "train"
+            seen["in"] = x in ("sum", "mean")
+            return x
+
+        f(jnp.ones(3))
+        try:
+            jax.jit(lambda x, mode: x)(jnp.ones(3), "train")
+            rejected = "accepted"
+        except TypeError:
+            rejected = "TypeError"
+        print("RESULT " + json.dumps({**{k: repr(v) for k, v in seen.items()}, "str": rejected}))
+        """
+    )
+    assert run_result(program) == {"eq": "False", "ne": "True", "in": "False", "str": "TypeError"}
