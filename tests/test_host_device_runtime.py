@@ -312,3 +312,46 @@ def test_jax101_numpy_tables_match_the_installed_jax() -> None:
     for fn in converting:
         with pytest.raises(TracerArrayConversionError):
             jax.jit(fn)(jnp.arange(6.0).reshape(2, 3))  # noqa: JAX401 (one per function)
+
+
+def test_jax102_an_explicit_wait_covers_only_the_call_it_waits_for() -> None:
+    """The near miss of the explicit-wait case: waiting for one jitted call's result does
+    not make a read of another jitted call's result free."""
+    from jaxlint.config import Settings
+    from jaxlint.engine import lint_text
+    from jaxlint.rules import find_rule
+
+    program = textwrap.dedent(
+        """
+        import jax
+
+
+        @jax.jit
+        def run(x):
+            return x * 2, x.sum()
+
+
+        @jax.jit
+        def loss(x):
+            return (x**2).sum()
+
+
+        def timed(xs):
+            for x in xs:
+                out = run(x)
+                total = out[1].block_until_ready()
+                print("total", total)
+
+
+        def other(xs):
+            for x in xs:
+                out = run(x)
+                out[1].block_until_ready()
+                print("loss", float(loss(x)))
+        """
+    )
+    rule = find_rule("JAX102")
+    assert rule is not None
+    found = lint_text(program, "waits.py", Settings(), [rule]).diagnostics
+    assert [(d.code, d.start.row) for d in found] == [("JAX102", 26)]
+    assert "waits for `loss`" in found[0].message
