@@ -28,6 +28,7 @@ EXPECTED = {
     "JAX403": "jit-method-self",
     "JAX404": "unhashable-static-arg",
     "JAX405": "donated-buffer-reuse",
+    "JAX406": "jit-bound-method-state",
     "JAX501": "pmap",
     "JAX502": "legacy-mesh-context",
     "JAX503": "pjit",

@@ -765,6 +765,32 @@ class ProjectFacts:
     def _display(self, path: Path) -> str:
         return self.project.display(path)
 
+    def _sibling(self, qualname: str) -> tuple[dict[str, Any], str, list[str]] | None:
+        """A top-level import that no folder of the project holds, found beside this file
+        (``import transformer as transformer_lib`` in ``examples/gemma/sampler.py``):
+        Python puts a script's own folder first on ``sys.path``, so that is the module it
+        imports when run from there. (summary, display path, names after the module)."""
+        parts = qualname.split(".")
+        folder = self.path.parent
+        for i in range(len(parts) - 1, 0, -1):
+            base = os.path.join(folder, *parts[:i])
+            for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+                try:
+                    if not os.path.isfile(candidate):
+                        continue
+                except (OSError, ValueError):
+                    continue
+                path = Path(candidate)
+                if path == self.path:
+                    return None
+                name = ".".join(parts[:i])
+                mid = ModuleId(name, folder, path.name == "__init__.py")
+                summary = self.project.store.get(path, mid, self.project.final, self.project)
+                if summary is None:
+                    return None
+                return summary, self._display(path), parts[i:]
+        return None
+
     def _resolve(self, qualname: str) -> tuple[dict[str, Any], str, str, list[str]] | None:
         """Follow re-exports to (summary, display path, name, attributes after it)."""
         seen: set[str] = set()
@@ -775,7 +801,18 @@ class ProjectFacts:
             seen.add(current)
             located = self.project.index.locate(current)
             if located is None:
-                return None
+                if current != qualname:
+                    return None
+                held = self._sibling(current)  # ``import transformer`` beside a script
+                if held is None:
+                    return None
+                summary, where, rest = held
+                name = rest[0]
+                target = summary.get("imports", {}).get(name)
+                if target:
+                    current = ".".join([target, *rest[1:]])
+                    continue
+                return summary, where, name, rest[1:]
             module, rest = located
             if module == self.module.name:
                 return None  # this module: its own analyses know it better

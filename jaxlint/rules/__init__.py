@@ -17,6 +17,7 @@ from jaxlint.rules.array_semantics.float64_without_x64 import Float64WithoutX64
 from jaxlint.rules.array_semantics.in_place_update import InPlaceUpdate
 from jaxlint.rules.base import Invalid, Option, Rule, Valid
 from jaxlint.rules.compilation.donated_buffer_reuse import DonatedBufferReuse
+from jaxlint.rules.compilation.jit_bound_method_state import JitBoundMethodState
 from jaxlint.rules.compilation.jit_in_loop import JitInLoop
 from jaxlint.rules.compilation.jit_method_self import JitMethodSelf
 from jaxlint.rules.compilation.jit_of_fresh_callable import JitOfFreshCallable
@@ -61,6 +62,7 @@ RULES: tuple[type[Rule], ...] = (
     JitMethodSelf,  # JAX403 jit-method-self
     UnhashableStaticArg,  # JAX404 unhashable-static-arg
     DonatedBufferReuse,  # JAX405 donated-buffer-reuse
+    JitBoundMethodState,  # JAX406 jit-bound-method-state
     Pmap,  # JAX501 pmap
     LegacyMeshContext,  # JAX502 legacy-mesh-context
     Pjit,  # JAX503 pjit

@@ -2,7 +2,8 @@
 
 Rules: JAX401 jit-in-loop (`JitInLoop`), JAX402 jit-of-fresh-callable (`JitOfFreshCallable`),
 JAX403 jit-method-self (`JitMethodSelf`), JAX404 unhashable-static-arg
-(`UnhashableStaticArg`), JAX405 donated-buffer-reuse (`DonatedBufferReuse`).
+(`UnhashableStaticArg`), JAX405 donated-buffer-reuse (`DonatedBufferReuse`), JAX406
+jit-bound-method-state (`JitBoundMethodState`).
 
 ``jax.jit`` caches a compiled program on the identity of the function it wraps (and
 on the static arguments, shapes and dtypes of a call). Code that builds a new
@@ -17,6 +18,7 @@ examples and tests/test_compilation_runtime.py.
 from __future__ import annotations
 
 from jaxlint.rules.compilation.donated_buffer_reuse import DonatedBufferReuse
+from jaxlint.rules.compilation.jit_bound_method_state import JitBoundMethodState
 from jaxlint.rules.compilation.jit_in_loop import JitInLoop
 from jaxlint.rules.compilation.jit_method_self import JitMethodSelf
 from jaxlint.rules.compilation.jit_of_fresh_callable import JitOfFreshCallable
@@ -24,6 +26,7 @@ from jaxlint.rules.compilation.unhashable_static_arg import UnhashableStaticArg
 
 __all__ = [
     "DonatedBufferReuse",
+    "JitBoundMethodState",
     "JitInLoop",
     "JitMethodSelf",
     "JitOfFreshCallable",
