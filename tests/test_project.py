@@ -209,6 +209,40 @@ def test_scripts_folder_without_packages(tmp_path: Path, capsys, monkeypatch) ->
     assert "waits for `step` (jitted at utils.py:5)" in found[0][3]
 
 
+_SAMPLER = """import jax
+import transformer as transformer_lib
+
+
+class Sampler:
+    def __init__(self, transformer: transformer_lib.Transformer):
+        self.transformer = transformer
+        self.sample = jax.jit(self._sample)
+
+    def _sample(self, tokens):
+        return self.transformer(tokens)
+"""
+
+
+def test_a_script_imports_the_sibling_module_of_its_own_folder(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """``import transformer`` in ``examples/gemma/sampler.py``, run as a script from its
+    folder: the ``transformer.py`` beside it, not another example's (``examples/`` is a
+    package, ``gemma/`` and ``plain/`` are not)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    examples = tmp_path / "examples"
+    for folder, base in (("gemma", "nnx.Module"), ("plain", "object")):
+        (examples / folder).mkdir(parents=True)
+        (examples / folder / "sampler.py").write_text(_SAMPLER)
+        (examples / folder / "transformer.py").write_text(
+            f"from flax import nnx\n\n\nclass Transformer({base}):\n    pass\n"
+        )
+    (examples / "__init__.py").write_text("")
+    found = check(tmp_path, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch)
+    assert codes(found) == [("examples/gemma/sampler.py", 8, "JAX406")]
+    assert "`self.transformer` (`Transformer`, a Flax NNX module)" in found[0][3]
+
+
 def test_meshes_by_annotation(tmp_path: Path, capsys, monkeypatch) -> None:
     root = copy("meshes", tmp_path)
     found = check(root, "--no-cache", ".", capsys=capsys, monkeypatch=monkeypatch)

@@ -88,11 +88,12 @@ def _store_targets(fn: cst.CSTNode) -> set[int]:
 
 def reads(
     model: SemanticModel, cls: cst.ClassDef, method: cst.FunctionDef
-) -> dict[str, list[cst.Attribute]]:
-    """``attr -> reads`` for the attributes of ``self`` that ``method`` reads, with the
-    methods and properties of ``cls`` it reaches through ``self`` (in no set order)."""
+) -> dict[str, list[tuple[cst.Attribute, cst.FunctionDef]]]:
+    """``attr -> [(read, method)]`` for the attributes of ``self`` that ``method`` reads,
+    with the methods and properties of ``cls`` it reaches through ``self`` (the method
+    each read is in; in no set order)."""
     methods = methods_of(cls)
-    out: dict[str, list[cst.Attribute]] = {}
+    out: dict[str, list[tuple[cst.Attribute, cst.FunctionDef]]] = {}
     seen = {method.name.value}
     queue = [method]
     while queue:
@@ -116,7 +117,7 @@ def reads(
                     seen.add(name)
                     queue.append(called)
                 continue
-            out.setdefault(name, []).append(node)
+            out.setdefault(name, []).append((node, fn))
     return out
 
 

@@ -179,7 +179,7 @@ first trace saw.
         EXAMPLES.invalid(
             "invalid_read_through_helper_method.py",
             line=7,
-            message_contains="`self.temperature` (read at line 13)",
+            message_contains="`self.temperature` (read in `_scale` at line 13)",
             note="read in a method the jitted one calls; a Python number is frozen too",
         ),
         EXAMPLES.invalid(
@@ -231,7 +231,7 @@ first trace saw.
                     jit=jit,
                     what=(
                         f"traces `{method.name.value}` once and keeps what it read of"
-                        f" `self` then: `self.{attr}` (read at line {self._first(read[attr])})"
+                        f" `self` then: `self.{attr}` ({self._where(read[attr], method)})"
                         f" is assigned again in `{fn.name.value}` (line {self._first(targets)}),"
                         " and later calls still use its old value"
                     ),
@@ -250,21 +250,33 @@ first trace saw.
         for attr, nodes in read.items():
             held = module_framework(model, cls, attr, assigned, class_of, qualify)
             if held is not None:
-                found.append((self._first(nodes), attr, held))
+                found.append((self._first([n for n, _ in nodes]), attr, held, nodes))
         if not found:
             return
-        line, attr, (name, framework) = min(found)
+        _, attr, (name, framework), nodes = min(found, key=lambda f: (f[0], f[1]))
         tail = ", and in-place updates of it are not seen" if framework == "flax.nnx" else ""
         self.report(
             node,
             jit=jit,
             what=(
-                f"closes over `self.{attr}` (`{name}`, {_KIND[framework]}), read at line"
-                f" {line}: its arrays are compiled into the program as constants (compile"
+                f"closes over `self.{attr}` (`{name}`, {_KIND[framework]}),"
+                f" {self._where(nodes, method)}: its arrays are compiled into the program as constants (compile"
                 f" time and program size grow with them{tail})"
             ),
             advice=_ADVICE[framework],
         )
+
+    def _where(
+        self, reads: list[tuple[cst.Attribute, cst.FunctionDef]], method: cst.FunctionDef
+    ) -> str:
+        """``read at line 12``, or ``read in `transformer` at line 263`` when the first read
+        is in another method or property that the jitted one reaches."""
+        line, fn = min(
+            ((self.ctx.positions[n].start.line, f) for n, f in reads), key=lambda r: r[0]
+        )
+        if fn is method:
+            return f"read at line {line}"
+        return f"read in `{fn.name.value}` at line {line}"
 
     def _first(self, nodes: list[cst.CSTNode]) -> int:
         """The first line among ``nodes`` (only asked when reporting: positions cost)."""
@@ -287,7 +299,7 @@ first trace saw.
         cls: cst.ClassDef,
         builder: cst.FunctionDef,
         stored: str,
-        read: dict[str, list[cst.Attribute]],
+        read: dict[str, list[tuple[cst.Attribute, cst.FunctionDef]]],
         assigned: dict[str, list[tuple[cst.FunctionDef, cst.CSTNode]]],
     ) -> tuple[str, cst.FunctionDef, list[cst.CSTNode]] | None:
         """The attribute the jitted method reads first that a method other than the
@@ -316,7 +328,8 @@ first trace saw.
             if by_method:
                 first = min(by_method, key=order.__getitem__)
                 fn = next(f for f in methods.values() if id(f) == first)
-                found.append((self._first(read[attr]), attr, fn, by_method[first]))
+                line = self._first([n for n, _ in read[attr]])
+                found.append((line, attr, fn, by_method[first]))
         if not found:
             return None
         _, attr, fn, targets = min(found, key=lambda f: (f[0], f[1]))
