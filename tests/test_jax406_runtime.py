@@ -55,6 +55,12 @@ def test_a_python_number_read_through_a_helper_method_is_frozen_too() -> None:
     assert _example("invalid_read_through_helper_method.py").split() == ["[1.", "1.", "1.]"]
 
 
+def test_a_jit_built_on_first_use_freezes_what_its_first_call_read() -> None:
+    assert _example("invalid_built_on_first_use.py").split() == ["[1.", "1.", "1.]"]
+    # without the guard, each call builds a new jit of a new bound method: traced again
+    assert _example("valid_jit_built_per_call.py").split() == ["[3.", "3.", "3.]"]
+
+
 def test_rebuilding_the_jit_where_the_attribute_is_assigned_traces_again() -> None:
     assert _example("valid_rebuilt_where_assigned.py").split() == ["[3.", "3.", "3.]"]
 

@@ -16,6 +16,7 @@ from jaxlint.analysis.bound_state import (
 )
 from jaxlint.analysis.key_attrs import CONSTRUCTORS
 from jaxlint.analysis.methods import own_method
+from jaxlint.analysis.walk import descendants
 from jaxlint.rules.base import Examples, Rule
 from jaxlint.rules.compilation.helpers import Queries, short
 
@@ -30,6 +31,11 @@ _ADVICE = {
     " `nnx.merge(graphdef, state)` inside)",
     "equinox": "pass the module as an argument of the jitted function",
 }
+
+
+def _first_param(fn: cst.FunctionDef) -> str | None:
+    params = fn.params.posonly_params or fn.params.params
+    return params[0].name.value if params else None
 
 
 class JitBoundMethodState(Queries, Rule):
@@ -48,8 +54,9 @@ an attribute of `self` that:
 
 - the class assigns again outside its constructors (`__init__`,
   `__post_init__`, `setup`, and private helpers only they call), in a method that
-  does not rebuild the stored jitted function: the jitted function keeps the value
-  of its first trace; or
+  does not rebuild the stored jitted function, when the jit is built once: in a
+  constructor, or on first use (`if self._fn is None: self._fn = jax.jit(...)`).
+  The jitted function keeps the value of its first trace; or
 - holds a Flax NNX or Equinox module (a constructor assigns it a parameter
   annotated with such a class, or builds one): its parameters are compiled into
   the program as constants.
@@ -164,6 +171,11 @@ first trace saw.
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_jit_built_per_call.py",
+            note="a jit built on every call traces again (and compiles again: JAX402's finding)",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_linen_module_holds_no_arrays.py",
             note="a Flax Linen module object holds no parameters",
         ),
@@ -192,6 +204,12 @@ first trace saw.
             line=17,
             message_contains="`self.model` (`MLP`, a Flax NNX module), read at line 21",
             note="the module comes in as an annotated parameter; read in a loop body",
+        ),
+        EXAMPLES.invalid(
+            "invalid_built_on_first_use.py",
+            line=11,
+            message_contains="`self.scale` (read at line 15) is assigned again in `set_scale`",
+            note="the jit built once, on first use (`if self._apply_fn is None:`)",
         ),
         EXAMPLES.invalid(
             "invalid_equinox_module_filter_jit.py",
@@ -223,7 +241,7 @@ first trace saw.
         jit = short(self.ctx.code(node), 40)
         stored = self._stored_as(node)
         if stored is not None:
-            stale = self._stale(cls, within, stored, read, assigned)
+            stale = self._stale(cls, within, stored, read, assigned, node)
             if stale is not None:
                 attr, fn, targets = stale
                 self.report(
@@ -260,11 +278,27 @@ first trace saw.
             jit=jit,
             what=(
                 f"closes over `self.{attr}` (`{name}`, {_KIND[framework]}),"
-                f" {self._where(nodes, method)}: its arrays are compiled into the program as constants (compile"
-                f" time and program size grow with them{tail})"
+                f" {self._where(nodes, method)}: its arrays are compiled into the program"
+                f" as constants (compile time and program size grow with them{tail})"
             ),
             advice=_ADVICE[framework],
         )
+
+    def _guarded(self, call: cst.Call, builder: cst.FunctionDef, stored: str) -> bool:
+        """Built once, on first use: under ``if self.<stored> is None:`` (or ``if not
+        hasattr(self, "<stored>"):``) in the method that builds it."""
+        for _, parent in self.index.ancestors(call):
+            if parent is builder:
+                return False
+            if type(parent) is not cst.If:
+                continue
+            for sub in descendants(parent.test):
+                if type(sub) is cst.Attribute and sub.attr.value == stored:
+                    if type(sub.value) is cst.Name and sub.value.value == _first_param(builder):
+                        return True
+                if type(sub) is cst.SimpleString and sub.evaluated_value == stored:
+                    return True
+        return False
 
     def _where(
         self, reads: list[tuple[cst.Attribute, cst.FunctionDef]], method: cst.FunctionDef
@@ -301,11 +335,12 @@ first trace saw.
         stored: str,
         read: dict[str, list[tuple[cst.Attribute, cst.FunctionDef]]],
         assigned: dict[str, list[tuple[cst.FunctionDef, cst.CSTNode]]],
+        call: cst.Call,
     ) -> tuple[str, cst.FunctionDef, list[cst.CSTNode]] | None:
         """The attribute the jitted method reads first that a method other than the
         constructors (and the builder) assigns without rebuilding the stored jit, that
         method (the first in the class) and its assignments of it."""
-        if builder.name.value not in CONSTRUCTORS:
+        if builder.name.value not in CONSTRUCTORS and not self._guarded(call, builder, stored):
             return None  # built on each call of a method: a later call builds it anew
         setup = setup_only(cls)
         rebuilders = {fn.name.value for fn, _ in assigned.get(stored, ())}
