@@ -25,6 +25,9 @@ EXAMPLES = Examples(__file__)
 _JITS = frozenset(
     {"jax.jit", "jax.experimental.pjit.pjit", "jax.pmap", "equinox.filter_jit", "flax.nnx.jit"}
 )
+_INITIALISERS = ("build", "init", "setup", "set_up", "prepare")
+"""Methods that finish building the object (``build``, ``initialize``, ``init_params``,
+``_setup_model``): called once, before it is used, like the constructors."""
 _KIND = {"flax.nnx": "a Flax NNX module", "equinox": "an Equinox module"}
 _ADVICE = {
     "flax.nnx": "pass its state as an argument (`graphdef, state = nnx.split(module)` outside,"
@@ -53,7 +56,8 @@ method, or a method or property of the class it reaches through `self`, reads
 an attribute of `self` that:
 
 - the class assigns again outside its constructors (`__init__`,
-  `__post_init__`, `setup`, and private helpers only they call), in a method that
+  `__post_init__`, `setup`, private helpers only they call, and methods named as
+  initialisers: `build*`, `init*`, `setup*`, `prepare*`), in a method that
   does not rebuild the stored jitted function, when the jit is built once: in a
   constructor, or on first use (`if self._fn is None: self._fn = jax.jit(...)`).
   The jitted function keeps the value of its first trace; or
@@ -153,6 +157,11 @@ first trace saw.
         EXAMPLES.valid(
             "valid_assigned_only_while_built.py",
             note="assigned only by the constructor and a private helper it calls",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_assigned_by_an_initialiser.py",
+            note="assigned by a method named as an initialiser, called once before use",
             runs=True,
         ),
         EXAMPLES.valid(
@@ -324,7 +333,13 @@ first trace saw.
         if len(parent.targets) != 1:
             return None
         target = parent.targets[0].target
-        if type(target) is cst.Attribute and type(target.value) is cst.Name:
+        within = self.enclosing_def(call)
+        if (
+            type(target) is cst.Attribute
+            and type(target.value) is cst.Name
+            and within is not None
+            and target.value.value == _first_param(within)
+        ):
             return target.attr.value
         return None
 
@@ -353,6 +368,7 @@ first trace saw.
                 name = fn.name.value
                 if (
                     name in CONSTRUCTORS
+                    or name.lstrip("_").startswith(_INITIALISERS)
                     or name in setup
                     or name in rebuilders
                     or fn is builder
