@@ -62,8 +62,10 @@ an attribute of `self` that:
   constructor, or on first use (`if self._fn is None: self._fn = jax.jit(...)`).
   The jitted function keeps the value of its first trace; or
 - holds a Flax NNX or Equinox module (a constructor assigns it a parameter
-  annotated with such a class, or builds one): its parameters are compiled into
-  the program as constants.
+  annotated with such a class, or builds one) that the method computes with
+  (calls it, calls one of its methods, or passes it on): its parameters are
+  compiled into the program as constants. Reading a field of it
+  (`self.model.in_features`) compiles in no array.
 
 It stays silent when the method takes what it needs as arguments, when the
 attributes it reads are only assigned while the object is built, and when the
@@ -185,6 +187,11 @@ first trace saw.
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_module_field_read_only.py",
+            note="only a field of the module is read (a Python int): no array is compiled in",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_linen_module_holds_no_arrays.py",
             note="a Flax Linen module object holds no parameters",
         ),
@@ -274,7 +281,10 @@ first trace saw.
             return model.qualified_name(expr)
 
         found = []
-        for attr, nodes in read.items():
+        for attr, all_nodes in read.items():
+            nodes = [(n, fn) for n, fn in all_nodes if self._computes_with(n)]
+            if not nodes:
+                continue  # only a field read (``self.model.config.dtype``): no arrays
             held = module_framework(model, cls, attr, assigned, class_of, qualify)
             if held is not None:
                 found.append((self._first([n for n, _ in nodes]), attr, held, nodes))
@@ -292,6 +302,19 @@ first trace saw.
             ),
             advice=_ADVICE[framework],
         )
+
+    def _computes_with(self, read: cst.Attribute) -> bool:
+        """``self.model(x)``, ``self.model.apply(x)`` or ``f(self.model)``: the module's
+        arrays take part in the computation (a field read alone compiles in none)."""
+        parent = self.index.parent.get(id(read))
+        if type(parent) is cst.Call:
+            return parent.func is read
+        if type(parent) is cst.Arg:
+            return True
+        if type(parent) is cst.Attribute and parent.value is read:
+            grand = self.index.parent.get(id(parent))
+            return type(grand) is cst.Call and grand.func is parent
+        return False
 
     def _guarded(self, call: cst.Call, builder: cst.FunctionDef, stored: str) -> bool:
         """Built once, on first use: under ``if self.<stored> is None:`` (or ``if not
