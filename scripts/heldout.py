@@ -329,6 +329,37 @@ FRESH_2026_12J: dict[str, tuple[str, str]] = {
     "trajax": ("0.2.2", "trajectory optimisation and control"),
 }
 
+# An eleventh fresh set, pinned on 2026-12-06 (late) before any of its code was downloaded,
+# linted or read: 20 projects, application-style where possible (training loops, samplers, RL,
+# simulations), disjoint from every set above, from PINNED, from mujoco-mjx and from every
+# project whose code is named in docs/precision/ (and from projects of the same authors).
+# Chosen from the package index's names, versions, upload dates, summaries, declared
+# dependencies, authors, home pages and sdist sizes only; latest non-prerelease sdist of each
+# on the index that day (docs/precision/heldout-fresh-k.md says which candidates were left
+# out and why).
+FRESH_2026_12K: dict[str, tuple[str, str]] = {
+    "pobax": ("0.0.1", "RL benchmark (partial observability)"),
+    "rl-blox": ("0.5.7", "RL algorithms (building blocks)"),
+    "lerax": ("0.0.5", "deep RL (Equinox)"),
+    "alem-env": ("0.2.1", "multi-agent RL environment (open-ended coordination)"),
+    "factoriax": ("0.1.0", "RL environment (grid world)"),
+    "hamon": ("0.12.0", "thermal sampling of discrete energy-based models"),
+    "bayinx": ("0.8.0", "Bayesian inference"),
+    "ceridwen": ("1.0.13", "Bayesian SED fitting (nested sampling, HMC)"),
+    "sbiax": ("0.0.57", "simulation-based inference"),
+    "gallifrey": ("0.1.1", "Gaussian-process structure learning (time series)"),
+    "pmpp": ("1.1.0", "cosmological particle-mesh simulation"),
+    "rfx-fdtd": ("1.7.0", "electromagnetic FDTD simulation (RF)"),
+    "vajax": ("0.1.5", "analog circuit simulation (Verilog-A)"),
+    "openferro": ("0.3.0", "on-lattice atomistic dynamics"),
+    "dantinox": ("0.4.14", "LLM training (autoregressive, diffusion, flow matching)"),
+    "flaxspeaker": ("0.4.0", "speaker recognition training"),
+    "reax": ("0.6.14", "training framework"),
+    "avitai-artifex": ("0.1.15", "generative-model training (VAEs, GANs, diffusion, flows)"),
+    "shardes": ("0.1.1", "sharded evolution strategies"),
+    "jaddle": ("0.2.6", "first-order LP and convex solvers"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -404,6 +435,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12j",
         ROOT / "docs" / "precision" / "heldout-fresh-j.md",
         "_results-fresh-2026-12j",
+    ),
+    "fresh-2026-12k": HeldoutSet(
+        FRESH_2026_12K,
+        "jaxlint-heldout-fresh-2026-12k",
+        ROOT / "docs" / "precision" / "heldout-fresh-k.md",
+        "_results-fresh-2026-12k",
     ),
 }
 DEFAULT_SET = "original"
