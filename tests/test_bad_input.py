@@ -662,3 +662,23 @@ def test_symbol_table_errors_are_linted_as_before(header: str) -> None:
     result = lint_text(text, "sym.py", settings, settings.enabled_rules(all_rules()))
     assert result.parsed
     assert [d.code for d in result.diagnostics] == ["JAX201"]
+
+
+@pytest.mark.parametrize("literal", ["0xA24BAED4", "0o17", "0b101", "1_000", "1e-3", "0x0"])
+def test_integer_literals_in_every_spelling_as_arguments_crash_nothing(literal: str) -> None:
+    """fresh-2026-12k's pmpp: ``_hash(seed, salt=0xA24BAED4)`` from a helper of a jitted
+    function made the trace analysis read the literal with ``float()``, and every rule of
+    the file (and, through the project's summaries, of the files importing it) failed."""
+    from jaxlint.config import Settings
+    from jaxlint.rules import all_rules
+
+    text = (
+        "import jax\n\n\ndef _hash(seed, salt):\n    if salt:\n        return seed + 1\n"
+        f"    return seed\n\n\ndef _helper(seed):\n    return _hash(seed, salt={literal})\n\n\n"
+        "@jax.jit\ndef noise(seed):\n    if jax.__version_info__ >= (0x0, 4, 0b1):\n"
+        "        return _helper(seed)\n    return seed\n"
+    )
+    settings = Settings()
+    result = lint_text(text, "lit.py", settings, settings.enabled_rules(all_rules()))
+    assert result.parsed
+    assert result.internal_errors == [], result.internal_errors[0].traceback

@@ -175,6 +175,12 @@ EXPRS = [
     "[{a} for _ in range(3)]",
     "{{'k': {a}}}",
     "lambda: {a}",
+    # calls of the program's own functions with literals in every integer spelling
+    # (a literal argument decides a branch of a helper: fresh-2026-12k's 0xA24BAED4)
+    "g({a}, salt=0xA24BAED4)",
+    "step({a}, 0o17)",
+    "loss({a}, n=0b101)",
+    "f({a}, 1_000, 1e-3)",
 ]
 STATEMENTS = [
     "{t} = {e}",
@@ -195,6 +201,7 @@ STATEMENTS = [
 BLOCKS = [
     "if {e} > 0:",
     "if {a}:",
+    "if jax.__version_info__ >= (0x0, 4, 0b1):",
     "elif {a} is None:",
     "else:",
     "for {t} in range({a}):",

@@ -718,7 +718,8 @@ class ProjectFacts:
         """Calls from traced functions of other modules into this module's functions."""
         if not self.callers:
             return []
-        return self._ask("callers", self.module.name, self._callers)
+        # an answer that failed (a module the run could not summarise) is ``None``: no calls
+        return self._ask("callers", self.module.name, self._callers) or []
 
     def x64_enabled(self, key: str) -> str | None:
         """Where x64 is switched on for this file outside it (``file:line``): ``key`` is

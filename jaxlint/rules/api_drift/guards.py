@@ -80,7 +80,7 @@ class VersionGuards:
         if isinstance(expr, cst.Tuple):
             parts = [e.value for e in expr.elements]
             if parts and all(isinstance(p, cst.Integer) for p in parts):
-                return ("literal", ("ints", tuple(int(p.value) for p in parts)))  # type: ignore[attr-defined]
+                return ("literal", ("ints", tuple(p.evaluated_value for p in parts)))  # type: ignore[attr-defined]
             return None
         if isinstance(expr, cst.SimpleString):
             value = expr.evaluated_value
