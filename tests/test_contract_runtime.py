@@ -148,8 +148,8 @@ def test_a_module_call_that_returns_a_report_runs_eagerly_and_not_under_jit(
     tmp_path: Path,
 ) -> None:
     """The valid example whose ``__call__`` returns a string: it runs eagerly; under
-    ``jax.jit`` JAX rejects such a result, alone or beside an array in a tuple
-    (``TypeError``: not a valid JAX type); ``eqx.filter_jit`` returns a string as a
+    ``jax.jit`` JAX rejects such a result, alone, beside an array in a tuple or as a
+    dict's value (``TypeError``: not a valid JAX type); ``eqx.filter_jit`` returns a string as a
     static output, fixed at trace time; and under
     ``eqx.filter_jit`` its ``float(...)`` of a traced value fails: no jitted step can call
     it, which is why it takes no contract (analysis/trace_contract.py)."""
@@ -164,15 +164,18 @@ def test_a_module_call_that_returns_a_report_runs_eagerly_and_not_under_jit(
     eager = outcome(lambda: exp(0))
     under_jit = outcome(lambda: jax.jit(lambda: "a report")())
     with_array = outcome(lambda: jax.jit(lambda x: ("a report", x))(jnp.ones(2)))
+    in_a_dict = outcome(lambda: jax.jit(lambda x: {"y": x, "kind": "report"})(jnp.ones(2)))
     under_filter_jit = outcome(lambda: eqx.filter_jit(exp)(0))
     static = eqx.filter_jit(lambda x: "a report")(jnp.ones(2))  # a static output
-    print("RESULT " + json.dumps([eager, under_jit, with_array, under_filter_jit, static]))
+    print("RESULT " + json.dumps([eager, under_jit, with_array, in_a_dict, under_filter_jit,
+                                  static]))
     """
     path = tmp_path / "program.py"
     path.write_text((RULES / example).read_text() + DRIVER + textwrap.dedent(driver))
     lines = _result_lines(path)
     assert json.loads(lines[-1][len("RESULT ") :]) == [
         "ok",
+        "TypeError",
         "TypeError",
         "TypeError",
         "ConcretizationTypeError",

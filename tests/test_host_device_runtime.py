@@ -355,3 +355,55 @@ def test_jax102_an_explicit_wait_covers_only_the_call_it_waits_for() -> None:
     found = lint_text(program, "waits.py", Settings(), [rule]).diagnostics
     assert [(d.code, d.start.row) for d in found] == [("JAX102", 26)]
     assert "waits for `loss`" in found[0].message
+
+
+PYTEST_RAISES = """
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+
+def test_old_host_pull_breaks_tracing():
+    x = jnp.ones(3)
+
+    def bad(a):
+        return jnp.sum(jnp.asarray(np.array(a)))
+
+    with pytest.raises(jax.errors.TracerArrayConversionError):
+        jax.grad(bad)(x)
+
+
+def test_host_pull_under_grad():
+    x = jnp.ones(3)
+
+    def bad(a):
+        return jnp.sum(jnp.asarray(np.array(a)))
+
+    return jax.grad(bad)(x)
+"""
+
+
+def test_a_transform_a_test_expects_to_raise_is_not_reported_and_does_raise(
+    tmp_path: Path,
+) -> None:
+    """rfx-fdtd's negative test (fresh-2026-12k): ``jax.grad(bad)`` inside
+    ``pytest.raises(TracerArrayConversionError)`` checks that tracing fails, so that
+    ``np.array`` is the test's point; the same call outside it is reported, and raises."""
+    from jaxlint.config import Settings
+    from jaxlint.engine import lint_text
+    from jaxlint.rules import all_rules
+
+    settings = Settings()
+    result = lint_text(
+        PYTEST_RAISES, "tests/test_gather.py", settings, settings.enabled_rules(all_rules())
+    )
+    assert [(d.code, d.start.row) for d in result.diagnostics] == [("JAX101", 22)]
+    path = tmp_path / "test_gather.py"
+    path.write_text(PYTEST_RAISES)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )  # fmt: skip
+    assert "1 failed, 1 passed" in proc.stdout, proc.stdout[-2000:]
+    assert "TracerArrayConversionError" in proc.stdout

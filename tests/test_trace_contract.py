@@ -137,8 +137,9 @@ def test_plain_classes_and_other_methods_are_not_traced() -> None:
 
 
 def test_a_module_call_that_returns_a_report_or_a_table_is_not_traced() -> None:
-    """A ``__call__`` whose every ``return`` gives (or holds in a tuple) a string or a
-    pandas object is no model's forward pass (apebench's ``BaseScenario.__call__`` runs a
+    """A ``__call__`` whose every ``return`` gives (or holds in a tuple, or as a dict
+    value: avitai-artifex's analysis extensions, ``"extension_type": "temporal_analysis"``)
+    a string or a pandas object is no model's forward pass (apebench's ``BaseScenario.__call__`` runs a
     whole experiment and returns a DataFrame with the trained networks); one that may
     return an array alone keeps the contract."""
     code = """
@@ -166,8 +167,18 @@ def test_a_module_call_that_returns_a_report_or_a_table_is_not_traced() -> None:
             def show():
                 return "x"
             return jnp.tanh(x)
+
+    class Tagged(eqx.Module):
+        def __call__(self, x):
+            if x is None:
+                return {"kind": "features"}
+            return {"features": jnp.tanh(x), "kind": "features"}
+
+    class Outputs(eqx.Module):
+        def __call__(self, x):
+            return {"logits": jnp.tanh(x), "hidden": x}
     """
-    assert set(traced(code)) == {"Mixed.__call__", "Nested.__call__"}
+    assert set(traced(code)) == {"Mixed.__call__", "Nested.__call__", "Outputs.__call__"}
 
 
 def test_base_classes_of_this_module_and_a_namespace_class() -> None:

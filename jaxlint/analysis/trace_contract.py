@@ -411,8 +411,11 @@ def _returns_host_objects(model: SemanticModel, fn: cst.FunctionDef) -> bool:
 
 
 def _host_object(model: SemanticModel, expr: cst.BaseExpression, depth: int = 0) -> bool:
-    """``expr`` is, or holds (a tuple or list element), a string or a host library's
-    object."""
+    """``expr`` is, or holds (a tuple or list element, a dict value), a string or a host
+    library's object. A dict with a string value (``"extension_type": "temporal"``) is not
+    a valid result of ``jax.jit`` or ``nnx.jit`` either (checked on JAX 0.12: TypeError, a
+    value of type str at that output component); traced code could only call the module
+    and drop that entry."""
     if type(expr) is cst.Name:
         bound = model.bound_once(expr)
         if bound is None:
@@ -426,6 +429,12 @@ def _host_object(model: SemanticModel, expr: cst.BaseExpression, depth: int = 0)
             _host_object(model, el.value, depth + 1)
             for el in expr.elements  # type: ignore[attr-defined]
             if type(el) is cst.Element
+        )
+    if kind is cst.Dict and depth < 3:  # ``return {"features": f, "kind": "temporal"}``
+        return any(
+            _host_object(model, el.value, depth + 1)
+            for el in expr.elements  # type: ignore[attr-defined]
+            if type(el) is cst.DictElement
         )
     if kind is cst.Call:
         qualname = model.call_name(expr)  # type: ignore[arg-type]

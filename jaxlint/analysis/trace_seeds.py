@@ -123,6 +123,32 @@ class _Seeds:
                     traced.add(pname)
         info.own.append(Reason(verb, fn, staging, abstract, frozenset(traced), located=True))
 
+    def _expects_raise(self, call: cst.Call) -> bool:
+        """``call`` runs inside ``with pytest.raises(...):`` (or ``self.assertRaises``) in
+        the same function: a test that checks the transform fails (rfx's
+        ``jax.grad(bad_gather)`` under ``pytest.raises(TracerArrayConversionError)``).
+        What the traced function does wrong there is the point of the test."""
+        parents = self.model.parents
+        child: cst.CSTNode = call
+        current = parents.get(id(call))
+        while current is not None:
+            kind = type(current)
+            if kind in (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Module):
+                return False
+            if kind is cst.With and child is current.body:  # type: ignore[attr-defined]
+                for item in current.items:  # type: ignore[attr-defined]
+                    expr = item.item
+                    if type(expr) is not cst.Call:
+                        continue
+                    func = expr.func
+                    if self.model.call_name(expr) == "pytest.raises" or (
+                        type(func) is cst.Attribute
+                        and func.attr.value in ("assertRaises", "assertRaisesRegex")
+                    ):
+                        return True
+            child, current = current, parents.get(id(current))
+        return False
+
     def _seed_from_call(self, call: cst.Call) -> None:
         if id(call) in self._eager_calls:
             return
@@ -132,7 +158,7 @@ class _Seeds:
         positional = [a for a in call.args if a.keyword is None and not a.star]
         kwargs = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
         if wrap is not None and positional:
-            if self._is_dead(call):
+            if self._is_dead(call) or self._expects_raise(call):
                 return
             target = self._resolve_callable(positional[0].value)
             if target is None:
