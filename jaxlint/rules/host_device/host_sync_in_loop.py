@@ -22,6 +22,12 @@ EXAMPLES = Examples(__file__)
 
 VALID_EXAMPLES = [
     EXAMPLES.valid(
+        "valid_host_environment_feeds_the_policy.py",
+        note="the action goes to a host environment whose observation is the policy's next"
+        " input: the device needs the host's answer every step",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_explicit_wait_to_time_each_call.py",
         note="a result waited for explicitly each iteration (to time it), then printed",
         runs=True,
@@ -167,6 +173,11 @@ VALID_EXAMPLES = [
     ),
 ]
 INVALID_EXAMPLES = [
+    EXAMPLES.invalid(
+        "invalid_host_call_result_not_fed_back.py",
+        line=20,
+        note="a host call whose result never goes back to the device (a log line)",
+    ),
     EXAMPLES.invalid(
         "invalid_while_test_reads_step_result.py",
         line=26,
@@ -341,6 +352,15 @@ syncs every step on a value it must check (a neighbour-list overflow). None of t
 is a false claim: each loop does wait for the device on every iteration. Silence one
 that must (`# noqa: JAX102`, with the reason), or turn the rule off with
 `extend-ignore = ["JAX102"]`.
+
+A value the host needs to go on is not reported: one given, in the same iteration,
+to host code (a method of an object, a function jaxlint does not know as JAX, NumPy
+or a builtin) whose results come back as inputs of the loop's jitted call
+(`next_obs, reward, done = env.step(int(action))`, then `obs = next_obs` and
+`policy(params, obs)`): a host environment needs each action before the device can
+compute the next, so the advice to keep the value on device cannot be followed (5
+false alarms of the fresh-2026-12k read, rl-blox's DQN, PER and CMA-ES loops). A
+host call whose result never goes back (`logger.log(float(loss))`) is reported.
 
 ## Why is this bad
 JAX dispatches work asynchronously: the jitted call returns at once and the device

@@ -350,13 +350,14 @@ class HostSyncInLoopChecks(Shared):
                 if waited is not None:
                     awaited.add(self._device(waited, produced, jitted))
         awaited.discard(None)
+        fed_back = self._fed_back(own, jitted)
         for stmt in self._unconditional(loop):
             in_test = any(stmt is test for test in tests)
             for node in walk(stmt, into_blocks=False, prune=self._is_assertion):
                 if not isinstance(node, cst.Call):
                     continue
                 operands = host_sync_operands(self.model, node)
-                if not operands:
+                if not operands or id(node) in fed_back:
                     continue
                 for operand in operands:
                     source = self._device(operand, produced, jitted)
@@ -394,6 +395,65 @@ class HostSyncInLoopChecks(Shared):
                     advice=_TEST_LESS_OFTEN,
                 )
                 return
+
+    def _fed_back(self, own: Sequence[cst.CSTNode], jitted: dict[int, str]) -> set[int]:
+        """The calls in the loop's own statements whose host value goes, in the same
+        iteration, into a call of host code whose results come back as inputs of a jitted
+        call of the loop: ``next_obs, reward, *_ = env.step(int(action))`` and then
+        ``policy(params, obs)`` after ``obs = next_obs``. The device needs the host's
+        answer to go on (a host environment or simulator), so the sync cannot be kept on
+        device and fetched later; only moving the host code onto the device removes it."""
+        assigns: list[cst.Assign] = []
+        for stmt in own:
+            if type(stmt) is cst.For:
+                continue
+            assigns.extend(n for n in walk(stmt, into_blocks=False) if type(n) is cst.Assign)
+        into_jitted: set[str] = set()
+        for stmt in own:
+            if type(stmt) is cst.For:
+                continue
+            for node in walk(stmt, into_blocks=False):
+                if type(node) is cst.Call and id(node) in jitted:
+                    for arg in node.args:
+                        into_jitted.update(n.value for n in walk(arg.value) if type(n) is cst.Name)
+        if not into_jitted:
+            return set()
+        # names whose value flows into a jitted call: through plain renames (``obs =
+        # next_obs`` makes ``next_obs`` one when ``obs`` is)
+        back = set(into_jitted)
+        for _ in range(2):
+            for node in assigns:
+                if type(node.value) is not cst.Name:
+                    continue
+                names = {n for t in node.targets for n in assigned_names(t.target) or []}
+                if names & back:
+                    back.add(node.value.value)
+        out: set[int] = set()
+        for node in assigns:
+            call = node.value
+            if type(call) is not cst.Call or id(call) in jitted or not self._host_code(call):
+                continue
+            results = {n for t in node.targets for n in assigned_names(t.target) or []}
+            if not results & back:
+                continue
+            # the host values given to it: conversions in its arguments, and conversions
+            # assigned to a name it is given (``a = int(action)`` then ``env.step(a)``)
+            given = {n.value for a in call.args for n in walk(a.value) if type(n) is cst.Name}
+            for arg in call.args:
+                out.update(id(n) for n in walk(arg.value) if type(n) is cst.Call)
+            for other in assigns:
+                names = {n for t in other.targets for n in assigned_names(t.target) or []}
+                if names & given and type(other.value) is cst.Call:
+                    out.add(id(other.value))
+        return out
+
+    def _host_code(self, call: cst.Call) -> bool:
+        """A call of code jaxlint does not know as JAX, NumPy or a builtin: a method of an
+        object (``env.step``) or a function it cannot see."""
+        qualname = self.model.call_name(call)
+        if qualname is None:
+            return True
+        return not qualname.startswith(("builtins.", "numpy.", "jax.", "math.", "logging."))
 
     def _implicit_read(
         self, test: cst.BaseExpression, produced: dict[str, str], jitted: dict[int, str]
