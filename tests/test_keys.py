@@ -1641,3 +1641,48 @@ def test_a_restore_keeps_none_of_its_templates_values(tmp_path) -> None:
         """
     )
     assert run_result(program) == [True, True, "raised"]
+
+
+@pytest.mark.parametrize(
+    "keep",
+    [
+        "blob = np.asarray(key)",  # ceridwen: a checkpoint keeps the key's bits
+        "np.save(path, key)",
+        "queue.appendleft(key)",  # pobax: a deque of sweep arguments
+        "keys.append(key)",
+    ],
+)
+def test_numpy_and_a_local_container_keep_a_key_without_drawing(keep: str) -> None:
+    """NumPy cannot draw from a JAX key (it converts or stores its bits), and a local
+    list, deque or set only keeps it: neither is a first use (fresh-2026-12k: ceridwen's
+    resumable nested sampler, pobax's sweep)."""
+    probe = Probe(
+        f"""
+        import collections
+        import jax
+        import numpy as np
+
+        def run(path):
+            key = jax.random.PRNGKey(0)
+            queue = collections.deque()
+            keys = []
+            {keep}
+            k1, k2 = jax.random.split(key)
+            return k1, k2, queue, keys
+        """
+    )
+    assert probe.reuses(False) == []
+
+
+def test_a_key_given_to_an_unknown_method_is_still_a_use() -> None:
+    probe = Probe(
+        """
+        import jax
+
+        def run(env):
+            key = jax.random.PRNGKey(0)
+            env.reset(key)
+            return jax.random.split(key)
+        """
+    )
+    assert probe.reuses(False) != []

@@ -76,6 +76,13 @@ could be keys); ``trace`` and ``eval_shape`` only on a transform's result writte
 place (``jax.jit(f).trace(key)``)."""
 
 
+_STORES = frozenset(
+    {"append", "appendleft", "extend", "extendleft", "insert", "add", "put", "put_nowait"}
+)
+"""Methods of a local container (a list, a deque, a set, a queue) that store their
+argument: a key kept there is drawn from, if ever, where it is read back."""
+
+
 class _CallWalker:
     """The call handlers of the key walk, mixed into ``key_walk._Walker``."""
 
@@ -208,6 +215,13 @@ class _CallWalker:
 
         if self._is_predicate(call):
             return None  # ``assert is_prng_key(key)``: a predicate does not sample
+        if (
+            func_kind is cst.Attribute
+            and func.attr.value in _STORES  # type: ignore[attr-defined]
+            and type(func.value) is cst.Name  # type: ignore[attr-defined]
+            and self.model.qualified_name(func.value) is None  # type: ignore[attr-defined]
+        ):
+            return None  # ``queue.appendleft(rng)``: a container keeps the key, draws nothing
         if self._haiku_transformed(call, args):
             return None
         if self._flax_rngs(call, args):

@@ -110,6 +110,7 @@ _NON_CONSUMING_PREFIXES = (
     "numpy.testing.",
     "chex.assert",
     "absl.logging.",
+    "numpy.",  # NumPy cannot draw from a JAX key: it converts or stores its bits
 )
 _NON_CONSUMING = (
     STATIC_CALLS
