@@ -1686,3 +1686,41 @@ def test_a_key_given_to_an_unknown_method_is_still_a_use() -> None:
         """
     )
     assert probe.reuses(False) != []
+
+
+@pytest.mark.parametrize(
+    ("loop", "reused"), [("range(2)", False), ("[1, 2]", False), ("range(n)", True)]
+)
+def test_a_loop_that_certainly_runs_rebinds_its_keys(loop: str, reused: bool) -> None:
+    """``for _ in range(2): key, subkey = split(key)`` runs at least once, so the
+    ``subkey`` drawn after it is not the one drawn before it (hamon's tests, 2 false
+    alarms of the fresh-2026-12k read that named a pair no run makes); over ``range(n)``
+    the loop may not run, and the pair may be real."""
+    probe = Probe(
+        f"""
+        import jax
+
+        def run(n):
+            key = jax.random.key(0)
+            key, subkey = jax.random.split(key)
+            w = jax.random.normal(subkey)
+            for _ in {loop}:
+                key, subkey = jax.random.split(key)
+            return w, jax.random.bernoulli(subkey)
+        """
+    )
+    assert bool(probe.reuses(False)) is reused, probe.reuses(False)
+
+
+def test_a_loop_that_certainly_runs_matches_jax() -> None:
+    pytest.importorskip("jax")
+    program = (
+        "import jax\n\n\ndef run(n):\n    key = jax.random.key(0)\n"
+        "    key, subkey = jax.random.split(key)\n    w = jax.random.normal(subkey)\n"
+        "    for _ in {loop}:\n        key, subkey = jax.random.split(key)\n"
+        "    return w, jax.random.bernoulli(subkey)\n\n\nrun(0)\n"
+    )
+    results = _run_under_checker(
+        {"literal": program.format(loop="range(2)"), "empty": program.format(loop="range(n)")}
+    )
+    assert results == {"literal": "ok", "empty": "KeyReuseError"}

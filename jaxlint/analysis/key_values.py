@@ -585,6 +585,25 @@ def _target_names(target: cst.BaseExpression) -> list[str]:
     return []
 
 
+def _runs_at_least_once(it: cst.BaseExpression, model: SemanticModel) -> bool:
+    """A ``for`` over ``range(N)`` with literal bounds that give at least one step, or
+    over a non-empty literal list or tuple: its body runs."""
+    if type(it) in (cst.List, cst.Tuple):
+        return bool(it.elements)  # type: ignore[attr-defined]
+    if type(it) is not cst.Call or model.call_name(it) != "builtins.range":
+        return False
+    ints = []
+    for arg in it.args:  # type: ignore[attr-defined]
+        if arg.keyword is not None or arg.star or type(arg.value) is not cst.Integer:
+            return False
+        ints.append(arg.value.evaluated_value)
+    if len(ints) == 1:
+        return ints[0] >= 1
+    if len(ints) == 2:
+        return ints[1] > ints[0]
+    return False
+
+
 def _repeats(iterable: cst.BaseExpression, model: SemanticModel) -> bool:
     """The loop may run its body more than once (not a literal of at most one element,
     not ``range(0)``/``range(1)``)."""

@@ -27,6 +27,7 @@ from jaxlint.analysis.key_values import (
     _literal_int,
     _Mark,
     _repeats,
+    _runs_at_least_once,
     _State,
     _stronger,
     _suite,
@@ -349,8 +350,9 @@ class _Walker(_CallWalker, _AttrWalker):
             self._eval(stmt.iter)
             element = self._element_of(stmt.iter, stmt.target)
             self._loop(
-                stmt, "loop", stmt.body, stmt.target, element, _repeats(stmt.iter, self.model)
-            )
+                stmt, "loop", stmt.body, stmt.target, element, _repeats(stmt.iter, self.model),
+                once=_runs_at_least_once(stmt.iter, self.model),
+            )  # fmt: skip
             if stmt.orelse is not None and self.state is not None:
                 self._block(_suite(stmt.orelse.body))
         elif kind is cst.While:
@@ -551,13 +553,15 @@ class _Walker(_CallWalker, _AttrWalker):
         element: Callable[[], KeyValue | None] | None,
         repeats: bool,
         test: cst.BaseExpression | None = None,
+        once: bool = False,
     ) -> None:
+        """``once``: the body certainly runs (``for _ in range(2)``), so no path skips it."""
         before = self.state
         if before is None:
             return
         loop = _Loop(stmt, how, (target,))
         self.loops.append(loop)
-        outs: list[_State] = [before]
+        outs: list[_State] = [] if once else [before]
         self.state = before.copy()
         passes = 2 if repeats else 1
         outer_generation = self.generation
