@@ -840,3 +840,38 @@ def test_a_failed_answer_about_callers_is_no_callers(tmp_path: Path, capsys, mon
     assert pkg.is_dir()
     found = check(tmp_path, "--no-cache", "-j", "1", ".", capsys=capsys, monkeypatch=monkeypatch)
     assert codes(found) == []  # and ``check`` saw exit 0 or 1: no rule failed
+
+
+@pytest.mark.parametrize(
+    "imports",
+    [
+        "from tests._x64_compat import enable_x64",
+        "try:\n    from jax import enable_x64\nexcept ImportError:\n"
+        "    from tests._x64_compat import enable_x64",
+        "try:\n    from jax import enable_x64 as _enable_x64\nexcept ImportError:\n"
+        "    from tests._x64_compat import enable_x64 as _enable_x64",
+    ],
+)
+def test_a_project_wrapper_named_enable_x64_scopes_x64_in_a_test(imports: str) -> None:
+    """rfx-fdtd's tests scope x64 with their own ``tests._x64_compat.enable_x64`` (absent
+    from the sdist), or with JAX's under a fallback import: 13 JAX603 false alarms of the
+    fresh-2026-12k read. The name says what the context manager does."""
+    from jaxlint.config import Settings
+    from jaxlint.engine import lint_text
+    from jaxlint.rules import all_rules
+
+    name = "_enable_x64" if "as _enable_x64" in imports else "enable_x64"
+    text = (
+        f"import jax.numpy as jnp\n{imports}\n\n\ndef test_sum():\n"
+        f"    with {name}():\n        x = jnp.ones(3, dtype=jnp.float64)\n    assert x.sum() == 3\n"
+    )
+    settings = Settings()
+    result = lint_text(text, "tests/test_sum.py", settings, settings.enabled_rules(all_rules()))
+    assert [d.code for d in result.diagnostics] == []
+    # the near miss: imported, never entered
+    bare = (
+        f"import jax.numpy as jnp\n{imports}\n\n\ndef test_sum():\n"
+        "    x = jnp.ones(3, dtype=jnp.float64)\n    assert x.sum() == 3\n"
+    )
+    result = lint_text(bare, "tests/test_sum.py", settings, settings.enabled_rules(all_rules()))
+    assert [d.code for d in result.diagnostics] == ["JAX603"]

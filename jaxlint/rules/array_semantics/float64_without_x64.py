@@ -176,8 +176,8 @@ never enables 64-bit mode: `jnp.float64(x)`, a float64 dtype (`jnp.float64`,
 
 A module enables x64, and the rule stays silent in it, when it calls
 `jax.config.update("jax_enable_x64", True)` (or with a value that is not a
-literal false), uses `jax.enable_x64(...)` other than as a bare statement (`with`,
-decorator, assigned), sets or reads the flag by name (`os.environ["JAX_ENABLE_X64"]`,
+literal false), uses `jax.enable_x64(...)` (or a project's own `enable_x64`) other
+than as a bare statement (`with`, decorator, assigned), sets or reads the flag by name (`os.environ["JAX_ENABLE_X64"]`,
 `jax.config.jax_enable_x64`, `jax.config.x64_enabled`, a `jax_enable_x64=` keyword),
 updates a config option whose name is not a literal, or parses JAX flags from the
 command line (`jax.config.parse_flags_with_absl()`). Reading the flag counts

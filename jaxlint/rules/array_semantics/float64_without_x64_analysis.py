@@ -21,6 +21,12 @@ _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", "builtins", "os", "sys", "typi
 """Roots of calls that are never the project's functions (asked about x64 for the rest)."""
 
 
+def _local_name(func: cst.BaseExpression) -> str:
+    """``enable_x64`` for a name bound to it in two ways (``try: from jax import
+    enable_x64 as _enable_x64`` / ``except ImportError:`` a project fallback)."""
+    return func.value.lstrip("_") if isinstance(func, cst.Name) else ""
+
+
 def _literal_false(expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Name):
         return expr.value == "False"
@@ -101,7 +107,11 @@ class X64Checks:
                             return True
                 elif qualname in _FLAG_PARSERS:
                     return True
-                elif qualname in _X64_CONTEXTS:
+                elif qualname in _X64_CONTEXTS or (
+                    # a project's own wrapper named for what it does (rfx-fdtd's
+                    # ``from tests._x64_compat import enable_x64``, then ``with enable_x64():``)
+                    (qualname or _local_name(node.func)).rsplit(".", 1)[-1] == "enable_x64"
+                ):
                     off = positional and _literal_false(positional[0])
                     if id(node) not in statements and not off:
                         return True
