@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from jaxlint.analysis.key_attrs import CONSTRUCTORS
-from jaxlint.analysis.methods import STATICMETHOD, decorated, targets
+from jaxlint.analysis.methods import STATICMETHOD, assigned_targets, decorated, self_name
 from jaxlint.analysis.project import FRAMEWORK_BASES
 from jaxlint.analysis.trace_values import annotation_parts
 from jaxlint.analysis.walk import descendants
@@ -65,27 +65,6 @@ def methods_of(cls: cst.ClassDef) -> dict[str, cst.FunctionDef]:
     return {s.name.value: s for s in body if type(s) is cst.FunctionDef}
 
 
-def _self_name(fn: cst.FunctionDef) -> str | None:
-    params = fn.params.posonly_params or fn.params.params
-    return params[0].name.value if params else None
-
-
-def _store_targets(fn: cst.CSTNode) -> set[int]:
-    """Ids of the attribute nodes that an assignment in ``fn`` writes."""
-    out: set[int] = set()
-    for node in descendants(fn):
-        kind = type(node)
-        if kind is cst.Assign:
-            found = [t.target for t in node.targets]  # type: ignore[attr-defined]
-        elif kind in (cst.AnnAssign, cst.AugAssign):
-            found = [node.target]  # type: ignore[attr-defined]
-        else:
-            continue
-        for target in found:
-            out.update(id(t) for t in targets(target))
-    return out
-
-
 def reads(
     model: SemanticModel, cls: cst.ClassDef, method: cst.FunctionDef
 ) -> dict[str, list[tuple[cst.Attribute, cst.FunctionDef]]]:
@@ -98,10 +77,10 @@ def reads(
     queue = [method]
     while queue:
         fn = queue.pop(0)
-        me = _self_name(fn)
+        me = self_name(fn)
         if me is None or decorated(model, fn, (STATICMETHOD,)):
             continue
-        stores = _store_targets(fn)
+        stores = {id(t) for t in assigned_targets(fn)}
         for node in descendants(fn.body):
             if (
                 type(node) is not cst.Attribute
@@ -126,25 +105,12 @@ def assignments(cls: cst.ClassDef) -> dict[str, list[tuple[cst.FunctionDef, cst.
     annotated ones too) in the methods of ``cls``, nested functions included."""
     out: dict[str, list[tuple[cst.FunctionDef, cst.CSTNode]]] = {}
     for fn in methods_of(cls).values():
-        me = _self_name(fn)
+        me = self_name(fn)
         if me is None:
             continue
-        for node in descendants(fn.body):
-            kind = type(node)
-            if kind is cst.Assign:
-                found = [t.target for t in node.targets]  # type: ignore[attr-defined]
-            elif kind in (cst.AnnAssign, cst.AugAssign):
-                found = [node.target]  # type: ignore[attr-defined]
-            else:
-                continue
-            for target in found:
-                for t in targets(target):
-                    if (
-                        type(t) is cst.Attribute
-                        and type(t.value) is cst.Name
-                        and t.value.value == me
-                    ):
-                        out.setdefault(t.attr.value, []).append((fn, t))
+        for t in assigned_targets(fn.body):
+            if type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == me:
+                out.setdefault(t.attr.value, []).append((fn, t))
     return out
 
 
@@ -154,7 +120,7 @@ def setup_only(cls: cst.ClassDef) -> frozenset[str]:
     methods = methods_of(cls)
     users: dict[str, set[str]] = {}
     for name, fn in methods.items():
-        me = _self_name(fn)
+        me = self_name(fn)
         for node in descendants(fn.body):
             if (
                 type(node) is cst.Attribute

@@ -16,7 +16,7 @@ import libcst as cst
 from jaxlint.analysis.walk import descendants
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from jaxlint.analysis.names import SemanticModel
 
@@ -121,11 +121,10 @@ def targets(target: cst.BaseExpression) -> list[cst.BaseExpression]:
     return [target]
 
 
-def assigned_self_attrs(cls: cst.ClassDef) -> frozenset[str]:
-    """The attributes some code of ``cls`` assigns as ``self.name = ...`` (or annotates
-    with a value, or augments)."""
-    names: set[str] = set()
-    for node in descendants(cls):
+def assigned_targets(root: cst.CSTNode) -> Iterator[cst.BaseExpression]:
+    """Every name, attribute and subscript that an assignment under ``root`` writes
+    (``=``, an annotation with a value or not, an augmented assignment), unpacked."""
+    for node in descendants(root):
         kind = type(node)
         if kind is cst.Assign:
             found = [t.target for t in node.targets]  # type: ignore[attr-defined]
@@ -134,8 +133,18 @@ def assigned_self_attrs(cls: cst.ClassDef) -> frozenset[str]:
         else:
             continue
         for target in found:
-            for t in targets(target):
-                attr = self_attr(t)
-                if attr is not None:
-                    names.add(attr)
-    return frozenset(names)
+            yield from targets(target)
+
+
+def self_name(fn: cst.FunctionDef) -> str | None:
+    """The first positional parameter of a method (``self``, ``cls``), if any."""
+    params = fn.params.posonly_params or fn.params.params
+    return params[0].name.value if params else None
+
+
+def assigned_self_attrs(cls: cst.ClassDef) -> frozenset[str]:
+    """The attributes some code of ``cls`` assigns as ``self.name = ...`` (or annotates
+    with a value, or augments)."""
+    names = {self_attr(t) for t in assigned_targets(cls)}
+    names.discard(None)
+    return frozenset(names)  # type: ignore[arg-type]

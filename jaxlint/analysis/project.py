@@ -802,25 +802,19 @@ class ProjectFacts:
             seen.add(current)
             located = self.project.index.locate(current)
             if located is None:
-                if current != qualname:
+                # ``import transformer`` beside a script: only the file's own imports
+                sibling = self._sibling(current) if current == qualname else None
+                if sibling is None:
                     return None
-                held = self._sibling(current)  # ``import transformer`` beside a script
+                summary, where, rest = sibling
+            else:
+                module, rest = located
+                if module == self.module.name:
+                    return None  # this module: its own analyses know it better
+                held = self._summary(module)
                 if held is None:
                     return None
-                summary, where, rest = held
-                name = rest[0]
-                target = summary.get("imports", {}).get(name)
-                if target:
-                    current = ".".join([target, *rest[1:]])
-                    continue
-                return summary, where, name, rest[1:]
-            module, rest = located
-            if module == self.module.name:
-                return None  # this module: its own analyses know it better
-            held = self._summary(module)
-            if held is None:
-                return None
-            summary, where = held
+                summary, where = held
             name = rest[0]
             target = summary.get("imports", {}).get(name)
             if target:

@@ -15,7 +15,7 @@ from jaxlint.analysis.bound_state import (
     setup_only,
 )
 from jaxlint.analysis.key_attrs import CONSTRUCTORS
-from jaxlint.analysis.methods import own_method
+from jaxlint.analysis.methods import own_method, self_name
 from jaxlint.analysis.walk import descendants
 from jaxlint.rules.base import Examples, Rule
 from jaxlint.rules.compilation.helpers import Queries, short
@@ -36,12 +36,8 @@ _ADVICE = {
 }
 
 
-def _first_param(fn: cst.FunctionDef) -> str | None:
-    params = fn.params.posonly_params or fn.params.params
-    return params[0].name.value if params else None
-
-
 class JitBoundMethodState(Queries, Rule):
+    _facts: dict[int, tuple[dict, frozenset[str]]] | None = None
     code = "JAX406"
     name = "jit-bound-method-state"
     message = "`{jit}` {what}; {advice}"
@@ -253,7 +249,7 @@ first trace saw.
         read = reads(model, cls, method)
         if not read:
             return
-        assigned = assignments(cls)
+        assigned = self._class_facts(cls)[0]
         jit = short(self.ctx.code(node), 40)
         stored = self._stored_as(node)
         if stored is not None:
@@ -303,6 +299,16 @@ first trace saw.
             advice=_ADVICE[framework],
         )
 
+    def _class_facts(self, cls: cst.ClassDef) -> tuple[dict, frozenset[str]]:
+        """A class's assignments and set-up helpers, once per class (a class may build
+        several jits of its methods)."""
+        if self._facts is None:
+            self._facts = {}  # a rule is made per file
+        found = self._facts.get(id(cls))
+        if found is None:
+            found = self._facts[id(cls)] = (assignments(cls), setup_only(cls))
+        return found
+
     def _computes_with(self, read: cst.Attribute) -> bool:
         """``self.model(x)``, ``self.model.apply(x)`` or ``f(self.model)``: the module's
         arrays take part in the computation (a field read alone compiles in none)."""
@@ -326,7 +332,7 @@ first trace saw.
                 continue
             for sub in descendants(parent.test):
                 if type(sub) is cst.Attribute and sub.attr.value == stored:
-                    if type(sub.value) is cst.Name and sub.value.value == _first_param(builder):
+                    if type(sub.value) is cst.Name and sub.value.value == self_name(builder):
                         return True
                 if type(sub) is cst.SimpleString and sub.evaluated_value == stored:
                     return True
@@ -361,7 +367,7 @@ first trace saw.
             type(target) is cst.Attribute
             and type(target.value) is cst.Name
             and within is not None
-            and target.value.value == _first_param(within)
+            and target.value.value == self_name(within)
         ):
             return target.attr.value
         return None
@@ -380,7 +386,7 @@ first trace saw.
         method (the first in the class) and its assignments of it."""
         if builder.name.value not in CONSTRUCTORS and not self._guarded(call, builder, stored):
             return None  # built on each call of a method: a later call builds it anew
-        setup = setup_only(cls)
+        setup = self._class_facts(cls)[1]
         rebuilders = {fn.name.value for fn, _ in assigned.get(stored, ())}
         methods = methods_of(cls)
         order = {id(fn): i for i, fn in enumerate(methods.values())}
