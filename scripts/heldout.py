@@ -360,6 +360,37 @@ FRESH_2026_12K: dict[str, tuple[str, str]] = {
     "jaddle": ("0.2.6", "first-order LP and convex solvers"),
 }
 
+# A twelfth fresh set, pinned on 2026-12-07 before any of its code was downloaded, linted or
+# read: 20 projects taken from the candidates heldout-fresh-k.md left for a later set,
+# application-style where possible (RL environments, samplers, simulations, optimisers,
+# training loops) and across domains, disjoint from every set above, from PINNED, from
+# mujoco-mjx and from every project whose code is named in docs/precision/. Chosen from the
+# package index's names, versions, upload dates, summaries, declared dependencies, authors,
+# home pages and sdist sizes only; latest non-prerelease sdist of each on the index that day
+# (docs/precision/heldout-fresh-l.md says which candidates were left out and why).
+FRESH_2026_12L: dict[str, tuple[str, str]] = {
+    "mapox": ("0.2.0", "multi-agent RL environments (partially observable grid worlds)"),
+    "gfnx": ("0.0.1", "GFlowNet environments and baselines"),
+    "lynnx": ("0.0.1.post1", "RL environments and algorithms (Flax NNX)"),
+    "rex-lib": ("0.0.12", "robotic RL environments (delays, graphs)"),
+    "nashbench": ("0.2.0", "imperfect-information games for Nash solvers"),
+    "bijx": ("1.3.2", "bijections and normalizing flows (NNX)"),
+    "ornax": ("0.1.0", "affine-invariant HMC and nested sampling"),
+    "laplax": ("0.0.2", "Laplace approximations"),
+    "bunobee": ("0.0.5", "time-series forecasting (NumPyro)"),
+    "inferix": ("0.1.10", "probabilistic inference interface (Equinox, BlackJAX)"),
+    "latticebmjax": ("1.0.1", "lattice Boltzmann fluid simulation"),
+    "abmax": ("0.0.8", "agent-based modelling"),
+    "jaxonomy": ("3.4.1", "hybrid dynamical-system simulation (block diagrams, ODE/DAE)"),
+    "ace-jax": ("0.4.1", "fitting ACE interatomic potentials"),
+    "slsqp-jax": ("0.21.1", "SLSQP constrained optimisation"),
+    "python-somax": ("1.0.1", "second-order optimisers (Optax)"),
+    "kozax": ("0.1.5", "genetic programming"),
+    "gradhpo": ("0.1.3", "gradient-based hyperparameter optimisation (bilevel)"),
+    "xax": ("0.4.4", "experiment and training framework"),
+    "nano-moe-jax": ("0.1.0", "mixture-of-experts language model training"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -441,6 +472,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12k",
         ROOT / "docs" / "precision" / "heldout-fresh-k.md",
         "_results-fresh-2026-12k",
+    ),
+    "fresh-2026-12l": HeldoutSet(
+        FRESH_2026_12L,
+        "jaxlint-heldout-fresh-2026-12l",
+        ROOT / "docs" / "precision" / "heldout-fresh-l.md",
+        "_results-fresh-2026-12l",
     ),
 }
 DEFAULT_SET = "original"
