@@ -177,21 +177,21 @@ def test_a_line_past_the_end_is_a_usage_error(tmp_path):
 
 
 def test_a_while_test_on_a_device_value_syncs_every_iteration(tmp_path):
-    """JAX102's INVALID ``invalid_while_test_reads_step_result`` (the finding is the
-    ``while`` line): the ``while`` test
+    """JAX102's VALID ``valid_while_test_reads_step_result`` (the loop's exit test, not
+    reported: the loop needs the answer to go on): the ``while`` test
     reads the state's temperature on the host on every iteration (and once more to
     stop), so the loop waits for each step whatever the body does; the body's reads of
     that step's results copy what is already computed."""
     example = (
         ROOT / "jaxlint" / "rules" / "host_device" / "host_sync_in_loop.examples"
-        / "invalid_while_test_reads_step_result.py"
+        / "valid_while_test_reads_step_result.py"
     )  # fmt: skip
-    code, report = run_main(syncs_probe.main, [spec(example, "run"), "--line", "26"], tmp_path)
+    code, report = run_main(syncs_probe.main, [spec(example, "run"), "--line", "27"], tmp_path)
     assert code == 0, report.get("error")
     line = report["line"]
     assert line["code"] == "while state.tempering_param < 1.0:"
     assert line["sync_every_run"] is True, line
     assert line["runs"] == line["runs_with_host_read"] == 9  # 8 steps to 1.0, and the exit
     by_line = {e["line"]: e for e in report["lines"]}
-    for body_line in (28, 29):  # the float, the copy of the particles
+    for body_line in (29, 30):  # the float, the copy of the particles
         assert by_line[body_line]["runs"] == by_line[body_line]["runs_with_host_read"] == 8

@@ -149,11 +149,21 @@ def _compares_modulo(test: cst.Comparison, op: type) -> bool:
     )
 
 
+def _equals_number(test: cst.Comparison) -> bool:
+    """``step == 1``, ``0 == epoch``: a counter equal to one number, on one iteration."""
+    comps = test.comparisons
+    if len(comps) != 1 or not isinstance(comps[0].operator, cst.Equal):
+        return False
+    sides = (test.left, comps[0].comparator)
+    return any(type(a) is cst.Name and type(b) is cst.Integer for a, b in (sides, sides[::-1]))
+
+
 def rare_test(test: cst.BaseExpression) -> bool:
     """True on one iteration in N: ``step % N == 0``, ``(i + 1) % N == 0``,
-    ``not step % N``, and ``step > 0 and step % N == 0``."""
+    ``not step % N``, ``step > 0 and step % N == 0``, and ``step % N == 0 or step ==
+    1`` (a counter equal to one number is true once)."""
     if type(test) is cst.Comparison:
-        return _compares_modulo(test, cst.Equal)
+        return _compares_modulo(test, cst.Equal) or _equals_number(test)
     if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         return _frequent_test(test.expression)
     if isinstance(test, cst.BooleanOperation):

@@ -115,6 +115,12 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_eval_pass_every_n_steps_or_first.py",
+        note="`if step % N == 0 or step == 1:`: a counter equal to one number is true once"
+        " (nano-moe-jax's eval pass)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_report_after_continue_guard.py",
         note="a report after `if (step + 1) % 250 != 0: continue`",
         runs=True,
@@ -167,6 +173,45 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_while_test_reads_step_result.py",
+        note="the `while` test needs the step's temperature to go on (jimgw's adaptive"
+        " tempering): the wait is the loop's own logic; the body's copies of that step's"
+        " results add none",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_break_test_reads_step_result.py",
+        note="an `if ...: break` convergence test needs the residual every step; logging the"
+        " same residual adds no sync",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_early_stopping_if_test.py",
+        note="an early-stopping test decides whether the loop goes on",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_while_condition_float.py",
+        note="a `while` condition on the loss decides whether the loop goes on",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_conversion_before_and_in_if_test.py",
+        note="`if bool(finished) and not pending: return` decides whether the loop goes on",
+    ),
+    EXAMPLES.valid(
+        "valid_patience_early_stop_through_host_value.py",
+        note="`float(loss)` feeds a patience counter whose test breaks the loop (bunobee's MAP"
+        " fit, ace-jax's L-BFGS acceptance, jaxonomy's Newton test: fresh-2026-12l)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_eval_loop_item_per_batch.py",
+        note="a pass over eval batches with fixed parameters: the iterations are independent,"
+        " a walk over data, not a chain of steps",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_exit_test_every_n_steps.py",
         note="the convergence test runs every 100 steps (`step % 100 == 0 and ...`)",
         runs=True,
@@ -179,41 +224,24 @@ INVALID_EXAMPLES = [
         note="a host call whose result never goes back to the device (a log line)",
     ),
     EXAMPLES.invalid(
-        "invalid_while_test_reads_step_result.py",
-        line=26,
-        count=1,
-        message_contains=(
-            "`state.tempering_param < 1.0` in `while state.tempering_param < 1.0` waits for"
-            " `adaptive_step`"
-        ),
-        note="the `while` test is the sync (jimgw's adaptive tempering); the body's copies of"
-        " that step's results add none and are not reported",
+        "invalid_nnx_step_updates_model_in_place.py",
+        line=22,
+        message_contains="`loss.item()` in `for batch in batches` waits for `train_step`",
+        note="an `nnx.jit` step updates the model it is given in place: a chain of steps"
+        " with nothing reassigned",
     ),
     EXAMPLES.invalid(
-        "invalid_break_test_reads_step_result.py",
-        line=19,
-        count=1,
-        message_contains="`residual < 1e-6` in `for _ in range(max_steps)` waits for `step`",
-        note="an `if ...: break` test takes a device value's truth every step; logging the same"
-        " residual adds no sync and is not reported",
+        "invalid_exit_test_reads_only_the_counter.py",
+        line=17,
+        message_contains="`float(loss)` in `for _ in range(n_iter)` waits for `step`",
+        note="the exit test reads a count the host already has: the history's per-step copy"
+        " could be fetched after the loop",
     ),
     EXAMPLES.invalid(
         "invalid_read_of_other_value_than_while_test.py",
         line=30,
         message_contains="waits for `spread_of`",
         note="the `while` test waits for `adaptive_step`, not for `spread_of`: a sync of its own",
-    ),
-    EXAMPLES.invalid(
-        "invalid_early_stopping_if_test.py",
-        line=14,
-        message_contains="`bool(jnp.abs(prev - loss) < 1e-6)`",
-        note="the test of an `if` runs on every iteration",
-    ),
-    EXAMPLES.invalid(
-        "invalid_while_condition_float.py",
-        line=11,
-        message_contains="in `while float(loss) > 1e-3`",
-        note="a `while` condition runs on every iteration",
     ),
     EXAMPLES.invalid(
         "invalid_history_append_loss_item.py",
@@ -271,18 +299,6 @@ INVALID_EXAMPLES = [
         message_contains="`float(loss)` in `for step in range(500)`",
     ),
     EXAMPLES.invalid(
-        "invalid_eval_loop_item_per_batch.py",
-        line=13,
-        note="`.item()` on each eval batch; nothing shows the pass is rare",
-        message_contains="in `for batch in eval_batches` waits for `eval_step`",
-    ),
-    EXAMPLES.invalid(
-        "invalid_conversion_before_and_in_if_test.py",
-        line=13,
-        note="the operand before `and` runs on every iteration",
-        message_contains="`bool(finished)` in `while True`",
-    ),
-    EXAMPLES.invalid(
         "invalid_short_inner_loop_in_long_run.py",
         line=16,
         note="50 steps per epoch, but the epochs are not bounded: still a sync per step",
@@ -305,8 +321,10 @@ class HostSyncInLoop(HostSyncInLoopChecks, Rule):
     docs = """\
 ## What it does
 Flags, in host code (outside any traced function), a Python `for` or `while` loop
-that calls a jitted function and, on every iteration, converts that call's result
-to a host value: `.item()`, `.tolist()`, `float()`/`int()`/`bool()`/`complex()`,
+of steps (a chain: a jitted call of the loop takes what a jitted call of the loop
+returned, as in `state, loss = train_step(state, batch)`, or an `nnx.jit` function
+updates the modules it is given in place) that calls a jitted function and, on every
+iteration, converts that call's result to a host value: `.item()`, `.tolist()`, `float()`/`int()`/`bool()`/`complex()`,
 `np.asarray`/`np.array` (any converting NumPy function), `jax.device_get`,
 `str()`/`repr()`/`format()`, an f-string field, or `print` of the array. A jitted
 function is one the module shows as such: `@jax.jit` (also `pjit`, `pmap`,
@@ -316,26 +334,37 @@ module of the project that module shows as jitted (the message then says where:
 ``waits for `train_step` (jitted at train/step.py:12)``; see "Project-wide
 analysis" in docs/design.md). The message names the loop, the conversion, the
 jitted function and the value it copies. The test of an `if` in the loop body
-(early stopping: `if bool(jnp.abs(prev - loss) < tol): break`) and a `while`
-condition (`while float(loss) > tol:`) run on every iteration and count; an `elif`
-test, the branches, and what follows `and`/`or` in an `if` test (`if not pending
-and bool(done):` is `if not pending: if bool(done):`) do not. A loop whose own
-exit test (the `while` test, an `if ...: break` or `return` test) reads a result of
-a jitted call on every iteration waits for that call on every step, whatever else it
-does, and that test is the sync the finding names: Python takes the truth value of a
-device array there (`while state.temperature < 1.0:` after `state = step(state)`,
-`if residual < tol: break`, `while not done:`), which waits for the call; checking it
-every N steps (`if i % 100 == 0 and residual < tol: break`) or running the loop on
-device (`lax.while_loop`) removes it, and that is the advice such a finding gives (the
-loop needs the answer to go on, so it cannot be kept on device and fetched later, the
-advice for a conversion in the body). A conversion of a result of that same call in
-the body (`float(state.temperature)` or `np.asarray(state.weights)` to log it) is a
-copy of what the test already waited for and is not reported on its own; a
-conversion of another jitted call's result in that loop is. Nor is a read of a
-result that the loop waits for explicitly on every iteration (`total =
-out[1].block_until_ready()`, or `jax.block_until_ready(out)`, to time each call): the
-author waits on purpose, and the read copies what is already there. An identity test
-(`while state is not None`) reads no value.
+runs on every iteration and counts; an `elif` test, the branches, and what follows
+`and`/`or` in an `if` test (`if not pending and bool(done):` is `if not pending: if
+bool(done):`) do not.
+
+A loop whose iterations are independent is not reported: Hessian columns, finite
+differences, chunks of a table, a pass over eval batches with fixed parameters
+(`for batch in eval_batches: total += eval_step(params, batch).item()`). It is a walk
+over data rather than a chain of steps: each iteration's sync costs a round trip, but
+nothing waits on the step before it. In the blind held-out reads recorded in
+docs/precision/ (69 JAX102 rows: 3 true, 17 false alarms, 49 debatable), the
+3 judged worth acting on were all per-step syncs in chains of training steps, and such
+walks were judged debatable or false alarms (until 2026-12-07 they were reported).
+
+A value that decides whether the loop goes on is not reported: the `while` test,
+the test of an `if` that leaves the loop (`break` or `return`), and a host value
+those tests read, directly or through the loop's assignments (`res = float(residual)`
+then `if res < tol: break`; `loss_val = float(loss)` feeding a patience counter whose
+test breaks the loop). The loop needs that answer on every iteration to go on: a
+convergence test, an early stop, an L-BFGS step's acceptance, an RL rollout's `while
+not done`. Such a loop does wait for the device on every step, but the advice to keep
+the value on device cannot be followed without changing when the loop stops. In the
+blind reads of fresh-2026-12e to fresh-2026-12l, every such finding was judged a false
+alarm or debatable, none worth acting on (until 2026-12-07 they were reported, with
+the advice to test every N steps). A conversion of a result of the same call in the body
+(`float(state.temperature)` or `np.asarray(state.weights)` to log it) copies what the
+test already waited for and is not reported either; a conversion of another jitted
+call's result in that loop is, and so is a per-step conversion whose value the exit
+test does not read (`if spent >= budget: break` beside `history.append(float(loss))`).
+Nor is a read of a result that the loop waits for explicitly on every iteration
+(`total = out[1].block_until_ready()`, or `jax.block_until_ready(out)`, to time each
+call): the author waits on purpose, and the read copies what is already there.
 
 
 **On by default** (a host sync per step is one of the red flags this linter exists
@@ -375,7 +404,8 @@ epoch, per report or needed once:
 - a conversion after the loop, under an `if` inside the loop, or after
   `if step % N != 0: continue`;
 - a loop that runs only every N steps: an evaluation pass over eval batches under
-  `if step % N == 0:` (also `(step + 1) % N == 0`, `not step % N`);
+  `if step % N == 0:` (also `(step + 1) % N == 0`, `not step % N`, and `step % N == 0
+  or step == 1`: a counter equal to one number is true on one iteration);
 - an epoch loop: a loop that also holds an inner loop calling a jitted function
   (the training steps), or that calls, on every iteration, a jitted function that
   loops itself (`update_epoch`, a `lax.scan` over the batches), so what it converts

@@ -9,5 +9,5 @@ def refine(x, tol):
             return (v + jnp.roll(v, 1)) / 2
 
         x = smooth(x)
-        if float(jnp.max(jnp.abs(x))) < tol:  # expect: JAX102
+        if float(jnp.max(jnp.abs(x))) < tol:  # the exit test: not reported (JAX102 docs)
             return x

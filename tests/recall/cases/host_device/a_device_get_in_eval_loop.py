@@ -10,6 +10,6 @@ def eval_step(w, x):
 def evaluate(w, batches):
     history = []
     for x in batches:
-        metrics = jax.device_get(eval_step(w, x))  # expect: JAX102
+        metrics = jax.device_get(eval_step(w, x))  # fixed params, independent batches: not a chain of steps (JAX102 docs)
         history.append(metrics["loss"])
     return history

@@ -11,7 +11,7 @@ def newton_update(x):
 x = jnp.array(1.5)
 for it in range(10_000):
     x, residual = newton_update(x)
-    converged = bool(residual <= 1e-7)  # expect: JAX102
+    converged = bool(residual <= 1e-7)  # the loop needs it to go on: not reported (JAX102 docs)
     if converged:
         print("converged after", it)
         break

@@ -11,6 +11,6 @@ def relax(grid):
 grid = jnp.zeros((8, 8)).at[0].set(1.0)
 change = jnp.inf
 sweeps = 0
-while sweeps < 500 and float(change) > 1e-4:  # expect: JAX102
+while sweeps < 500 and float(change) > 1e-4:  # the loop needs it to go on: not reported (JAX102 docs)
     grid, change = relax(grid)
     sweeps += 1

@@ -9,9 +9,9 @@ def step(w):
 
 
 def minimize(w, max_steps):
-    # the loop stops when the residual is small: the `if ...: break` test takes the
-    # truth value of a device array on every iteration (the finding's line); logging
-    # the same residual adds no sync of its own
+    # the loop stops when the residual is small: the `if ...: break` test needs the
+    # residual on every iteration to decide whether to go on; logging the same residual
+    # adds no sync of its own
     history = []
     for _ in range(max_steps):
         w, residual = step(w)

@@ -19,8 +19,9 @@ def adaptive_step(state):
 def run(particles):
     # adaptive tempering runs until the temperature reaches 1: the `while` test takes
     # the truth value of a device array on every iteration, so the loop waits for each
-    # step: that test is the sync (the finding's line). The schedule's `float` of that
-    # value, and the copy of the same step's particles, add no sync of their own
+    # step, but it needs that answer to go on: the wait is the loop's own logic, not a
+    # copy to keep on device. The schedule's `float` of that value, and the copy of the
+    # same step's particles, add no sync of their own
     state = SamplerState(jnp.asarray(0.0), particles)
     schedule, history = [], []
     while state.tempering_param < 1.0:
