@@ -78,7 +78,10 @@ To stay precise, the rule does not flag: logging of static values at trace time
 (`logging.info("compiling for %s", x.shape)` is a common, deliberate pattern);
 a `nonlocal` that belongs to a traced function and is set by a helper traced only
 because that function calls it (the name is made again on every trace, and set and read
-within it); write-only `global`/`nonlocal` counters (`n += 1`) and appending static values
+within it); a one-time flag, a global set to a constant and read only in `if` tests
+(`if _WARNED: return` ... `_WARNED = True` around a warning: set at the first trace, which
+is what "once" asks for; checked: two traces, one warning); write-only
+`global`/`nonlocal` counters (`n += 1`) and appending static values
 (shapes, names) to an outside list, which count or record traces on purpose (tests
 do this to check how often a function compiles); containers local to the traced
 function; `self.x = ...` in
@@ -185,6 +188,12 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
         EXAMPLES.valid(
             "valid_base_class_elsewhere_may_framework.py",
             note="a base class from elsewhere may be a framework module",
+        ),
+        EXAMPLES.valid(
+            "valid_warn_once_flag_set_at_trace.py",
+            note="a one-time warning's flag, set to a constant and read only in `if` tests: set"
+            " at the first trace, which is what once means",
+            runs=True,
         ),
         EXAMPLES.valid(
             "valid_global_assignment_host_code.py", note="global assignment in host code"

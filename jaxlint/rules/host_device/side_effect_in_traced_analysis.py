@@ -54,7 +54,7 @@ class AssignmentChecks:
                         "return the value from the traced function instead",
                         extra=", and the stored tracer escapes the trace",
                     )
-                elif _read_elsewhere(fn, target):
+                elif _read_elsewhere(fn, target) and not _once_flag(fn, target, value):
                     self._emit(
                         target,
                         owner,
@@ -160,6 +160,45 @@ def _guards_itself(stmt: cst.If, base: str) -> bool:
                     and t.attr.value in tested
                 ):
                     return True
+    return False
+
+
+def _once_flag(
+    fn: cst.FunctionDef | cst.Lambda, target: cst.Name, value: cst.BaseExpression
+) -> bool:
+    """``if _WARNED: return`` ... ``_WARNED = True``: a flag set to a constant and read only
+    in ``if`` tests, to do something once per process (a one-time warning). Under a trace
+    it is set when the function is first traced, which is what "once" asks for."""
+    if type(value) not in (cst.Name, cst.Integer, cst.SimpleString) or (
+        type(value) is cst.Name and value.value not in ("True", "False", "None")
+    ):
+        return False
+    tests = [n.test for n in walk(fn.body) if isinstance(n, (cst.If, cst.IfExp, cst.While))]
+    in_tests = {id(n) for test in tests for n in walk(test) if isinstance(n, cst.Name)}
+    reads = [
+        n
+        for n in walk(fn.body)
+        if isinstance(n, cst.Name) and n.value == target.value and id(n) in in_tests
+    ]
+    return bool(reads) and all(
+        id(n) in in_tests
+        for n in walk(fn.body)
+        if isinstance(n, cst.Name) and n.value == target.value and not _stored(fn, n)
+    )
+
+
+def _stored(fn: cst.FunctionDef | cst.Lambda, name: cst.Name) -> bool:
+    """``name`` is a target of an assignment or named by ``global``/``nonlocal`` in ``fn``."""
+    for node in walk(fn.body):
+        if isinstance(node, cst.Assign):
+            if any(n is name for t in node.targets for n in walk(t.target)):
+                return True
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
+            if node.target is name:
+                return True
+        elif isinstance(node, (cst.Global, cst.Nonlocal)):
+            if any(item.name is name for item in node.names):
+                return True
     return False
 
 
