@@ -454,6 +454,36 @@ _ARRAY_ANNOTATIONS = frozenset(
 _JAXTYPING = ("Float[", "Int[", "Bool[", "Shaped[", "Num[", "Real[", "Inexact[", "Integer[")
 
 
+def admits_array(annotation: cst.BaseExpression) -> bool:
+    """A union annotation one of whose alternatives is a JAX or NumPy array type
+    (``int | jax.Array | None``, ``Optional[jnp.ndarray]``, ``Union[float, ArrayLike]``):
+    the author says an array may come. Not an array inside a container or a callable
+    (``Sequence[Array]``, ``Callable[..., Array]``)."""
+    todo = [annotation]
+    while todo:
+        ann = todo.pop()
+        kind = type(ann)
+        if kind is cst.BinaryOperation and type(ann.operator) is cst.BitOr:  # type: ignore[attr-defined]
+            todo += [ann.left, ann.right]  # type: ignore[attr-defined]
+        elif kind is cst.Subscript:
+            base = ann.value  # type: ignore[attr-defined]
+            name = base.attr.value if type(base) is cst.Attribute else getattr(base, "value", "")
+            if name in ("Optional", "Union"):
+                todo += [
+                    el.slice.value  # type: ignore[attr-defined]
+                    for el in ann.slice  # type: ignore[attr-defined]
+                    if type(el.slice) is cst.Index
+                ]
+        elif kind is cst.Name and ann.value in _ARRAY_TYPES:  # type: ignore[attr-defined]
+            return True
+        elif kind is cst.Attribute and ann.attr.value in _ARRAY_TYPES:  # type: ignore[attr-defined]
+            return True
+    return False
+
+
+_ARRAY_TYPES = frozenset({"Array", "ArrayLike", "ndarray"})
+
+
 def _array_annotation(fn: cst.FunctionDef | cst.Lambda | None, name: str) -> bool:
     """The parameter is annotated as one array or scalar (not Optional, not a pytree)."""
     if fn is None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.trace_values import admits_array
 from jaxlint.diagnostics import Applicability
 from jaxlint.rules.base import Examples, Raises, Rule, short
 from jaxlint.rules.control_flow.helpers import (
@@ -157,6 +158,14 @@ reported by JAX202.
 Traced code includes what frameworks trace by contract (a Flax, Equinox or Haiku
 module's `__call__`, a function given to `hk.transform`, an optax `update`): traced
 whenever the user's training step is jitted, which the message says.
+
+Wherever it is, `x or default` (and `x and y`) on a parameter whose annotation admits
+an array (`steps: int | jax.Array | None`, `Optional[jnp.ndarray]`, `ArrayLike`) is
+reported: the author says an array may come, and under the caller's `jit` it is a
+tracer, whose truth value Python cannot take (`TracerBoolConversionError`, checked);
+test `x is not None` instead (optax's `microbatch` before be291068, a bug in the real-bug
+corpus this form was built from). An array in a container or a callable's type
+(`Sequence[Array]`, `Callable[..., Array]`) does not count.
 
 It stays silent on conditions known at trace time: shapes, `ndim`, `len()`,
 `dtype` tests, `x is None`, `isinstance`, static arguments (`static_argnums`,
@@ -348,6 +357,14 @@ JAX201.
             " (optax/contrib/momo.py before 47404ab6)",
         ),
         EXAMPLES.invalid(
+            "invalid_array_parameter_or_default.py",
+            line=7,
+            message_contains="its annotation `int | jax.Array | None` admits a `jax.Array`",
+            raises="TracerBoolConversionError",
+            note="`steps or default` on a parameter annotated to take an array (optax's"
+            " `microbatch` before be291068): the caller's `jit` makes it a tracer",
+        ),
+        EXAMPLES.invalid(
             "invalid_equinox_array_annotated_arguments_traced.py",
             line=9,
             message_contains="jitted by `equinox.filter_jit`",
@@ -392,6 +409,32 @@ JAX201.
         construct = "Python `and`" if isinstance(node.operator, cst.And) else "Python `or`"
         for leaf in truth_leaves(node.left):
             self._leaf(leaf, construct, "logical", None)
+        self._array_parameter_default(node, construct)
+
+    def _array_parameter_default(self, node: cst.BooleanOperation, construct: str) -> None:
+        """``n = steps or default`` where ``steps`` is a parameter annotated to take a
+        ``jax.Array`` (``int | jax.Array | None``): the author says an array may come,
+        and under the caller's ``jit`` it is a tracer, whose truth value Python cannot
+        take (optax's ``microbatch`` before be291068)."""
+        left = node.left
+        if type(left) is not cst.Name or not self.once(left):
+            return
+        found = self.ctx.model.lookup(left.value, self.ctx.model.scope_for(left))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "param":
+            return
+        param = found[1][0].node
+        annotation = getattr(param, "annotation", None)
+        if annotation is None or not admits_array(annotation.annotation):
+            return
+        text = " ".join(self.ctx.code(annotation.annotation).split())
+        self.report(
+            left,
+            construct=construct,
+            cond=left.value,
+            why=f"its annotation `{text}` admits a `jax.Array`, a tracer when the caller"
+            " jits (and an array of more than one element has no truth value either)",
+            advice=f"test `{left.value} is not None` instead",
+        )
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         if isinstance(node.operator, cst.Not):
