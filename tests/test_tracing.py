@@ -1673,3 +1673,48 @@ def test_later_rounds_walk_only_what_changed_and_give_every_value_of_a_full_roun
     defs = len(p.trace._defs)
     assert len(walked) > defs  # the case needs more than one round
     assert defs <= incremental_walks < len(walked)
+
+
+def test_a_function_a_factory_returns_is_traced_where_jitted_code_calls_it() -> None:
+    """``loss_fn = make_loss(scale)`` then ``loss_fn(w, x)`` in a jitted step calls the
+    ``loss`` that ``make_loss`` defines and returns: it is traced, its parameters too."""
+    p = Probe(
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def make_loss(scale):
+            def loss(w, x):
+                return scale * jnp.sum(w * x)
+            def unused(w):
+                return w
+            return loss
+
+        @jax.jit
+        def step(w, x):
+            loss_fn = make_loss(2.0)
+            return loss_fn(w, x)
+        """
+    )
+    loss = p.fn("loss")
+    assert loss is not None and loss.staging
+    assert p.level_of("w * x") is T
+    assert p.fn("unused") is None
+    assert p.fn("make_loss") is not None  # called from traced code, as before
+
+
+def test_a_factory_call_in_host_code_traces_nothing() -> None:
+    p = Probe(
+        """
+        import jax.numpy as jnp
+
+        def make_loss(scale):
+            def loss(w, x):
+                return scale * jnp.sum(w * x)
+            return loss
+
+        loss_fn = make_loss(2.0)
+        print(loss_fn(jnp.ones(2), jnp.ones(2)))
+        """
+    )
+    assert p.fn("loss") is None

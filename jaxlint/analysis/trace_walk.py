@@ -773,7 +773,8 @@ class _FunctionWalker:
             resolved = self.a._resolve_callable(func)
             if resolved is not None and type(resolved[0]) is cst.FunctionDef:
                 return resolved[0], False
-            return None
+            made = self.a.factory_product(func)
+            return (made, False) if made is not None else None
         if type(func) is cst.Attribute:
             # ``self.m(...)`` in a method, or ``Cls.m(...)`` for a class of this module
             # (a ``@staticmethod`` is given no ``self``: its first parameter is the

@@ -199,6 +199,8 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
         """``self.step = jax.jit(self._step)`` in a method: (class node, attr) -> transform."""
         self._calls: list[cst.Call] = []
         self._eager_calls: set[int] = set()
+        self._factory_products: dict[int, cst.FunctionDef | None] = {}
+        """Per name node: the nested function its factory call returns (``factory_product``)."""
         """Calls inside ``with jax.disable_jit():``: transforms and loop primitives there
         run their functions eagerly, so they trace nothing."""
         """Every call of the module, in event order."""
@@ -570,6 +572,50 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
             keywords = frozenset(a.keyword.value for a in expr.args if a.keyword is not None)
             return node, n + len(positional) - 1, kws | keywords
         return None
+
+    def factory_product(self, name: cst.Name) -> cst.FunctionDef | None:
+        """The function a factory of this module returns, for a name bound once to a call
+        of it: ``stats = make_stats(mesh)`` where ``make_stats`` defines ``def f(...)``
+        and returns ``f`` (on some path), so ``stats(...)`` calls that nested ``f``. Only
+        a function defined inside the factory: one defined elsewhere is resolved by
+        name where it is called."""
+        cached = self._factory_products.get(id(name))
+        if cached is not None or id(name) in self._factory_products:
+            return cached
+        self._factory_products[id(name)] = None
+        found = self.model.lookup(name.value, self.model.scope_for(name))
+        if found is None or len(found[1]) != 1 or found[1][0].kind != "assign":
+            return None
+        value = self.model.assigned.get(id(found[1][0].node))
+        if type(value) is not cst.Call or type(value.func) is not cst.Name:
+            return None
+        resolved = self._resolve_callable(value.func)
+        if resolved is None or type(resolved[0]) is not cst.FunctionDef:
+            return None
+        factory = resolved[0]
+        nested = {
+            stmt.name.value: stmt
+            for stmt in factory.body.body  # type: ignore[union-attr]
+            if type(stmt) is cst.FunctionDef
+        }
+        if not nested:
+            return None
+        product = None
+        for node in self.model.body_nodes(factory):
+            if type(node) is cst.Return and type(node.value) is cst.Name:
+                fn = nested.get(node.value.value)
+                if fn is not None and self._enclosing_def(node) is factory:
+                    product = fn
+                    break
+        self._factory_products[id(name)] = product
+        return product
+
+    def _enclosing_def(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        parents = self.model.parents
+        current = parents.get(id(node))
+        while current is not None and type(current) not in (cst.FunctionDef, cst.Lambda):
+            current = parents.get(id(current))
+        return current
 
     def _resolve_transformed(
         self, expr: cst.BaseExpression, depth: int = 0
