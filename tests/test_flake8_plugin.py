@@ -557,6 +557,7 @@ def test_add_options_extends_the_default_ignore_list() -> None:
         == [
             "JAX105",
             "JAX302",
+            "JAX306",
             "JAX602",
             "JAX704",
         ]
@@ -572,6 +573,7 @@ def test_add_options_with_flake8s_option_manager() -> None:
     assert manager.extended_default_ignore == [
         "JAX105",
         "JAX302",
+        "JAX306",
         "JAX602",
         "JAX704",
     ]

@@ -1493,7 +1493,7 @@ _WHERE_CASES = {
     # the first draw is read elsewhere, or the alternatives are equal: reported
     "also returned": (
         "z = random.normal(key, rate.shape)\n"
-        "return jnp.where(rate > 1.0, random.poisson(key, rate), rate + z), z",
+        "return jnp.where(rate > 1.0, random.exponential(key, rate.shape), rate + z), z",
         ["JAX301"],
     ),
     "read by the condition": (

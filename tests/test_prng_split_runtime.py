@@ -1,4 +1,4 @@
-"""Runtime truth for what JAX301 says of a key both drawn from and split: JAX's
+"""Runtime truth for what JAX301 and JAX306 say of a key both drawn from and split: JAX's
 key-reuse checker rejects it; where the sampler draws from the key itself, the draws of
 the split keys are not correlated with the draw (unlike two samplers on one key), and
 where the sampler splits its key itself (``permutation``, ``randint``, ``choice``, ...),
@@ -105,9 +105,10 @@ def test_a_draw_and_a_split_of_one_key_are_rejected_but_not_correlated() -> None
         # 100,000 keys: sampling noise of a correlation is about 0.003
         assert corr["split"] < 0.02, (impl, corr)
         assert corr["samplers"] > 0.9, (impl, corr)
-    settings = Settings(select=["JAX301"])
+    settings = Settings(select=["JAX301", "JAX306"])
     diags = lint_text(CODE, "sample.py", settings, settings.enabled_rules(all_rules())).diagnostics
-    assert [d.code for d in diags] == ["JAX301", "JAX301"]
+    # no shared bits: JAX306 (off by default); a function that may draw: JAX301
+    assert [d.code for d in diags] == ["JAX306", "JAX301"]
     assert "`jax_debug_key_reuse` rejects a key both drawn from and split" in diags[0].message
     assert "draws from the key itself, so on JAX 0.12 the split keys' draws are not correlated" in (
         diags[0].message
@@ -329,11 +330,11 @@ def test_which_samplers_split_their_key_as_measured() -> None:
 
 
 def test_the_message_says_what_the_split_shares_with_the_draw() -> None:
-    settings = Settings(select=["JAX301"])
+    settings = Settings(select=["JAX301", "JAX306"])
     diags = lint_text(
         DRAW_AND_SPLIT, "loader.py", settings, settings.enabled_rules(all_rules())
     ).diagnostics
-    assert len(diags) == 3
+    assert [d.code for d in diags] == ["JAX301", "JAX306", "JAX301"]
     permutation, choice_p, randint = diags
     for diag in (permutation, randint):
         assert "splits its key itself, so the split returns the keys it draws with" in (
@@ -361,10 +362,10 @@ def test_a_sampler_that_splits_and_one_that_draws_from_one_key() -> None:
     the checker, but ``permutation`` draws with keys it splits off, so the two are not
     correlated (measured above: ``permutation_and_normal``); in a test it is not
     reported, as a draw and a split are not."""
-    settings = Settings(select=["JAX301"])
+    settings = Settings(select=["JAX301", "JAX306"])
     rules = settings.enabled_rules(all_rules())
     diags = lint_text(PERMUTE_THEN_DRAW, "make.py", settings, rules).diagnostics
-    assert [d.code for d in diags] == ["JAX301"]
+    assert [d.code for d in diags] == ["JAX306"]
     assert "`jax.random.permutation` splits its key itself and `jax.random.normal` draws" in (
         diags[0].message
     )
@@ -414,9 +415,9 @@ def test_the_checker_is_named_only_for_the_keys_it_checks() -> None:
             return x, k1, k2
         """
     )
-    settings = Settings(select=["JAX301"])
+    settings = Settings(select=["JAX301", "JAX306"])
     diags = lint_text(code, "keys.py", settings, settings.enabled_rules(all_rules())).diagnostics
-    assert [d.code for d in diags] == ["JAX301", "JAX301"]
+    assert [d.code for d in diags] == ["JAX306", "JAX306"]
     assert "it does not check this raw `PRNGKey`" in diags[0].message
     assert "for a typed key (`jax.random.key`)" in diags[0].message
     assert "`jax_debug_key_reuse` rejects a key both drawn from and split (" in diags[1].message

@@ -23,6 +23,7 @@ EXPECTED = {
     "JAX303": "host-rng-in-traced",
     "JAX304": "constant-key-in-loop",
     "JAX305": "global-prng-key",
+    "JAX306": "prng-key-reuse-contract",
     "JAX401": "jit-in-loop",
     "JAX402": "jit-of-fresh-callable",
     "JAX403": "jit-method-self",

@@ -207,10 +207,13 @@ class _PurposeIndex:
                 sides = [node.left, *(c.comparator for c in node.comparisons)]  # type: ignore[attr-defined]
                 self.comparisons.append([_value_reads(side) for side in sides])
 
-    def results(self, call: cst.Call, hops: int | None = None) -> _Reach | None:
+    def results(
+        self, call: cst.Call, hops: int | None = None, stop: cst.Call | None = None
+    ) -> _Reach | None:
         """What ``call``'s result reaches through assignments: in statement order, or,
         with ``hops``, through at most that many assignments after the one holding the
-        call, in any order (a loop body wraps around)."""
+        call, in any order (a loop body wraps around). Not through the statement holding
+        ``stop`` (a ``where`` whose result is no longer the draw's alone)."""
         reach = _Reach(call)
         found = False
         for targets, names, calls in self.statements:
@@ -221,6 +224,8 @@ class _PurposeIndex:
                 reach.names |= targets
                 if hops is not None:
                     break
+            elif stop is not None and id(stop) in calls:
+                continue
             elif not reach.names.isdisjoint(names):
                 reach.names |= targets
         if not found:

@@ -122,6 +122,7 @@ from jaxlint.analysis.key_values import (
     _body_args,
     _code,
     _key_arg,
+    _target_names,
     is_key_name,
     key_factory,
     repeats,
@@ -340,33 +341,81 @@ class KeyAnalysis:
         so each position keeps one of them, never both: the second is made in one
         alternative and the first is made in the other, or is kept, through names, only
         there (``z = normal(key, s)`` then ``where(c, exponential_approx(key, ...), rate +
-        sqrt(rate) * z)``). The walk already treats two alternatives that are both calls
-        as branches (``key_calls._select``); this covers the others. Not when the two
-        draws are the same function with the same arguments: the alternatives are then
-        equal and the ``where`` selects nothing (``where(mask, noise, normal(key, s))`` is
-        ``noise``), which is not what the code says."""
+        sqrt(rate) * z)``), or both are kept, through names, each only in its own
+        alternative (``a = switch(i, fns, tree, key)``, ``b = tree + normal(key)``, then
+        ``out = lax.select(c, b, a)``; reading ``out`` afterwards reads the selection). The
+        walk already treats two alternatives that are both calls as branches
+        (``key_calls._select``); this covers the others. Not when the two draws are the
+        same function with the same arguments: the alternatives are then equal and the
+        ``where`` selects nothing (``where(mask, noise, normal(key, s))`` is ``noise``),
+        which is not what the code says."""
         first, second = reuse.first, reuse.second
         if first is second or reuse.how != "again" or self.draws_compared(reuse) == "same":
             return False
         other = self._other_alternative(second.call, reuse.fn)
-        if other is None:
-            return False
-        if self.model.inside(first.call, other):
-            return True
-        reach = self._purpose_index(reuse.fn).results(first.call)
-        if reach is None or not reach.names:
-            return False  # the first draw's result is not only assigned
+        if other is not None:
+            return self._kept_only_in(first.call, other, None, reuse.fn)
+        body = self._body(reuse.fn)
+        for select in body:
+            if (
+                type(select) is not cst.Call
+                or len(select.args) != 3
+                or any(a.keyword or a.star for a in select.args)
+                or self.model.call_name(select) not in SELECTS
+            ):
+                continue
+            a, b = select.args[1].value, select.args[2].value
+            for mine, theirs in ((a, b), (b, a)):
+                if self._kept_only_in(first.call, mine, select, reuse.fn) and self._kept_only_in(
+                    second.call, theirs, select, reuse.fn
+                ):
+                    return True
+        return False
+
+    def _body(self, fn: FunctionNode | None) -> list[cst.CSTNode]:
         model = self.model
-        body = (
-            model.body_nodes(reuse.fn)
-            if reuse.fn is not None
+        return (
+            model.body_nodes(fn)
+            if fn is not None
             else [n for n, entering in model.events if entering]
         )
-        for node in body:
+
+    def _kept_only_in(
+        self,
+        call: cst.Call,
+        alternative: cst.BaseExpression,
+        select: cst.Call | None,
+        fn: FunctionNode | None,
+    ) -> bool:
+        """``call`` is made in ``alternative``, or its result is only assigned, through
+        names, and read nowhere but there. With ``select`` (the ``where`` itself, when it
+        is the value of an assignment), a name that assignment binds again is, after it,
+        the selection's result, not the draw's."""
+        model = self.model
+        if model.inside(call, alternative):
+            return True
+        reach = self._purpose_index(fn).results(call, stop=select)
+        if reach is None or not reach.names:
+            return False  # the draw's result is not only assigned
+        holder = _statement_part(select, model.parents) if select is not None else None
+        selection = holder[1] if holder is not None and type(holder[1]) is cst.Assign else None
+        rebound: set[str] = set()
+        for node in self._body(fn):
+            if node is selection:
+                rebound = {
+                    n for t in selection.targets for n in _target_names(t.target)
+                } & reach.names
+                continue
             if type(node) is not cst.Name or node.value not in reach.names:
                 continue
-            if model.inside(node, other):
+            if model.inside(node, alternative):
                 continue
+            if selection is not None and model.inside(node, selection):
+                if any(model.inside(node, t) for t in selection.targets):
+                    continue  # bound by the selection, not read
+                return False  # read in the other alternative or the condition
+            if node.value in rebound:
+                continue  # the selection's result, bound to the draw's old name
             holder = _statement_part(node, model.parents)
             if holder is None:
                 return False

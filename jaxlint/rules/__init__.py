@@ -36,6 +36,7 @@ from jaxlint.rules.prng.global_prng_key import GlobalPrngKey
 from jaxlint.rules.prng.host_rng_in_traced import HostRngInTraced
 from jaxlint.rules.prng.legacy_prng_key import LegacyPrngKey
 from jaxlint.rules.prng.prng_key_reuse import PrngKeyReuse
+from jaxlint.rules.prng.prng_key_reuse_contract import PrngKeyReuseContract
 from jaxlint.rules.sharding.experimental_shard_map import ExperimentalShardMap
 from jaxlint.rules.sharding.legacy_mesh_context import LegacyMeshContext
 from jaxlint.rules.sharding.legacy_sharding_api import LegacyShardingApi
@@ -57,6 +58,7 @@ RULES: tuple[type[Rule], ...] = (
     HostRngInTraced,  # JAX303 host-rng-in-traced
     ConstantKeyInLoop,  # JAX304 constant-key-in-loop
     GlobalPrngKey,  # JAX305 global-prng-key
+    PrngKeyReuseContract,  # JAX306 prng-key-reuse-contract
     JitInLoop,  # JAX401 jit-in-loop
     JitOfFreshCallable,  # JAX402 jit-of-fresh-callable
     JitMethodSelf,  # JAX403 jit-method-self

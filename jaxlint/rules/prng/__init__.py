@@ -9,6 +9,7 @@ is traced. One module per rule:
 - JAX303 host-rng-in-traced (:mod:`.host_rng_in_traced`)
 - JAX304 constant-key-in-loop (:mod:`.constant_key_in_loop`)
 - JAX305 global-prng-key (:mod:`.global_prng_key`)
+- JAX306 prng-key-reuse-contract (:mod:`.prng_key_reuse_contract`)
 
 Shared: :mod:`.helpers` (text and position helpers) and :mod:`.key_hygiene` (VALID
 examples of correct key handling that several rules share).
@@ -21,6 +22,7 @@ from jaxlint.rules.prng.global_prng_key import GlobalPrngKey
 from jaxlint.rules.prng.host_rng_in_traced import HostRngInTraced
 from jaxlint.rules.prng.legacy_prng_key import LegacyPrngKey
 from jaxlint.rules.prng.prng_key_reuse import PrngKeyReuse
+from jaxlint.rules.prng.prng_key_reuse_contract import PrngKeyReuseContract
 
 __all__ = [
     "ConstantKeyInLoop",
@@ -28,4 +30,5 @@ __all__ = [
     "HostRngInTraced",
     "LegacyPrngKey",
     "PrngKeyReuse",
+    "PrngKeyReuseContract",
 ]

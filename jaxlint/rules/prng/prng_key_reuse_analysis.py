@@ -3,10 +3,13 @@ kept apart from its docs and examples (a mixin of the rule class)."""
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from jaxlint.analysis.keys import (
     CALL,
+    DRAWS_FROM_ITS_KEY,
     LOCAL,
     SPLIT,
     SPLITS_ITS_KEY,
@@ -80,8 +83,88 @@ def _by(use: Use, model: SemanticModel) -> str:
     return f"by `{use.by}`"
 
 
+_ON_PURPOSE = re.compile(
+    r"#.*\b(?:re-?us(?:e|es|ed|ing)\b|same (?:rng|key|seed|prng|subkey)\b"
+    r"|(?:on purpose|intentional(?:ly)?|deliberate(?:ly)?)\b)",
+    re.IGNORECASE,
+)
+"""A comment that says a key is used again on purpose: ``# same rng as events are
+mutually exclusive``, ``# NOTE: This is hacky because we reuse the seed``."""
+
+
+def _own_draws_only(use: Use) -> bool:
+    """A sampler that draws from the key itself (``normal``, ``uniform``...), or a
+    function of this file whose body only draws from the key with such samplers
+    (``generate_components(key)`` calling ``normal(key, ...)``): a ``split`` of the key
+    returns keys whose draws are not correlated with it (measured on JAX 0.12)."""
+    if use.draws_from_key:
+        return True
+    return (
+        use.kind in (CALL, LOCAL)
+        and use.through is None
+        and bool(use.draws)
+        and all(d in DRAWS_FROM_ITS_KEY for d in use.draws)
+    )
+
+
 class PrngKeyReuseChecks:
     """The analysis behind :class:`PrngKeyReuse`."""
+
+    def _findings(self) -> list[Reuse]:
+        """The reuses JAX301 and JAX306 report between them: definite, not deliberate
+        (compared, aligned, an inverse pair, exclusive alternatives, commented), and
+        within the test-code policy."""
+        keys = self.ctx.keys
+        out = []
+        for reuse in keys.reuses:
+            if (
+                not reuse.definite
+                or keys.compared(reuse)
+                or keys.aligned(reuse)
+                or keys.inverse_pair(reuse)
+                or keys.exclusive(reuse)
+            ):
+                continue
+            if self._test_code(reuse) and not self._reported_in_tests(reuse):
+                continue
+            if self._commented_on_purpose(reuse) or "dummy" in self._name(reuse).lower():
+                continue  # the author says so, or names the key a placeholder
+            out.append(reuse)
+        return out
+
+    def _contract_only(self, reuse: Reuse) -> bool:
+        """The pair breaks JAX's contract (a key used once) but no value shares random
+        bits with another on JAX 0.12 (measured: tests/test_prng_split_runtime.py): a key
+        drawn from by a sampler that draws from the key itself (``normal``, ``uniform``,
+        ``bernoulli``...) and split, by ``split`` or by a sampler that splits its key
+        itself (``randint``, ``choice``, ``permutation``), with every key the split made
+        used. JAX306 reports these; JAX301 the pairs whose values share bits."""
+        first, second = reuse.first, reuse.second
+        if reuse.how == "stored-split":
+            return _own_draws_only(first) and self._split_key_unused(reuse) is None
+        if reuse.how != "again":
+            return False
+        if SPLIT in (first.qualname, second.qualname):
+            draw = second if first.qualname == SPLIT else first
+            return _own_draws_only(draw) and self._split_key_unused(reuse) is None
+        return self.ctx.keys.draws_compared(reuse) == "other" and reuse.split_and_own_draw
+
+    def _commented_on_purpose(self, reuse: Reuse) -> bool:
+        """A comment in the paragraph of either use (its line and the lines above it up
+        to a blank line, at most 30) says the key is used again on purpose: the author
+        knows, and says why (``# Use the same rng as events are mutually exclusive``
+        above a run of draws)."""
+        from jaxlint.engine import split_lines  # the engine imports the rules
+
+        text = split_lines(self.ctx.text)
+        for use in (reuse.first, reuse.second):
+            at = line(self, use.arg if use.arg is not None else use.call) - 1
+            for row in range(at, max(-1, at - 30), -1):
+                if row >= len(text) or not text[row].strip():
+                    break
+                if "#" in text[row] and _ON_PURPOSE.search(text[row]):
+                    return True
+        return False
 
     def _test_code(self, reuse: Reuse) -> bool:
         return self.ctx.is_test_file or self.ctx.keys.in_test_function(reuse.fn)
@@ -96,6 +179,11 @@ class PrngKeyReuseChecks:
         iteration then repeats the same "random" case."""
         if reuse.how == "attr":
             return False  # each test builds its object (``setUp``) and runs once
+        fn = reuse.fn
+        if type(fn) is cst.FunctionDef and any(
+            p.name.value == "doctest_namespace" for p in fn.params.params
+        ):
+            return False  # a doctest fixture: example values for the docs, not test inputs
         if reuse.second.through is not None:
             return False  # handed on to the code under test, which the file cannot see
         if reuse.how == "loop" and _repeats_one_case(reuse, self.ctx.model):
@@ -270,6 +358,16 @@ class PrngKeyReuseChecks:
             )
         if relation == "other":
             return "both draws come from the same random bits, so they are correlated"
+        if SPLIT in (reuse.first.qualname, reuse.second.qualname):
+            draw = reuse.second if reuse.first.qualname == SPLIT else reuse.first
+            if _own_draws_only(draw):  # a function of this file that draws from the key
+                samplers = ", ".join(f"`{d.rsplit('.', 1)[-1]}`" for d in sorted(draw.draws))
+                return (
+                    f"{_rejects(reuse, 'a key both drawn from and split')} (`{draw.by}`"
+                    f" draws from the key itself, with {samplers}, so on JAX 0.12 the split"
+                    " keys' draws are not correlated with it, but JAX promises independence"
+                    " only to keys used once)"
+                )
         model = self.ctx.model
         if _passes_on(reuse.first, model) or _passes_on(reuse.second, model):
             return (

@@ -10,8 +10,8 @@ class Agent:
 
     def act(self, obs):
         noise = jax.random.normal(self.rng, obs.shape)
-        idx = jax.random.randint(self.rng, (), 0, obs.shape[0])
-        return obs + noise, idx
+        scale = jax.random.uniform(self.rng, obs.shape)
+        return obs + noise * scale
 
 
 Agent(0).act(jnp.zeros(3))
