@@ -97,7 +97,9 @@ Flags a PRNG key used twice where no value shares random bits with another on th
 installed JAX: a key drawn from by a sampler that draws from the key itself
 (`normal`, `uniform`, `bernoulli`, `categorical`...) and also split, by
 `jax.random.split` or by a sampler that splits its key itself (`randint`, `choice`
-without `p=`, `permutation`, `gamma`...), every key the split made being used. The
+without `p=`, `permutation`, `gamma`...), every key the split made being used; also a
+function of the file whose body only draws from the key with such samplers
+(`noise = make_noise(key)` then `key, sub = split(key)`). The
 commonest form is a loop that draws from its key and then splits it for the next
 step (`action = categorical(key, logits)`, then `key, _ = split(key)`).
 
@@ -114,8 +116,8 @@ bits that are not correlated with a draw from the key itself (measured for every
 PRNG implementation: tests/test_prng_split_runtime.py), so the pair breaks JAX's
 contract (a key is used once; `jax_debug_key_reuse` raises `KeyReuseError`) without
 changing what the program computes today. On two blind held-out reads these findings
-were judged right but not worth acting on, every one (10 of 10 in fresh-2026-12k and
-fresh-2026-12l: "hygiene, no shared bits on 0.12"). Select it (`--select JAX306`, or
+were judged right but not worth acting on, every one (10 of 10 sampled rows in
+fresh-2026-12k and fresh-2026-12l: "hygiene, no shared bits on 0.12"). Select it (`--select JAX306`, or
 `extend-select = ["JAX306"]`) to keep code clean under `jax_debug_key_reuse`, or when
 code must stay right on a future JAX whose samplers split differently. Until
 2026-12-07 JAX301 reported these.
