@@ -298,9 +298,10 @@ def step(x):
     return x + 1
 
 
-def loop(xs):
-    for x in xs:
-        print(float(b.double(x)))
+def loop(x, n):
+    for _ in range(n):
+        x = b.double(x)
+        print(float(x))
 """
 
 CYCLE_B = """import jax
@@ -313,9 +314,10 @@ def double(x):
     return x * 2
 
 
-def loop(xs):
-    for x in xs:
-        print(float(a.step(x)))
+def loop(x, n):
+    for _ in range(n):
+        x = a.step(x)
+        print(float(x))
 """
 
 
@@ -334,8 +336,8 @@ def test_no_second_sweep_when_a_file_linted_again_keeps_its_summary(
     real = project_order.answers_changed
     monkeypatch.setattr(project_order, "answers_changed", lambda *a: checked.append(1) or real(*a))
     found, _, again = run(tmp_path, monkeypatch, capsys, "--no-cache", "-j", "1")
-    assert ("pkg/a.py", 13, "JAX102") in found
-    assert ("pkg/b.py", 13, "JAX102") in found
+    assert ("pkg/a.py", 14, "JAX102") in found
+    assert ("pkg/b.py", 14, "JAX102") in found
     assert again == 1
     assert len(checked) == 3  # ``__init__.py``, ``a`` and ``b``: one sweep
 

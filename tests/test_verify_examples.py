@@ -71,6 +71,8 @@ def test_jax102_verify_lines_count_a_sync_per_step():
         "invalid_read_of_other_value_than_while_test.py": ("confirmed", "syncs"),
         # the exit test reads a counter; the history's float is a sync of its own
         "invalid_exit_test_reads_only_the_counter.py": ("confirmed", "syncs"),
+        # an nnx.jit step updates the model in place: a chain of steps
+        "invalid_nnx_step_updates_model_in_place.py": ("confirmed", "syncs"),
     }
     (method,) = [r for r in results if r["example"] == "invalid_return_state.py"]
     assert "FactoryNotFound" in method["why"] and "on every run of the line" in method["why"]

@@ -12,7 +12,7 @@ loader``): a cost paid once per iteration of the first is paid a few dozen times
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import libcst as cst
 
@@ -201,6 +201,61 @@ def if_ends_with(stmt: cst.CSTNode, kind: type[cst.BaseSmallStatement]) -> bool:
 def skips_unless_every_n(stmt: cst.CSTNode) -> bool:
     """``if step % N != 0: continue``: what follows in the loop runs every N steps."""
     return if_ends_with(stmt, cst.Continue) and _frequent_test(stmt.test)  # type: ignore[attr-defined]
+
+
+def leaves_loop(block: Sequence[cst.BaseStatement]) -> bool:
+    """A block that leaves the loop around it on some path: a ``break`` or ``return`` in
+    it, or in an ``if``, ``with`` or ``try`` within it (not in an inner loop or function)."""
+    for stmt in block:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            if any(isinstance(small, (cst.Break, cst.Return)) for small in stmt.body):
+                return True
+        elif isinstance(stmt, cst.If):
+            if leaves_loop(stmt.body.body) or (  # type: ignore[arg-type]
+                stmt.orelse is not None
+                and leaves_loop(
+                    [stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body
+                )  # type: ignore[list-item, arg-type]
+            ):
+                return True
+        elif isinstance(stmt, (cst.With, cst.Try, cst.TryStar)):
+            if leaves_loop(stmt.body.body):  # type: ignore[arg-type]
+                return True
+    return False
+
+
+def exit_decisions(loop: cst.For | cst.While) -> list[cst.BaseExpression]:
+    """The tests that decide whether the loop goes on: a ``while`` test, and the test
+    of an ``if`` whose branches leave the loop (``break`` or ``return``), at any depth
+    of ``if``, ``with`` and ``try`` in the body, except under an ``if`` that runs one
+    iteration in N (``if i % 100 == 0 and res < tol: break`` reads its value every N
+    steps)."""
+    out: list[cst.BaseExpression] = []
+    if isinstance(loop, cst.While):
+        out.append(loop.test)
+
+    def add(block: Sequence[cst.BaseStatement]) -> None:
+        for stmt in block:
+            if isinstance(stmt, (cst.With, cst.Try, cst.TryStar)):
+                add(stmt.body.body)  # type: ignore[arg-type]
+                for handler in getattr(stmt, "handlers", ()):
+                    add(handler.body.body)
+            elif isinstance(stmt, cst.If):
+                if rare_test(stmt.test):
+                    continue
+                branches: list[Sequence[cst.BaseStatement]] = [stmt.body.body]  # type: ignore[list-item]
+                orelse = stmt.orelse
+                if isinstance(orelse, cst.Else):
+                    branches.append(orelse.body.body)  # type: ignore[arg-type]
+                if any(leaves_loop(branch) for branch in branches):
+                    out.append(stmt.test)
+                for branch in branches:
+                    add(branch)
+                if isinstance(orelse, cst.If):
+                    add([orelse])
+
+    add(loop.body.body)  # type: ignore[arg-type]
+    return out
 
 
 # -- a function that runs many steps itself --------------------------------------------

@@ -46,6 +46,11 @@ _ADVICE = {
 # stays under 400 lines: tests/test_rule_examples.py).
 VALID_EXAMPLES = [
     EXAMPLES.valid(
+        "valid_array_parameter_is_none_default.py",
+        note="`steps if steps is not None else default`: an identity test reads no value",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_try_catches_tracer_bool_error.py",
         note="a `try` that catches the tracer's error tests at runtime whether it is one",
         runs=True,

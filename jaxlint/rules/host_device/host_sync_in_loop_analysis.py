@@ -12,8 +12,8 @@ from jaxlint.analysis.testcode import is_benchmark_function, is_test_function
 from jaxlint.analysis.transforms import ARRAY_MODULES, STAGING, STATIC_ATTRIBUTES
 from jaxlint.analysis.trips import (
     SHORT_LOOP,
+    exit_decisions,
     if_ends_with,
-    rare_test,
     runs_steps,
     skips_unless_every_n,
     trip_count,
@@ -102,27 +102,6 @@ def _waited_on(model: SemanticModel, node: cst.CSTNode) -> cst.BaseExpression | 
     if model.call_name(node) == "jax.block_until_ready" and node.args and not node.args[0].star:
         return node.args[0].value
     return None
-
-
-def _leaves(block: Sequence[cst.BaseStatement]) -> bool:
-    """A block that leaves the loop around it on some path: a ``break`` or ``return`` in
-    it, or in an ``if``, ``with`` or ``try`` within it (not in an inner loop or function)."""
-    for stmt in block:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            if any(isinstance(small, (cst.Break, cst.Return)) for small in stmt.body):
-                return True
-        elif isinstance(stmt, cst.If):
-            if _leaves(stmt.body.body) or (  # type: ignore[arg-type]
-                stmt.orelse is not None
-                and _leaves(
-                    [stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body
-                )  # type: ignore[list-item, arg-type]
-            ):
-                return True
-        elif isinstance(stmt, (cst.With, cst.Try, cst.TryStar)):
-            if _leaves(stmt.body.body):  # type: ignore[arg-type]
-                return True
-    return False
 
 
 def _raises_only(stmt: cst.CSTNode) -> bool:
@@ -354,7 +333,7 @@ class HostSyncInLoopChecks(Shared):
                         for target in targets:
                             for name in assigned_names(target) or []:
                                 produced[name] = source
-        decisions = self._decisions(loop)
+        decisions = exit_decisions(loop)
         # the jitted callees whose results decide whether the loop goes on (its ``while``
         # test, an ``if ...: break`` or ``return`` test, or a host value those tests read:
         # ``res = float(residual)`` then ``if res < tol: break``, or a patience counter
@@ -486,7 +465,7 @@ class HostSyncInLoopChecks(Shared):
         each iteration's sync costs one round trip, and the blind reads judged none of
         them worth acting on (fresh-2026-12l: 8 debatable, 2 false alarms)."""
         code = self.ctx.code
-        results: set[str] = set()
+        assigns: list[tuple[cst.CSTNode, list[cst.BaseExpression]]] = []
         for stmt in own:
             if type(stmt) is cst.For:
                 continue
@@ -494,13 +473,31 @@ class HostSyncInLoopChecks(Shared):
                 if type(node) not in (cst.Assign, cst.AugAssign, cst.AnnAssign):
                     continue
                 value = node.value  # type: ignore[attr-defined]
-                if value is None or not any(id(n) in jitted for n in walk(value)):
+                if value is None:
                     continue
                 targets = (
                     [t.target for t in node.targets]  # type: ignore[attr-defined]
                     if type(node) is cst.Assign
                     else [node.target]  # type: ignore[attr-defined]
                 )
+                assigns.append((value, targets))
+
+        def reads(expr: cst.CSTNode) -> bool:
+            for part in walk(expr):
+                if type(part) is cst.Name and part.value in results:
+                    return True
+                if type(part) is cst.Attribute and " ".join(code(part).split()) in results:
+                    return True
+            return False
+
+        # what the loop's jitted calls return, and what is assigned from that in the loop
+        # (``out = run(x)`` then ``x = out[0]``)
+        results: set[str] = set()
+        for _ in range(3):
+            before = len(results)
+            for value, targets in assigns:
+                if not any(id(n) in jitted for n in walk(value)) and not reads(value):
+                    continue
                 todo = list(targets)
                 while todo:  # names and attribute paths; not a store into a container
                     target = todo.pop()
@@ -512,6 +509,8 @@ class HostSyncInLoopChecks(Shared):
                         todo.extend(el.value for el in target.elements)  # type: ignore[attr-defined]
                     elif type(target) is cst.StarredElement:
                         todo.append(target.value)  # type: ignore[attr-defined]
+            if len(results) == before:
+                break
         for stmt in own:
             if type(stmt) is cst.For:
                 continue
@@ -520,12 +519,8 @@ class HostSyncInLoopChecks(Shared):
                     continue
                 if self._updates_in_place(node):
                     return True
-                for arg in node.args:
-                    for part in walk(arg.value):
-                        if type(part) is cst.Name and part.value in results:
-                            return True
-                        if type(part) is cst.Attribute and " ".join(code(part).split()) in results:
-                            return True
+                if any(reads(arg.value) for arg in node.args):
+                    return True
         return False
 
     def _updates_in_place(self, call: cst.Call) -> bool:
@@ -591,39 +586,6 @@ class HostSyncInLoopChecks(Shared):
         if qualname is None:
             return True
         return not qualname.startswith(("builtins.", "numpy.", "jax.", "math.", "logging."))
-
-    def _decisions(self, loop: cst.For | cst.While) -> list[cst.BaseExpression]:
-        """The tests that decide whether the loop goes on: a ``while`` test, and the test
-        of an ``if`` whose branches leave the loop (``break`` or ``return``), at any depth
-        of ``if``, ``with`` and ``try`` in the body, except under an ``if`` that runs one
-        iteration in N (``if i % 100 == 0 and res < tol: break`` reads its value every N
-        steps)."""
-        out: list[cst.BaseExpression] = []
-        if isinstance(loop, cst.While):
-            out.append(loop.test)
-
-        def add(block: Sequence[cst.BaseStatement]) -> None:
-            for stmt in block:
-                if isinstance(stmt, (cst.With, cst.Try, cst.TryStar)):
-                    add(stmt.body.body)  # type: ignore[arg-type]
-                    for handler in getattr(stmt, "handlers", ()):
-                        add(handler.body.body)
-                elif isinstance(stmt, cst.If):
-                    if rare_test(stmt.test):
-                        continue
-                    branches: list[Sequence[cst.BaseStatement]] = [stmt.body.body]  # type: ignore[list-item]
-                    orelse = stmt.orelse
-                    if isinstance(orelse, cst.Else):
-                        branches.append(orelse.body.body)  # type: ignore[arg-type]
-                    if any(_leaves(branch) for branch in branches):
-                        out.append(stmt.test)
-                    for branch in branches:
-                        add(branch)
-                    if isinstance(orelse, cst.If):
-                        add([orelse])
-
-        add(loop.body.body)  # type: ignore[arg-type]
-        return out
 
     def _is_jitted_call(self, call: cst.Call) -> bool:
         trace = self.ctx.trace

@@ -7,5 +7,7 @@ def step(w):
     return w * 0.5
 
 
+w = jnp.ones(2)
 for i in range(500):
-    print(jax.jit(step)(jnp.ones(2)) + 1)
+    w = step(w)
+    print(jax.jit(step)(w) + 1)
