@@ -112,9 +112,11 @@ method in the file is on an object built right there with its own key
 reported.
 
 Deliberate reuse is not reported, in any file: a pair that a comment in the paragraph of
-either use (its line and the lines above it, up to a blank line) says is meant (`# same rng as ...`, `#
-we reuse the seed`, `# same key on purpose`: the words `reuse`, `same key`/`rng`/`seed`,
-`on purpose`, `intentional`, `deliberate`); a key its name calls a placeholder
+either use (its line and the lines above it, up to a blank line) says is meant, with
+a word of reuse (`reuse`, `same key`/`rng`/`seed`) and one of intent (`as`, `because`,
+`since`, `on purpose`, `intentionally`, `deliberately`, `by design`, `hacky`...):
+`# Use the same rng as events are mutually exclusive`, `# hacky because we reuse the
+seed` (not `# the same key again: b == a`, which names the bug); a key its name calls a placeholder
 (`dummy_key`, kozax's warm-up that traces both jitted functions with one key and
 throws the results away); two uses whose results are
 compared against each other (what the first returns reaches one side of

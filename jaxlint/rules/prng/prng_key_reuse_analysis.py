@@ -83,13 +83,18 @@ def _by(use: Use, model: SemanticModel) -> str:
     return f"by `{use.by}`"
 
 
-_ON_PURPOSE = re.compile(
-    r"#.*\b(?:re-?us(?:e|es|ed|ing)\b|same (?:rng|key|seed|prng|subkey)\b"
-    r"|(?:on purpose|intentional(?:ly)?|deliberate(?:ly)?)\b)",
+_REUSE_WORDS = re.compile(
+    r"\b(?:re-?us(?:e|es|ed|ing)|same (?:rng|key|seed|prng|subkey))\b", re.IGNORECASE
+)
+_INTENT_WORDS = re.compile(
+    r"\b(?:as|because|since|so that|on purpose|intentional(?:ly)?|deliberate(?:ly)?"
+    r"|by design|hacky|fine|safe|reproducib\w*)\b",
     re.IGNORECASE,
 )
-"""A comment that says a key is used again on purpose: ``# same rng as events are
-mutually exclusive``, ``# NOTE: This is hacky because we reuse the seed``."""
+"""A comment that says a key is used again and why (``# Use the same rng as events are
+mutually exclusive``, ``# NOTE: This is hacky because we reuse the seed``): both a word of
+reuse and a word of intent, so that ``# the same key again: b == a``, which names the
+bug, does not silence it."""
 
 
 def _own_draws_only(use: Use) -> bool:
@@ -162,7 +167,8 @@ class PrngKeyReuseChecks:
             for row in range(at, max(-1, at - 30), -1):
                 if row >= len(text) or not text[row].strip():
                     break
-                if "#" in text[row] and _ON_PURPOSE.search(text[row]):
+                comment = text[row].partition("#")[2]
+                if comment and _REUSE_WORDS.search(comment) and _INTENT_WORDS.search(comment):
                     return True
         return False
 

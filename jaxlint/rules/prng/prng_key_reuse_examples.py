@@ -297,6 +297,13 @@ VALID_EXAMPLES = [
 ]
 INVALID_EXAMPLES = [
     EXAMPLES.invalid(
+        "invalid_comment_names_the_bug.py",
+        line=8,
+        message_contains="the same function with the same arguments",
+        raises="KeyReuseError",
+        note="a comment that names the reuse without saying it is meant does not silence it",
+    ),
+    EXAMPLES.invalid(
         "invalid_self_rng_two_draws_in_one_method.py",
         line=13,
         column=36,
