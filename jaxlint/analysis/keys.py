@@ -196,6 +196,8 @@ class KeyAnalysis:
         self._class_of: dict[int, cst.ClassDef] = {}
         self._loop_bodies: dict[int, tuple[str, cst.Call]] = {}
         self._module_facts = _OwnFacts()
+        self._select_calls: dict[int, list[cst.Call]] = {}
+        """Per function (``id``): its ``where``/``select`` calls (``_selects``)."""
         self._own_facts: dict[int, _OwnFacts] = {}
         """Per function (``id``): what its own nodes say, gathered by ``_collect``."""
         self._codes: dict[int, str] = {}
@@ -355,15 +357,7 @@ class KeyAnalysis:
         other = self._other_alternative(second.call, reuse.fn)
         if other is not None:
             return self._kept_only_in(first.call, other, None, reuse.fn)
-        body = self._body(reuse.fn)
-        for select in body:
-            if (
-                type(select) is not cst.Call
-                or len(select.args) != 3
-                or any(a.keyword or a.star for a in select.args)
-                or self.model.call_name(select) not in SELECTS
-            ):
-                continue
+        for select in self._selects(reuse.fn):
             a, b = select.args[1].value, select.args[2].value
             for mine, theirs in ((a, b), (b, a)):
                 if self._kept_only_in(first.call, mine, select, reuse.fn) and self._kept_only_in(
@@ -371,6 +365,21 @@ class KeyAnalysis:
                 ):
                     return True
         return False
+
+    def _selects(self, fn: FunctionNode | None) -> list[cst.Call]:
+        """The ``where(c, a, b)``/``lax.select`` calls of a function's body (all
+        positional), found once per function."""
+        got = self._select_calls.get(id(fn))
+        if got is None:
+            got = self._select_calls[id(fn)] = [
+                node
+                for node in self._body(fn)
+                if type(node) is cst.Call
+                and len(node.args) == 3
+                and not any(a.keyword or a.star for a in node.args)
+                and self.model.call_name(node) in SELECTS
+            ]
+        return got
 
     def _body(self, fn: FunctionNode | None) -> list[cst.CSTNode]:
         model = self.model
