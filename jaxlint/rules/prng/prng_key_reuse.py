@@ -237,10 +237,4 @@ probe attributes to JAX301. In your own code: `jax.config.update("jax_debug_key_
     INVALID = INVALID_EXAMPLES
 
     def visit_Module(self, node: cst.Module) -> None:
-        text = self.ctx.text
-        if "random" not in text and "rng" not in text:
-            return
-        for reuse in self._findings():
-            if self._contract_only(reuse):
-                continue  # JAX306 prng-key-reuse-contract
-            self.report(reuse.second.arg, key=self._name(reuse), detail=self._detail(reuse))
+        self._report_reuses(contract=False)

@@ -137,6 +137,16 @@ class PrngKeyReuseChecks:
             out.append(reuse)
         return out
 
+    def _report_reuses(self, contract: bool) -> None:
+        """Report the reuses of :meth:`_findings` that share no bits (``contract``,
+        JAX306) or the others (JAX301)."""
+        text = self.ctx.text
+        if "random" not in text and "rng" not in text:
+            return
+        for reuse in self._findings():
+            if self._contract_only(reuse) == contract:
+                self.report(reuse.second.arg, key=self._name(reuse), detail=self._detail(reuse))
+
     def _contract_only(self, reuse: Reuse) -> bool:
         """The pair breaks JAX's contract (a key used once) but no value shares random
         bits with another on JAX 0.12 (measured: tests/test_prng_split_runtime.py): a key
@@ -161,7 +171,9 @@ class PrngKeyReuseChecks:
         above a run of draws)."""
         from jaxlint.engine import split_lines  # the engine imports the rules
 
-        text = split_lines(self.ctx.text)
+        text = self.__dict__.get("_lines")
+        if text is None:
+            text = self.__dict__["_lines"] = split_lines(self.ctx.text)
         for use in (reuse.first, reuse.second):
             at = line(self, use.arg if use.arg is not None else use.call) - 1
             for row in range(at, max(-1, at - 30), -1):

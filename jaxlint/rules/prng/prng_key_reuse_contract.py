@@ -162,9 +162,4 @@ JAX's checker switched on: a typed key (`jax.random.key`) used this way raises
     INVALID = INVALID_EXAMPLES
 
     def visit_Module(self, node: cst.Module) -> None:
-        text = self.ctx.text
-        if "random" not in text and "rng" not in text:
-            return
-        for reuse in self._findings():
-            if self._contract_only(reuse):
-                self.report(reuse.second.arg, key=self._name(reuse), detail=self._detail(reuse))
+        self._report_reuses(contract=True)
