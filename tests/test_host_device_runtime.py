@@ -409,3 +409,31 @@ def test_a_transform_a_test_expects_to_raise_is_not_reported_and_does_raise(
     )  # fmt: skip
     assert "1 failed, 1 passed" in proc.stdout, proc.stdout[-2000:]
     assert "TracerArrayConversionError" in proc.stdout
+
+
+def test_jax104_a_one_time_flag_set_at_trace_warns_once() -> None:
+    """JAX104's VALID ``valid_warn_once_flag_set_at_trace``: two traces (two shapes) of the
+    jitted function, one warning; and the rule is silent on it."""
+    from jax_support import run_result
+
+    from jaxlint.config import Settings
+    from jaxlint.engine import lint_text
+    from jaxlint.rules import find_rule
+
+    example = (
+        Path(__file__).resolve().parent.parent / "jaxlint" / "rules" / "host_device"
+        / "side_effect_in_traced.examples" / "valid_warn_once_flag_set_at_trace.py"
+    )  # fmt: skip
+    code = example.read_text(encoding="utf-8")
+    program = (
+        "import json, warnings\n"
+        "with warnings.catch_warnings(record=True) as seen:\n"
+        "    warnings.simplefilter('always')\n"
+        + textwrap.indent(code.replace("from __future__ import annotations\n", ""), "    ")
+        + "\nprint('RESULT ' + json.dumps({'warnings': len([w for w in seen"
+        " if 'rows' in str(w.message)]), 'traces': total._cache_size()}))\n"
+    )
+    assert run_result(program) == {"warnings": 1, "traces": 2}
+    rule = find_rule("JAX104")
+    assert rule is not None
+    assert lint_text(code, "once.py", Settings(), [rule]).diagnostics == []

@@ -173,33 +173,23 @@ def _once_flag(
         type(value) is cst.Name and value.value not in ("True", "False", "None")
     ):
         return False
-    tests = [n.test for n in walk(fn.body) if isinstance(n, (cst.If, cst.IfExp, cst.While))]
-    in_tests = {id(n) for test in tests for n in walk(test) if isinstance(n, cst.Name)}
-    reads = [
-        n
-        for n in walk(fn.body)
-        if isinstance(n, cst.Name) and n.value == target.value and id(n) in in_tests
-    ]
-    return bool(reads) and all(
-        id(n) in in_tests
-        for n in walk(fn.body)
-        if isinstance(n, cst.Name) and n.value == target.value and not _stored(fn, n)
-    )
-
-
-def _stored(fn: cst.FunctionDef | cst.Lambda, name: cst.Name) -> bool:
-    """``name`` is a target of an assignment or named by ``global``/``nonlocal`` in ``fn``."""
+    in_tests: set[int] = set()
+    stored: set[int] = set()
+    named: list[cst.Name] = []
     for node in walk(fn.body):
-        if isinstance(node, cst.Assign):
-            if any(n is name for t in node.targets for n in walk(t.target)):
-                return True
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
-            if node.target is name:
-                return True
-        elif isinstance(node, (cst.Global, cst.Nonlocal)):
-            if any(item.name is name for item in node.names):
-                return True
-    return False
+        kind = type(node)
+        if kind in (cst.If, cst.IfExp, cst.While):
+            in_tests.update(id(n) for n in walk(node.test) if type(n) is cst.Name)  # type: ignore[attr-defined]
+        elif kind is cst.Assign:
+            stored.update(id(n) for t in node.targets for n in walk(t.target))  # type: ignore[attr-defined]
+        elif kind in (cst.AugAssign, cst.AnnAssign):
+            stored.add(id(node.target))  # type: ignore[attr-defined]
+        elif kind in (cst.Global, cst.Nonlocal):
+            stored.update(id(item.name) for item in node.names)  # type: ignore[attr-defined]
+        elif kind is cst.Name and node.value == target.value:  # type: ignore[attr-defined]
+            named.append(node)  # type: ignore[arg-type]
+    reads = [n for n in named if id(n) not in stored]
+    return bool(reads) and all(id(n) in in_tests for n in reads)
 
 
 def _read_elsewhere(fn: cst.FunctionDef | cst.Lambda, target: cst.Name) -> bool:
