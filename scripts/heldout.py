@@ -391,6 +391,39 @@ FRESH_2026_12L: dict[str, tuple[str, str]] = {
     "nano-moe-jax": ("0.1.0", "mixture-of-experts language model training"),
 }
 
+# A thirteenth fresh set, pinned on 2026-12-07 (late) before any of its code was downloaded,
+# linted or read: 20 projects, ten of them among the thirteen heldout-fresh-l.md looked up and
+# left out and ten new ones from the package index (2025-2026 packages whose name or summary
+# names JAX or a JAX library), application-style where possible (RL environments, samplers,
+# simulations, optimisers, training loops), disjoint from every set above, from PINNED, from
+# mujoco-mjx and from every project whose code is named in docs/precision/ (and from projects
+# of the same authors). Chosen from the package index's names, versions, upload dates,
+# summaries, declared dependencies, authors, home pages and sdist sizes only; latest
+# non-prerelease sdist of each on the index that day (docs/precision/heldout-fresh-m.md says
+# which candidates were left out and why).
+FRESH_2026_12M: dict[str, tuple[str, str]] = {
+    "safenax": ("0.5.2", "constrained RL environments (gymnax interface)"),
+    "orbitalgym": ("0.1.0", "RL and bandit decision-making in orbital scenarios"),
+    "envrax": ("0.1.10", "RL environment API and wrappers"),
+    "qenvs": ("0.3.2", "quantum control environments for RL"),
+    "tachys": ("0.1.6", "neural quantum states (variational Monte Carlo)"),
+    "pygfmc": ("0.1.1", "Green's function Monte Carlo (quantum lattice models)"),
+    "smcs": ("0.2.0", "sequential Monte Carlo for time series"),
+    "sklearn-contrib-bde": ("1.0.2", "Bayesian deep ensembles (MCMC sampling)"),
+    "jflows": ("0.6.0", "normalizing flows and Boltzmann generators"),
+    "setu-sbi": ("0.1.0", "simulation-based inference"),
+    "blayers": ("0.3.8", "Bayesian layers (NumPyro)"),
+    "circulax": ("0.2.5", "differentiable circuit simulation"),
+    "morphix": ("0.0.1", "trainable morphogenesis simulation"),
+    "septal": ("0.2.0", "SQP nonlinear programming"),
+    "mpax": ("0.2.4", "LP and QP solvers (mathematical programming)"),
+    "mutax": ("0.5.5", "evolutionary optimisation"),
+    "hyperoptax": ("0.2.0", "hyperparameter tuning"),
+    "fabricpc": ("0.6.0", "predictive coding networks (training)"),
+    "hinkypunk": ("0.1.1", "training framework (Lightning-like)"),
+    "aetherlm": ("0.1.0", "TPU language-model training library"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -478,6 +511,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12l",
         ROOT / "docs" / "precision" / "heldout-fresh-l.md",
         "_results-fresh-2026-12l",
+    ),
+    "fresh-2026-12m": HeldoutSet(
+        FRESH_2026_12M,
+        "jaxlint-heldout-fresh-2026-12m",
+        ROOT / "docs" / "precision" / "heldout-fresh-m.md",
+        "_results-fresh-2026-12m",
     ),
 }
 DEFAULT_SET = "original"
