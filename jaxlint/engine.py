@@ -852,14 +852,13 @@ def _materialize(v: Violation, positions, importer: _ImportPlacer) -> Fix | str:
                 # that starts a line): the new text, made from the tree, would lose them
                 return _DROPS
             rng: CodeRange = positions[op.node]
+            start = Position(rng.start.line, rng.start.column + 1)
             end = Position(rng.end.line, rng.end.column + 1)
-            if (
-                not op.text
-                and isinstance(op.node, cst.SimpleStatementLine)
-                and not rng.start.column
-            ):
-                end = Position(rng.end.line + 1, 1)  # a whole line deleted: its newline too
-            edits.append(Edit(Position(rng.start.line, rng.start.column + 1), end, op.text))
+            if not op.text and isinstance(op.node, cst.SimpleStatementLine):
+                # a whole line deleted: its indentation (all that comes before a line of
+                # statements on its row) and its newline too
+                start, end = Position(rng.start.line, 1), Position(rng.end.line + 1, 1)
+            edits.append(Edit(start, end, op.text))
         elif isinstance(op, RequireImport):
             edit = importer.edit_for(op.module)
             if edit is not None:

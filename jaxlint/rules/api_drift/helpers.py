@@ -697,9 +697,23 @@ class DriftBase(VersionGuards):
                 rest.append(op)
         return [self._replace_statement(node, statements), *rest]
 
+    def _alone_in_block(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+        """The line of ``node`` when ``node`` is alone on it (no comment) in an indented
+        block with other statements: the line can go, the block keeps a statement."""
+        parents = self.model.parents
+        line = parents.get(id(node))
+        if type(line) is not cst.SimpleStatementLine or len(line.body) != 1:
+            return None
+        if line.trailing_whitespace.comment is not None:
+            return None
+        block = parents.get(id(line))
+        if type(block) is not cst.IndentedBlock or len(block.body) < 2:
+            return None
+        return line
+
     def _replace_statement(self, node: cst.CSTNode, statements: list[str]) -> ReplaceNode:
         if not statements:
-            line = self._alone_at_top.get(id(node))
+            line = self._alone_at_top.get(id(node)) or self._alone_in_block(node)
             if line is not None:
                 return ReplaceNode(line, "")  # leaves an empty line
             return ReplaceNode(node, "pass")

@@ -56,8 +56,9 @@ AttributeError`, `hasattr` of another name) still skips every branch. The `else`
 for an older JAX and skipped, its body checked; so is the right side of
 `hasattr(jax, "name") and ...`. After an `if` without `else` whose body returns
 (or raises) and whose test is true on the target JAX (`if jax_version >= (0, 4, 36):
-return ...`, or a feature test `if hasattr(obj, "name"): return ...`), the rest of
-the block is the older JAX's path and is skipped too.
+return ...`, or a feature test `if hasattr(obj, "name"): return ...`, also on a JAX name the
+table does not list as removed: `if hasattr(jax, "enable_x64"): return ...`), the
+rest of the block is the older JAX's path and is skipped too.
 
 ## Why is this bad
 The code fails on the target JAX: `AttributeError: module 'jax' has no attribute
@@ -209,6 +210,12 @@ removal version the flagged line raises as soon as it runs.
             " the rest of the block never runs (kfac-jax `parallel.py`)",
         ),
         EXAMPLES.valid(
+            "valid_early_return_hasattr_jax.py",
+            runs=True,
+            note="after `if hasattr(jax, 'enable_x64'): return ...` (feature detection of a"
+            " name not gone), the rest of the block is the older JAX's path (qenvs' tests)",
+        ),
+        EXAMPLES.valid(
             "valid_nnx_state_split_traced_pytree.py",
             note="`state.split(nnx.Param, ...)` on a `flax.nnx.State` (a traced pytree, not a"
             " JAX array): its own method, neither reported nor rewritten to `jnp.split`",
@@ -266,6 +273,12 @@ removal version the flagged line raises as soon as it runs.
         EXAMPLES.invalid("invalid_jax_import_jit_tree_leaves_tl.py", count=2, raises="ImportError"),
         EXAMPLES.invalid("invalid_return_j_tree_leaves_t_j.py", count=2),
         EXAMPLES.invalid("invalid_pass.py"),
+        EXAMPLES.invalid(
+            "invalid_removed_import_in_function_body.py",
+            line=5,
+            note="the import's line goes, indentation and all, where the block keeps"
+            " another statement (no `pass` left behind)",
+        ),
         EXAMPLES.invalid("invalid_mapper_jax_tree_transpose.py"),
         EXAMPLES.invalid("invalid_return_tree_unflatten_td_t.py"),
         EXAMPLES.invalid(
