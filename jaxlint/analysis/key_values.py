@@ -231,6 +231,11 @@ class KeyValue:
     consumes that element of its caller's array, not the whole array."""
     split_element: bool = False
     """It stands for key ``i`` of ``split(key, n)[i]`` (one value per key and index)."""
+    parent: KeyValue | None = None
+    """For an element at a constant index (``keys[0]``, or ``k0`` of ``k0, k1 = keys``):
+    the array of keys it belongs to."""
+    elements: dict[int, KeyValue] = field(default_factory=dict)
+    """For an array of keys: its elements taken at constant indexes, by index."""
     uses: list[Use] = field(default_factory=list)
     """Every consumption recorded on it, on any path."""
 
@@ -329,6 +334,12 @@ class Reuse:
     body: cst.FunctionDef | cst.Lambda | None = None
     fn: cst.FunctionDef | cst.Lambda | None = None
     """The function whose body holds both uses (``None``: the module body)."""
+    array: KeyValue | None = None
+    """``value`` is an element of this array of keys, and one of the two uses consumes the
+    whole array one key at a time (``jax.vmap(f)(keys)``, ``lax.map``, ``lax.scan``'s
+    ``xs``): that use draws from ``value`` too."""
+    mapped_first: bool = False
+    """With ``array``: the first use is the one that maps over the array."""
 
     @property
     def definite(self) -> bool:

@@ -37,6 +37,9 @@ from jaxlint.analysis.key_values import (
 from jaxlint.analysis.trace_values import _params
 from jaxlint.analysis.walk import descendants
 
+_MAPS = frozenset({"jax.vmap", "jax.pmap", "equinox.filter_vmap", "equinox.filter_pmap"})
+"""Transforms that call the function once per element of a mapped argument's first axis."""
+
 if TYPE_CHECKING:
     from jaxlint.analysis.key_values import FunctionNode
     from jaxlint.analysis.keys import KeyAnalysis
@@ -195,6 +198,9 @@ class _Walker(_CallWalker, _AttrWalker):
                     else parent.outer_path
                 ),
             )
+            if isinstance(index, int):
+                val.parent = parent
+                parent.elements[index] = val
             self.memo[key] = val
         return val
 
@@ -309,6 +315,8 @@ class _Walker(_CallWalker, _AttrWalker):
                 self.a.report(Reuse(val, use, use, "body", call, self.fn, self.fn))
             if val.where == "global" and self.fn is not None and name not in self.global_decl:
                 self.a.global_uses.append((use, val, self.fn))
+        if not use.weak and (val.parent is not None or val.elements):
+            self._element_overlap(val, use)
         mark = st.consumed.get(val)
         if mark is not None and mark.needs and _contradicts(mark.needs, st.facts):
             mark = None  # consumed only on paths that cannot lead here
@@ -328,6 +336,68 @@ class _Walker(_CallWalker, _AttrWalker):
             return
         if mark is None and not use.weak:
             st.consumed[val] = _Mark(use, None, frozenset(st.facts.items()))
+
+    def _live_mark(self, val: KeyValue) -> _Mark | None:
+        """How ``val`` was consumed on the paths that reach here, if it was."""
+        st = self.state
+        mark = st.consumed.get(val) if st is not None else None
+        if mark is None or (mark.needs and _contradicts(mark.needs, st.facts)):
+            return None  # not consumed, or only on paths that cannot lead here
+        if mark.maybe_depth is not None and self.depth > mark.maybe_depth:
+            return None
+        return mark
+
+    def _element_overlap(self, val: KeyValue, use: Use) -> None:
+        """An element of an array of keys (``keys[0]``) consumed on its own and the whole
+        array consumed one key at a time (``jax.vmap(f)(keys)``): the mapped call for that
+        element draws from the same key (checked on JAX 0.12: ``vmap(normal)(keys)[0] ==
+        normal(keys[0])``, and ``jax_debug_key_reuse`` raises)."""
+        parent = val.parent
+        if parent is not None:
+            mark = self._live_mark(parent)
+            if mark is not None and not mark.use.weak and self._maps_each_key(mark.use):
+                self.a.report(
+                    Reuse(val, mark.use, use, "again", fn=self.fn, array=parent, mapped_first=True)
+                )
+            return
+        if not self._maps_each_key(use):
+            return
+        for element in val.elements.values():
+            mark = self._live_mark(element)
+            if mark is not None and not mark.use.weak:
+                self.a.report(Reuse(element, mark.use, use, "again", fn=self.fn, array=val))
+                return
+
+    def _maps_each_key(self, use: Use) -> bool:
+        """``use`` hands its key array to a call that maps over its first axis: an argument
+        of ``jax.vmap(f)``/``jax.pmap(f)``/``equinox.filter_vmap(f)`` whose ``in_axes`` is
+        ``0`` (the default), ``lax.map``'s ``xs`` or ``lax.scan``'s ``xs``."""
+        call, arg = use.call, use.arg
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        keyword = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        qn = self.model.call_name(call)
+        if qn == "jax.lax.map":
+            return (positional[1:2] or [keyword.get("xs")])[0] is arg
+        if qn == "jax.lax.scan":
+            return (positional[2:3] or [keyword.get("xs")])[0] is arg
+        func = call.func
+        if type(func) is not cst.Call or self.model.call_name(func) not in _MAPS:
+            return False
+        if arg not in positional:
+            return False
+        at = next(i for i, a in enumerate(positional) if a is arg)
+        axes = next(
+            (a.value for a in func.args if a.keyword and a.keyword.value == "in_axes"), None
+        )
+        if axes is None:
+            rest = [a.value for a in func.args[1:] if a.keyword is None]
+            axes = rest[0] if rest and self.model.call_name(func) != "jax.pmap" else None
+        if axes is None:
+            return True
+        if type(axes) in (cst.Tuple, cst.List):
+            entries = axes.elements  # type: ignore[attr-defined]
+            axes = entries[at].value if at < len(entries) else None
+        return type(axes) is cst.Integer and axes.value == "0"
 
     # -- statements --------------------------------------------------------------------
 

@@ -97,6 +97,12 @@ reuse and a word of intent, so that ``# the same key again: b == a``, which name
 bug, does not silence it."""
 
 
+_WARM_UP = re.compile(r"^_*(?:pre)?compile$|(?:^|_)warm_?up(?:$|_)", re.IGNORECASE)
+"""A function named for warming up (``compile``, ``warmup``, ``_warm_up_step``): it runs
+the code once with placeholder inputs so that JAX compiles it, and throws the outputs
+away (envrax's ``VecEnv.compile`` resets and steps with ``jax.random.key(0)``)."""
+
+
 def _own_draws_only(use: Use) -> bool:
     """A sampler that draws from the key itself (``normal``, ``uniform``...), or a
     function of this file whose body only draws from the key with such samplers
@@ -109,6 +115,20 @@ def _own_draws_only(use: Use) -> bool:
         and use.through is None
         and bool(use.draws)
         and all(d in DRAWS_FROM_ITS_KEY for d in use.draws)
+    )
+
+
+def _splits_only(use: Use) -> bool:
+    """``split``, a sampler that splits its key itself (``randint``, ``permutation``...),
+    or a function of this file whose body consumes the key only that way."""
+    if use.splits_key:
+        return True
+    splits = SPLITS_ITS_KEY | {SPLIT}
+    return (
+        use.kind in (CALL, LOCAL)
+        and use.through is None
+        and bool(use.draws)
+        and all(d in splits for d in use.draws)
     )
 
 
@@ -134,6 +154,8 @@ class PrngKeyReuseChecks:
                 continue
             if self._commented_on_purpose(reuse) or "dummy" in self._name(reuse).lower():
                 continue  # the author says so, or names the key a placeholder
+            if type(reuse.fn) is cst.FunctionDef and _WARM_UP.search(reuse.fn.name.value):
+                continue  # ``def compile(self)``: draws made only to trigger compilation
             out.append(reuse)
         return out
 
@@ -155,6 +177,10 @@ class PrngKeyReuseChecks:
         itself (``randint``, ``choice``, ``permutation``), with every key the split made
         used. JAX306 reports these; JAX301 the pairs whose values share bits."""
         first, second = reuse.first, reuse.second
+        if reuse.array is not None:
+            return (_own_draws_only(first) and _splits_only(second)) or (
+                _splits_only(first) and _own_draws_only(second)
+            )
         if reuse.how == "stored-split":
             return _own_draws_only(first) and self._split_key_unused(reuse) is None
         if reuse.how != "again":
@@ -245,6 +271,9 @@ class PrngKeyReuseChecks:
 
     def _name(self, reuse: Reuse) -> str:
         arg = reuse.second.arg
+        if reuse.array is not None:  # ``keys[0]``, not the array the map was given
+            alone = reuse.second if reuse.mapped_first else reuse.first
+            return " ".join(self.ctx.code(alone.arg).split())
         if reuse.second.key_name is not None:  # consumed by a function that closes over it
             return reuse.second.key_name
         if isinstance(arg, cst.Call):
@@ -254,6 +283,8 @@ class PrngKeyReuseChecks:
     def _detail(self, reuse: Reuse) -> str:
         first, second = reuse.first, reuse.second
         where = line(self, second.arg)
+        if reuse.array is not None:
+            return self._element_detail(reuse)
         if reuse.how == "again":
             return (
                 f"is consumed {_by(first, self.ctx.model)} at line {line(self, first.arg)} and again"
@@ -315,6 +346,31 @@ class PrngKeyReuseChecks:
             f" {line(self, reuse.loop)}, and consumed by `{second.by}` at line {where} on every"
             " iteration; thread the key through the carry and split it there, or use"
             " `jax.random.fold_in(key, i)`"
+        )
+
+    def _element_detail(self, reuse: Reuse) -> str:
+        """``keys[0]`` consumed on its own, and ``keys`` mapped over (``jax.vmap(f)(keys)``):
+        the mapped call for ``keys[0]`` gets the same key."""
+        first, second = reuse.first, reuse.second
+        mapped, alone = (first, second) if reuse.mapped_first else (second, first)
+        element, array = self.ctx.code(alone.arg), self.ctx.code(mapped.arg)
+        index = reuse.value.name.rpartition("[")[2].rstrip("]")
+        verb = "scans" if self.ctx.model.call_name(mapped.call) == "jax.lax.scan" else "maps"
+        if self._contract_only(reuse):
+            relation = (
+                "draws values not correlated with it on JAX 0.12, but `jax_debug_key_reuse`"
+                " rejects the pair"
+            )
+        else:
+            relation = "draws from the same random bits"
+        step = f"its step for `{element}` {relation}"
+        if mapped.kind == CALL and not mapped.draws:
+            step = f"if it draws, {step}"
+        advice = f"give it `{array}[1:]`" if index == "0" else f"give it keys without `{element}`"
+        return (
+            f"is consumed {_by(alone, self.ctx.model)} at line {line(self, alone.arg)}, and"
+            f" `{mapped.by}` at line {line(self, mapped.arg)} {verb} over every key of"
+            f" `{array}`, `{element}` included: {step}; {advice}, or split one key more"
         )
 
     def _mapped(self, reuse: Reuse, fn: str, prim: str) -> str:

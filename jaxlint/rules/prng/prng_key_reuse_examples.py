@@ -294,6 +294,29 @@ VALID_EXAMPLES = [
         filename="tests/test_noise.py",
         note="a test class's `self.key` from `setup_method`: each test runs once",
     ),
+    EXAMPLES.valid(
+        "valid_element_and_map_over_the_rest.py",
+        note="`keys[0]` drawn from on its own, and the map given `keys[1:]`: no key used twice",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_element_and_unmapped_keys.py",
+        note="`in_axes=None`: the mapped function gets the whole array and draws only from"
+        " `ks[1]`; nothing maps over `keys`",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_scan_carry_key_passed_through.py",
+        note="a key in `lax.scan`'s carry that the body only hands back, drawing from the keys"
+        " in `xs`: the loop does not consume it (smcs' samplers; JAX's checker agrees)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_warm_up_with_a_placeholder_key.py",
+        note="a `compile` (or `warmup`) method runs the code once with `key(0)` so that JAX"
+        " compiles it, and throws the outputs away (envrax's `VecEnv.compile`)",
+        runs=True,
+    ),
 ]
 INVALID_EXAMPLES = [
     EXAMPLES.invalid(
@@ -589,5 +612,26 @@ INVALID_EXAMPLES = [
         ),
         raises="KeyReuseError",
         note="the body draws from the key it returns, which the next iteration splits",
+    ),
+    EXAMPLES.invalid(
+        "invalid_element_and_map_over_keys.py",
+        line=9,
+        message_contains="maps over every key of `keys`, `keys[0]` included",
+        raises="KeyReuseError",
+        note="`keys[0]` draws the mask, and `vmap` over `keys` draws tree 0's noise from it"
+        " again (kozax's `mutate_trees`, seen by a reader)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_map_then_element.py",
+        line=7,
+        message_contains="its step for `keys[0]` draws from the same random bits",
+        note="the map's first result and `bias` are equal draws (the file asserts it)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_scan_carry_key_split_again.py",
+        line=14,
+        message_contains="again by `jax.lax.scan`",
+        raises="KeyReuseError",
+        note="the body splits the carry's key, which was already split before the loop",
     ),
 ]
