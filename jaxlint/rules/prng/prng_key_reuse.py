@@ -90,7 +90,18 @@ unchanged in its carry is reported too: the next iteration consumes it again.
 When the body starts with `key, sub = split(key)` and draws from `key` before
 returning it, the next iteration splits a key that was drawn from: a draw and a
 split of one key (the message says so, and names `sub` when it is never used),
-not the same draw again.
+not the same draw again. A key in a loop primitive's initial carry that its body
+(a `def` of the file that unpacks the carry in its first statement, and a
+`while_loop`'s test) never reads except to return it, unchanged, at the same place
+of the carry is not consumed by the loop (`lax.scan(step, (state, key), (temps,
+step_keys))` whose `step` draws only from the keys in `xs`; JAX's checker agrees,
+checked on JAX 0.12). An element of an array of keys (`keys[0]`, or `k0` of `k0,
+k1 = keys`) consumed on its own while the whole array is consumed one key at a time
+(an argument of `jax.vmap(f)`, `jax.pmap(f)` or `equinox.filter_vmap(f)` mapped over
+its first axis, `lax.map`'s or `lax.scan`'s `xs`) is a reuse: the mapped call for
+that element gets the same key (`vmap(normal)(keys)[0] == normal(keys[0])`, and
+`jax_debug_key_reuse` raises; a slice such as `keys[1:]` is another array and is
+not followed).
 
 A key held on an attribute counts too, once it is clearly a key (given to a
 `jax.random` function in the function, or, for `self.<attr>`, anywhere in the class,
@@ -118,7 +129,13 @@ a word of reuse (`reuse`, `same key`/`rng`/`seed`) and one of intent (`as`, `bec
 `# Use the same rng as events are mutually exclusive`, `# hacky because we reuse the
 seed` (not `# the same key again: b == a`, which names the bug); a key its name calls a placeholder
 (`dummy_key`, kozax's warm-up that traces both jitted functions with one key and
-throws the results away); two uses whose results are
+throws the results away); draws in a function named for warming up (`compile`,
+`precompile`, `warmup`, `warm_up_step`: envrax's `VecEnv.compile` resets and steps
+with `key(0)` so that JAX compiles them); a use whose result is only waited for
+(`f(key).block_until_ready()` or `jax.block_until_ready(f(key))` on its own line, or
+`out = f(key)` where `out` is only waited for until it is bound again: a warm-up run
+before the same run is timed, as in morphix's benchmark), since its draws reach
+nothing that is used; two uses whose results are
 compared against each other (what the first returns reaches one side of
 `assert_allclose`, `assertEqual`, `chex.assert_trees_all_close`, `allclose` or
 `==`, what the second returns the other side: one key fed to two implementations

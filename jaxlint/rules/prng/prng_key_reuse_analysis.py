@@ -103,6 +103,20 @@ the code once with placeholder inputs so that JAX compiles it, and throws the ou
 away (envrax's ``VecEnv.compile`` resets and steps with ``jax.random.key(0)``)."""
 
 
+def _awaits(model: SemanticModel, parent: cst.CSTNode | None, node: cst.CSTNode) -> bool:
+    """``parent`` only waits for ``node``: ``node.block_until_ready`` (through attributes:
+    ``out.field.block_until_ready``) or ``jax.block_until_ready(node)``."""
+    while type(parent) is cst.Attribute and parent.value is node:
+        if parent.attr.value == "block_until_ready":
+            return True
+        node, parent = parent, model.parents.get(id(parent))
+    return (
+        type(parent) is cst.Arg
+        and type(model.parents.get(id(parent))) is cst.Call
+        and model.call_name(model.parents[id(parent)]) == "jax.block_until_ready"
+    )
+
+
 def _own_draws_only(use: Use) -> bool:
     """A sampler that draws from the key itself (``normal``, ``uniform``...), or a
     function of this file whose body only draws from the key with such samplers
@@ -156,8 +170,48 @@ class PrngKeyReuseChecks:
                 continue  # the author says so, or names the key a placeholder
             if type(reuse.fn) is cst.FunctionDef and _WARM_UP.search(reuse.fn.name.value):
                 continue  # ``def compile(self)``: draws made only to trigger compilation
+            if reuse.how == "again" and any(
+                self._only_awaited(use, reuse.fn) for use in (reuse.first, reuse.second)
+            ):
+                continue  # a run made to compile or to time: its draws are never used
             out.append(reuse)
         return out
+
+    def _only_awaited(self, use: Use, fn: cst.FunctionDef | cst.Lambda | None) -> bool:
+        """The result of the consuming call is only waited for, never read: the call is
+        ``f(key).block_until_ready()`` or ``jax.block_until_ready(f(key))`` on its own
+        line, or ``out = f(key)`` where ``out`` is only waited for until it is bound again
+        (a warm-up run that compiles, then a timed run: morphix's benchmark). Its draws
+        can correlate with nothing that is used."""
+        model = self.ctx.model
+        parents = model.parents
+        node: cst.CSTNode = use.call
+        parent = parents.get(id(node))
+        if _awaits(model, parent, node):
+            holder = parents.get(id(parent))
+            if type(holder) is cst.Attribute:  # ``f(key).block_until_ready()``
+                holder = parents.get(id(holder))
+            return type(parents.get(id(holder))) is cst.Expr
+        if type(parent) is not cst.Assign or len(parent.targets) != 1:
+            return False
+        target = parent.targets[0].target
+        if type(target) is not cst.Name:
+            return False
+        body = model.body_nodes(fn) if fn is not None else [n for n, e in model.events if e]
+        start = next((i for i, n in enumerate(body) if n is target), None)
+        if start is None:
+            return False
+        waited = False
+        for n in body[start + 1 :]:
+            if type(n) is not cst.Name or n.value != target.value:
+                continue
+            up = parents.get(id(n))
+            if type(up) is cst.AssignTarget:
+                return waited  # bound again: the first result was never read
+            if not _awaits(model, up, n):
+                return False
+            waited = True
+        return waited
 
     def _report_reuses(self, contract: bool) -> None:
         """Report the reuses of :meth:`_findings` that share no bits (``contract``,

@@ -312,6 +312,12 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_warm_up_run_then_timed_run.py",
+        note="a run whose result is only waited for (it compiles), then the same run timed:"
+        " the first run's draws are never used (morphix's benchmark)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_warm_up_with_a_placeholder_key.py",
         note="a `compile` (or `warmup`) method runs the code once with `key(0)` so that JAX"
         " compiles it, and throws the outputs away (envrax's `VecEnv.compile`)",
@@ -626,6 +632,13 @@ INVALID_EXAMPLES = [
         line=7,
         message_contains="its step for `keys[0]` draws from the same random bits",
         note="the map's first result and `bias` are equal draws (the file asserts it)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_waited_for_then_used.py",
+        line=14,
+        message_contains="again by `simulate` (which draws from it) at line 14",
+        raises="KeyReuseError",
+        note="waited for, then read: both runs' draws are used",
     ),
     EXAMPLES.invalid(
         "invalid_scan_carry_key_split_again.py",
