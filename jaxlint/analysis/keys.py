@@ -358,12 +358,15 @@ class KeyAnalysis:
         if other is not None:
             return self._kept_only_in(first.call, other, None, reuse.fn)
         for select in self._selects(reuse.fn):
-            a, b = select.args[1].value, select.args[2].value
-            for mine, theirs in ((a, b), (b, a)):
-                if self._kept_only_in(first.call, mine, select, reuse.fn) and self._kept_only_in(
-                    second.call, theirs, select, reuse.fn
-                ):
-                    return True
+            alternatives = _alternatives(select, self.model)
+            for mine in alternatives:
+                if not self._kept_only_in(first.call, mine, select, reuse.fn):
+                    continue
+                for theirs in alternatives:
+                    if theirs is not mine and self._kept_only_in(
+                        second.call, theirs, select, reuse.fn
+                    ):
+                        return True
         return False
 
     def _selects(self, fn: FunctionNode | None) -> list[cst.Call]:
@@ -374,10 +377,7 @@ class KeyAnalysis:
             got = self._select_calls[id(fn)] = [
                 node
                 for node in self._body(fn)
-                if type(node) is cst.Call
-                and len(node.args) == 3
-                and not any(a.keyword or a.star for a in node.args)
-                and self.model.call_name(node) in SELECTS
+                if type(node) is cst.Call and len(_alternatives(node, self.model)) > 1
             ]
         return got
 
@@ -736,6 +736,31 @@ class KeyAnalysis:
         if text is None:
             text = self._annotations[id(param)] = _annotation(param)
         return text
+
+
+def _alternatives(call: cst.Call, model: SemanticModel) -> list[cst.BaseExpression]:
+    """What a selection keeps one of at every position: ``a`` and ``b`` of
+    ``where(c, a, b)``/``lax.select(c, a, b)`` (all positional), the choices and the
+    default of ``jnp.select([c1, c2], [a, b], default)`` (checked on JAX 0.12: each
+    position takes the first choice whose condition holds, else the default)."""
+    args = call.args
+    if any(a.star for a in args):
+        return []
+    qn = model.call_name(call)
+    if qn in SELECTS:
+        if len(args) == 3 and not any(a.keyword for a in args):
+            return [args[1].value, args[2].value]
+        return []
+    if qn not in ("jax.numpy.select", "numpy.select"):
+        return []
+    positional = [a.value for a in args if a.keyword is None]
+    keyword = {a.keyword.value: a.value for a in args if a.keyword is not None}
+    choices = positional[1] if len(positional) > 1 else keyword.get("choicelist")
+    default = positional[2] if len(positional) > 2 else keyword.get("default")
+    if type(choices) not in (cst.List, cst.Tuple):
+        return []
+    found = [el.value for el in choices.elements]  # type: ignore[union-attr]
+    return found + [default] if default is not None else found
 
 
 def _inverse(name: str, of: str) -> bool:

@@ -312,6 +312,12 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_select_choices_keep_one_draw_each.py",
+        note="two draws of one key kept, through derived names, in different choices of"
+        " `jnp.select` (safenax's frozen lake: the thin-ice shock or the safe noise)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_warm_up_run_then_timed_run.py",
         note="a run whose result is only waited for (it compiles), then the same run timed:"
         " the first run's draws are never used (morphix's benchmark)",
