@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.key_loops import LOOP_CARRY, carry_kept
 from jaxlint.analysis.key_purpose import _CONTAINERS, _RNGS, callee_name
 from jaxlint.analysis.key_templates import template_only
 from jaxlint.analysis.key_values import (
@@ -29,6 +30,7 @@ from jaxlint.analysis.key_values import (
     DERIVERS,
     FRESH_KEY_CALLS,
     INDEX_DRAWS,
+    INERT_SPLIT,
     LEGACY,
     LOCAL,
     LOOP_BODIES,
@@ -56,7 +58,6 @@ SELECTS = frozenset({"jax.numpy.where", "jax.lax.select", "numpy.where"})
 
 if TYPE_CHECKING:
     from jaxlint.analysis.key_values import FunctionNode, KeyValue
-    from jaxlint.analysis.names import SemanticModel
 
 _RNGS_DRAWS = frozenset(q.rsplit(".", 1)[-1] for q in SAMPLERS if q != SPLIT) | frozenset(
     "delta_orthogonal glorot_normal glorot_uniform he_normal he_uniform kaiming_normal"
@@ -82,80 +83,6 @@ _STORES = frozenset(
 )
 """Methods of a local container (a list, a deque, a set, a queue) that store their
 argument: a key kept there is drawn from, if ever, where it is read back."""
-
-
-_LOOP_CARRY = {
-    "jax.lax.scan": (1, 0),
-    "jax.lax.fori_loop": (3, 1),
-    "jax.lax.while_loop": (2, 0),
-}
-"""A loop primitive's initial carry (its position among the call's arguments) and the
-body's parameter that receives the carry."""
-_LOOP_INIT_NAMES = {"jax.lax.scan": "init", "jax.lax.fori_loop": "init_val",
-                    "jax.lax.while_loop": "init_val"}  # fmt: skip
-
-
-def _unread_carry(
-    model: SemanticModel,
-    fn: cst.FunctionDef | cst.Lambda,
-    param: str,
-    size: int,
-    returns: bool,
-    scan: bool,
-) -> set[int]:
-    """The places of a carry of ``size`` parts (1: the carry is the value itself) that
-    ``fn`` reads only to return them at the same place (``returns``: ``fn`` is a body,
-    whose return value is the next carry, ``(carry, y)`` for ``scan``)."""
-    if type(fn) is not cst.FunctionDef or type(fn.body) is not cst.IndentedBlock:
-        return set()
-    body = fn.body.body
-    names: list[str | None]
-    if size == 1:
-        names = [param]
-        start = 0
-    else:
-        first = body[0] if body else None
-        if type(first) is not cst.SimpleStatementLine or type(first.body[0]) is not cst.Assign:
-            return set()
-        assign = first.body[0]
-        target = assign.targets[0].target if len(assign.targets) == 1 else None
-        value = assign.value
-        if type(value) is not cst.Name or value.value != param or type(target) not in (
-            cst.Tuple, cst.List
-        ):  # fmt: skip
-            return set()
-        elements = target.elements  # type: ignore[union-attr]
-        if len(elements) != size:
-            return set()
-        names = [el.value.value if type(el.value) is cst.Name else None for el in elements]
-        start = 1
-    returned: dict[int, int] = {}  # id(Name) -> its place in the returned carry
-    for stmt in body[start:] if returns else ():
-        if type(stmt) is cst.SimpleStatementLine and type(stmt.body[0]) is cst.Return:
-            value = stmt.body[0].value
-            if scan:
-                value = value.elements[0].value if type(value) is cst.Tuple and len(
-                    value.elements) == 2 else None  # fmt: skip
-            if size == 1:
-                if type(value) is cst.Name:
-                    returned[id(value)] = 0
-            elif type(value) is cst.Tuple and len(value.elements) == size:
-                for i, el in enumerate(value.elements):
-                    if type(el.value) is cst.Name:
-                        returned[id(el.value)] = i
-    nodes = [n for n in model.body_nodes(fn) if type(n) is cst.Name]
-    if size > 1 and sum(n.value == param for n in nodes) != 1:
-        return set()  # the whole carry is read again, not only unpacked
-    unread = set()
-    for i, name in enumerate(names):
-        if name is None:
-            continue
-        uses = [n for n in nodes if n.value == name]
-        if size > 1:
-            uses = uses[1:]  # the unpacking target itself (the first in walk order)
-        if all(returned.get(id(n)) == i for n in uses):
-            unread.add(i)
-    return unread
 
 
 class _CallWalker:
@@ -191,8 +118,9 @@ class _CallWalker:
             v = self._eval(arg.value)
             inside: list[tuple[cst.BaseExpression, KeyValue]] = []
             if type(arg.value) in _CONTAINERS:
+                now = self.elements_now
                 for el in arg.value.elements:
-                    ev = self.a._values.get(id(el.value))
+                    ev = now.get(id(el.value))  # not a value of an earlier pass
                     if ev is not None:
                         inside.append((el.value, ev))
             args.append((arg, v, inside))
@@ -280,10 +208,17 @@ class _CallWalker:
         if qn in ONCE_CALLERS or qn in MAPPERS or qn in LOOP_BODIES:
             self._function_args(call, qn, args)
             ignored = self._ignored_operands(call, qn) if qn in ONCE_CALLERS else ()
-            if qn in _LOOP_CARRY:
-                kept = self._carry_kept(call, qn)
+            if qn in LOOP_CARRY:
+                kept = carry_kept(self.model, self.a.resolve_function, call, qn)
                 if kept:
-                    # carry keys the body only hands back (or never reads): not consumed
+                    # carry keys the body only hands back (or never reads): not consumed;
+                    # those it only splits: consumed by a split
+                    for arg, v, inside in args:
+                        for el, ev in ((arg.value, v), *inside):
+                            how = kept.get(id(el))
+                            if ev is not None and how is not None:
+                                draws = frozenset({how}) if how == INERT_SPLIT else frozenset()
+                                self._consume(ev, Use(el, call, RANDOM, SPLIT, draws=draws))
                     args = [
                         (arg, None if id(arg.value) in kept else v,
                          [(el, ev) for el, ev in inside if id(el) not in kept])
@@ -329,44 +264,6 @@ class _CallWalker:
         for arg, v, inside in args:
             self._consume_arg(call, arg.value, v, inside, CALL, weak=weak)
         return None
-
-    def _carry_kept(self, call: cst.Call, qn: str) -> set[int]:
-        """``id`` of the parts of a loop primitive's initial carry that its body (and a
-        ``while_loop``'s test) never reads except to return it, unchanged, at the same
-        place of the carry: ``lax.scan(step, (state, key), xs)`` whose ``step`` unpacks
-        ``state, key = carry`` and returns ``(new_state, key), out``, drawing only from
-        the keys in ``xs``. JAX's checker does not count such a key as consumed (a
-        primitive that only forwards a key does not sink it)."""
-        init_at, carry_param = _LOOP_CARRY[qn]
-        positional = [a.value for a in call.args if a.keyword is None and not a.star]
-        keyword = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-        init = (
-            positional[init_at] if len(positional) > init_at else keyword.get(_LOOP_INIT_NAMES[qn])
-        )
-        if init is None or any(a.star for a in call.args):
-            return set()
-        fn_at, fn_names = LOOP_BODIES[qn]
-        fns = []
-        for at, name in zip(fn_at, fn_names, strict=True):
-            expr = positional[at] if len(positional) > at else keyword.get(name)
-            fn = self.a.resolve_function(expr) if expr is not None else None
-            if fn is None:
-                return set()
-            fns.append((fn, name))
-        parts: list[cst.BaseExpression] = (
-            [el.value for el in init.elements] if type(init) is cst.Tuple else [init]
-        )
-        kept: set[int] | None = None
-        for fn, name in fns:
-            params = fn.params.params
-            at = 0 if name in ("cond_fun",) or qn == "jax.lax.while_loop" else carry_param
-            if len(params) <= at or fn.params.star_arg is not cst.MaybeSentinel.DEFAULT:
-                return set()
-            returns = name != "cond_fun"
-            unread = _unread_carry(self.model, fn, params[at].name.value, len(parts),
-                                   returns, qn == "jax.lax.scan")  # fmt: skip
-            kept = unread if kept is None else kept & unread
-        return {id(parts[i]) for i in kept or ()}
 
     def _split_index(self, call: cst.Call) -> cst.BaseExpression | None:
         """The index of ``split(key, n)[i]`` (the split's result indexed at once), if so."""

@@ -86,6 +86,9 @@ INDEX_DRAWS = frozenset(
 _FLAX_RNG_METHODS = frozenset({"init", "init_with_output", "lazy_init", "apply"})
 _INIT_METHODS = frozenset({"init", "init_with_output", "lazy_init"})
 _RECORD_FACTORIES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
+INERT_SPLIT = "split, drawing from none of the keys split off"
+"""``Use.draws`` of a loop primitive whose body only splits its carry's key and reads none
+of the keys split off (``k, unused = split(k)``): no value comes from the key."""
 ONCE_CALLERS = frozenset({"jax.lax.cond", "jax.lax.switch"})
 """Call one of the functions they receive, once."""
 MAPPERS = frozenset(

@@ -12,6 +12,7 @@ import libcst as cst
 from jaxlint.analysis.key_attr_walk import _AttrWalker
 from jaxlint.analysis.key_attrs import ClassAttrs, dotted
 from jaxlint.analysis.key_calls import _CallWalker
+from jaxlint.analysis.key_loops import element_overlap
 from jaxlint.analysis.key_purpose import _COMPREHENSIONS, _OwnFacts
 from jaxlint.analysis.key_values import (
     CALL,
@@ -36,9 +37,6 @@ from jaxlint.analysis.key_values import (
 )
 from jaxlint.analysis.trace_values import _params
 from jaxlint.analysis.walk import descendants
-
-_MAPS = frozenset({"jax.vmap", "jax.pmap", "equinox.filter_vmap", "equinox.filter_pmap"})
-"""Transforms that call the function once per element of a mapped argument's first axis."""
 
 if TYPE_CHECKING:
     from jaxlint.analysis.key_values import FunctionNode
@@ -115,6 +113,9 @@ class _Walker(_CallWalker, _AttrWalker):
         """Names passed as the key of a ``jax.random`` function in this body."""
         self.loop_body = analysis.loop_body_of(fn) if fn is not None else None
         self.rngs_names: set[str] = set()
+        self.elements_now: dict[int, KeyValue | None] = {}
+        """The values the elements of tuples, lists and dicts had when last evaluated (a
+        loop body is walked twice: a name rebound to no key since holds none)."""
         """Names bound to an ``nnx.Rngs(...)`` here: calling them gives fresh keys."""
         # keys held on attributes (``self.rng``, ``state.key``): see key_attrs
         owner = self._method_owner() if fn is not None else None
@@ -316,7 +317,9 @@ class _Walker(_CallWalker, _AttrWalker):
             if val.where == "global" and self.fn is not None and name not in self.global_decl:
                 self.a.global_uses.append((use, val, self.fn))
         if not use.weak and (val.parent is not None or val.elements):
-            self._element_overlap(val, use)
+            found = element_overlap(self.model, val, use, self._live_mark, self.fn)
+            if found is not None:
+                self.a.report(found)
         mark = st.consumed.get(val)
         if mark is not None and mark.needs and _contradicts(mark.needs, st.facts):
             mark = None  # consumed only on paths that cannot lead here
@@ -346,58 +349,6 @@ class _Walker(_CallWalker, _AttrWalker):
         if mark.maybe_depth is not None and self.depth > mark.maybe_depth:
             return None
         return mark
-
-    def _element_overlap(self, val: KeyValue, use: Use) -> None:
-        """An element of an array of keys (``keys[0]``) consumed on its own and the whole
-        array consumed one key at a time (``jax.vmap(f)(keys)``): the mapped call for that
-        element draws from the same key (checked on JAX 0.12: ``vmap(normal)(keys)[0] ==
-        normal(keys[0])``, and ``jax_debug_key_reuse`` raises)."""
-        parent = val.parent
-        if parent is not None:
-            mark = self._live_mark(parent)
-            if mark is not None and not mark.use.weak and self._maps_each_key(mark.use):
-                self.a.report(
-                    Reuse(val, mark.use, use, "again", fn=self.fn, array=parent, mapped_first=True)
-                )
-            return
-        if not self._maps_each_key(use):
-            return
-        for element in val.elements.values():
-            mark = self._live_mark(element)
-            if mark is not None and not mark.use.weak:
-                self.a.report(Reuse(element, mark.use, use, "again", fn=self.fn, array=val))
-                return
-
-    def _maps_each_key(self, use: Use) -> bool:
-        """``use`` hands its key array to a call that maps over its first axis: an argument
-        of ``jax.vmap(f)``/``jax.pmap(f)``/``equinox.filter_vmap(f)`` whose ``in_axes`` is
-        ``0`` (the default), ``lax.map``'s ``xs`` or ``lax.scan``'s ``xs``."""
-        call, arg = use.call, use.arg
-        positional = [a.value for a in call.args if a.keyword is None and not a.star]
-        keyword = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-        qn = self.model.call_name(call)
-        if qn == "jax.lax.map":
-            return (positional[1:2] or [keyword.get("xs")])[0] is arg
-        if qn == "jax.lax.scan":
-            return (positional[2:3] or [keyword.get("xs")])[0] is arg
-        func = call.func
-        if type(func) is not cst.Call or self.model.call_name(func) not in _MAPS:
-            return False
-        if arg not in positional:
-            return False
-        at = next(i for i, a in enumerate(positional) if a is arg)
-        axes = next(
-            (a.value for a in func.args if a.keyword and a.keyword.value == "in_axes"), None
-        )
-        if axes is None:
-            rest = [a.value for a in func.args[1:] if a.keyword is None]
-            axes = rest[0] if rest and self.model.call_name(func) != "jax.pmap" else None
-        if axes is None:
-            return True
-        if type(axes) in (cst.Tuple, cst.List):
-            entries = axes.elements  # type: ignore[attr-defined]
-            axes = entries[at].value if at < len(entries) else None
-        return type(axes) is cst.Integer and axes.value == "0"
 
     # -- statements --------------------------------------------------------------------
 
@@ -916,14 +867,16 @@ class _Walker(_CallWalker, _AttrWalker):
                 return a if a is b else self._merged(expr, "<ifexp>", [a, b])
             return None
         if kind is cst.Tuple or kind is cst.List or kind is cst.Set:
+            now = self.elements_now
             for el in expr.elements:
-                self._eval(el.value)
+                now[id(el.value)] = self._eval(el.value)
             return None
         if kind is cst.Dict:
+            now = self.elements_now
             for el in expr.elements:
                 if type(el) is cst.DictElement:
                     self._eval(el.key)
-                self._eval(el.value)
+                now[id(el.value)] = self._eval(el.value)
             return None
         if kind in _COMPREHENSIONS:
             self._comprehension(expr)

@@ -28,7 +28,6 @@ from jaxlint.rules.api_drift.table import (
     spelled_names,
 )
 from jaxlint.rules.base import FixOp, ReplaceNode, RequireImport
-from jaxlint.versions import format_version
 
 if TYPE_CHECKING:
     from jaxlint.analysis.names import SemanticModel
@@ -741,60 +740,6 @@ def _from_statement(module: str, name: str, local: str) -> str:
     if local == name:
         return f"from {module} import {name}"
     return f"from {module} import {name} as {local}"
-
-
-def table_markdown(status: str) -> str:
-    """The table's entries as markdown, for the docs (``status``: which column comes first)."""
-    rows = [
-        "| Symbol | Deprecated | Removed | Use instead | Fix |",
-        "|---|---|---|---|---|",
-    ]
-    generated = 0
-    for d in load_table().entries:
-        if d.generated:
-            generated += status == "removed" and d.removed_in is not None
-            continue
-        if status == "deprecated" and d.removed_in is not None:
-            continue
-        if status == "removed" and d.removed_in is None and not d.never:
-            continue
-        if status == "deprecated" and d.never:
-            continue
-        symbol = d.old
-        if d.kind == "keyword":
-            symbol = f"{d.old}({d.keyword}=)"
-        elif d.kind == "positional":
-            symbol = f"{d.old} with over {d.max_positional} positional arguments"
-        elif d.kind == "method":
-            symbol = f"x.{d.attr}" + ("()" if d.call else "")
-        elif d.kind == "config-flag":
-            symbol = f'jax.config.update("{d.old}", ...)'
-        elif d.kind == "import":
-            symbol = f"import {d.old}"
-        dep = format_version(d.deprecated_in) if d.deprecated_in else "–"
-        rem = (
-            format_version(d.removed_in) if d.removed_in else ("never existed" if d.never else "–")
-        )
-        use = f"`{d.replacement}`" if d.replacement else d.note.replace("|", "\\|")
-        if d.kind == "keyword" and d.replacement:
-            use = f"`{d.replacement}=`"
-        rows.append(f"| `{symbol}` | {dep} | {rem} | {use} | {d.fix} |")
-    if generated:
-        rows.append(
-            f"\nAnd {generated} more names that the release diff found removed"
-            " (`jaxlint/data/api_drift_history.json`, written by"
-            " `scripts/jax_api_history.py generate`): internals of `jax.core`,"
-            " `jax.interpreters.*`, `jax.lib`, old module paths, and `jax._src` objects"
-            " whose public name still exists (fixed to that name, unsafe)."
-        )
-    return "\n".join(rows)
-
-
-TABLE_NOTE = """\
-The table lives in `jaxlint/data/api_drift.toml` (one entry per symbol: old name,
-deprecated-in, removed-in, replacement, fix safety, note) and is checked against
-the installed JAX by `tests/test_api_drift_table.py`.
-"""
 
 
 def _plain_elements(display: cst.List | cst.Tuple) -> bool:

@@ -3,9 +3,9 @@ entries of ``jaxlint/data/api_drift.toml``)."""
 
 from __future__ import annotations
 
-from jaxlint.rules.api_drift.helpers import ARRAY_METHOD_RECEIVERS, TABLE_NOTE, table_markdown
+from jaxlint.rules.api_drift.helpers import ARRAY_METHOD_RECEIVERS
 from jaxlint.rules.api_drift.helpers_checks import DriftChecks
-from jaxlint.rules.api_drift.table import spelled_names
+from jaxlint.rules.api_drift.table import TABLE_NOTE, spelled_names, table_markdown
 from jaxlint.rules.base import Examples, Rule
 
 EXAMPLES = Examples(__file__)

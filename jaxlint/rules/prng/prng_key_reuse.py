@@ -95,7 +95,11 @@ not the same draw again. A key in a loop primitive's initial carry that its body
 `while_loop`'s test) never reads except to return it, unchanged, at the same place
 of the carry is not consumed by the loop (`lax.scan(step, (state, key), (temps,
 step_keys))` whose `step` draws only from the keys in `xs`; JAX's checker agrees,
-checked on JAX 0.12). An element of an array of keys (`keys[0]`, or `k0` of `k0,
+checked on JAX 0.12). One that the body only splits (`k, sub = split(k)`, returning
+`k` at its place) is consumed as a `split` is: after `split(key, n)` both return the
+same first keys. When the body reads none of the keys it splits off
+(`k, unused = split(k)`), no value comes from the key: a pair with such a loop is
+JAX306's (the checker still rejects it), not a reuse of random bits. An element of an array of keys (`keys[0]`, or `k0` of `k0,
 k1 = keys`) consumed on its own while the whole array is consumed one key at a time
 (an argument of `jax.vmap(f)`, `jax.pmap(f)` or `equinox.filter_vmap(f)` mapped over
 its first axis, `lax.map`'s or `lax.scan`'s `xs`) is a reuse: the mapped call for

@@ -10,6 +10,7 @@ import libcst as cst
 from jaxlint.analysis.keys import (
     CALL,
     DRAWS_FROM_ITS_KEY,
+    INERT_SPLIT,
     LOCAL,
     SPLIT,
     SPLITS_ITS_KEY,
@@ -69,6 +70,8 @@ def _passes_on(use: Use, model: SemanticModel) -> bool:
 
 
 def _by(use: Use, model: SemanticModel) -> str:
+    if use.qualname == SPLIT and model.call_name(use.call) != SPLIT:
+        return f"by `{use.by}` (whose body splits it)"  # a loop primitive's carry
     if _passes_on(use, model):
         return (
             f"by `{use.by}` (which does not draw from it but can pass it on, and which"
@@ -231,6 +234,8 @@ class PrngKeyReuseChecks:
         itself (``randint``, ``choice``, ``permutation``), with every key the split made
         used. JAX306 reports these; JAX301 the pairs whose values share bits."""
         first, second = reuse.first, reuse.second
+        if INERT_SPLIT in first.draws or INERT_SPLIT in second.draws:
+            return True  # a loop that splits the key and draws from none of the keys
         if reuse.array is not None:
             return (_own_draws_only(first) and _splits_only(second)) or (
                 _splits_only(first) and _own_draws_only(second)
@@ -450,6 +455,12 @@ class PrngKeyReuseChecks:
 
     def _why(self, reuse: Reuse) -> str:
         """The shortest true consequence, as sure as the evidence."""
+        inert = next((u for u in (reuse.first, reuse.second) if INERT_SPLIT in u.draws), None)
+        if inert is not None:
+            return (
+                f"the body of `{inert.by}` splits it but draws from none of the keys it splits"
+                f" off, so no value comes from it; {_rejects(reuse, 'the pair')}"
+            )
         relation = self.ctx.keys.draws_compared(reuse)
         if relation == "same" and reuse.first.qualname == SPLIT:
             return "both calls have the same arguments, so they return the same keys"

@@ -47,6 +47,15 @@ VALID_EXAMPLES = [
 ]
 INVALID_EXAMPLES = [
     EXAMPLES.invalid(
+        "invalid_loop_splits_carry_key_draws_nothing.py",
+        line=15,
+        message_contains="splits it but draws from none of the keys it splits off",
+        raises="KeyReuseError",
+        note="drawn from, then split step after step by a `while_loop` that never draws from"
+        " a key it splits off (smcs' slice sampler): no value shares bits; JAX's checker"
+        " still rejects it",
+    ),
+    EXAMPLES.invalid(
         "invalid_draw_then_split_for_next_step.py",
         line=13,
         message_contains="`jax.random.categorical` draws from the key itself",
@@ -101,7 +110,10 @@ without `p=`, `permutation`, `gamma`...), every key the split made being used; a
 function of the file whose body only draws from the key with such samplers
 (`noise = make_noise(key)` then `key, sub = split(key)`). The
 commonest form is a loop that draws from its key and then splits it for the next
-step (`action = categorical(key, logits)`, then `key, _ = split(key)`).
+step (`action = categorical(key, logits)`, then `key, _ = split(key)`). Also a key
+that a lax loop's body (`while_loop`, `fori_loop`, `scan`) splits step after step
+without ever reading a key it splits off (`k, unused = split(k)`, smcs' slice sampler),
+paired with any other use: no value comes from the key in that loop.
 
 It finds these pairs exactly as JAX301 prng-key-reuse does (the same model of keys,
 the same deliberate-reuse and test-code policies) and takes the ones JAX301 leaves:

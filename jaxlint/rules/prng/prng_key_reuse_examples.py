@@ -318,6 +318,12 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_loop_splits_carry_key_draws_nothing.py",
+        note="a `while_loop` whose body splits the carried key and draws from none of the"
+        " keys it splits off: no value comes from the key (JAX306 reports the broken contract)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_warm_up_run_then_timed_run.py",
         note="a run whose result is only waited for (it compiles), then the same run timed:"
         " the first run's draws are never used (morphix's benchmark)",
@@ -645,6 +651,13 @@ INVALID_EXAMPLES = [
         message_contains="again by `simulate` (which draws from it) at line 14",
         raises="KeyReuseError",
         note="waited for, then read: both runs' draws are used",
+    ),
+    EXAMPLES.invalid(
+        "invalid_loop_body_splits_a_split_key.py",
+        line=14,
+        message_contains="(whose body splits it) at line 14: both splits return the same first keys",
+        raises="KeyReuseError",
+        note="split before the loop, then split again by the loop's body: the same keys",
     ),
     EXAMPLES.invalid(
         "invalid_scan_carry_key_split_again.py",
