@@ -133,9 +133,10 @@ a word of reuse (`reuse`, `same key`/`rng`/`seed`) and one of intent (`as`, `bec
 `# Use the same rng as events are mutually exclusive`, `# hacky because we reuse the
 seed` (not `# the same key again: b == a`, which names the bug); a key its name calls a placeholder
 (`dummy_key`, kozax's warm-up that traces both jitted functions with one key and
-throws the results away); draws in a function named for warming up (`compile`,
-`precompile`, `warmup`, `warm_up_step`: envrax's `VecEnv.compile` resets and steps
-with `key(0)` so that JAX compiles them); a use whose result is only waited for
+throws the results away); draws in a function named for compiling (`compile`,
+`precompile`, `_compile_steps`, `jit_warmup`: envrax's `VecEnv.compile` resets and steps
+with `key(0)` so that JAX compiles them; a bare `warmup` is not enough, since in RL it
+fills a replay buffer with random actions); a use whose result is only waited for
 (`f(key).block_until_ready()` or `jax.block_until_ready(f(key))` on its own line, or
 `out = f(key)` where `out` is only waited for until it is bound again: a warm-up run
 before the same run is timed, as in morphix's benchmark), since its draws reach

@@ -100,10 +100,15 @@ reuse and a word of intent, so that ``# the same key again: b == a``, which name
 bug, does not silence it."""
 
 
-_WARM_UP = re.compile(r"^_*(?:pre)?compile$|(?:^|_)warm_?up(?:$|_)", re.IGNORECASE)
-"""A function named for warming up (``compile``, ``warmup``, ``_warm_up_step``): it runs
-the code once with placeholder inputs so that JAX compiles it, and throws the outputs
-away (envrax's ``VecEnv.compile`` resets and steps with ``jax.random.key(0)``)."""
+_WARM_UP = re.compile(
+    r"(?:^|_)(?:pre)?compile(?:$|_)|warm_?up.*(?:jit|compil)|(?:jit|compil).*warm_?up",
+    re.IGNORECASE,
+)
+"""A function named for compiling (``compile``, ``precompile``, ``_compile_steps``,
+``jit_warmup``, ``warm_up_compilation``): it runs the code once with placeholder inputs so
+that JAX compiles it, and throws the outputs away (envrax's ``VecEnv.compile`` resets and
+steps with ``jax.random.key(0)``). A bare ``warmup`` is not enough: in RL it is the phase
+that fills a replay buffer with random actions, whose draws matter."""
 
 
 def _awaits(model: SemanticModel, parent: cst.CSTNode | None, node: cst.CSTNode) -> bool:

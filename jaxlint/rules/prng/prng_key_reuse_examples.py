@@ -331,8 +331,8 @@ VALID_EXAMPLES = [
     ),
     EXAMPLES.valid(
         "valid_warm_up_with_a_placeholder_key.py",
-        note="a `compile` (or `warmup`) method runs the code once with `key(0)` so that JAX"
-        " compiles it, and throws the outputs away (envrax's `VecEnv.compile`)",
+        note="a `compile` method runs the code once with `key(0)` so that JAX compiles it,"
+        " and throws the outputs away (envrax's `VecEnv.compile`)",
         runs=True,
     ),
 ]
