@@ -39,11 +39,12 @@ def _unread_carry(
     returns: bool,
     scan: bool,
 ) -> tuple[set[int], set[int], set[int]]:
-    """The places of a carry of ``size`` parts (1: the carry is the value itself) that
-    ``fn`` reads only to return them at the same place, and those it only splits (and
-    binds again, and returns at the same place: ``k, uk = split(k)``), and among those
-    the ones whose split-off keys are never read (no value comes from the key) (``returns``: ``fn`` is a body,
-    whose return value is the next carry, ``(carry, y)`` for ``scan``)."""
+    """Three sets of places of a carry of ``size`` parts (1: the carry is the value
+    itself): those ``fn`` reads only to return them at the same place; those it only
+    splits (and binds again, and returns at the same place: ``k, uk = split(k)``); and,
+    of the latter, those whose split-off keys are never read, so no value comes from the
+    key. ``returns``: ``fn`` is a body, whose return value is the next carry (``(carry,
+    y)`` for ``scan``); else a ``while_loop`` test."""
     none: tuple[set[int], set[int], set[int]] = (set(), set(), set())
     if type(fn) is cst.Lambda and not returns and size > 1:
         # a ``while_loop`` test such as ``lambda s: s[2]``: the places it indexes
@@ -109,7 +110,7 @@ def _unread_carry(
         if all(returned.get(id(n)) == i for n in uses):
             unread.add(i)
         elif all(returned.get(id(n)) == i or _split_only(model, n) for n in uses) and any(
-            _split_only(model, n) is SPLIT for n in uses
+            _split_only(model, n) == SPLIT for n in uses
         ):
             # only split (and bound again, and returned): inert when no key split off
             # is ever read
@@ -175,14 +176,15 @@ def carry_kept(
     call: cst.Call,
     qn: str,
 ) -> dict[int, str | None]:
-    """``id`` of the parts of a loop primitive's initial carry that its body (and a
+    """By ``id``, the parts of a loop primitive's initial carry that its body (and a
     ``while_loop``'s test) never reads except to return it, unchanged, at the same
     place of the carry: ``lax.scan(step, (state, key), xs)`` whose ``step`` unpacks
     ``state, key = carry`` and returns ``(new_state, key), out``, drawing only from
     the keys in ``xs``. JAX's checker does not count such a key as consumed (a
-    primitive that only forwards a key does not sink it). Mapped to ``SPLIT`` for the
-    parts the body only splits (``k, uk = jax.random.split(k)``, returning ``k`` at the
-    same place): the loop consumes them as ``split`` does, and no more."""
+    primitive that only forwards a key does not sink it): mapped to ``None``. Mapped to
+    ``SPLIT``, the parts the body only splits (``k, uk = jax.random.split(k)``, returning
+    ``k`` at the same place): the loop consumes them as ``split`` does, and no more; to
+    ``INERT_SPLIT`` when no key split off is ever read."""
     init_at, carry_param = LOOP_CARRY[qn]
     positional = [a.value for a in call.args if a.keyword is None and not a.star]
     keyword = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
@@ -204,7 +206,7 @@ def carry_kept(
     splits: set[int] = set()
     for fn, name in fns:
         params = fn.params.params
-        at = 0 if name in ("cond_fun",) or qn == "jax.lax.while_loop" else carry_param
+        at = 0 if qn == "jax.lax.while_loop" else carry_param
         if len(params) <= at or fn.params.star_arg is not cst.MaybeSentinel.DEFAULT:
             return {}
         returns = name != "cond_fun"
