@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.key_values import INERT_SPLIT, LOOP_BODIES, SPLIT, Reuse
+from jaxlint.analysis.key_values import INERT_SPLIT, LOOP_BODIES, SPLIT, Reuse, _literal_int
 
 if TYPE_CHECKING:
     from jaxlint.analysis.key_values import FunctionNode, KeyValue, Use, _Mark
@@ -53,10 +53,13 @@ def _unread_carry(
             if type(n) is not cst.Name or n.value != param:
                 continue
             up = model.parents.get(id(n))
-            index = _constant_index(up) if type(up) is cst.Subscript and up.value is n else None
+            index = None
+            if type(up) is cst.Subscript and up.value is n and len(up.slice) == 1:
+                sl = up.slice[0].slice
+                index = _literal_int(sl.value) if type(sl) is cst.Index else None
             if index is None:
                 return none
-            read.add(index)
+            read.add(index % size)
         return set(range(size)) - read, set(), set()
     if type(fn) is not cst.FunctionDef or type(fn.body) is not cst.IndentedBlock:
         return none
@@ -143,16 +146,6 @@ def _inert_splits(model: SemanticModel, nodes: list[cst.Name], uses: list[cst.Na
             if any(m.value == other.value and m is not other for m in nodes):
                 return False  # a key split off is read: the loop may draw from it
     return splits > 0
-
-
-def _constant_index(sub: cst.Subscript) -> int | None:
-    """``s[2]``: 2; None for any other subscript."""
-    if len(sub.slice) != 1 or type(sub.slice[0].slice) is not cst.Index:
-        return None
-    value = sub.slice[0].slice.value
-    if type(value) is cst.Integer:
-        return int(value.value)
-    return None
 
 
 def _split_only(model: SemanticModel, name: cst.Name) -> str | None:
