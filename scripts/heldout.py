@@ -424,6 +424,44 @@ FRESH_2026_12M: dict[str, tuple[str, str]] = {
     "aetherlm": ("0.1.0", "TPU language-model training library"),
 }
 
+# A fourteenth fresh set, pinned on 2026-12-07 (later) before any of its code was downloaded,
+# linted or read: 24 projects, sixteen of them among those heldout-fresh-m.md looked up and
+# left for a later set and eight new ones from the package index (2025-2026 packages whose
+# name or summary names JAX or a JAX library), application-style where possible (RL, samplers,
+# simulations, optimisers, training loops), disjoint from every set above, from PINNED, from
+# mujoco-mjx and from every project whose code is named in docs/precision/ (and from projects
+# of the same authors). Chosen from the package index's names, versions, upload dates,
+# summaries, declared dependencies, authors, home pages and sdist sizes only; latest
+# non-prerelease sdist of each on the index that day (docs/precision/heldout-fresh-n.md says
+# which candidates were left out and why). 24, the most a set holds, because most of them
+# are small (the largest sdist is jaxfolio's, 3.4 MB; the rest are under 0.35 MB).
+FRESH_2026_12N: dict[str, tuple[str, str]] = {
+    "parallax-rl": ("0.4.0", "RL environment protocol and adapters"),
+    "gamerl-ppo-jax": ("0.1.1", "PPO agent (RL training)"),
+    "jaxdp": ("0.4.0", "exact dynamic programming for finite MDPs"),
+    "gridvoting-jax": ("0.50.0", "spatial voting simulations (Markov chains)"),
+    "jaxbm": ("0.1.0", "Boltzmann machine simulation and training"),
+    "msvgd": ("0.2.0", "Stein variational gradient descent sampler"),
+    "ximinf": ("0.0.213", "simulation-based inference (type Ia supernova cosmology)"),
+    "diffusionjax": ("0.1.8", "diffusion models (training and sampling)"),
+    "xwm": ("0.1.0", "predictive world models (training)"),
+    "eventax": ("0.1.0", "continuous-time spiking neural networks (Diffrax)"),
+    "nornax": ("0.0.1", "N-body Hermite integrators"),
+    "jaxphys": ("0.1.1", "differentiable physics engine"),
+    "dsg-jit": ("0.7.1", "differentiable scene graphs and SLAM"),
+    "hyperbolix": ("1.4.0", "hyperbolic deep learning"),
+    "lucidlearn": ("0.0.12", "training framework (miniai-style)"),
+    "jax-relax": ("0.2.9", "recourse explanations (counterfactuals, model training)"),
+    "jaxboost": ("0.5.0", "differentiable gradient boosting"),
+    "jaxfolio": ("0.1.1", "portfolio optimisation (traditional and learning-based)"),
+    "gradientdrift": ("0.2.0", "econometric model fitting"),
+    "jax-cgd": ("1.0.4", "competitive gradient descent"),
+    "distributed-kron": ("2.0.0", "PSGD Kron optimiser (distributed training)"),
+    "psgdax": ("0.1.1", "PSGD optimiser"),
+    "stam-optimizer": ("0.1.0", "adaptive-momentum optimiser family"),
+    "deciax": ("0.1.2", "decision models on TPUs (JAX and Pallas)"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -517,6 +555,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12m",
         ROOT / "docs" / "precision" / "heldout-fresh-m.md",
         "_results-fresh-2026-12m",
+    ),
+    "fresh-2026-12n": HeldoutSet(
+        FRESH_2026_12N,
+        "jaxlint-heldout-fresh-2026-12n",
+        ROOT / "docs" / "precision" / "heldout-fresh-n.md",
+        "_results-fresh-2026-12n",
     ),
 }
 DEFAULT_SET = "original"
