@@ -330,8 +330,13 @@ FORMS_PROGRAM = """
 import functools
 import jax
 import jax.numpy as jnp
+from jax.experimental import checkify
 
 TRACES = []
+
+
+def wrap(fn):
+    return lambda v: fn(v)
 
 
 def step(x):
@@ -374,6 +379,13 @@ FORMS = {
     "partial": ("x = jax.jit(functools.partial(scale, k=2.0))(x)", "scale", True),
     "bound method": ("x = jax.jit(model.method)(x)", "method", True),
     "vmap result": ("x = jax.jit(jax.vmap(step))(x)", "step", True),
+    # a wrapper the linter does not know, built around a new lambda: a new function too
+    "checkify of a lambda": (
+        "x = jax.jit(checkify.checkify(lambda v: step(v)))(x)[1]",
+        "step",
+        True,
+    ),
+    "project wrapper of a lambda": ("x = jax.jit(wrap(lambda v: step(v)))(x)", "step", True),
     "def in the loop": (
         "@jax.jit\n        def inner(v):\n            return step(v)\n\n        x = inner(x)",
         "step",

@@ -229,6 +229,12 @@ INVALID_EXAMPLES = [
     ),
     EXAMPLES.invalid("invalid_b_nnx_jit_f_i.py", count=2),
     EXAMPLES.invalid(
+        "invalid_checkify_of_lambda_each_iteration.py",
+        line=7,
+        message_contains="result is a new function on every iteration",
+        note="a wrapper around a new lambda (`checkify.checkify(lambda ...)`) is new too",
+    ),
+    EXAMPLES.invalid(
         "invalid_call_wrapper_fix_building_once.py",
         line=7,
         message_contains="if `make()` is a new object each time",
@@ -390,7 +396,8 @@ docs/precision/headline-rules.md):
 
 - When the wrapped function is a new object on every iteration (a `lambda`, a
   `functools.partial`, a function defined in the loop, a bound method, the result
-  of `jax.vmap(f)`), every iteration traces and compiles it again: four
+  of `jax.vmap(f)`, or of any call built around one of these, such as
+  `checkify.checkify(lambda ...)`), every iteration traces and compiles it again: four
   iterations gave four traces and four XLA compilations instead of one, about
   16 ms per iteration for `x * 2 + 1`.
 - When it is the same function every time (`jax.jit(train_step)`), the trace and

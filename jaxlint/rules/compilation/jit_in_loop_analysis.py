@@ -3,11 +3,11 @@ it, and whether hoisting is possible (a mixin of :class:`JitInLoop`)."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.cases import case_like, literal_cases, sweep
 from jaxlint.analysis.growing import growing_argument
 from jaxlint.analysis.names import Binding, Scope, dotted
 from jaxlint.analysis.testcode import is_benchmark_function, is_test_function
@@ -46,21 +46,6 @@ _STATIC_KEYWORDS = frozenset(
     }
 )  # fmt: skip
 """Keywords that JAX takes as static configuration, not as array data."""
-_CASE_WORDS = frozenset(
-    {
-        "dtype", "dtypes", "shape", "shapes", "case", "cases", "config", "configs", "cfg",
-        "fn", "fns", "func", "funcs", "function", "functions", "impl", "mode", "method",
-    }
-)  # fmt: skip
-_CONSTANT = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
-
-
-def _case_like(name: str) -> bool:
-    """A name that says it holds a case of a sweep, a dtype, a shape or a function
-    (``dtype``, ``in_shape``, ``loss_fn``, ``f``), in the user's own words."""
-    if name in ("f", "g"):
-        return True
-    return any(word in _CASE_WORDS for word in name.lower().strip("_").split("_"))
 
 
 class Callable:
@@ -551,7 +536,7 @@ class LoopDependencies(Queries):
         array, a number), not a function, an object built in the loop or static
         configuration (a dtype, a shape, a case)? Judged from how the loop binds it and
         how the wrapped function uses it; in doubt, not passable (no finding)."""
-        if _case_like(name.rsplit(".", 1)[-1]):
+        if case_like(name.rsplit(".", 1)[-1]):
             return False
         for use in uses:
             if use is fexpr or not self._value_use(use, wrapper):
@@ -563,7 +548,7 @@ class LoopDependencies(Queries):
             if origin is None:
                 return False
             if isinstance(origin, cst.For):
-                if self._literal_cases(origin.iter):
+                if literal_cases(origin.iter, self.ctx.model):
                     return False  # a case of a sweep
                 continue
             if isinstance(origin, cst.AugAssign):
@@ -681,6 +666,11 @@ class LoopDependencies(Queries):
                 return Callable.FRESH, f"`{text}`"
             if self.ctx.trace.transform_of(fexpr.func) is not None:
                 return Callable.FRESH, f"`{text}` result"
+            # a wrapper built around a function that is itself new on every iteration
+            # (``checkify.checkify(lambda ...)``): whatever it returns wraps a new function
+            args = positional(fexpr)
+            if args and self._kind(args[0].value, loop, scope, scope_node)[0] == Callable.FRESH:
+                return Callable.FRESH, f"`{text}` result"
             return Callable.UNKNOWN, text
         if isinstance(fexpr, cst.Name):
             found = model.lookup(fexpr.value, model.scope_for(fexpr))
@@ -709,49 +699,9 @@ class LoopDependencies(Queries):
         return Callable.UNKNOWN, short(self.ctx.code(fexpr), 32)
 
     def _sweep(self, loop: cst.For | cst.While) -> bool:
-        """A ``for`` over a list of cases: a literal list (or ``zip``/``enumerate``/
-        ``product`` of them), a constant holding one (``DTYPES``, or a name bound only to
-        a literal list), or a loop whose targets say they are cases (``for dtype in
-        dtypes``, ``for fn in fns``): a few different functions, each compiled once."""
-        if not isinstance(loop, cst.For):
-            return False
-        if self._literal_cases(loop.iter):
-            return True
-        names = [n for n in self.index.nodes_in(loop.target) if isinstance(n, cst.Name)]
-        return any(_case_like(n.value) for n in names)
-
-    def _literal_cases(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
-            return True
-        if isinstance(expr, cst.Attribute):
-            return _CONSTANT.match(expr.attr.value) is not None
-        if isinstance(expr, cst.Name):
-            if _CONSTANT.match(expr.value):
-                return True
-            model = self.ctx.model
-            found = model.lookup(expr.value, model.scope_for(expr))
-            if not found:
-                return False
-            values = [self.index.assigned.get(id(b.node)) for b in found[1]]
-            return all(
-                isinstance(v, (cst.List, cst.Tuple, cst.Set, cst.Dict)) and bool(v.elements)
-                for v in values
-            )
-        if not isinstance(expr, cst.Call):
-            return False
-        args = positional(expr)
-        qn = self.ctx.model.call_name(expr)
-        if qn in ("builtins.zip", "itertools.product"):
-            return bool(args) and all(self._literal_cases(a.value) for a in args)
-        if qn in ("builtins.enumerate", "builtins.reversed", "builtins.sorted"):
-            return bool(args) and self._literal_cases(args[0].value)
-        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in (
-            "items",
-            "keys",
-            "values",
-        ):
-            return self._literal_cases(expr.func.value)
-        return False
+        """A ``for`` over a list of cases (:func:`jaxlint.analysis.cases.sweep`): a few
+        different functions, each compiled once."""
+        return sweep(loop, self.ctx.model)
 
 
 def _mutated_paths(rule: JitInLoop, loop: cst.CSTNode) -> set[str]:

@@ -37,8 +37,10 @@ function that the body creates on every call, and then called there:
 - `jax.jit(functools.partial(g, a))(x)`;
 - `jax.jit(inner)(x)` where `inner` is defined in the function, and a nested
   `@jax.jit def inner(...)` called by the function;
-- `jax.jit(self.method)(x)` (a new bound method each time) and
-  `jax.jit(jax.vmap(g))(x)` (a new wrapper each time);
+- `jax.jit(self.method)(x)` (a new bound method each time),
+  `jax.jit(jax.vmap(g))(x)` (a new wrapper each time) and any call built around
+  one of these (`jax.jit(checkify.checkify(lambda ...))`: whatever wraps a new
+  function is new too);
 - the same through a function of the project, in this module or another: a jit
   wrapper (`maybe_jit(loop_fn)(x)` where `maybe_jit` returns `jax.jit(fn)`), and a
   call that gives a fresh callable to a function that jits it and runs it, itself
@@ -252,6 +254,13 @@ events): a fresh function compiles on every call, not only the first.
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_checkify_of_lambda.py",
+            line=6,
+            message_contains="result, built around a lambda, created anew on every call of "
+            "`checked_scale`",
+            note="a wrapper around a new lambda is new too (`checkify.checkify(lambda ...)`)",
+        ),
+        EXAMPLES.invalid(
             "invalid_return_jax_jit_lambda_v_v.py",
             line=5,
             column=12,
@@ -377,42 +386,3 @@ events): a fresh function compiles on every call, not only the first.
             return
         what = f"the nested function `{node.name.value}`"
         self._report(deco, f"@{self.ctx.code(deco.decorator)}", what, outer, transform)
-
-    def _report(
-        self,
-        node: cst.CSTNode,
-        wrapper: str,
-        what: str,
-        outer: cst.FunctionDef,
-        transform: str,
-        verb: str | None = None,
-    ) -> None:
-        name = outer.name.value
-        given = verb
-        if transform.endswith("pmap"):
-            verb = "pmaps"
-            consequence = f"each call of `{name}` traces and compiles it again"
-        else:
-            verb = "jits"
-            consequence = (
-                f"each call of `{name}` traces and compiles it again (when `{name}` itself "
-                "runs under jit, the inner jit is only inlined and does nothing)"
-            )
-        if "bound method" in what:
-            advice = "jit it once per object (in `__init__`) or jit a module-level function"
-        elif what.endswith("result"):
-            advice = "build the wrapper once, at module level"
-        else:
-            advice = (
-                f"define it once outside `{outer.name.value}` and pass the values it uses "
-                "as arguments (or build it in a functools.cache'd factory)"
-            )
-        self.report(
-            node,
-            wrapper=short(wrapper),
-            verb=verb if given is None else given,
-            what=what,
-            outer=name,
-            consequence=consequence,
-            advice=advice,
-        )

@@ -47,9 +47,9 @@ _SETUP_PREFIXES = ("init", "setup", "set_up", "create", "build", "make")
 
 
 class FreshCallableChecks(Queries):
-    """The analysis behind :class:`JitOfFreshCallable`."""
+    """The analysis behind :class:`JitOfFreshCallable`, and its report."""
 
-    _report: Callable[..., None]  # the rule's
+    report: Callable[..., None]  # the rule's
 
     def _repeated(self, outer: cst.FunctionDef, node: cst.CSTNode) -> bool:
         """``outer`` may run many times, each run outside an enclosing trace."""
@@ -284,6 +284,11 @@ class FreshCallableChecks(Queries):
                 return f"`{text}`"
             if self.ctx.trace.transform_of(fexpr.func) is not None and positional(fexpr):
                 return f"the `{text}` result"
+            # a wrapper built around a new function (``checkify.checkify(lambda ...)``)
+            args = positional(fexpr)
+            inner = self._fresh(args[0].value, outer) if args else None
+            if inner is not None:
+                return f"the `{text}` result, built around {inner}"
             return None
         if isinstance(fexpr, cst.Name):
             found = model.lookup(fexpr.value, model.scope_for(fexpr))
@@ -336,6 +341,45 @@ class FreshCallableChecks(Queries):
                 continue
             return False
         return calls > 0
+
+    def _report(
+        self,
+        node: cst.CSTNode,
+        wrapper: str,
+        what: str,
+        outer: cst.FunctionDef,
+        transform: str,
+        verb: str | None = None,
+    ) -> None:
+        name = outer.name.value
+        given = verb
+        if transform.endswith("pmap"):
+            verb = "pmaps"
+            consequence = f"each call of `{name}` traces and compiles it again"
+        else:
+            verb = "jits"
+            consequence = (
+                f"each call of `{name}` traces and compiles it again (when `{name}` itself "
+                "runs under jit, the inner jit is only inlined and does nothing)"
+            )
+        if "bound method" in what:
+            advice = "jit it once per object (in `__init__`) or jit a module-level function"
+        elif what.endswith("result"):
+            advice = "build the wrapper once, at module level"
+        else:
+            advice = (
+                f"define it once outside `{outer.name.value}` and pass the values it uses "
+                "as arguments (or build it in a functools.cache'd factory)"
+            )
+        self.report(
+            node,
+            wrapper=short(wrapper),
+            verb=verb if given is None else given,
+            what=what,
+            outer=name,
+            consequence=consequence,
+            advice=advice,
+        )
 
 
 def inline(wrapper: cst.Call) -> bool:

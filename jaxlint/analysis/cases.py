@@ -1,0 +1,119 @@
+"""Loops over a few cases (a sweep): ``for dtype in DTYPES``, ``for name, cfg in
+CONFIGS``, ``for preset, spec in PRESETS.items()``, a literal list of cases, or a loop
+whose targets say they hold a case in the user's own words (``dtype``, ``in_shape``,
+``cfg``, ``loss_fn``).
+
+Each iteration of a sweep is a case of its own, chosen by the code: the rules that ask
+(JAX401 jit-in-loop, JAX301 prng-key-reuse) read it as a comparison of a few
+configurations rather than a stream of steps. JAX401: a new function per case compiles
+once per case, as it must. JAX301: the same key given to the function that builds or
+runs each configuration makes the runs differ only by the configuration.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.walk import descendants
+
+CASE_WORDS = frozenset(
+    {
+        "dtype", "dtypes", "shape", "shapes", "case", "cases", "config", "configs", "cfg",
+        "fn", "fns", "func", "funcs", "function", "functions", "impl", "mode", "method",
+    }
+)  # fmt: skip
+"""Words of a name that say it holds a case of a sweep."""
+CONSTANT = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
+"""A module constant's name (``DTYPES``, ``_CONFIGS``)."""
+
+
+def case_like(name: str) -> bool:
+    """A name that says it holds a case of a sweep, a dtype, a shape or a function
+    (``dtype``, ``in_shape``, ``loss_fn``, ``f``), in the user's own words."""
+    if name in ("f", "g"):
+        return True
+    return any(word in CASE_WORDS for word in name.lower().strip("_").split("_"))
+
+
+def sweep(loop: cst.CSTNode, model: SemanticModel) -> bool:
+    """A ``for`` over a list of cases: a literal list (or ``zip``/``enumerate``/
+    ``product`` of them), a constant holding one (``DTYPES``, or a name bound only to
+    a literal list), or a loop whose targets say they are cases (``for dtype in
+    dtypes``, ``for fn in fns``)."""
+    if not isinstance(loop, cst.For):
+        return False
+    if literal_cases(loop.iter, model):
+        return True
+    names = [n for n in descendants(loop.target) if isinstance(n, cst.Name)]
+    return any(case_like(n.value) for n in names)
+
+
+def literal_cases(expr: cst.BaseExpression, model: SemanticModel) -> bool:
+    """``expr`` is a collection of cases the code spells out: a literal, a constant
+    (``DTYPES``, ``cfg.MODES``), a name bound only to non-empty literals, ``zip``/
+    ``product``/``enumerate``/``reversed``/``sorted`` of them, or their ``.items()``/
+    ``.keys()``/``.values()``."""
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+        return True
+    if isinstance(expr, cst.Attribute):
+        return CONSTANT.match(expr.attr.value) is not None
+    if isinstance(expr, cst.Name):
+        if CONSTANT.match(expr.value):
+            return True
+        found = model.lookup(expr.value, model.scope_for(expr))
+        if not found:
+            return False
+        values = [model.assigned.get(id(b.node)) for b in found[1]]
+        return all(
+            isinstance(v, (cst.List, cst.Tuple, cst.Set, cst.Dict)) and bool(v.elements)
+            for v in values
+        )
+    if not isinstance(expr, cst.Call):
+        return False
+    args = [a for a in expr.args if a.keyword is None and not a.star]
+    qn = model.call_name(expr)
+    if qn in ("builtins.zip", "itertools.product"):
+        return bool(args) and all(literal_cases(a.value, model) for a in args)
+    if qn in ("builtins.enumerate", "builtins.reversed", "builtins.sorted"):
+        return bool(args) and literal_cases(args[0].value, model)
+    if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in (
+        "items",
+        "keys",
+        "values",
+    ):
+        return literal_cases(expr.func.value, model)
+    return False
+
+
+def configurations(loop: cst.CSTNode, model: SemanticModel) -> bool:
+    """A ``for`` over configurations to compare, narrower than :func:`sweep`: a literal
+    collection spelled out in the loop (``for lr in [1e-3, 1e-2]``, through ``enumerate``,
+    ``zip``...), the ``.items()``/``.values()`` of a literal dict or of a constant
+    (``PRESETS.items()``), or targets that say they hold a configuration (``for name,
+    cfg in CONFIGS``). A bare constant is not enough (``for batch in BATCHES`` may be
+    data, one batch per step)."""
+    if not isinstance(loop, cst.For):
+        return False
+    names = [n for n in descendants(loop.target) if isinstance(n, cst.Name)]
+    if any(case_like(n.value) for n in names):
+        return True
+    return _spelled_out(loop.iter, model)
+
+
+def _spelled_out(expr: cst.BaseExpression, model: SemanticModel) -> bool:
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+        return len(expr.elements) > 1
+    if not isinstance(expr, cst.Call):
+        return False
+    args = [a for a in expr.args if a.keyword is None and not a.star]
+    qn = model.call_name(expr)
+    if qn in ("builtins.zip", "itertools.product"):
+        return bool(args) and any(_spelled_out(a.value, model) for a in args)
+    if qn in ("builtins.enumerate", "builtins.reversed", "builtins.sorted"):
+        return bool(args) and _spelled_out(args[0].value, model)
+    if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("items", "values"):
+        return literal_cases(expr.func.value, model)
+    return False
