@@ -422,3 +422,59 @@ def test_the_checker_is_named_only_for_the_keys_it_checks() -> None:
     assert "for a typed key (`jax.random.key`)" in diags[0].message
     assert "`jax_debug_key_reuse` rejects a key both drawn from and split (" in diags[1].message
     assert "raw `PRNGKey`" not in diags[1].message
+
+
+# Equinox layers whose constructor splits its key before drawing (LIBRARY_SPLITTERS), from
+# their jaxprs, read with the walk above; Embedding, which draws from its key, for contrast.
+LAYERS = (
+    SPLITTERS[: SPLITTERS.index("S = (3,)")]
+    + textwrap.dedent(
+        """
+        import equinox as eqx
+
+        LAYER_CALLS = {
+            "Linear": lambda k: eqx.nn.Linear(3, 4, key=k),
+            "Conv": lambda k: eqx.nn.Conv(1, 2, 2, 3, key=k),
+            "Conv1d": lambda k: eqx.nn.Conv1d(2, 2, 3, key=k),
+            "Conv2d": lambda k: eqx.nn.Conv2d(2, 2, 3, key=k),
+            "Conv3d": lambda k: eqx.nn.Conv3d(2, 2, 3, key=k),
+            "ConvTranspose": lambda k: eqx.nn.ConvTranspose(1, 2, 2, 3, key=k),
+            "ConvTranspose1d": lambda k: eqx.nn.ConvTranspose1d(2, 2, 3, key=k),
+            "ConvTranspose2d": lambda k: eqx.nn.ConvTranspose2d(2, 2, 3, key=k),
+            "ConvTranspose3d": lambda k: eqx.nn.ConvTranspose3d(2, 2, 3, key=k),
+            "MLP": lambda k: eqx.nn.MLP(3, 2, 8, 2, key=k),
+            "MultiheadAttention": lambda k: eqx.nn.MultiheadAttention(2, 4, key=k),
+            "GRUCell": lambda k: eqx.nn.GRUCell(3, 4, key=k),
+            "LSTMCell": lambda k: eqx.nn.LSTMCell(3, 4, key=k),
+            "Embedding": lambda k: eqx.nn.Embedding(10, 4, key=k),
+        }
+        # the layers' arrays (an MLP also holds its activation function)
+        CALLS = {
+            name: (lambda f: lambda k: eqx.filter(f(k), eqx.is_array))(f)
+            for name, f in LAYER_CALLS.items()
+        }
+        """
+    )
+    + SPLITTERS[SPLITTERS.index("SAME = {") : SPLITTERS.index("# split(k, n) starts with")]
+    + 'print("RESULT " + json.dumps(out))\n'
+)
+
+
+def test_which_equinox_layers_split_their_key_as_measured() -> None:
+    """``LIBRARY_SPLITTERS``: JAX301 counts a draw from the key such a layer was built
+    with as a pair that shares no bits (JAX306), as for ``split``; the jaxprs say so."""
+    pytest.importorskip("equinox")
+    from jaxlint.analysis.key_values import LIBRARY_SPLITTERS
+
+    proc = subprocess.run(
+        [sys.executable, "-c", LAYERS],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu"},
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("RESULT "))
+    does = json.loads(line.removeprefix("RESULT "))["does"]
+    assert does.pop("Embedding") == ["bits"], does  # draws from its key: not a splitter
+    assert {f"equinox.nn.{n}" for n, d in does.items() if d == ["split"]} == LIBRARY_SPLITTERS

@@ -32,6 +32,7 @@ from jaxlint.analysis.key_values import (
     INDEX_DRAWS,
     INERT_SPLIT,
     LEGACY,
+    LIBRARY_SPLITTERS,
     LOCAL,
     LOOP_BODIES,
     MAKERS,
@@ -162,6 +163,14 @@ class _CallWalker:
                         array=True,
                         raw=kv.raw_roots if kv is not None else frozenset(),
                     )
+                return None
+            if qn in LIBRARY_SPLITTERS:
+                key = next(
+                    (a.value for a in call.args if a.keyword and a.keyword.value == "key"), None
+                )
+                kv = self.a._values.get(id(key)) if key is not None else None
+                if key is not None and kv is not None:
+                    self._consume(kv, Use(key, call, RANDOM, SPLIT))
                 return None
             if qn in MAKERS:
                 raw = frozenset({id(call)}) if qn == LEGACY else frozenset()

@@ -57,6 +57,17 @@ DRAWS_FROM_ITS_KEY = frozenset(
 )
 """Samplers that draw ``random_bits`` from the key itself and never split it (and
 ``choice`` with ``p=``); measured with :data:`SPLITS_ITS_KEY`."""
+LIBRARY_SPLITTERS = frozenset(
+    f"equinox.nn.{n}"
+    for n in (
+        "Linear Conv Conv1d Conv2d Conv3d ConvTranspose ConvTranspose1d ConvTranspose2d "
+        "ConvTranspose3d MLP MultiheadAttention GRUCell LSTMCell"
+    ).split()
+)
+"""Layers whose constructor splits its ``key=`` before drawing anything (equinox 0.13.8:
+``wkey, bkey = jrandom.split(key, 2)`` in ``Linear``): consumed as ``split`` consumes,
+so a draw from the same key shares no bits with the layer's (not ``Embedding``, which
+draws from its key itself)."""
 MAKERS = frozenset({"jax.random.key", "jax.random.PRNGKey", "jax.random.wrap_key_data"})
 """Make a fresh key from a seed or raw bits."""
 DERIVERS = frozenset({"jax.random.fold_in", "jax.random.clone"})

@@ -140,7 +140,13 @@ fills a replay buffer with random actions); a use whose result is only waited fo
 (`f(key).block_until_ready()` or `jax.block_until_ready(f(key))` on its own line, or
 `out = f(key)` where `out` is only waited for until it is bound again: a warm-up run
 before the same run is timed, as in morphix's benchmark), since its draws reach
-nothing that is used; two uses whose results are
+nothing that is used; the same key given, with each configuration, to the function
+that builds or runs it in a loop over configurations (`for name, cfg in CONFIGS:
+run(key, **cfg)`, `for preset, spec in PRESETS.items()`, `for lr in [1e-3, 1e-2]`; a
+loop whose target names a configuration, dtype, shape or function): a controlled
+comparison, whose runs differ only by the configuration (xwm's examples compare
+masking presets "on identical data and architecture"; a draw from the key itself in
+such a loop, `normal(key, (n, n))` for each size, is still reported); two uses whose results are
 compared against each other (what the first returns reaches one side of
 `assert_allclose`, `assertEqual`, `chex.assert_trees_all_close`, `allclose` or
 `==`, what the second returns the other side: one key fed to two implementations
@@ -180,7 +186,12 @@ returns the very keys it drew with, as in a data loader that splits the key it p
 its data with; measured by `tests/test_prng_split_runtime.py`), or a function that
 receives the key and *may* draw from it. A key drawn from by a sampler that draws from
 the key itself (`normal`, `uniform`...) and also split, whose values share no bits on
-JAX 0.12, is JAX306 prng-key-reuse-contract's (off by default), in any file.
+JAX 0.12, is JAX306 prng-key-reuse-contract's (off by default), in any file; so is one
+given to an Equinox layer that splits its key before drawing (`eqx.nn.Linear`, `Conv*`,
+`MLP`, `MultiheadAttention`, `GRUCell`, `LSTMCell`; not `Embedding`, which draws from
+it), whose weights a draw of the same key then replaces (`eqx.tree_at`), measured from
+the layers' jaxprs. Two such layers built from one key split it the same way: their
+weights come from the same keys, which JAX301 reports.
 
 In tests (files under `tests/`, `test_*.py`, `*_test.py`, `conftest.py`, and
 `test*` functions and pytest fixtures anywhere): comparisons are silent as

@@ -7,11 +7,14 @@ import re
 
 import libcst as cst
 
+from jaxlint.analysis.cases import configurations
 from jaxlint.analysis.keys import (
     CALL,
     DRAWS_FROM_ITS_KEY,
     INERT_SPLIT,
+    LIBRARY_SPLITTERS,
     LOCAL,
+    RANDOM,
     SPLIT,
     SPLITS_ITS_KEY,
     Reuse,
@@ -182,8 +185,25 @@ class PrngKeyReuseChecks:
                 self._only_awaited(use, reuse.fn) for use in (reuse.first, reuse.second)
             ):
                 continue  # a run made to compile or to time: its draws are never used
+            if reuse.how == "loop" and self._configurations_compared(reuse):
+                continue  # each configuration built or run from the same key, on purpose
             out.append(reuse)
         return out
+
+    def _configurations_compared(self, reuse: Reuse) -> bool:
+        """``for name, cfg in CONFIGS: run(key, **cfg)``: a loop over configurations
+        (:func:`jaxlint.analysis.cases.configurations`) that gives the same key to a
+        function building or running each one, with the configuration: every run
+        starts from the same random state, so the runs differ only by their
+        configuration, the controlled comparison such a loop makes (xwm's examples
+        compare masking presets and collapse strategies "on identical data and
+        architecture"). A key drawn from directly (``normal(key, shape)`` for each layer
+        size) is still reported."""
+        loop, use = reuse.loop, reuse.second
+        if use.kind == RANDOM or not configurations(loop, self.ctx.model):
+            return False
+        targets = {n.value for n in _names(loop.target)}  # type: ignore[union-attr]
+        return any(n.value in targets for n in _names(use.call))
 
     def _only_awaited(self, use: Use, fn: cst.FunctionDef | cst.Lambda | None) -> bool:
         """The result of the consuming call is only waited for, never read: the call is
@@ -467,6 +487,12 @@ class PrngKeyReuseChecks:
                 f" off, so no value comes from it; {_rejects(reuse, 'the pair')}"
             )
         relation = self.ctx.keys.draws_compared(reuse)
+        model = self.ctx.model
+        layers = [model.call_name(u.call) in LIBRARY_SPLITTERS for u in (reuse.first, reuse.second)]
+        if relation == "same" and all(layers):
+            return "both calls have the same arguments, so they build identical values"
+        if relation == "split" and any(layers):
+            return "both split it the same way, so what they draw comes from the same keys"
         if relation == "same" and reuse.first.qualname == SPLIT:
             return "both calls have the same arguments, so they return the same keys"
         if relation == "same":

@@ -56,6 +56,14 @@ INVALID_EXAMPLES = [
         " still rejects it",
     ),
     EXAMPLES.invalid(
+        "invalid_equinox_layer_and_own_draw.py",
+        line=12,
+        message_contains="`eqx.nn.Linear` (whose body splits it)",
+        raises="KeyReuseError",
+        note="an Equinox layer splits its key before drawing; a draw from that key shares no"
+        " bits with the layer's (xwm's FiLM layer, whose weights `eqx.tree_at` replaces)",
+    ),
+    EXAMPLES.invalid(
         "invalid_draw_then_split_for_next_step.py",
         line=13,
         message_contains="`jax.random.categorical` draws from the key itself",

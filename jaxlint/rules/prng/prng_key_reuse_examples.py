@@ -31,6 +31,20 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_equinox_layer_and_own_draw.py",
+        note="an Equinox layer (`eqx.nn.Linear`) splits its key before drawing: a draw from"
+        " the same key shares no bits with its weights (JAX306 reports the pair)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_same_key_for_each_configuration.py",
+        note="one key for the function that runs each configuration of a sweep (`for name,"
+        " cfg in CONFIGS`): a controlled comparison, the runs differ only by their"
+        ' configuration (xwm\'s examples compare presets and strategies "on identical data"'
+        "); JAX's checker would reject it",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_reuse_commented_on_purpose.py",
         note="a comment beside the pair says the key is used again on purpose (alem-env's"
         " `# same rng as events are mutually exclusive`, rex-lib's `# ... we reuse the seed`)",
@@ -343,6 +357,14 @@ INVALID_EXAMPLES = [
         message_contains="the same function with the same arguments",
         raises="KeyReuseError",
         note="a comment that names the reuse without saying it is meant does not silence it",
+    ),
+    EXAMPLES.invalid(
+        "invalid_same_key_drawn_for_each_layer_size.py",
+        line=9,
+        message_contains="on every iteration of the loop at line 8",
+        raises="KeyReuseError",
+        note="a loop over literal sizes that draws from the key itself: every layer gets the"
+        " same bits, not a comparison of configurations",
     ),
     EXAMPLES.invalid(
         "invalid_self_rng_two_draws_in_one_method.py",
