@@ -380,6 +380,8 @@ def _foreign_calls(trace: Any, facts: Any, model: Any, lines: _LineFinder) -> li
                 "args": [[key, int(val.level)] for key, val in args],
             }
         )
+        if caller.presumed():
+            out[-1]["presumed"] = True
     for wrap, call in trace.foreign_seeds:
         func = next(a.value for a in call.args if a.keyword is None and not a.star)
         target = facts.qualified_name(model, func)

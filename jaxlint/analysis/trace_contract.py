@@ -22,6 +22,10 @@ Python literal (``deterministic: bool = False``, ``train=True``) make it static,
 default of ``None`` or of another expression makes it maybe-traced, and ``self`` is never
 definitely traced (module fields are static metadata or parameters read by attribute).
 
+Code traced only by contract, directly or through its callers in this module or another
+(:meth:`TracedFunction.presumed`), keeps that mark: a rule may ask whether the code
+itself says it runs eagerly (JAX101: a host generator seeded from a key).
+
 A method whose every ``return`` gives a string or a pandas (or plotting) object is not
 taken either: it is a report, not a model (apebench's ``BaseScenario.__call__`` runs a
 whole experiment and returns a DataFrame).

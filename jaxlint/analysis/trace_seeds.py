@@ -121,7 +121,10 @@ class _Seeds:
                 info.param_levels[pname] = max(info.param_levels.get(pname, Level.STATIC), lvl)
                 if lvl is Level.TRACED:
                     traced.add(pname)
-        info.own.append(Reason(verb, fn, staging, abstract, frozenset(traced), located=True))
+        presumed = bool(call.get("presumed"))
+        info.own.append(
+            Reason(verb, fn, staging, abstract, frozenset(traced), located=True, presumed=presumed)
+        )
 
     def _expects_raise(self, call: cst.Call) -> bool:
         """``call`` runs inside ``with pytest.raises(...):`` (or ``self.assertRaises``) in

@@ -72,6 +72,28 @@ class TracedFunction:
     ``update``; see :mod:`jaxlint.analysis.trace_contract`): it runs traced whenever the
     user's training step is jitted, and eagerly otherwise."""
 
+    def presumed(self, _seen: set[int] | None = None) -> bool:
+        """Traced only by a framework's contract: the function itself (``contract``), or
+        every reason and every traced caller that makes it traced goes back to one (a
+        helper of a module's ``__call__``, in this module or, through the summaries,
+        another). No transform in sight traces it: it runs traced when the user's step
+        is jitted, as it usually is, and eagerly when the user calls it directly."""
+        if self.contract:
+            return True
+        seen = set() if _seen is None else _seen
+        if id(self) in seen:
+            return True  # a cycle of calls adds no reason of its own
+        seen.add(id(self))
+        reasons = [*self.own, *self.bodies]
+        if any(not r.presumed for r in reasons):
+            return False
+        callers = [edge.caller for edge in self.calls.values()]
+        if self.caller is not None:
+            callers.append(self.caller)
+        if not reasons and not callers:
+            return False
+        return all(c.presumed(seen) for c in callers)
+
     def how(self, line_of: LineOf, param: str | None = None) -> str:
         """Why it is traced, the shortest true way: its own transform, else the fewest
         calls from traced code back to a transform or lax body, naming each function,
@@ -201,6 +223,9 @@ class Reason:
     """``verb`` already says where (a call from another module): no "at line N"."""
     tail: str = ""
     """Said after the line (``given to `hk.transform` at line 9, traced whenever ...``)."""
+    presumed: bool = False
+    """A framework's contract, not a transform in sight: a call from a function of
+    another module that is traced only by contract (:meth:`TracedFunction.presumed`)."""
 
     def at(self, line_of: LineOf) -> str:
         if self.located:

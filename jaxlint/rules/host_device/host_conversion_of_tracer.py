@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.tracing import Val
-from jaxlint.diagnostics import Applicability
-from jaxlint.rules.base import Examples, FixOp, Raises, ReplaceNode, Rule
+from jaxlint.analysis.host_rng import seeds_host_rng
+from jaxlint.rules.base import Examples, Raises, Rule
 from jaxlint.rules.host_device.helpers import (
     Shared,
     conversion,
-    short_code,
 )
-from jaxlint.rules.host_device.host_conversion_of_tracer_fix import JNP_TWINS, NumpyFix
+from jaxlint.rules.host_device.host_conversion_of_tracer_fix import NumpyFix
 
 EXAMPLES = Examples(__file__)
 
@@ -26,14 +24,6 @@ HOST_CONVERSION_HINTS = (
     "the `bool` function",
     "item() method",
     "tolist() method",
-)
-
-# ``math`` functions with a ``jax.numpy`` twin of the same name (for the hint only:
-# ``math.floor`` returns an int, ``jnp.floor`` an array, so no fix).
-_MATH_TWINS = frozenset(
-    "acos acosh asin asinh atan atan2 atanh cbrt ceil copysign cos cosh degrees exp exp2"
-    " expm1 fabs floor fmod frexp hypot isclose isfinite isinf isnan ldexp log log10"
-    " log1p log2 modf pow radians remainder sin sinh sqrt tan tanh trunc".split()
 )
 
 
@@ -62,7 +52,12 @@ any other `numpy.*` function that converts its arguments, `float(x)`, `int(x)`,
 
 Traced code includes what frameworks trace by contract (a Flax, Equinox or Haiku
 module's `__call__`, a function given to `hk.transform`, an optax `update`): traced
-whenever the user's training step is jitted, which the message says.
+whenever the user's training step is jitted, which the message says. Where such code
+is traced only by that contract (no transform in sight, in this module or another) and
+the conversion seeds a host generator (`np.random.default_rng(np.asarray(randint(key,
+...)))`: a mask sampler that draws on the host before the jitted step), it is not
+reported: a generator needs a concrete seed, so the code runs eagerly by design. Under
+a `jit` in sight it is reported as everywhere else.
 
 ## Why is this bad
 Under `jax.jit` (and `vmap`, `lax.scan` bodies, ...) a traced value is an abstract
@@ -130,7 +125,9 @@ is offered when they are used. Nested NumPy calls are converted together, never 
 the fix of `np.sqrt(np.mean(x))` also converts the `np.mean` of the tracer inside it,
 and the fix of `np.mean(np.log1p(x))`'s inner call also converts the `np.mean` that
 takes it (`jnp.mean(jnp.log1p(x))`); when one of them has no twin, no fix. Functions whose JAX twin needs a static size under
-`jit` (`np.unique`, `np.nonzero`, one-argument `np.where`) get no fix. `float()`,
+`jit` (`np.unique`, `np.nonzero`, one-argument `np.where`) get no fix, nor does a
+conversion whose value seeds a NumPy generator (`np.random.default_rng(seed)`: a
+generator cannot take a tracer, so `jnp.asarray` would only move the error). `float()`,
 `int()`, `.item()` and the others have no mechanical replacement: the value must
 stay an array or the conversion must move out of the traced function.
 
@@ -150,6 +147,12 @@ your file and line and `"rule": "JAX101"`.
             "valid_equinox_init_optax_init_eager.py",
             note="an Equinox module's `__init__` and an optax `init_fn` usually run eagerly:"
             " not traced by contract",
+        ),
+        EXAMPLES.valid(
+            "valid_module_call_seeds_host_generator.py",
+            note="a module's `__call__` that seeds a NumPy generator from its key samples on"
+            " the host (xwm's mask samplers): it runs eagerly, so it is not traced by contract",
+            runs=True,
         ),
         EXAMPLES.valid(
             "valid_module_call_returning_a_report.py",
@@ -251,6 +254,14 @@ your file and line and `"rule": "JAX101"`.
             message_contains="`x` is traced: parameter of `normalize`, jitted by `jax.jit` at line 6",
             unsafe_fix=True,
             raises="TracerArrayConversionError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_jitted_function_seeds_host_generator.py",
+            line=7,
+            message_contains="jitted by `jax.jit` at line 5; a NumPy generator needs a concrete"
+            " seed",
+            raises="TracerArrayConversionError",
+            note="a generator seeded from a key inside a function that is jitted in sight",
         ),
         EXAMPLES.invalid(
             "invalid_return_x_float_x_n.py",
@@ -370,8 +381,11 @@ your file and line and `"rule": "JAX101"`.
             return
         kind, qn, operands = conv
         trace = self.ctx.trace
-        if trace.traced_function_of(node) is None or self._tracer_guards:
+        fn = trace.traced_function_of(node)
+        if fn is None or self._tracer_guards:
             return
+        if fn.presumed() and seeds_host_rng(self.model, node, fn.node):
+            return  # host sampling code: it runs eagerly, whatever the framework presumes
         for operand in operands:
             val = self._traced(operand)
             if val is None or (kind in ("builtin", "method") and val.container):
@@ -380,58 +394,3 @@ your file and line and `"rule": "JAX101"`.
                 continue
             self._report(node, kind, qn, operand, val)
             return
-
-    def _report(
-        self, node: cst.Call, kind: str, qn: str, operand: cst.BaseExpression, val: Val
-    ) -> None:
-        code = self.ctx.code
-        call = short_code(code(node), code(node.func))
-        arg = " ".join(code(operand).split())
-        fix = None
-        fix_message = None
-        if kind == "numpy":
-            rel = qn[len("numpy.") :]
-            twin = "jax.numpy." + rel
-            spelled = self._twin(node, rel)
-            shown = spelled[0] if spelled else twin.replace("jax.numpy.", "jnp.")
-            if rel in JNP_TWINS:
-                hint = f"use `{shown}`, which stays on device"
-            else:
-                hint = "use a `jax.numpy` function, or call NumPy outside the traced function"
-            if spelled is not None:
-                text, ops = spelled
-
-                def fix() -> list[FixOp]:
-                    return self._nest_fix(node, [ReplaceNode(node.func, text), *ops])
-
-                fix_message = f"Replace with `{shown}`"
-        elif kind == "builtin":
-            short = qn.split(".")[-1]
-            if short == "bool":
-                hint = "branch with `jnp.where` or `lax.cond` instead"
-            elif short == "int":
-                hint = (
-                    f"use `{arg}` as an array (index a `jnp` array with it, or"
-                    f" `{arg}.astype(jnp.int32)`), or call `int()` outside the traced function"
-                )
-            else:
-                hint = (
-                    f"use `{arg}.astype(...)` to change the dtype, or return the array"
-                    f" and call `{short}()` outside the traced function"
-                )
-        elif kind == "method":
-            hint = f"return the array and call `.{qn}()` outside the traced function"
-        elif kind == "math":
-            name = qn.split(".")[-1]
-            hint = f"use `jnp.{name}`" if name in _MATH_TWINS else "use a `jax.numpy` function"
-        else:  # device_get
-            hint = "under tracing it returns the tracer unchanged; fetch results outside"
-        self.report(
-            node,
-            call=call,
-            why=self.ctx.trace.why(val),
-            hint=hint,
-            fix=fix,
-            applicability=Applicability.UNSAFE if fix is not None else None,
-            fix_message=fix_message,
-        )

@@ -1,6 +1,7 @@
-"""JAX101's fix: a NumPy call on a tracer becomes its ``jax.numpy`` twin, with the NumPy
-calls nested in it or around it (a mixin of ``HostConversionOfTracer``, which holds
-``model``, ``_traced`` and ``_numpy_parent``)."""
+"""JAX101's fix and report: a NumPy call on a tracer becomes its ``jax.numpy`` twin, with
+the NumPy calls nested in it or around it, and the message's hint says what to use
+instead (a mixin of ``HostConversionOfTracer``, which holds ``model``, ``ctx``,
+``_traced`` and ``_numpy_parent``)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from jaxlint.analysis.host_rng import seeds_host_rng
 from jaxlint.analysis.transforms import NUMPY_ARRAY_METHODS
+from jaxlint.diagnostics import Applicability
 from jaxlint.fixers.spelling import spell
 from jaxlint.rules.base import FixOp, ReplaceNode
-from jaxlint.rules.host_device.helpers import NUMPY_ACCEPTS_TRACERS, walk
+from jaxlint.rules.host_device.helpers import NUMPY_ACCEPTS_TRACERS, short_code, walk
 
 if TYPE_CHECKING:
     from jaxlint.analysis.names import SemanticModel
+    from jaxlint.analysis.tracing import Val
 
 # The tables below were checked on jax 0.12.0.1 (CPU) by calling each NumPy function
 # on a tracer inside ``jax.jit``.
@@ -64,11 +68,22 @@ JNP_TWINS = frozenset(
 _NUMPY_ONLY_KEYWORDS = frozenset({"out", "like", "subok", "casting", "where", "order", "newshape"})
 
 
+# ``math`` functions with a ``jax.numpy`` twin of the same name (for the hint only:
+# ``math.floor`` returns an int, ``jnp.floor`` an array, so no fix).
+_MATH_TWINS = frozenset(
+    "acos acosh asin asinh atan atan2 atanh cbrt ceil copysign cos cosh degrees exp exp2"
+    " expm1 fabs floor fmod frexp hypot isclose isfinite isinf isnan ldexp log log10"
+    " log1p log2 modf pow radians remainder sin sinh sqrt tan tanh trunc".split()
+)
+
+
 class NumpyFix:
     model: SemanticModel
     _numpy_parent: dict[int, cst.Call]
     _traced: Any
     """``Shared._traced``: the value of an expression when it is surely a tracer."""
+    ctx: Any
+    report: Any
 
     def _twin(self, call: cst.Call, rel: str) -> tuple[str, list[FixOp]] | None:
         """The ``jax.numpy`` spelling of ``numpy.<rel>`` at ``call`` and its imports, when
@@ -118,3 +133,66 @@ class NumpyFix:
             ops.append(ReplaceNode(call.func, text))
             ops.extend(op for op in more if op not in ops)
         return ops
+
+    def _report(
+        self, node: cst.Call, kind: str, qn: str, operand: cst.BaseExpression, val: Val
+    ) -> None:
+        code = self.ctx.code
+        call = short_code(code(node), code(node.func))
+        arg = " ".join(code(operand).split())
+        fix = None
+        fix_message = None
+        if kind == "numpy":
+            rel = qn[len("numpy.") :]
+            twin = "jax.numpy." + rel
+            spelled = self._twin(node, rel)
+            shown = spelled[0] if spelled else twin.replace("jax.numpy.", "jnp.")
+            if rel in JNP_TWINS:
+                hint = f"use `{shown}`, which stays on device"
+            else:
+                hint = "use a `jax.numpy` function, or call NumPy outside the traced function"
+            fn = self.ctx.trace.traced_function_of(node)
+            if seeds_host_rng(self.model, node, fn.node if fn is not None else None):
+                # a generator needs a concrete seed: ``jnp.asarray`` would hand it a tracer
+                spelled = None
+                hint = (
+                    "a NumPy generator needs a concrete seed: draw with `jax.random` from the"
+                    " key instead, or make the generator outside the traced function"
+                )
+            if spelled is not None:
+                text, ops = spelled
+
+                def fix() -> list[FixOp]:
+                    return self._nest_fix(node, [ReplaceNode(node.func, text), *ops])
+
+                fix_message = f"Replace with `{shown}`"
+        elif kind == "builtin":
+            short = qn.split(".")[-1]
+            if short == "bool":
+                hint = "branch with `jnp.where` or `lax.cond` instead"
+            elif short == "int":
+                hint = (
+                    f"use `{arg}` as an array (index a `jnp` array with it, or"
+                    f" `{arg}.astype(jnp.int32)`), or call `int()` outside the traced function"
+                )
+            else:
+                hint = (
+                    f"use `{arg}.astype(...)` to change the dtype, or return the array"
+                    f" and call `{short}()` outside the traced function"
+                )
+        elif kind == "method":
+            hint = f"return the array and call `.{qn}()` outside the traced function"
+        elif kind == "math":
+            name = qn.split(".")[-1]
+            hint = f"use `jnp.{name}`" if name in _MATH_TWINS else "use a `jax.numpy` function"
+        else:  # device_get
+            hint = "under tracing it returns the tracer unchanged; fetch results outside"
+        self.report(
+            node,
+            call=call,
+            why=self.ctx.trace.why(val),
+            hint=hint,
+            fix=fix,
+            applicability=Applicability.UNSAFE if fix is not None else None,
+            fix_message=fix_message,
+        )
