@@ -504,6 +504,75 @@ def test_x64_from_a_project_module_or_function(
     assert bool(found) is reported, found
 
 
+@pytest.mark.parametrize(
+    ("init", "test", "reported"),
+    [
+        # the package re-exports it (gridvoting-jax: ``gv.enable_float64()``)
+        ("from .core.config import enable\n", "import pkg as gv\n\ngv.enable()\n", False),
+        ("from pkg.core.config import enable\n", "import pkg\n\npkg.enable()\n", False),
+        # through the subpackage's own re-export too
+        ("from .core import enable\n", "from pkg import enable\n\nenable()\n", False),
+        # a re-exported function that switches it off does not
+        ("from .core.config import disable\n", "import pkg\n\npkg.disable()\n", True),
+    ],
+)  # fmt: skip
+def test_x64_from_a_reexported_project_function(
+    tmp_path: Path, capsys, monkeypatch, init: str, test: str, reported: bool
+) -> None:
+    """JAX603 follows the package's re-exports to the function that switches x64 on
+    (fresh-2026-12n: gridvoting-jax's test calls ``gv.enable_float64()``, defined in
+    ``core/config.py`` and imported into the package's ``__init__.py``)."""
+    pkg = write_package(tmp_path, {"__init__.py": init})
+    (pkg / "core").mkdir()
+    (pkg / "core" / "__init__.py").write_text("from .config import disable, enable\n")
+    (pkg / "core" / "config.py").write_text(
+        'import jax\n\n\ndef enable():\n    jax.config.update("jax_enable_x64", True)\n\n\n'
+        'def disable():\n    jax.config.update("jax_enable_x64", False)\n'
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_sum.py").write_text(
+        "import jax.numpy as jnp\n"
+        + test
+        + "\n\ndef test_sum():\n    assert jnp.zeros(3, dtype=jnp.float64).sum() == 0\n"
+    )
+    found = check(
+        tmp_path, "--no-cache", "--select", "JAX603", ".", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert bool(found) is reported, found
+
+
+_TO_NUMPY_RNG = (
+    "import jax\nimport numpy as np\n\n\ndef to_numpy_rng(key):\n"
+    "    seed = np.asarray(jax.random.randint(key, (2,), 0, 99), dtype=np.uint32)\n"
+    "    return np.random.default_rng(seed)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("caller", "reported"),
+    [
+        # an Equinox module's ``__call__``, traced only by contract (xwm's mask sampler)
+        ("import equinox as eqx\n\nfrom pkg.base import to_numpy_rng\n\n\n"
+         "class Mask(eqx.Module):\n    def __call__(self, key):\n"
+         "        return to_numpy_rng(key).permutation(8)\n", False),
+        # a function jitted in sight: the seed really is a tracer there
+        ("import jax\n\nfrom pkg.base import to_numpy_rng\n\n\n"
+         "@jax.jit\ndef mask(key):\n    return to_numpy_rng(key).permutation(8)\n", True),
+    ],
+)  # fmt: skip
+def test_host_generator_seeded_in_another_module(
+    tmp_path: Path, capsys, monkeypatch, caller: str, reported: bool
+) -> None:
+    """JAX101 leaves a conversion that seeds a host generator when every caller that
+    makes it traced is traced only by a framework's contract, through the summaries of
+    other modules too (fresh-2026-12n: xwm's ``to_numpy_rng``)."""
+    write_package(tmp_path, {"base.py": _TO_NUMPY_RNG, "mask.py": caller})
+    found = check(
+        tmp_path, "--no-cache", "--select", "JAX101", ".", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert codes(found) == ([("pkg/base.py", 6, "JAX101")] if reported else []), found
+
+
 def test_shard_map_none_spec_of_an_imported_function(tmp_path: Path, capsys, monkeypatch) -> None:
     """``shard_map(body, in_specs=(P(), None))`` in another module: ``body``'s second
     argument is passed as it is (a Python int stays one), so it is not surely traced

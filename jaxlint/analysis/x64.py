@@ -25,7 +25,8 @@ switched on for a file, with the scope that is honest for each source:
   _resolve_x64_env())`` may switch it on);
 - a function of the project that the file calls and that switches x64 on, with any
   value but a literal false (``configure(double_precision=True)``, whose body runs
-  ``update("jax_enable_x64", double_precision)``), applies to the file.
+  ``update("jax_enable_x64", double_precision)``), applies to the file, also when the
+  file calls it through a package that re-exports it (``gv.enable_float64()``).
 
 Only folders between the file and the project root are read (the file's own folder when
 there is no project root), each once per run.
@@ -179,6 +180,33 @@ def scan_python(text: str, conftest: bool) -> int | None:
     return None
 
 
+_MAX_REEXPORTS = 4
+"""How many re-exports (``from .core.config import enable_float64``) a call is followed."""
+
+
+def _reexported(tree: ast.Module, name: str, module: str, path: Path) -> str | None:
+    """The qualified name that a top-level ``from ... import name`` of the module
+    ``module`` (the file ``path``) binds ``name`` to, or ``None``."""
+    for stmt in tree.body:
+        if not isinstance(stmt, ast.ImportFrom):
+            continue
+        for alias in stmt.names:
+            if (alias.asname or alias.name) != name:
+                continue
+            if stmt.level:
+                parts = module.split(".")
+                if path.name != "__init__.py":
+                    parts = parts[:-1]
+                if stmt.level - 1 > len(parts):
+                    return None
+                parts = parts[: len(parts) - (stmt.level - 1)]
+                base = ".".join([*parts, *([stmt.module] if stmt.module else [])])
+            else:
+                base = stmt.module or ""
+            return f"{base}.{alias.name}" if base else None
+    return None
+
+
 def _parse(text: str) -> ast.Module | None:
     try:
         return ast.parse(text)
@@ -282,16 +310,26 @@ class X64Sources:
         return None
 
     def _function(self, qualname: str) -> str | None:
+        """Where the project function ``qualname`` switches x64 on, following the
+        re-exports of packages (``gv.enable_float64``, imported into
+        ``gridvoting_jax/__init__.py`` from ``.core.config``) a few steps."""
         key = "call:" + qualname
         if key not in self._inits:
             found = None
-            located = self.project.index.locate(qualname)
-            if located is not None and len(located[1]) == 1:
+            current: str | None = qualname
+            for _ in range(_MAX_REEXPORTS):
+                located = self.project.index.locate(current) if current else None
+                if located is None or len(located[1]) != 1:
+                    break
                 path = self.project.index.find_module(located[0])
                 tree = self._tree(path) if path is not None else None
-                line = scan_function(tree, located[1][0]) if tree is not None else None
-                if path is not None and line is not None:
+                if path is None or tree is None:
+                    break
+                line = scan_function(tree, located[1][0])
+                if line is not None:
                     found = self._where(path, line)
+                    break
+                current = _reexported(tree, located[1][0], located[0], path)
             self._inits[key] = found
         return self._inits[key]
 

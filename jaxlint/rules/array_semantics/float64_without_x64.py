@@ -250,7 +250,9 @@ file before it runs, each with the scope where that is true:
   first;
 - for any file, a function of the project that it calls and that switches x64
   on with any value but a literal false (`configure_jax_platform()`, whose body
-  runs `jax.config.update("jax_enable_x64", double_precision)`).
+  runs `jax.config.update("jax_enable_x64", double_precision)`), also through a
+  package that re-exports it (`gv.enable_float64()`, imported into the package's
+  `__init__.py` from `core/config.py`: gridvoting-jax).
 
 Each folder and `__init__.py` is read once per run. What they say is recorded
 with the file's result like the project's other facts, so a cached result is
