@@ -68,6 +68,24 @@ LIBRARY_SPLITTERS = frozenset(
 ``wkey, bkey = jrandom.split(key, 2)`` in ``Linear``): consumed as ``split`` consumes,
 so a draw from the same key shares no bits with the layer's (not ``Embedding``, which
 draws from its key itself)."""
+_SAME_SPLIT_LAYERS = frozenset(
+    f"equinox.nn.{n}"
+    for n in (
+        "Linear Conv Conv1d Conv2d Conv3d ConvTranspose ConvTranspose1d ConvTranspose2d "
+        "ConvTranspose3d"
+    ).split()
+)
+
+
+def layer_family(qualname: str | None) -> str | None:
+    """What an Equinox layer of :data:`LIBRARY_SPLITTERS` does with its key: ``Linear``
+    and the convolutions all split it in two and draw the weight and the bias from the
+    two keys (``"weight-bias"``); the others each their own way (their name)."""
+    if qualname not in LIBRARY_SPLITTERS:
+        return None
+    return "weight-bias" if qualname in _SAME_SPLIT_LAYERS else qualname
+
+
 MAKERS = frozenset({"jax.random.key", "jax.random.PRNGKey", "jax.random.wrap_key_data"})
 """Make a fresh key from a seed or raw bits."""
 DERIVERS = frozenset({"jax.random.fold_in", "jax.random.clone"})

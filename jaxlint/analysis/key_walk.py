@@ -582,7 +582,9 @@ class _Walker(_CallWalker, _AttrWalker):
             return
         loop = _Loop(stmt, how, (target,))
         self.loops.append(loop)
-        outs: list[_State] = [] if once else [before]
+        # the zero-iteration path joins last: where a key is consumed both before the loop
+        # and in its body, a later use is named against the body's (the path that runs)
+        outs: list[_State] = []
         self.state = before.copy()
         passes = 2 if repeats else 1
         outer_generation = self.generation
@@ -609,6 +611,8 @@ class _Walker(_CallWalker, _AttrWalker):
         self.generation = outer_generation
         self.loops.pop()
         outs.extend(loop.breaks)
+        if not once:
+            outs.append(before)
         self.state = self._join(outs, stmt)
 
     def _alternatives(

@@ -8,6 +8,7 @@ import re
 import libcst as cst
 
 from jaxlint.analysis.cases import configurations
+from jaxlint.analysis.key_values import layer_family
 from jaxlint.analysis.keys import (
     CALL,
     DRAWS_FROM_ITS_KEY,
@@ -245,8 +246,8 @@ class PrngKeyReuseChecks:
         """Report the reuses of :meth:`_findings` that share no bits (``contract``,
         JAX306) or the others (JAX301)."""
         text = self.ctx.text
-        if "random" not in text and "rng" not in text:
-            return
+        if "random" not in text and "rng" not in text and "key=" not in text:
+            return  # no sampler, no key stream, no layer given a key (``Linear(..., key=k)``)
         for reuse in self._findings():
             if self._contract_only(reuse) == contract:
                 self.report(reuse.second.arg, key=self._name(reuse), detail=self._detail(reuse))
@@ -269,6 +270,13 @@ class PrngKeyReuseChecks:
             return _own_draws_only(first) and self._split_key_unused(reuse) is None
         if reuse.how != "again":
             return False
+        model = self.ctx.model
+        families = [layer_family(model.call_name(u.call)) for u in (first, second)]
+        if all(families) and families[0] != families[1]:
+            # two Equinox layers that split one key their own ways (``MLP`` and ``Linear``):
+            # each draws from keys of the split only after splitting them again, or
+            # directly, and no draw of one meets a draw of the other
+            return True
         if SPLIT in (first.qualname, second.qualname):
             draw = second if first.qualname == SPLIT else first
             return _own_draws_only(draw) and self._split_key_unused(reuse) is None
@@ -489,6 +497,12 @@ class PrngKeyReuseChecks:
         relation = self.ctx.keys.draws_compared(reuse)
         model = self.ctx.model
         layers = [model.call_name(u.call) in LIBRARY_SPLITTERS for u in (reuse.first, reuse.second)]
+        families = {layer_family(model.call_name(u.call)) for u in (reuse.first, reuse.second)}
+        if all(layers) and len(families) > 1:
+            return (
+                "both split it, each its own way, so on JAX 0.12 no value of one shares bits"
+                f" with the other; {_rejects(reuse, 'a key used twice')}"
+            )
         if relation == "same" and all(layers):
             return "both calls have the same arguments, so they build identical values"
         if relation == "split" and any(layers):

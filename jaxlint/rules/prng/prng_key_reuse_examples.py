@@ -359,6 +359,16 @@ INVALID_EXAMPLES = [
         note="a comment that names the reuse without saying it is meant does not silence it",
     ),
     EXAMPLES.invalid(
+        "invalid_reuse_named_against_loop_body_use.py",
+        line=9,
+        message_contains="consumed by `update` (which receives it and may draw from it) at"
+        " line 13 and again by `jax.random.split` at line 9",
+        raises="KeyReuseError",
+        note="the pair named is the one the running path makes: the inner loop's key, not the"
+        " epoch's permuted key, which reaches line 9 only if the inner loop never runs"
+        " (diffusionjax's examples, rex-lib's graph)",
+    ),
+    EXAMPLES.invalid(
         "invalid_same_key_drawn_for_each_layer_size.py",
         line=9,
         message_contains="on every iteration of the loop at line 8",
