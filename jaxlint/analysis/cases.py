@@ -88,18 +88,33 @@ def literal_cases(expr: cst.BaseExpression, model: SemanticModel) -> bool:
     return False
 
 
+CONFIG_WORDS = frozenset(
+    {
+        "config", "configs", "cfg", "cfgs", "case", "cases", "mode", "modes", "method",
+        "methods", "preset", "presets", "setting", "settings", "variant", "variants",
+        "strategy", "strategies", "fn", "fns", "func", "funcs", "function", "functions",
+        "impl",
+    }
+)  # fmt: skip
+"""Words of a loop target that say it holds a configuration to compare (not a shape or
+a dtype: ``for shape in layer_shapes: init(key, shape)`` builds one model's layers)."""
+
+
 def configurations(loop: cst.CSTNode, model: SemanticModel) -> bool:
     """A ``for`` over configurations to compare, narrower than :func:`sweep`: a literal
     collection spelled out in the loop (``for lr in [1e-3, 1e-2]``, through ``enumerate``,
     ``zip``...), the ``.items()``/``.values()`` of a literal dict or of a constant
     (``PRESETS.items()``), or targets that say they hold a configuration (``for name,
-    cfg in CONFIGS``). A bare constant is not enough (``for batch in BATCHES`` may be
-    data, one batch per step)."""
+    cfg in CONFIGS``, :data:`CONFIG_WORDS`). A bare constant is not enough (``for batch
+    in BATCHES`` may be data, one batch per step), nor a target named for a shape or a
+    dtype."""
     if not isinstance(loop, cst.For):
         return False
     names = [n for n in descendants(loop.target) if isinstance(n, cst.Name)]
-    if any(case_like(n.value) for n in names):
-        return True
+    for n in names:
+        words = n.value.lower().strip("_").split("_")
+        if n.value in ("f", "g") or any(w in CONFIG_WORDS for w in words):
+            return True
     return _spelled_out(loop.iter, model)
 
 

@@ -143,7 +143,8 @@ before the same run is timed, as in morphix's benchmark), since its draws reach
 nothing that is used; the same key given, with each configuration, to the function
 that builds or runs it in a loop over configurations (`for name, cfg in CONFIGS:
 run(key, **cfg)`, `for preset, spec in PRESETS.items()`, `for lr in [1e-3, 1e-2]`; a
-loop whose target names a configuration, dtype, shape or function): a controlled
+loop whose target names a configuration, a case, a mode, a preset or a function, not a
+shape or a dtype: `for shape in layer_shapes` builds one model's layers): a controlled
 comparison, whose runs differ only by the configuration (xwm's examples compare
 masking presets "on identical data and architecture"; a draw from the key itself in
 such a loop, `normal(key, (n, n))` for each size, is still reported); two uses whose results are

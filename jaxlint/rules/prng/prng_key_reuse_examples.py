@@ -369,6 +369,14 @@ INVALID_EXAMPLES = [
         " (diffusionjax's examples, rex-lib's graph)",
     ),
     EXAMPLES.invalid(
+        "invalid_same_key_for_each_layer_shape_via_helper.py",
+        line=13,
+        message_contains="on every iteration of the loop at line 12",
+        raises="KeyReuseError",
+        note="a loop over one model's layer shapes is not a comparison of configurations,"
+        " even through a helper",
+    ),
+    EXAMPLES.invalid(
         "invalid_same_key_drawn_for_each_layer_size.py",
         line=9,
         message_contains="on every iteration of the loop at line 8",
