@@ -194,15 +194,12 @@ def _reexported(tree: ast.Module, name: str, module: str, path: Path) -> str | N
             if (alias.asname or alias.name) != name:
                 continue
             if stmt.level:
-                parts = module.split(".")
-                if path.name != "__init__.py":
-                    parts = parts[:-1]
-                if stmt.level - 1 > len(parts):
-                    return None
-                parts = parts[: len(parts) - (stmt.level - 1)]
-                base = ".".join([*parts, *([stmt.module] if stmt.module else [])])
+                from jaxlint.analysis.project import ModuleId, absolute_module
+
+                here = ModuleId(module, path.parent, path.name == "__init__.py")
+                base = absolute_module(here, stmt.level, stmt.module)
             else:
-                base = stmt.module or ""
+                base = stmt.module
             return f"{base}.{alias.name}" if base else None
     return None
 
