@@ -462,6 +462,38 @@ FRESH_2026_12N: dict[str, tuple[str, str]] = {
     "deciax": ("0.1.2", "decision models on TPUs (JAX and Pallas)"),
 }
 
+# A fifteenth fresh set, pinned on 2026-12-07 (later) before any of its code was downloaded,
+# linted or read: 20 projects, all new from the package index (2025-2026 packages whose name
+# or summary names JAX or a JAX library), application-style where possible (RL, samplers,
+# simulations, optimisers, training loops, scientific models), disjoint from every set above,
+# from PINNED, from mujoco-mjx and from every project whose name appears in docs/precision/
+# (and from projects of the same authors). Chosen from the package index's names, versions,
+# upload dates, summaries, declared dependencies, authors, home pages and sdist sizes only;
+# latest non-prerelease sdist of each on the index that day (docs/precision/heldout-fresh-o.md
+# says which candidates were left out and why). The largest sdist is pycharge's (4.0 MB).
+FRESH_2026_12O: dict[str, tuple[str, str]] = {
+    "rl2xla": ("0.1.0", "RL (Gymnasium environments compiled to JAX, agent training)"),
+    "cbfjax": ("0.2.0", "control barrier functions (safe control)"),
+    "pydgens": ("1.3.1", "dynamic and differential game equilibrium solvers"),
+    "frax": ("0.1.0", "robot kinematics and dynamics"),
+    "vpet-abc": ("0.1.6", "likelihood-free PET kinetic modelling (ABC sampling)"),
+    "jaxstar": ("0.1.1", "stellar parameter estimation (NumPyro)"),
+    "dynaris": ("0.1.2", "dynamic linear models (Kalman filtering)"),
+    "ode-filters": ("0.8.2", "probabilistic ODE solvers (Gaussian filtering)"),
+    "jbubble": ("0.2.0", "microbubble dynamics simulation"),
+    "jfuse": ("0.2.2", "differentiable hydrological modelling"),
+    "pycharge": ("2.0.1", "electrodynamics simulation of moving charges"),
+    "triangulax": ("0.1.0", "triangular-mesh simulations"),
+    "synthpix": ("0.3.1", "synthetic particle image velocimetry images"),
+    "jax-hf": ("2.2.1", "Hartree-Fock solver (continuum models)"),
+    "pqls": ("0.1.2", "Lindblad solvers for quantum atomic systems"),
+    "diffice-jax": ("1.0.2", "physics-informed networks for ice-shelf data assimilation"),
+    "jxpinn": ("0.1.0", "physics-informed neural network framework (training)"),
+    "dinox": ("0.5.6", "derivative-informed neural operators (training)"),
+    "representax": ("0.0.2", "representation learning (training)"),
+    "flashoptim-jax": ("0.1.0", "memory-efficient optimisers (Optax)"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -561,6 +593,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12n",
         ROOT / "docs" / "precision" / "heldout-fresh-n.md",
         "_results-fresh-2026-12n",
+    ),
+    "fresh-2026-12o": HeldoutSet(
+        FRESH_2026_12O,
+        "jaxlint-heldout-fresh-2026-12o",
+        ROOT / "docs" / "precision" / "heldout-fresh-o.md",
+        "_results-fresh-2026-12o",
     ),
 }
 DEFAULT_SET = "original"
