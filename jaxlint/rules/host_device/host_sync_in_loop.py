@@ -28,6 +28,12 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_host_simulator_runs_planned_actions.py",
+        note="the plan goes to a host simulator whose other rollout gives the encoder's"
+        " input: the host runs each plan (xwm's closed-loop planning)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_explicit_wait_to_time_each_call.py",
         note="a result waited for explicitly each iteration (to time it), then printed",
         runs=True,
@@ -219,6 +225,12 @@ VALID_EXAMPLES = [
 ]
 INVALID_EXAMPLES = [
     EXAMPLES.invalid(
+        "invalid_loss_logged_beside_host_loader.py",
+        line=27,
+        note="a host loader feeds the step, but the loss goes to a logger, which gives the"
+        " device nothing",
+    ),
+    EXAMPLES.invalid(
         "invalid_host_call_result_not_fed_back.py",
         line=20,
         note="a host call whose result never goes back to the device (a log line)",
@@ -388,8 +400,13 @@ or a builtin) whose results come back as inputs of the loop's jitted call
 (`next_obs, reward, done = env.step(int(action))`, then `obs = next_obs` and
 `policy(params, obs)`): a host environment needs each action before the device can
 compute the next, so the advice to keep the value on device cannot be followed (5
-false alarms of the fresh-2026-12k read, rl-blox's DQN, PER and CMA-ES loops). A
-host call whose result never goes back (`logger.log(float(loss))`) is reported.
+false alarms of the fresh-2026-12k read, rl-blox's DQN, PER and CMA-ES loops). So is
+one given to a method of a host object whose other calls in the loop give, through any
+host computation, the inputs of a jitted call (`goal = sim.rollout(...)`, `z0 =
+encode(jnp.asarray(goal["frame"]))`, then `sim.rollout(np.asarray(plan(z0)))`: a
+simulator that runs each plan; xwm's closed-loop planning, fresh-2026-12n). A host call
+whose result never goes back, on an object that gives the device nothing
+(`logger.log(float(loss))` beside `loader.next_batch()`), is reported.
 
 ## Why is this bad
 JAX dispatches work asynchronously: the jitted call returns at once and the device

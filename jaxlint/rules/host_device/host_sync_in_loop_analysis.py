@@ -534,7 +534,11 @@ class HostSyncInLoopChecks(Shared):
         call of the loop: ``next_obs, reward, *_ = env.step(int(action))`` and then
         ``policy(params, obs)`` after ``obs = next_obs``. The device needs the host's
         answer to go on (a host environment or simulator), so the sync cannot be kept on
-        device and fetched later; only moving the host code onto the device removes it."""
+        device and fetched later; only moving the host code onto the device removes it.
+        Also a call on a host object whose other calls in the loop give, through any host
+        computation, inputs of a jitted call (``goal = sim.rollout(...)`` feeding
+        ``encode``, then ``sim.rollout(np.asarray(plan(z0)))``): the object and the device
+        exchange values every iteration."""
         assigns: list[cst.Assign] = []
         for stmt in own:
             if type(stmt) is cst.For:
@@ -560,13 +564,42 @@ class HostSyncInLoopChecks(Shared):
                 names = {n for t in node.targets for n in assigned_names(t.target) or []}
                 if names & back:
                     back.add(node.value.value)
+        # ... and through any host computation (``start = goal["video"][0]``, then
+        # ``encode(jnp.asarray(start))``): the host objects whose calls give such values
+        # (``goal = env.rollout(...)``) are in the loop with the device
+        sources = set(back)
+        for _ in range(len(assigns)):
+            before = len(sources)
+            for node in assigns:
+                names = {n for t in node.targets for n in assigned_names(t.target) or []}
+                if names & sources and not (
+                    type(node.value) is cst.Call and id(node.value) in jitted
+                ):
+                    sources.update(n.value for n in walk(node.value) if type(n) is cst.Name)
+            if len(sources) == before:
+                break
+        feeders = set()
+        for node in assigns:
+            call = node.value
+            if type(call) is not cst.Call or id(call) in jitted or not self._host_code(call):
+                continue
+            if type(call.func) is not cst.Attribute:
+                continue
+            results = {n for t in node.targets for n in assigned_names(t.target) or []}
+            if results & sources:
+                feeders.add(" ".join(self.ctx.code(call.func.value).split()))
         out: set[int] = set()
         for node in assigns:
             call = node.value
             if type(call) is not cst.Call or id(call) in jitted or not self._host_code(call):
                 continue
             results = {n for t in node.targets for n in assigned_names(t.target) or []}
-            if not results & back:
+            receiver = (
+                " ".join(self.ctx.code(call.func.value).split())
+                if type(call.func) is cst.Attribute
+                else None
+            )
+            if not results & back and receiver not in feeders:
                 continue
             # the host values given to it: conversions in its arguments, and conversions
             # assigned to a name it is given (``a = int(action)`` then ``env.step(a)``)
