@@ -46,6 +46,11 @@ _ADVICE = {
 # stays under 400 lines: tests/test_rule_examples.py).
 VALID_EXAMPLES = [
     EXAMPLES.valid(
+        "valid_star_args_tuple_truth.py",
+        note="`*values: Array` is a tuple: `values and ...` tests its length (representax)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_array_parameter_is_none_default.py",
         note="`steps if steps is not None else default`: an identity test reads no value",
         runs=True,
@@ -170,7 +175,8 @@ reported: the author says an array may come, and under the caller's `jit` it is 
 tracer, whose truth value Python cannot take (`TracerBoolConversionError`, checked);
 test `x is not None` instead (optax's `microbatch` before be291068, a bug in the real-bug
 corpus this form was built from). An array in a container or a callable's type
-(`Sequence[Array]`, `Callable[..., Array]`) does not count.
+(`Sequence[Array]`, `Callable[..., Array]`) does not count, nor does `*values: Array`,
+whose annotation types each element of a tuple.
 
 It stays silent on conditions known at trace time: shapes, `ndim`, `len()`,
 `dtype` tests, `x is None`, `isinstance`, static arguments (`static_argnums`,
@@ -428,6 +434,8 @@ JAX201.
         if found is None or len(found[1]) != 1 or found[1][0].kind != "param":
             return
         param = found[1][0].node
+        if getattr(param, "star", "") in ("*", "**"):
+            return  # ``*values: Array``: a tuple (or a dict), whose truth is its length
         annotation = getattr(param, "annotation", None)
         if annotation is None or not admits_array(annotation.annotation):
             return

@@ -218,6 +218,15 @@ def _tests_tracer(test: cst.BaseExpression, model: SemanticModel) -> bool:
     return False
 
 
+def _exits(body: cst.BaseSuite) -> bool:
+    """The block always leaves: its last statement returns, raises or continues."""
+    stmts = list(body.body)
+    last = stmts[-1] if stmts else None
+    if type(last) is cst.SimpleStatementLine:
+        last = last.body[-1] if last.body else None
+    return type(last) in (cst.Return, cst.Raise, cst.Continue)
+
+
 _TRACER_GUARDS: weakref.WeakKeyDictionary[SemanticModel, dict[int, bool]] = (
     weakref.WeakKeyDictionary()
 )
@@ -252,6 +261,8 @@ class Shared:
         self._assigned: dict[int, cst.BaseExpression] | None = None
         self._tracer_guards: list[cst.CSTNode] = []
         self._guarded_bodies: set[int] = set()
+        self._exit_guards: dict[int, list[cst.If]] = {}
+        """id(block) -> the early-exit tracer guards in it, guarding to its end."""
 
     def visit_If(self, node: cst.If) -> None:
         # ``if not_jax_tracer(x):`` / ``if isinstance(x, core.Tracer):``: the code
@@ -268,6 +279,12 @@ class Shared:
     def leave_If(self, node: cst.If) -> None:
         if self._tracer_guards and self._tracer_guards[-1] is node:
             self._tracer_guards.pop()
+            # ``if has_tracer(x): return``: the rest of the block runs only on concrete
+            # values (jax-hf's ``validate_electron_count``), guarded until the block ends
+            block = self.model.parents.get(id(node))
+            if node.orelse is None and type(block) is cst.IndentedBlock and _exits(node.body):
+                self._tracer_guards.append(node)
+                self._exit_guards.setdefault(id(block), []).append(node)
 
     def visit_Try(self, node: cst.Try) -> None:
         # ``try: int(np.asarray(x)) except TypeError: return``: a tracer's conversion
@@ -285,6 +302,9 @@ class Shared:
             self._tracer_guards.append(node)
 
     def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        for guard in reversed(self._exit_guards.pop(id(node), ())):
+            if self._tracer_guards and self._tracer_guards[-1] is guard:
+                self._tracer_guards.pop()
         if self._tracer_guards and self._tracer_guards[-1] is node:
             self._tracer_guards.pop()
 

@@ -82,7 +82,9 @@ transforms and `vmap`; `float`, `complex`, `tolist`, `math` and NumPy raise
 under `grad` too. Code under an `if` that checks for tracers at runtime
 (`if not isinstance(x, core.Tracer):`, `if not_jax_tracer(x):`,
 `if jax.core.is_concrete(x):`) or for a host type (`if isinstance(x, np.ndarray):`,
-`isinstance(x, (int, float))`, which is False for every tracer), and the body of a
+`isinstance(x, (int, float))`, which is False for every tracer), the rest of a block
+after such an `if` whose body returns, raises or continues (`if has_tracer(x): return`),
+and the body of a
 `try` whose `except TypeError` (or a tracer error class, or `Exception`) expects the
 conversion to fail, is not flagged, nor is `print` there (JAX103). Nor is code a
 helper runs only for its host callers: in a function traced because traced code of
@@ -147,6 +149,12 @@ your file and line and `"rule": "JAX101"`.
             "valid_equinox_init_optax_init_eager.py",
             note="an Equinox module's `__init__` and an optax `init_fn` usually run eagerly:"
             " not traced by contract",
+        ),
+        EXAMPLES.valid(
+            "valid_early_return_on_tracer_guards_rest.py",
+            note="`if has_tracer(x): return` first: the rest of the function runs only on"
+            " concrete values (jax-hf's validation helper)",
+            runs=True,
         ),
         EXAMPLES.valid(
             "valid_module_call_seeds_host_generator.py",

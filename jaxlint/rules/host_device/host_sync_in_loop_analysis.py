@@ -568,14 +568,19 @@ class HostSyncInLoopChecks(Shared):
         # ``encode(jnp.asarray(start))``): the host objects whose calls give such values
         # (``goal = env.rollout(...)``) are in the loop with the device
         sources = set(back)
-        for _ in range(len(assigns)):
+        flows = [
+            (
+                {n for t in node.targets for n in assigned_names(t.target) or []},
+                {n.value for n in walk(node.value) if type(n) is cst.Name},
+            )
+            for node in assigns
+            if not (type(node.value) is cst.Call and id(node.value) in jitted)
+        ]
+        for _ in range(len(flows)):
             before = len(sources)
-            for node in assigns:
-                names = {n for t in node.targets for n in assigned_names(t.target) or []}
-                if names & sources and not (
-                    type(node.value) is cst.Call and id(node.value) in jitted
-                ):
-                    sources.update(n.value for n in walk(node.value) if type(n) is cst.Name)
+            for targets, reads in flows:
+                if targets & sources:
+                    sources |= reads
             if len(sources) == before:
                 break
         feeders = set()

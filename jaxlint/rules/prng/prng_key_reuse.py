@@ -126,6 +126,10 @@ method in the file is on an object built right there with its own key
 `nnx.Rngs` streams (`self.rngs.params()`) give a fresh key on every call: never
 reported.
 
+Tests run by hand (`if __name__ == "__main__": test_a(); test_b()`, each a test function
+of the module without parameters) are not a pair: each test draws its own fixtures from
+the module's key, as under pytest (jxpinn's test files, fresh-2026-12o).
+
 Deliberate reuse is not reported, in any file: a pair that a comment in the paragraph of
 either use (its line and the lines above it, up to a blank line) says is meant, with
 a word of reuse (`reuse`, `same key`/`rng`/`seed`) and one of intent (`as`, `because`,
@@ -139,8 +143,9 @@ with `key(0)` so that JAX compiles them; a bare `warmup` is not enough, since in
 fills a replay buffer with random actions); a use whose result is only waited for
 (`f(key).block_until_ready()` or `jax.block_until_ready(f(key))` on its own line, or
 `out = f(key)` where `out` is only waited for until it is bound again: a warm-up run
-before the same run is timed, as in morphix's benchmark), since its draws reach
-nothing that is used; the same key given, with each configuration, to the function
+before the same run is timed, as in morphix's benchmark) or only read for its shape at
+once, never kept (`f(key, 1).shape[-1]`, `len(f(key))`: vpet-abc's parameter count), since
+its draws reach nothing that is used; the same key given, with each configuration, to the function
 that builds or runs it in a loop over configurations (`for name, cfg in CONFIGS:
 run(key, **cfg)`, `for preset, spec in PRESETS.items()`, `for lr in [1e-3, 1e-2]`; a
 loop whose target names a configuration, a case, a mode, a preset or a function, not a

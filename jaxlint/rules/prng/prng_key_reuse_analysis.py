@@ -22,6 +22,7 @@ from jaxlint.analysis.keys import (
     Use,
 )
 from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.testcode import is_test_function
 from jaxlint.analysis.walk import descendants
 from jaxlint.rules.prng.helpers import line
 
@@ -129,6 +130,20 @@ def _awaits(model: SemanticModel, parent: cst.CSTNode | None, node: cst.CSTNode)
     )
 
 
+_METADATA = frozenset({"shape", "ndim", "dtype", "size"})
+
+
+def _reads_metadata(model: SemanticModel, parents: dict, node: cst.CSTNode) -> bool:
+    """``node.shape`` (``ndim``, ``dtype``, ``size``) or ``len(node)``."""
+    parent = parents.get(id(node))
+    if type(parent) is cst.Attribute and parent.value is node:
+        return parent.attr.value in _METADATA
+    if type(parent) is cst.Arg and parent.value is node:
+        call = parents.get(id(parent))
+        return type(call) is cst.Call and model.call_name(call) == "builtins.len"
+    return False
+
+
 def _own_draws_only(use: Use) -> bool:
     """A sampler that draws from the key itself (``normal``, ``uniform``...), or a
     function of this file whose body only draws from the key with such samplers
@@ -186,10 +201,42 @@ class PrngKeyReuseChecks:
                 self._only_awaited(use, reuse.fn) for use in (reuse.first, reuse.second)
             ):
                 continue  # a run made to compile or to time: its draws are never used
+            if (
+                reuse.how == "again"
+                and any(self._only_metadata(u, reuse.fn) for u in (reuse.first, reuse.second))
+                and self._split_key_unused(reuse) is None
+            ):
+                continue  # only a shape read from one: unless a split key was meant there
+            if all(self._runs_a_test(u) for u in (reuse.first, reuse.second)):
+                continue  # ``test_a(); test_b()`` under ``__main__``: each test on its own
             if reuse.how == "loop" and self._configurations_compared(reuse):
                 continue  # each configuration built or run from the same key, on purpose
             out.append(reuse)
         return out
+
+    def _only_metadata(self, use: Use, fn: cst.FunctionDef | cst.Lambda | None) -> bool:
+        """Only the shape of the consuming call's result is read, at once, and the result
+        is never kept: ``f(key).shape`` (or ``.ndim``, ``.dtype``, ``.size``,
+        ``len(f(key))``; vpet-abc's ``sample_prior(key, 1).shape[-1]``, the number of
+        parameters): the values drawn reach nothing. A result bound to a name counts as
+        used (a test's inputs, whose assertions may read only their shapes)."""
+        del fn
+        model = self.ctx.model
+        return _reads_metadata(model, model.parents, use.call)
+
+    def _runs_a_test(self, use: Use) -> bool:
+        """``use`` calls a test function of this module (``test_prepare()``, as a test
+        file's ``if __name__ == "__main__":`` block runs its tests by hand): each test
+        builds its own fixtures from the module's key, as it does under pytest, and no
+        value of one test meets another's (jxpinn's ``KEY``, fresh-2026-12o)."""
+        func = use.call.func
+        if type(func) is not cst.Name:
+            return False
+        found = self.ctx.model.lookup(func.value, self.ctx.model.scope_for(func))
+        if not found or len(found[1]) != 1 or found[1][0].kind != "def":
+            return False
+        fn = found[1][0].node
+        return type(fn) is cst.FunctionDef and is_test_function(fn) and not fn.params.params
 
     def _configurations_compared(self, reuse: Reuse) -> bool:
         """``for name, cfg in CONFIGS: run(key, **cfg)``: a loop over configurations
@@ -246,8 +293,12 @@ class PrngKeyReuseChecks:
         """Report the reuses of :meth:`_findings` that share no bits (``contract``,
         JAX306) or the others (JAX301)."""
         text = self.ctx.text
-        if "random" not in text and "rng" not in text and "key=" not in text:
-            return  # no sampler, no key stream, no layer given a key (``Linear(..., key=k)``)
+        if (
+            "random" not in text
+            and "rng" not in text
+            and not ("key=" in text and "equinox" in text)
+        ):
+            return  # no sampler, no key stream, no Equinox layer given a key (``key=k``)
         for reuse in self._findings():
             if self._contract_only(reuse) == contract:
                 self.report(reuse.second.arg, key=self._name(reuse), detail=self._detail(reuse))

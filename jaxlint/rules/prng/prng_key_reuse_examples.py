@@ -31,6 +31,19 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_draw_only_for_its_shape.py",
+        note="a draw whose result is only read for its shape (`f(key, 1).shape[-1]`): its"
+        " values reach nothing (vpet-abc's parameter count)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_tests_run_by_hand_share_module_key.py",
+        filename="tests/test_by_hand.py",
+        note="a test file's `__main__` block runs its tests by hand: each draws its own"
+        " fixture from the module's `KEY`, as under pytest (jxpinn)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_equinox_layer_and_own_draw.py",
         note="an Equinox layer (`eqx.nn.Linear`) splits its key before drawing: a draw from"
         " the same key shares no bits with its weights (JAX306 reports the pair)",
