@@ -193,11 +193,14 @@ def _reexported(tree: ast.Module, name: str, module: str, path: Path) -> str | N
         for alias in stmt.names:
             if (alias.asname or alias.name) != name:
                 continue
-            if stmt.level:
-                from jaxlint.analysis.project import ModuleId, absolute_module
-
-                here = ModuleId(module, path.parent, path.name == "__init__.py")
-                base = absolute_module(here, stmt.level, stmt.module)
+            if stmt.level:  # as ``project.absolute_module`` (which imports this module)
+                parts = module.split(".")
+                if path.name != "__init__.py":
+                    parts = parts[:-1]
+                if stmt.level - 1 > len(parts):
+                    return None
+                parts = parts[: len(parts) - (stmt.level - 1)]
+                base = ".".join([*parts, *([stmt.module] if stmt.module else [])])
             else:
                 base = stmt.module
             return f"{base}.{alias.name}" if base else None
