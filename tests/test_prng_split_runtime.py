@@ -466,16 +466,7 @@ def test_which_equinox_layers_split_their_key_as_measured() -> None:
     pytest.importorskip("equinox")
     from jaxlint.analysis.key_values import LIBRARY_SPLITTERS
 
-    proc = subprocess.run(
-        [sys.executable, "-c", LAYERS],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"},
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    line = next(x for x in proc.stdout.splitlines() if x.startswith("RESULT "))
-    does = json.loads(line.removeprefix("RESULT "))["does"]
+    does = run_result(LAYERS)["does"]
     assert does.pop("Embedding") == ["bits"], does  # draws from its key: not a splitter
     assert {f"equinox.nn.{n}" for n, d in does.items() if d == ["split"]} == LIBRARY_SPLITTERS
 
@@ -517,16 +508,7 @@ def test_two_equinox_layers_on_one_key_share_bits_only_within_a_family() -> None
     splits the key its own way: measured uncorrelated, 20,000 keys, 3,904 pairs of
     parameters; the largest of them about 0.03 by chance)."""
     pytest.importorskip("equinox")
-    proc = subprocess.run(
-        [sys.executable, "-c", LAYER_PAIRS],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "JAX_PLATFORMS": "cpu"},
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    line = next(x for x in proc.stdout.splitlines() if x.startswith("RESULT "))
-    found = json.loads(line.removeprefix("RESULT "))
+    found = run_result(LAYER_PAIRS)
     assert found["linear_prefix"] is True
     assert found["linear_conv"] is True
     assert found["mlp_linear_corr"] < 0.05

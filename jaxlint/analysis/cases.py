@@ -71,21 +71,36 @@ def literal_cases(expr: cst.BaseExpression, model: SemanticModel) -> bool:
             isinstance(v, (cst.List, cst.Tuple, cst.Set, cst.Dict)) and bool(v.elements)
             for v in values
         )
-    if not isinstance(expr, cst.Call):
+    wrapped = _wrapped(expr, model)
+    if wrapped is None:
         return False
-    args = [a for a in expr.args if a.keyword is None and not a.star]
+    how, parts = wrapped
+    if how == "zip":
+        return all(literal_cases(p, model) for p in parts)
+    return literal_cases(parts[0], model)
+
+
+def _wrapped(
+    expr: cst.BaseExpression, model: SemanticModel
+) -> tuple[str, list[cst.BaseExpression]] | None:
+    """The iterables a loop over ``expr`` walks through: ``("zip", args)`` for
+    ``zip``/``itertools.product``, ``("one", [arg])`` for ``enumerate``/``reversed``/
+    ``sorted``, ``(method, [mapping])`` for ``.items()``/``.keys()``/``.values()``."""
+    if not isinstance(expr, cst.Call):
+        return None
+    args = [a.value for a in expr.args if a.keyword is None and not a.star]
     qn = model.call_name(expr)
     if qn in ("builtins.zip", "itertools.product"):
-        return bool(args) and all(literal_cases(a.value, model) for a in args)
+        return ("zip", args) if args else None
     if qn in ("builtins.enumerate", "builtins.reversed", "builtins.sorted"):
-        return bool(args) and literal_cases(args[0].value, model)
+        return ("one", args[:1]) if args else None
     if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in (
         "items",
         "keys",
         "values",
     ):
-        return literal_cases(expr.func.value, model)
-    return False
+        return expr.func.attr.value, [expr.func.value]
+    return None
 
 
 CONFIG_WORDS = frozenset(
@@ -121,14 +136,12 @@ def configurations(loop: cst.CSTNode, model: SemanticModel) -> bool:
 def _spelled_out(expr: cst.BaseExpression, model: SemanticModel) -> bool:
     if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
         return len(expr.elements) > 1
-    if not isinstance(expr, cst.Call):
+    wrapped = _wrapped(expr, model)
+    if wrapped is None:
         return False
-    args = [a for a in expr.args if a.keyword is None and not a.star]
-    qn = model.call_name(expr)
-    if qn in ("builtins.zip", "itertools.product"):
-        return bool(args) and any(_spelled_out(a.value, model) for a in args)
-    if qn in ("builtins.enumerate", "builtins.reversed", "builtins.sorted"):
-        return bool(args) and _spelled_out(args[0].value, model)
-    if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("items", "values"):
-        return literal_cases(expr.func.value, model)
-    return False
+    how, parts = wrapped
+    if how == "zip":
+        return any(_spelled_out(p, model) for p in parts)
+    if how == "one":
+        return _spelled_out(parts[0], model)
+    return how in ("items", "values") and literal_cases(parts[0], model)
