@@ -437,3 +437,36 @@ def test_jax104_a_one_time_flag_set_at_trace_warns_once() -> None:
     rule = find_rule("JAX104")
     assert rule is not None
     assert lint_text(code, "once.py", Settings(), [rule]).diagnostics == []
+
+
+SEED_FROM_TRACER = """
+import json
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+out = {}
+
+
+@jax.jit
+def f(key):
+    seed = jnp.asarray(jax.random.randint(key, (2,), 0, 99), dtype=jnp.uint32)
+    try:
+        np.random.default_rng(seed)
+        out["traced"] = "accepted"
+    except TypeError as e:
+        out["traced"] = type(e).__name__
+    return key
+
+
+f(jax.random.key(0))
+print("RESULT " + json.dumps(out))
+"""
+
+
+def test_a_numpy_generator_rejects_a_traced_seed() -> None:
+    """JAX101 offers no `jnp.asarray` fix for a conversion that seeds a NumPy generator,
+    and its hint says why: the generator rejects a traced seed too (checked here)."""
+    from jax_support import run_result
+
+    assert run_result(SEED_FROM_TRACER) == {"traced": "TypeError"}
