@@ -494,6 +494,39 @@ FRESH_2026_12O: dict[str, tuple[str, str]] = {
     "flashoptim-jax": ("0.1.0", "memory-efficient optimisers (Optax)"),
 }
 
+# A sixteenth fresh set, pinned on 2026-12-07 (later still) before any of its code was
+# downloaded, linted or read: 20 projects, all new from the package index (2025-2026 packages
+# whose name or summary names JAX or a JAX library; kalmax is the one left for a later set by
+# heldout-fresh-o.md), application-style where possible (RL, samplers, simulations,
+# optimisers, training loops, scientific models), disjoint from every set above, from PINNED,
+# from mujoco-mjx and from every other project whose name appears in docs/precision/ (and
+# from projects of the same authors). Chosen from the package index's names, versions, upload
+# dates, summaries, declared dependencies, authors, home pages and sdist sizes only; latest
+# non-prerelease sdist of each on the index that day (docs/precision/heldout-fresh-p.md says
+# which candidates were left out and why). The largest sdist is linx-bbn's (0.91 MB).
+FRESH_2026_12P: dict[str, tuple[str, str]] = {
+    "kalmax": ("0.3.0", "Kalman-filter neural decoding"),
+    "astrodynx": ("0.9.12", "astrodynamics (orbit propagation)"),
+    "raddo": ("0.1.4", "spacecraft trajectory generation (QP-based optimisation)"),
+    "gradsolve": ("0.2.1", "ensemble differential-equation solvers (adjoint)"),
+    "ns-blowup": ("0.2.0", "Navier-Stokes simulation"),
+    "reactix": ("0.1.1", "reactive transport modelling (PyMC inference)"),
+    "jaxmat": ("0.0.4", "material constitutive modelling"),
+    "jaxsso": ("1.0.1", "structural shape optimisation"),
+    "voltax": ("0.1.0", "circuit simulation (SPICE-class)"),
+    "difftb": ("2025.12.16", "density-functional tight binding"),
+    "mkin4py": ("2.0.0", "microkinetic catalysis models"),
+    "raytrax": ("0.6.0", "ECRH ray tracing for fusion plasmas"),
+    "iactrace": ("0.11.0", "optical ray tracing for Cherenkov telescopes"),
+    "microlux": ("0.3.0", "binary-lens microlensing"),
+    "saltjax": ("0.2.0", "supernova light-curve fitting (SALT2/3)"),
+    "linx-bbn": ("0.1.4", "Big Bang nucleosynthesis"),
+    "jaxnu": ("0.2.4", "neutrino oscillation probabilities"),
+    "evermore": ("0.4.2", "binned likelihood fits (high-energy physics)"),
+    "jactus": ("0.2.0", "financial contract cash flows (ACTUS)"),
+    "queuinx": ("0.0.3", "queueing network performance models"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -599,6 +632,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12o",
         ROOT / "docs" / "precision" / "heldout-fresh-o.md",
         "_results-fresh-2026-12o",
+    ),
+    "fresh-2026-12p": HeldoutSet(
+        FRESH_2026_12P,
+        "jaxlint-heldout-fresh-2026-12p",
+        ROOT / "docs" / "precision" / "heldout-fresh-p.md",
+        "_results-fresh-2026-12p",
     ),
 }
 DEFAULT_SET = "original"
