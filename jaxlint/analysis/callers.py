@@ -26,6 +26,8 @@ class CallersIndex:
     def __init__(self, context: ProjectContext) -> None:
         self.context = context
         self._final: bool | None = None
+        self._generation = -1
+        """The index's generation when everything was last read."""
         self._seen = 0
         """How much of the store's change log has been read."""
         self._by_module: dict[str, dict[str, list[dict[str, Any]]]] = {}
@@ -45,8 +47,12 @@ class CallersIndex:
     def _update(self) -> None:
         context = self.context
         store = context.store
-        if self._final != context.final:  # complete now: everything is read once more
+        generation = context.index.generation
+        if self._final != context.final or self._generation != generation:
+            # complete now, or a folder was added to the index (a target not found before
+            # may be found now): everything is read once more
             self._final = context.final
+            self._generation = generation
             self._by_module.clear()
             self._modules_of.clear()
             self._readers.clear()

@@ -187,6 +187,10 @@ class ProjectIndex:
     def __init__(self, root: Path | None = None) -> None:
         self.root = root
         self.search_roots: list[Path] = []
+        self._known: set[Path] = set()
+        self.generation = 0
+        """How many times a folder was added (what an earlier ``locate`` could not find
+        may be found now)."""
         self._found: dict[str, Path | None] = {}
         self._files: list[Path] | None = None
         if root is not None:
@@ -195,8 +199,10 @@ class ProjectIndex:
                 self.add_search_root(root / "src")
 
     def add_search_root(self, folder: Path) -> None:
-        if folder not in self.search_roots:
+        if folder not in self._known:  # asked for every file: a set, not the list
+            self._known.add(folder)
             self.search_roots.append(folder)
+            self.generation += 1
             self._found = {k: v for k, v in self._found.items() if v is not None}
 
     def find_module(self, name: str) -> Path | None:

@@ -57,6 +57,7 @@ class ProjectRun:
         self.contexts: dict[str | None, ProjectContext] = {}
         self.final = False
         self._roots: dict[str, Path | None] = {}
+        self._run_roots: dict[str | None, list[Path]] | None = None
         self.summary_root: Path | None = None
         """A private folder where worker processes share summaries (no results cache)."""
         self.keep_trees = False
@@ -84,7 +85,31 @@ class ProjectRun:
             context = self.contexts[key] = ProjectContext(
                 ProjectIndex(root), self.store, final=self.final
             )
+            for folder in self._search_roots().get(key, ()):
+                context.index.add_search_root(folder)
         return context.for_file(path)
+
+    def _search_roots(self) -> dict[str | None, list[Path]]:
+        """Project root -> the folders the run's files are found from, in one order.
+
+        A project's index knows a folder once a file found from it asks (``for_file``):
+        which modules an answer could find then depended on the order the files were
+        linted in, and so on the number of jobs (a call into ``src/pkg`` not resolved
+        while only ``cuda/`` was known). Every folder of the run is known from the start."""
+        if self._run_roots is None:
+            roots: dict[str | None, dict[Path, None]] = {}
+            for abspath in sorted(self.store.run_files):
+                path = Path(abspath)
+                if path.suffix not in (".py", ".pyi"):
+                    continue
+                mid = module_id(path)
+                if mid is None:
+                    continue
+                root = self._root(path)
+                key = str(root) if root is not None else None
+                roots.setdefault(key, {})[mid.search_root] = None
+            self._run_roots = {k: list(v) for k, v in roots.items()}
+        return self._run_roots
 
     def share(self) -> None:
         """The run uses worker processes: they exchange summaries through the cache, or,
