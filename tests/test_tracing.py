@@ -472,6 +472,31 @@ def test_messages_name_the_origin() -> None:
     assert p.why("n") == "`n` is traced: parameter of `make`, jitted by `jax.jit` at line 4"
 
 
+def test_a_jitted_callee_under_a_trace_is_named_as_the_origin_not_its_body() -> None:
+    """difftb's ``fermi_dirac`` (fresh-2026-12p): its result is a tracer because the caller
+    is traced (the inner jit is inlined), not because of what its body computes."""
+    p = Probe(
+        """
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def occupation(E, mu):
+            x = E - mu
+            return 1.0 / (1.0 + jnp.exp(x))
+
+        @jax.jit
+        def level(E):
+            n = jnp.sum(occupation(E, 0.5))
+            return n
+        """
+    )
+    assert p.why("n") == (
+        "`n` is traced: computed from `occupation(E, 0.5)` (returned by `occupation` (jitted)"
+        " inside `level`), jitted by `jax.jit` at line 10"
+    )
+
+
 def test_host_results_of_jitted_calls_are_arrays() -> None:
     p = Probe(
         """

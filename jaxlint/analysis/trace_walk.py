@@ -733,6 +733,29 @@ class _FunctionWalker:
                     self.a.call_star[id(call)] = star
                 self.parts_calls.append(id(call))
                 self.parts_read.append((id(fn), tuple(p.level for p in parts)))
+            if (
+                ret is not None
+                and staging
+                and ret.traced
+                and ret.origin is not None
+                and ret.origin.func is not info
+                and self.a.transformed_callee(call, self.fn) is not None
+            ):
+                # a jitted function called under this trace is inlined: what it returns is
+                # a tracer because this function is traced, whatever its body computes
+                # (difftb's ``fermi_dirac``, fresh-2026-12p: the message named its body)
+                return Val(
+                    ret.level,
+                    Origin(
+                        cst.Module([]).code_for_node(call)[:40],
+                        f"returned by `{cst.Module([]).code_for_node(func)}` (jitted)"
+                        f" inside `{info.name}`",
+                        info,
+                    ),
+                    ret.container,
+                    ret.array,
+                    ret.computed,
+                )
             if ret is not None:
                 return ret if ret.level <= joined.level or ret.origin is None else ret
             level = min(joined.level, Level.MAYBE)
