@@ -43,8 +43,10 @@ It stays silent on classes that are pytrees or may be: `NamedTuple`s,
 `flax.struct.dataclass`/`chex.dataclass`, `equinox.Module`, `flax.nnx.Module`,
 any class with an unknown base or decorator, classes registered anywhere in
 the module, and a base or mixin that a class of the module which may be a pytree
-derives from (`self` is then that subclass's instance); on `@staticmethod`; and when `self` is static
-(`static_argnums=0`, `static_argnames="self"`).
+derives from (`self` is then that subclass's instance); on `@staticmethod`; when `self` is static
+(`static_argnums=0`, `static_argnames="self"`); and on a function of the class whose first
+parameter is not `self` or `cls` and that the module calls only through the class
+(`Quad.K_quad(x)`: a jitted function read from the class does not bind).
 
 ## Why is this bad
 `jax.jit` traces every non-static argument as an array, and `self` is the first
@@ -132,6 +134,11 @@ and a factory that passes the object as the first argument reports the
             "valid_staticmethod_has_self.py", note="a staticmethod has no self", runs=True
         ),
         EXAMPLES.valid(
+            "valid_class_function_called_through_class.py",
+            note="no `self` and called through the class: a jitted function does not bind",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_jit_bound_method_self_closed.py",
             note="jit of a bound method: self is closed over, not traced",
             runs=True,
@@ -162,6 +169,12 @@ and a factory that passes the object as the first argument reports the
             column=5,
             raises="TypeError",
             message_contains="`@jax.jit` on method `Model.apply` traces its first argument `self`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_class_function_called_on_instance.py",
+            line=6,
+            raises="TypeError",
+            note="no `self`, but called on an instance: the instance binds to `node_crds`",
         ),
         EXAMPLES.invalid(
             "invalid_dataclass_pytree_unless_registered.py",
@@ -222,6 +235,8 @@ and a factory that passes the object as the first argument reports the
             return
         if not self._plain(cls, set()) or self._pytree_subclass(cls, set()):
             return
+        if first not in ("self", "cls") and not self._called_on_instance(node, cls):
+            return  # a function of the class, called through it (``Quad.K_quad(x)``)
         deco = next(d for d in node.decorators if d.decorator is decorators[0])
         name = cls.name.value
         if is_classmethod:
@@ -242,6 +257,22 @@ and a factory that passes the object as the first argument reports the
             what=what,
             advice=advice,
         )
+
+    def _called_on_instance(self, node: cst.FunctionDef, cls: cst.ClassDef) -> bool:
+        """A function of the class whose first parameter is not ``self``: it is a method
+        only if the module calls it through something other than the class
+        (``self.K_quad(...)``, ``quad.K_quad(...)``). Called through the class
+        (``Quad.K_quad(node_crds, ...)``), a jitted function does not bind, and nothing
+        fails (jaxsso's ``element.py``, fresh-2026-12p, checked on JAX 0.12)."""
+        name, owner = node.name.value, cls.name.value
+        for other, entering in self.ctx.model.events:
+            if not entering or type(other) is not cst.Call:
+                continue
+            func = other.func
+            if type(func) is cst.Attribute and func.attr.value == name:
+                if not (type(func.value) is cst.Name and func.value.value == owner):
+                    return True
+        return False
 
     def _plain(self, cls: cst.ClassDef, seen: set[int]) -> bool:
         """A class whose instances are certainly not pytrees."""
