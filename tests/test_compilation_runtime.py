@@ -541,3 +541,68 @@ def test_an_argument_that_grows_compiles_every_iteration_and_the_message_says_so
     n_before, n_after, fixed = _compare(tmp_path, code, name)
     assert (n_before, n_after) == (4, 4)  # the fix keeps behaviour; the shapes still change
     assert "jax.jit(step)\n    for i in range(steps):" in fixed
+
+
+EQUINOX_WRAPPERS = """
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+traces = {"run": 0, "run_lambda": 0, "run_jax": 0}
+
+
+def solve(x, m, who):
+    traces[who] += 1
+    return (x * m).sum()
+
+
+def solve_run(x, m):
+    return solve(x, m, "run")
+
+
+def solve_jax(x, m):
+    return solve(x, m, "run_jax")
+
+
+def run(xs, m):
+    return eqx.filter_jit(eqx.filter_vmap(solve_run, in_axes=(0, None)))(xs, m)
+
+
+def run_lambda(xs, m):
+    return eqx.filter_jit(
+        eqx.filter_vmap(lambda a, b: solve(a, b, "run_lambda"), in_axes=(0, None))
+    )(xs, m)
+
+
+def run_jax(xs, m):
+    return eqx.filter_jit(jax.vmap(solve_jax, in_axes=(0, None)))(xs, m)
+
+
+for _ in range(3):
+    for fn in (run, run_lambda, run_jax):
+        fn(jnp.ones((4, 3)), jnp.ones(3))
+print("TRACES", traces)
+"""
+
+
+def test_equinox_wrapper_of_a_module_function_is_cached_by_filter_jit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``eqx.filter_jit(eqx.filter_vmap(f))`` built on every call of ``run`` traces ``f``
+    once: the wrapper is a Module compared by value (jaxmat's ``loader.py``,
+    fresh-2026-12p). Around a new lambda, or with ``jax.vmap``, it traces on every call,
+    and JAX402 reports exactly those two."""
+    pytest.importorskip("equinox")
+    path = _write(tmp_path, "wrappers.py", EQUINOX_WRAPPERS)
+    proc = subprocess.run(
+        [sys.executable, str(path)], capture_output=True, text=True, env=probe_env(), timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    traces = [ln for ln in proc.stdout.splitlines() if ln.startswith("TRACES")][-1]
+    assert traces == "TRACES {'run': 1, 'run_lambda': 3, 'run_jax': 3}"
+    jaxlint_main(
+        ["check", "--select", "JAX402", "--output-format", "concise", "--exit-zero", str(path)]
+    )
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if "JAX402" in ln]
+    outers = sorted(ln.split("every call of `")[1].split("`")[0] for ln in lines)
+    assert outers == ["run_jax", "run_lambda"]

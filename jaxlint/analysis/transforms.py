@@ -116,6 +116,20 @@ COMPILING = frozenset(
 """Transforms that compile and cache what they compile on the wrapped function."""
 
 PARTIAL = frozenset({"functools.partial"})
+EQUINOX_CACHED_BY_VALUE = frozenset({"equinox.filter_jit"})
+"""Jits whose cache compares the wrapped callable by value (an Equinox Module), not by
+identity."""
+EQUINOX_WRAPPERS_BY_VALUE = frozenset(
+    {
+        "equinox.filter_vmap",
+        "equinox.filter_grad",
+        "equinox.filter_value_and_grad",
+        "equinox.filter_checkpoint",
+    }
+)
+"""Equinox wrappers that are Modules equal whenever their function and options are: a new
+one around the same function hits ``filter_jit``'s cache (measured on Equinox 0.13.8 by
+tests/test_compilation_runtime.py)."""
 
 # Attributes of arrays that are known at trace time.
 STATIC_ATTRIBUTES = frozenset(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.transforms import EQUINOX_CACHED_BY_VALUE
 from jaxlint.rules.base import Event, Examples, Rule
 from jaxlint.rules.compilation.helpers import COMPILING, Queries, short
 from jaxlint.rules.compilation.jit_of_fresh_callable_analysis import (
@@ -40,7 +41,8 @@ function that the body creates on every call, and then called there:
 - `jax.jit(self.method)(x)` (a new bound method each time),
   `jax.jit(jax.vmap(g))(x)` (a new wrapper each time) and any call built around
   one of these (`jax.jit(checkify.checkify(lambda ...))`: whatever wraps a new
-  function is new too);
+  function is new too). Not `eqx.filter_jit(eqx.filter_vmap(f))` around a stable `f`:
+  Equinox's wrappers compare by value and hit the cache;
 - the same through a function of the project, in this module or another: a jit
   wrapper (`maybe_jit(loop_fn)(x)` where `maybe_jit` returns `jax.jit(fn)`), and a
   call that gives a fresh callable to a function that jits it and runs it, itself
@@ -155,6 +157,11 @@ events): a fresh function compiles on every call, not only the first.
         EXAMPLES.valid(
             "valid_fix_jit_module_level_closed.py",
             note="the fix: jit at module level, closed-over values as arguments",
+            runs=True,
+        ),
+        EXAMPLES.valid(
+            "valid_eqx_filter_jit_of_eqx_wrapper.py",
+            note="`eqx.filter_vmap(solve)` compares equal to the last one: filter_jit's cache hits",
             runs=True,
         ),
         EXAMPLES.valid(
@@ -352,6 +359,8 @@ events): a fresh function compiles on every call, not only the first.
         if self.ahead_of_time(node) or inline(node) or compiled_loop(self, fexpr):
             return
         what = self._fresh(fexpr, outer)
+        if what is not None and transform in EQUINOX_CACHED_BY_VALUE:
+            what = self._wrapped_fresh(fexpr, outer, what)
         if what is None or self._function_parameter(self._source(fexpr, outer), outer):
             return
         parent = self.index.parent.get(id(node))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis.jit_params import argument_for
-from jaxlint.analysis.transforms import LAX_LOOPS, PARTIAL
+from jaxlint.analysis.transforms import EQUINOX_WRAPPERS_BY_VALUE, LAX_LOOPS, PARTIAL
 from jaxlint.analysis.trips import SHORT_LOOP, trip_count
 from jaxlint.rules.compilation.helpers import SCOPE_NODES, Queries, positional, short
 
@@ -271,6 +271,25 @@ class FreshCallableChecks(Queries):
         for node in self.index.nodes_in(fn.body):
             if not any(node is n or self.index.inside(node, n) for n in nested):
                 yield node
+
+    def _wrapped_fresh(
+        self, fexpr: cst.BaseExpression, outer: cst.FunctionDef, what: str
+    ) -> str | None:
+        """Under ``eqx.filter_jit``: an Equinox wrapper (``eqx.filter_vmap(f, in_axes=...)``)
+        is a Module compared by value, so a new one around the same ``f`` hits
+        ``filter_jit``'s cache (measured on Equinox 0.13: one trace in four calls; jaxmat's
+        ``loader.py``, fresh-2026-12p). It is new only when ``f`` is."""
+        if type(fexpr) is not cst.Call:
+            return what
+        if self.ctx.model.call_name(fexpr) not in EQUINOX_WRAPPERS_BY_VALUE:
+            return what
+        args = positional(fexpr)
+        inner = self._fresh(args[0].value, outer) if args else None
+        return (
+            None
+            if inner is None
+            else f"the `{short(self.ctx.code(fexpr), 40)}` result, built around {inner}"
+        )
 
     def _fresh(self, fexpr: cst.BaseExpression, outer: cst.FunctionDef) -> str | None:
         """How to name the wrapped callable when it is a new object on each call of
