@@ -10,9 +10,17 @@ from collections.abc import Iterator, Sequence
 import libcst as cst
 
 from jaxlint.analysis.key_attrs import dotted
-from jaxlint.analysis.key_values import KEY_TAKERS, _code, _key_arg, _target_names
+from jaxlint.analysis.key_values import (
+    CALL,
+    KEY_TAKERS,
+    SPLIT,
+    Reuse,
+    _code,
+    _key_arg,
+    _target_names,
+)
 from jaxlint.analysis.names import SemanticModel
-from jaxlint.analysis.walk import children
+from jaxlint.analysis.walk import children, descendants
 
 _SCOPE_NODES = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
 """Tested with ``type(node) in``: ``isinstance`` on libcst classes goes through ABCMeta."""
@@ -269,3 +277,109 @@ def _reads(node: cst.CSTNode) -> tuple[frozenset[str], frozenset[int]]:
         elif kind is cst.Call:
             calls.add(id(sub))
     return frozenset(names), frozenset(calls)
+
+
+# -- what a pair of uses in one function makes (asked by JAX301 for its reuses) -------------
+
+STACKERS = frozenset(
+    f"{module}.{name}"
+    for module in ("jax.numpy", "numpy")
+    for name in (
+        "stack", "concatenate", "column_stack", "hstack", "vstack", "dstack", "row_stack",
+        "array", "asarray", "block",
+    )
+)  # fmt: skip
+"""Functions that make one array of their arguments (a dataset's rows or columns)."""
+
+
+def _body(model: SemanticModel, fn: cst.FunctionDef | cst.Lambda | None) -> list[cst.CSTNode]:
+    if fn is not None:
+        return model.body_nodes(fn)
+    return [n for n, entering in model.events if entering]
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    return {n.value for n in descendants(node) if type(n) is cst.Name}
+
+
+def stages_of_one_step(model: SemanticModel, reuse: Reuse) -> bool:
+    """The same function called again with the key at a point made from the first call's
+    input and its result: the stages of one integration step (Runge-Kutta's ``k1 = f(x,
+    key)``, ``k2 = f(x + dt / 2 * k1, key)``, raddo's ``rk4_step``, fresh-2026-12p), which
+    evaluate one noise realisation, held over the step, at several points. Splitting the
+    key per stage would change the integration."""
+    first, second = reuse.first, reuse.second
+    if first.kind == CALL or _code(first.call.func) != _code(second.call.func):
+        return False
+    parent = model.parents.get(id(first.call))
+    if type(parent) is not cst.Assign or len(parent.targets) != 1:
+        return False
+    result = parent.targets[0].target
+    if type(result) is not cst.Name:
+        return False
+
+    def names(call: cst.Call) -> set[str]:
+        keys = (first.arg, second.arg)
+        return {
+            n for a in call.args if all(a.value is not k for k in keys) for n in _names_in(a.value)
+        }
+
+    later = names(second.call)
+    return result.value in later and bool((names(first.call) - {result.value}) & later)
+
+
+def sibling_unused(model: SemanticModel, reuse: Reuse) -> str | None:
+    """The reused key is a name unpacked from a ``split`` (``k1, k2, k3 = split(key, 3)``)
+    and another name of that split (not ``_``-named) is never read in the function: that
+    name (``k1`` drawn twice where ``k3`` was meant)."""
+    arg = reuse.second.arg
+    if type(arg) is not cst.Name:
+        return None
+    body = _body(model, reuse.fn)
+    for node in body:
+        if type(node) is not cst.Assign or len(node.targets) != 1:
+            continue
+        target = node.targets[0].target
+        if type(target) not in (cst.Tuple, cst.List) or type(node.value) is not cst.Call:
+            continue
+        names = [
+            el.value
+            for el in target.elements  # type: ignore[attr-defined]
+            if type(el.value) is cst.Name
+        ]
+        if not any(n.value == arg.value for n in names):
+            continue
+        if model.call_name(node.value) != SPLIT:
+            return None
+        others = [n for n in names if n.value != arg.value and not n.value.startswith("_")]
+        read = {n.value for n in body if type(n) is cst.Name and all(n is not t for t in names)}
+        return next((n.value for n in others if n.value not in read), None)
+    return None
+
+
+def stacked(model: SemanticModel, reuse: Reuse) -> bool:
+    """Both draws end up in one array made by stacking (``jnp.stack([rate, prob])``,
+    ``jnp.concatenate``, ``jnp.array([a, b])``...), directly or through the names their
+    results are bound to: the rows or columns of one dataset, which are then dependent."""
+    marks: list[set[str | int]] = []
+    for use in (reuse.first, reuse.second):
+        mark: set[str | int] = {id(use.call)}
+        parent = model.parents.get(id(use.call))
+        if type(parent) is cst.Assign and len(parent.targets) == 1:
+            target = parent.targets[0].target
+            if type(target) is cst.Name:
+                mark.add(target.value)
+        marks.append(mark)
+    for node in _body(model, reuse.fn):
+        if type(node) is not cst.Call or model.call_name(node) not in STACKERS:
+            continue
+        inside: set[str | int] = set()
+        for arg in node.args:
+            for sub in descendants(arg.value):
+                if type(sub) is cst.Name:
+                    inside.add(sub.value)
+                elif type(sub) is cst.Call:
+                    inside.add(id(sub))
+        if all(mark & inside for mark in marks):
+            return True
+    return False

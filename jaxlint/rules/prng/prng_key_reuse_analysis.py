@@ -8,6 +8,8 @@ import re
 import libcst as cst
 
 from jaxlint.analysis.cases import configurations
+from jaxlint.analysis.key_checker import KeyChecker
+from jaxlint.analysis.key_purpose import sibling_unused, stacked, stages_of_one_step
 from jaxlint.analysis.key_values import layer_family
 from jaxlint.analysis.keys import (
     CALL,
@@ -207,6 +209,8 @@ class PrngKeyReuseChecks:
                 and self._split_key_unused(reuse) is None
             ):
                 continue  # only a shape read from one: unless a split key was meant there
+            if reuse.how == "again" and self._stages_of_one_step(reuse):
+                continue  # ``k2 = f(x + dt / 2 * k1, key)``: one noise held over a step
             if all(self._runs_a_test(u) for u in (reuse.first, reuse.second)):
                 continue  # ``test_a(); test_b()`` under ``__main__``: each test on its own
             if reuse.how == "loop" and self._configurations_compared(reuse):
@@ -377,14 +381,42 @@ class PrngKeyReuseChecks:
             return True
         if CALL in (reuse.first.kind, reuse.second.kind):
             return False
+        if self._checker_on(reuse):
+            return True  # JAX raises KeyReuseError: the test fails
         if reuse.how == "loop":
             return self.ctx.keys.collected(reuse.second.call, reuse.fn)
+        if reuse.how == "again" and not reuse.split_and_own_draw:
+            # two draws (or splits) of one key as a test's inputs: they share values, but
+            # what a test asserts rarely depends on its inputs being independent (3 of 185
+            # such findings in test files were bugs in the held-out reads, all stacked
+            # data: docs/precision/test-code.md). Reported when they make one dataset (the
+            # columns of ``jnp.stack([rate, prob])`` are then dependent) or a key split
+            # with the reused one is never used (the one meant for the second draw)
+            return self._sibling_unused(reuse) is not None or self._stacked(reuse)
         # a key drawn from and split: the split keys' draws are not correlated with the
         # draw (measured on JAX 0.12), so the test's data are as independent as it means
         # them to be; only ``jax_debug_key_reuse`` objects. Unless a key the split made
         # is never used: then the draw most likely took the key where that one was meant
         # (``key1, key2 = split(key)``, ``bernoulli(key1)``, ``uniform(key)``)
         return not reuse.split_and_own_draw or self._split_key_unused(reuse) is not None
+
+    def _stages_of_one_step(self, reuse: Reuse) -> bool:
+        return stages_of_one_step(self.ctx.model, reuse)
+
+    def _checker_on(self, reuse: Reuse) -> bool:
+        """JAX's key-reuse checker is on where the second use runs (the module switches it
+        on, or a ``with jax.debug_key_reuse(True):`` holds it)."""
+        checker: KeyChecker | None = getattr(self, "_key_checker", None)
+        if checker is None:
+            checker = KeyChecker(self.ctx.model, self.ctx.text)
+            self._key_checker = checker
+        return checker.on_at(reuse.second.call)
+
+    def _sibling_unused(self, reuse: Reuse) -> str | None:
+        return sibling_unused(self.ctx.model, reuse)
+
+    def _stacked(self, reuse: Reuse) -> bool:
+        return stacked(self.ctx.model, reuse)
 
     def _split_key_unused(self, reuse: Reuse) -> str | None:
         """The ``split`` of the pair is unpacked into names (``k1, k2 = split(key)``) and one
@@ -429,10 +461,15 @@ class PrngKeyReuseChecks:
         if reuse.array is not None:
             return self._element_detail(reuse)
         if reuse.how == "again":
+            sibling = self._sibling_unused(reuse) if not reuse.split_and_own_draw else None
+            advice = (
+                f"`{sibling}`, split with it, is never used: was it meant for `{second.by}`?"
+                if sibling is not None
+                else "split it (`k1, k2 = jax.random.split(key)`) and use each key once"
+            )
             return (
                 f"is consumed {_by(first, self.ctx.model)} at line {line(self, first.arg)} and again"
-                f" {_by(second, self.ctx.model)} at line {where}: {self._why(reuse)}; split it"
-                " (`k1, k2 = jax.random.split(key)`) and use each key once"
+                f" {_by(second, self.ctx.model)} at line {where}: {self._why(reuse)}; {advice}"
             )
         if reuse.how in _LOOP_WORDS:
             assert reuse.loop is not None
