@@ -300,6 +300,12 @@ events): a fresh function compiles on every call, not only the first.
             message_contains="the `jax.vmap(g)` result",
         ),
         EXAMPLES.invalid(
+            "invalid_closure_of_factory_rewraps.py",
+            line=10,
+            message_contains="build the wrapper once in `make_loss`, outside `loss`",
+            note="a closure made by a factory: what it wraps belongs to the factory",
+        ),
+        EXAMPLES.invalid(
             "invalid_host_code_device_get_assert.py",
             line=6,
             column=24,

@@ -361,6 +361,15 @@ class FreshCallableChecks(Queries):
             return False
         return calls > 0
 
+    def _enclosing_function(self, fn: cst.FunctionDef) -> cst.FunctionDef | None:
+        """The function whose body defines ``fn`` (a closure a factory returns), if any."""
+        parent = self.index.parent.get(id(fn))
+        while parent is not None and type(parent) is not cst.FunctionDef:
+            if type(parent) in (cst.ClassDef, cst.Lambda):
+                return None
+            parent = self.index.parent.get(id(parent))
+        return parent
+
     def _report(
         self,
         node: cst.CSTNode,
@@ -384,7 +393,14 @@ class FreshCallableChecks(Queries):
         if "bound method" in what:
             advice = "jit it once per object (in `__init__`) or jit a module-level function"
         elif what.endswith("result"):
-            advice = "build the wrapper once, at module level"
+            enclosing = self._enclosing_function(outer)
+            advice = (
+                "build the wrapper once, at module level"
+                if enclosing is None
+                # a closure made by a factory: what it wraps may be the factory's own
+                # (gradsolve's ``closure`` around ``solve_one``, fresh-2026-12p)
+                else f"build the wrapper once in `{enclosing.name.value}`, outside `{name}`"
+            )
         else:
             advice = (
                 f"define it once outside `{outer.name.value}` and pass the values it uses "
