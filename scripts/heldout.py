@@ -527,6 +527,40 @@ FRESH_2026_12P: dict[str, tuple[str, str]] = {
     "queuinx": ("0.0.3", "queueing network performance models"),
 }
 
+# A seventeenth fresh set, pinned on 2026-12-07 (later still) before any of its code was
+# downloaded, linted or read: 20 projects from the package index (2025-2026 packages whose
+# name or summary names JAX or a JAX library; contrax, tinydiffeq, jaxipm, strelka-fdtd,
+# vlax1d and shine-wl are among the ten heldout-fresh-p.md left for a later set),
+# application-style where possible (samplers, training loops, simulations, optimisers,
+# scientific models), disjoint from every set above, from PINNED, from mujoco-mjx and from
+# every other project whose name appears in docs/precision/ (and from projects of the same
+# authors). Chosen from the package index's names, versions, upload dates, summaries,
+# declared dependencies, authors, home pages and sdist sizes only; latest non-prerelease
+# sdist of each on the index that day (docs/precision/heldout-fresh-q.md says which
+# candidates were left out and why). The largest sdist is qarray's (4.97 MB).
+FRESH_2026_12Q: dict[str, tuple[str, str]] = {
+    "jax-moseq": ("0.3.7", "behavioural motif models (AR-HMM Gibbs sampling)"),
+    "shine-wl": ("0.0.3", "weak-lensing shear inference (NumPyro)"),
+    "gwax": ("0.1.0", "gravitational-wave population inference (normalising flows)"),
+    "lfox": ("0.0.1", "lattice field theory (Monte Carlo)"),
+    "nequip-eqx": ("0.1.0", "interatomic potential training (NequIP)"),
+    "redback-jax": ("0.4.1", "electromagnetic transient modelling and inference"),
+    "coreax": ("1.0.0", "coreset selection (kernel herding, Stein thinning)"),
+    "contrax": ("0.1.0", "control theory (LQR, estimation, simulation)"),
+    "tinydiffeq": ("2.6.1", "ODE/SDE/DAE solvers"),
+    "jaxipm": ("0.0.1", "batched interior-point optimisation"),
+    "strelka-fdtd": ("0.1.0", "photonic FDTD optimisation"),
+    "vlax1d": ("0.1.1", "Vlasov-Poisson plasma solver"),
+    "flapjax": ("1.3.13", "aeroelastic response solver"),
+    "qarray": ("1.6.0", "quantum dot array simulation"),
+    "jaxscape": ("0.0.13", "landscape connectivity modelling (ecology)"),
+    "clm-ml-jax": ("0.1.0", "land-surface model (multi-layer canopy)"),
+    "rheedium": ("2026.6.16", "RHEED simulation and reconstruction"),
+    "jaxquantum": ("0.3.0", "quantum system simulation (circuits, bosonic codes)"),
+    "chronax": ("0.1.1", "time-series forecasting"),
+    "copulax": ("3.0.0", "copula and distribution fitting"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -638,6 +672,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12p",
         ROOT / "docs" / "precision" / "heldout-fresh-p.md",
         "_results-fresh-2026-12p",
+    ),
+    "fresh-2026-12q": HeldoutSet(
+        FRESH_2026_12Q,
+        "jaxlint-heldout-fresh-2026-12q",
+        ROOT / "docs" / "precision" / "heldout-fresh-q.md",
+        "_results-fresh-2026-12q",
     ),
 }
 DEFAULT_SET = "original"
