@@ -541,6 +541,80 @@ def test_x64_from_a_reexported_project_function(
     assert bool(found) is reported, found
 
 
+_X64_ON = 'import jax\n\njax.config.update("jax_enable_x64", True)\n'
+
+
+@pytest.mark.parametrize(
+    ("files", "test", "reported"),
+    [
+        # the package imports a subpackage whose module switches it on (chronax's
+        # ``utils/__init__.py`` imports ``.utils``; fresh-2026-12q)
+        ({"__init__.py": "from . import utils\n", "utils/__init__.py": "from .core import *\n",
+          "utils/core.py": _X64_ON},
+         "import pkg\n", False),
+        ({"__init__.py": "from . import utils\n", "utils/__init__.py": "from .core import *\n",
+          "utils/core.py": _X64_ON, "models.py": "def fit(x):\n    return x\n"},
+         "from pkg.models import fit  # noqa: F401\n", False),
+        # absolute imports, inside ``try`` too
+        ({"__init__.py": "try:\n    import pkg.core\nexcept ImportError:\n    pass\n",
+          "core.py": _X64_ON},
+         "import pkg\n", False),
+        # not an import that never runs: under ``if TYPE_CHECKING:``, or in a function
+        ({"__init__.py": "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+          "    from . import core\n", "core.py": _X64_ON},
+         "import pkg\n", True),
+        ({"__init__.py": "def load():\n    from . import core\n", "core.py": _X64_ON},
+         "import pkg\n", True),
+        # a cycle of imports that never switches it on ends
+        ({"__init__.py": "from . import a\n", "a.py": "from . import b\n",
+          "b.py": "from . import a\n"},
+         "import pkg\n", True),
+    ],
+)  # fmt: skip
+def test_x64_through_the_modules_an_imported_package_imports(
+    tmp_path: Path, capsys, monkeypatch, files: dict[str, str], test: str, reported: bool
+) -> None:
+    """Importing a module runs the project modules it imports at its top level, and theirs:
+    x64 switched on anywhere down that chain is on for the importer."""
+    pkg = tmp_path / "pkg"
+    for name, text in files.items():
+        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / name).write_text(text)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_sum.py").write_text(
+        "import jax.numpy as jnp\n"
+        + test
+        + "\n\ndef test_sum():\n    assert jnp.zeros(3, dtype=jnp.float64).sum() == 0\n"
+    )
+    found = check(
+        tmp_path, "--no-cache", "--select", "JAX603", ".", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert bool(found) is reported, found
+
+
+@pytest.mark.parametrize(("package", "reported"), [(True, False), (False, True)])
+def test_a_module_of_constants_in_a_package_is_a_library(
+    tmp_path: Path, capsys, monkeypatch, package: bool, reported: bool
+) -> None:
+    """Only imports and assignments: in a package, constants other modules import
+    (clm-ml-jax's ``TowerDataMod.py``, fresh-2026-12q), silent as a library module; a
+    lone file like it is a script (the rule's INVALID examples)."""
+    folder = tmp_path / "driver"
+    folder.mkdir()
+    if package:
+        (folder / "__init__.py").write_text("")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'driver'\n")
+    (folder / "towers.py").write_text(
+        '"""Tower sites."""\n\nimport jax.numpy as jnp\n\nntower: int = 3\n'
+        "lat = jnp.array([42.5, 45.8, 38.4], dtype=jnp.float64)\n"
+    )
+    found = check(
+        tmp_path, "--no-cache", "--select", "JAX603", ".", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert bool(found) is reported, found
+
+
 _TO_NUMPY_RNG = (
     "import jax\nimport numpy as np\n\n\ndef to_numpy_rng(key):\n"
     "    seed = np.asarray(jax.random.randint(key, (2,), 0, 99), dtype=np.uint32)\n"

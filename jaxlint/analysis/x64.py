@@ -207,6 +207,29 @@ def _reexported(tree: ast.Module, name: str, module: str, path: Path) -> str | N
     return None
 
 
+_MAX_IMPORT_DEPTH = 8
+"""How many imports deep a module's import is followed to where it switches x64 on."""
+
+
+def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements that run when the module is imported: the top level, and the blocks
+    of ``try``/``if``/``with`` there (not ``if TYPE_CHECKING:``)."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, ast.If):
+            if "TYPE_CHECKING" in ast.dump(stmt.test):
+                continue
+            yield from _top_level(stmt.body)
+            yield from _top_level(stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            for block in (stmt.body, stmt.orelse, stmt.finalbody):
+                yield from _top_level(block)
+            for handler in stmt.handlers:
+                yield from _top_level(handler.body)
+        elif isinstance(stmt, ast.With):
+            yield from _top_level(stmt.body)
+
+
 def _parse(text: str) -> ast.Module | None:
     try:
         return ast.parse(text)
@@ -399,16 +422,61 @@ class X64Sources:
     def _where(self, path: Path, line: int) -> str:
         return f"{self.project.display(path)}:{line}"
 
-    def _init(self, path: Path) -> str | None:
+    def _init(self, path: Path, depth: int = 0) -> str | None:
+        """Where importing the module ``path`` switches x64 on: at its own top level, or
+        in a module of the project it imports at its top level, and so on
+        (``chronax/utils/__init__.py`` imports ``.utils``, whose line 57 switches it on:
+        chronax, fresh-2026-12q). Each module is read once per run; a cycle of imports
+        ends where it started."""
         key = os.path.abspath(path)
-        if key not in self._inits:
-            found = None
-            if os.path.isfile(key):
-                text = self.project.store.text_of(Path(key))
-                line = scan_python(text, conftest=False) if text else None
-                found = self._where(path, line) if line is not None else None
-            self._inits[key] = found
-        return self._inits[key]
+        if key in self._inits:
+            return self._inits[key]
+        self._inits[key] = None  # while its imports are followed (an import cycle)
+        found = None
+        if os.path.isfile(key):
+            text = self.project.store.text_of(Path(key))
+            line = scan_python(text, conftest=False) if text else None
+            found = self._where(path, line) if line is not None else None
+            if found is None and text and depth < _MAX_IMPORT_DEPTH:
+                for module in self._imported_modules(Path(key)):
+                    found = self._init(module, depth + 1)
+                    if found is not None:
+                        break
+        self._inits[key] = found
+        return found
+
+    def _imported_modules(self, path: Path) -> Iterator[Path]:
+        """The project's modules that ``path`` imports when it runs (its top level, also
+        inside ``try``/``if``/``with`` but not under ``if TYPE_CHECKING:``), each after the
+        packages above it."""
+        from jaxlint.analysis.project import absolute_module, module_id
+
+        tree = self._tree(path)
+        mid = module_id(path)
+        if tree is None or mid is None:
+            return
+        names: list[str] = []
+        for stmt in _top_level(tree.body):
+            if isinstance(stmt, ast.Import):
+                names.extend(a.name for a in stmt.names)
+            elif isinstance(stmt, ast.ImportFrom):
+                base = absolute_module(mid, stmt.level, stmt.module) if stmt.level else stmt.module
+                if base is None:
+                    continue
+                names.append(base)
+                names.extend(f"{base}.{a.name}" for a in stmt.names if a.name != "*")
+        seen: set[str] = {mid.name}
+        for name in names:
+            parts = name.split(".")
+            for i in range(1, len(parts) + 1):
+                prefix = ".".join(parts[:i])
+                if prefix in seen:
+                    continue
+                seen.add(prefix)
+                found = self.project.index.find_module(prefix)
+                if found is None:
+                    break
+                yield found
 
     def _folder(self, folder: Path) -> str | None:
         key = str(folder)

@@ -142,11 +142,36 @@ def _module_kind(ctx) -> str:  # type: ignore[no-untyped-def]
         return _SCRIPT
     if any(_prints(stmt) for stmt in _top_level(body)):
         return _SCRIPT  # prints when run: libraries do not print on import
-    if basename != "__init__.py" and not any(
-        isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) for stmt in body
+    if (
+        basename != "__init__.py"
+        and not any(isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) for stmt in body)
+        and not (_in_package(ctx) and _data_only(body))
     ):
         return _SCRIPT  # top-level code and nothing to import: run, not imported
     return _LIBRARY
+
+
+def _in_package(ctx) -> bool:  # type: ignore[no-untyped-def]
+    """The module belongs to a package (its folder has an ``__init__.py``)."""
+    return ctx.project is not None and "." in ctx.project.module.name
+
+
+def _data_only(body) -> bool:  # type: ignore[no-untyped-def]
+    """Only imports, assignments and docstrings at the top level: in a package, a module
+    of constants that other modules import (clm-ml-jax's ``TowerDataMod.py``,
+    fresh-2026-12q), not a script, which does something when run."""
+    for stmt in body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return False
+        for small in stmt.body:
+            if isinstance(small, (cst.Import, cst.ImportFrom, cst.Assign, cst.AnnAssign)):
+                continue
+            if isinstance(small, cst.Expr) and isinstance(
+                small.value, (cst.SimpleString, cst.ConcatenatedString)
+            ):
+                continue
+            return False
+    return True
 
 
 class Float64WithoutX64(X64Checks, Rule):
@@ -191,8 +216,9 @@ and shows that it is not:
 - a script: a module with an `if __name__ == "__main__":` block, a `#!` first
   line, a `__main__.py`, a module that calls `print(...)` at its top level
   (outside functions and classes: libraries do not print when imported), or a
-  module that defines no function or class (top-level code with nothing to
-  import; a package's `__init__.py` does not count);
+  module that defines no function or class and does something at its top level
+  (a package's `__init__.py` does not count, nor a module of a package that holds
+  only imports and assignments: constants that other modules import);
 - a notebook: an `.ipynb`, or a `.py` with `# %%` (or nbconvert's `# In[ ]:`) cells;
 - a test file (see "In tests" below).
 
@@ -246,8 +272,8 @@ file before it runs, each with the scope where that is true:
   the project's modules it imports at its top level (`from pkg.gpu import f`
   runs `pkg/__init__.py`, then `pkg/gpu.py`), when they switch x64 on when
   imported (at their top level, with any value but a literal false: a computed
-  one such as `_resolve_x64_env()` may be true): importing the module runs them
-  first;
+  one such as `_resolve_x64_env()` may be true), and those they import at their top
+  level, and so on (not under `if TYPE_CHECKING:`): importing the module runs them first;
 - for any file, a function of the project that it calls and that switches x64
   on with any value but a literal false (`configure_jax_platform()`, whose body
   runs `jax.config.update("jax_enable_x64", double_precision)`), also through a
