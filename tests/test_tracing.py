@@ -497,6 +497,52 @@ def test_a_jitted_callee_under_a_trace_is_named_as_the_origin_not_its_body() -> 
     )
 
 
+@pytest.mark.parametrize(
+    ("flag", "traced"),
+    [
+        ("DEBUG: bool = False", False),  # the debug branch never runs
+        ("DEBUG = 0", False),
+        ("DEBUG = True", True),
+        # rebound, or set by a function: not a constant
+        ("DEBUG = False\nDEBUG = True", True),
+        ("DEBUG = False\n\ndef enable():\n    global DEBUG\n    DEBUG = True", True),
+    ],
+)
+def test_a_module_flag_bound_once_decides_its_branch(flag: str, traced: bool) -> None:
+    """clm-ml-jax's ``if DEBUG_FPS_CHECKS:`` (``DEBUG_FPS_CHECKS: bool = False``,
+    fresh-2026-12q): the helper called only there is never traced."""
+    p = Probe(
+        "import jax\nimport numpy as np\n\n"
+        + flag
+        + "\n\n\ndef check(x):\n    return float(np.sum(x))\n\n\n"
+        "@jax.jit\ndef step(x):\n    if DEBUG:\n        check(x)\n    return x\n"
+    )
+    assert (p.fn("check") is not None) is traced
+
+
+def test_isinstance_of_python_scalars_makes_a_name_static_in_the_branch() -> None:
+    """shine-wl's ``_apply_ellipticity`` (fresh-2026-12q): under ``isinstance(e1, (int,
+    float))`` the test ``e1 == 0.0`` compares Python numbers; outside it, a tracer."""
+    p = Probe(
+        """
+        import jax
+
+        @jax.jit
+        def shear(g, e1, e2):
+            if isinstance(e1, (int, float)) and isinstance(e2, float):
+                if e1 == 0.0 and e2 == 0.0:
+                    return g
+            if isinstance(e1, jax.Array):
+                pass
+            z = e2 == 1.0
+            return g * e1 + z
+        """
+    )
+    assert p.level_of("e1 == 0.0") is S
+    assert p.level_of("e2 == 0.0") is S
+    assert p.level_of("e2 == 1.0") is T
+
+
 def test_host_results_of_jitted_calls_are_arrays() -> None:
     p = Probe(
         """

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.flags import python_scalars
 from jaxlint.analysis.methods import method_call
 from jaxlint.analysis.trace_values import (
     MAYBE,
@@ -236,7 +237,18 @@ class _FunctionWalker:
     def _if(self, stmt: cst.If) -> None:
         self._own(stmt)
         self._eval(stmt.test)
+        truth = self.a.flag_truth(stmt.test)
+        if truth is not None:  # ``if DEBUG_CHECKS:``: the other branch never runs
+            if truth:
+                self._block(stmt.body.body)
+            elif type(stmt.orelse) is cst.If:
+                self._if(stmt.orelse)
+            elif type(stmt.orelse) is cst.Else:
+                self._block(stmt.orelse.body.body)
+            return
         before = dict(self.env)
+        for name in python_scalars(self.a.model, stmt.test):
+            self.env[name] = STATIC  # ``if isinstance(e, (int, float)):``
         self._block(stmt.body.body)
         then_env = self.env
         self.env = dict(before)

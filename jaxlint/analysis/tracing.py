@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from jaxlint.analysis.flags import constant_flags, decided_if
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.trace_contract import _Contract
 from jaxlint.analysis.trace_rounds import _Rounds, _Walk
@@ -212,6 +213,7 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
         """Linen module class -> its static fields (see ``static_field``)."""
         self._module_sites: dict[int, list[cst.Call]] | None = None
         """Class -> its calls ``Cls(...)(...)``, when that is all its name is used for."""
+        self._flags: dict[str, bool] | None = None
         self._collect()
         self._find_seeds()
         if contracts:  # not in tests, which call their modules and optimizers eagerly
@@ -856,6 +858,14 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
                 if val is not None and val.level is Level.TRACED:
                     self.values[key] = dataclasses.replace(val, level=Level.MAYBE)
                 del self.owner[key]
+
+    def flag_truth(self, test: cst.BaseExpression) -> bool | None:
+        """The truth of an ``if`` test made of a module flag bound once (``if
+        DEBUG_CHECKS:`` with ``DEBUG_CHECKS = False``, :mod:`jaxlint.analysis.flags`):
+        the branch it rules out never runs, and traces nothing."""
+        if self._flags is None:
+            self._flags = constant_flags(self.model)
+        return decided_if(self.model, self._flags, test) if self._flags else None
 
     def _skipped_by_defaults(self, caller: TracedFunction, call: cst.Call) -> bool:
         """In a function traced only because another module's traced code calls it,
