@@ -14,6 +14,7 @@ from jaxlint.rules.control_flow.helpers import (
     BOOL_ERRORS,
     PROBE,
     TracerQueries,
+    host_only_right,
     static_hint,
     truth_leaves,
 )
@@ -45,6 +46,12 @@ _ADVICE = {
 # The valid examples are data, listed here rather than in the class body (the rule class
 # stays under 400 lines: tests/test_rule_examples.py).
 VALID_EXAMPLES = [
+    EXAMPLES.valid(
+        "valid_optional_argument_selects_the_host_path.py",
+        note="`grid is None and ...` where every traced caller passes `grid`: `and` stops"
+        " before the traced test (clm-ml-jax's host and differentiable modes)",
+        runs=True,
+    ),
     EXAMPLES.valid(
         "valid_star_args_tuple_truth.py",
         note="`*values: Array` is a tuple: `values and ...` tests its length (representax)",
@@ -188,7 +195,11 @@ never raises; checked on JAX 0.12), and the truth value of Python containers and
 pytrees (`if params:`). Under `grad` alone values stay concrete and `if` works, so it is
 not reported there; nor in the body of a `try` whose `except` catches the tracer's
 error (`TypeError`, `ConcretizationTypeError`, `TracerBoolConversionError`): the code
-tests at runtime whether it holds a tracer.
+tests at runtime whether it holds a tracer. Names are static in the branch of
+`isinstance(x, (int, float))`; a branch ruled out by a module flag bound once
+(`if DEBUG:` with `DEBUG = False`) traces nothing; and in `if grid is None and
+jnp.any(x <= 0):`, where `grid` defaults to `None` and every traced caller passes it,
+`and` stops before the traced test (the optional argument selects a host path).
 
 ## Why is this bad
 Python evaluates the condition once, while JAX traces the function, and a tracer
@@ -245,6 +256,12 @@ JAX201.
             "invalid_field_of_jax_result_tuple.py",
             line=8,
             note="the fields of the named tuples JAX returns (`eigh(x).eigenvalues`) are arrays",
+            raises="TracerBoolConversionError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_optional_argument_left_at_none.py",
+            line=6,
+            note="the jitted caller leaves `grid` at `None`: the traced test runs",
             raises="TracerBoolConversionError",
         ),
         EXAMPLES.invalid(
@@ -461,6 +478,9 @@ JAX201.
     # checks -----------------------------------------------------------------------------
 
     def _condition(self, test: cst.BaseExpression, construct: str, kind: str, fix) -> None:  # type: ignore[no-untyped-def]
+        host = host_only_right(self.ctx.trace, test)
+        if host is not None:  # ``if grid is None and ...``: the traced callers pass grid
+            test = test.left  # type: ignore[attr-defined]
         leaves = list(truth_leaves(test))
         whole = len(leaves) == 1 and leaves[0] is test
         for leaf in leaves:
