@@ -115,6 +115,9 @@ CONFIG_WORDS = frozenset(
 a dtype: ``for shape in layer_shapes: init(key, shape)`` builds one model's layers)."""
 
 
+_SCALARS = (cst.Integer, cst.Float, cst.SimpleString)
+
+
 def configurations(loop: cst.CSTNode, model: SemanticModel) -> bool:
     """A ``for`` over configurations to compare, narrower than :func:`sweep`: a literal
     collection spelled out in the loop (``for lr in [1e-3, 1e-2]``, through ``enumerate``,
@@ -123,7 +126,9 @@ def configurations(loop: cst.CSTNode, model: SemanticModel) -> bool:
     cfg in CONFIGS``, :data:`CONFIG_WORDS`). A bare constant is not enough (``for batch
     in BATCHES`` may be data, one batch per step), nor a target named for a shape or a
     dtype."""
-    if not isinstance(loop, cst.For):
+    if isinstance(loop, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        loop = loop.for_in  # ``[run(n, keys) for n in levels]``: its ``for``
+    elif not isinstance(loop, cst.For):
         return False
     names = [n for n in descendants(loop.target) if isinstance(n, cst.Name)]
     for n in names:
@@ -136,6 +141,16 @@ def configurations(loop: cst.CSTNode, model: SemanticModel) -> bool:
 def _spelled_out(expr: cst.BaseExpression, model: SemanticModel) -> bool:
     if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
         return len(expr.elements) > 1
+    if isinstance(expr, cst.Name):
+        # ``levels = (16, 32, 64, 128)``: literal numbers or strings are settings, not data
+        found = model.lookup(expr.value, model.scope_for(expr))
+        values = [model.assigned.get(id(b.node)) for b in found[1]] if found else []
+        return bool(values) and all(
+            isinstance(v, (cst.List, cst.Tuple))
+            and len(v.elements) > 1
+            and all(isinstance(el.value, _SCALARS) for el in v.elements)
+            for v in values
+        )
     wrapped = _wrapped(expr, model)
     if wrapped is None:
         return False

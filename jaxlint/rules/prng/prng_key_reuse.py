@@ -147,7 +147,9 @@ before the same run is timed, as in morphix's benchmark) or only read for its sh
 once, never kept (`f(key, 1).shape[-1]`, `len(f(key))`: vpet-abc's parameter count), since
 its draws reach nothing that is used; the same key given, with each configuration, to the function
 that builds or runs it in a loop over configurations (`for name, cfg in CONFIGS:
-run(key, **cfg)`, `for preset, spec in PRESETS.items()`, `for lr in [1e-3, 1e-2]`; a
+run(key, **cfg)`, `for preset, spec in PRESETS.items()`, `for lr in [1e-3, 1e-2]`, also a
+comprehension and a name bound to literal numbers or strings, `[error(n) for n in levels]`
+with `levels = (16, 32, 64)`: common random numbers across a convergence test's levels; a
 loop whose target names a configuration, a case, a mode, a preset or a function, not a
 shape or a dtype: `for shape in layer_shapes` builds one model's layers): a controlled
 comparison, whose runs differ only by the configuration (xwm's examples compare

@@ -213,7 +213,7 @@ class PrngKeyReuseChecks:
                 continue  # ``k2 = f(x + dt / 2 * k1, key)``: one noise held over a step
             if all(self._runs_a_test(u) for u in (reuse.first, reuse.second)):
                 continue  # ``test_a(); test_b()`` under ``__main__``: each test on its own
-            if reuse.how == "loop" and self._configurations_compared(reuse):
+            if reuse.how in _LOOP_WORDS and self._configurations_compared(reuse):
                 continue  # each configuration built or run from the same key, on purpose
             out.append(reuse)
         return out
@@ -254,6 +254,8 @@ class PrngKeyReuseChecks:
         loop, use = reuse.loop, reuse.second
         if use.kind == RANDOM or not configurations(loop, self.ctx.model):
             return False
+        if isinstance(loop, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            loop = loop.for_in
         targets = {n.value for n in _names(loop.target)}  # type: ignore[union-attr]
         return any(n.value in targets for n in _names(use.call))
 

@@ -263,6 +263,13 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_test_common_random_numbers_across_levels.py",
+        note="the same keys for each level of a literal sweep (common random numbers: the"
+        " levels differ only by their setting; tinydiffeq's convergence test)",
+        runs=True,
+        filename="tests/test_convergence.py",
+    ),
+    EXAMPLES.valid(
         "valid_test_inputs_from_one_key.py",
         note="in a test, two inputs drawn from one key share values, but what the test"
         " asserts does not depend on their independence (185 such findings in test"
