@@ -57,6 +57,8 @@ DRAWS_FROM_ITS_KEY = frozenset(
 )
 """Samplers that draw ``random_bits`` from the key itself and never split it (and
 ``choice`` with ``p=``); measured with :data:`SPLITS_ITS_KEY`."""
+_SPLITTING = (SPLITS_ITS_KEY - {"jax.random.choice"}) | {SPLIT}
+"""What a function of the file may consume its key with and still only split it."""
 LIBRARY_SPLITTERS = frozenset(
     f"equinox.nn.{n}"
     for n in (
@@ -323,6 +325,10 @@ class Use:
         (``permutation``, ``randint``, ``choice`` without ``p``: :data:`SPLITS_ITS_KEY`)."""
         if self.qualname == SPLIT:
             return True
+        if self.kind == LOCAL and self.through is None and self.draws:
+            # a function of this file whose body only splits the key (jax-moseq's
+            # ``sample_invwishart``: ``chi2_seed, norm_seed = jr.split(seed)``)
+            return self.draws <= _SPLITTING
         return self.qualname in SPLITS_ITS_KEY and not (
             self.qualname == "jax.random.choice" and self._with_p
         )
@@ -335,6 +341,8 @@ class Use:
         implementation, ``tests/test_prng_split_runtime.py``)."""
         if self.splits_key:
             return False
+        if self.kind == LOCAL and self.through is None and self.draws:
+            return self.draws <= DRAWS_FROM_ITS_KEY
         return self.qualname in DRAWS_FROM_ITS_KEY or self.qualname == "jax.random.choice"
 
     @property

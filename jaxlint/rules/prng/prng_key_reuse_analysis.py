@@ -88,6 +88,8 @@ def _by(use: Use, model: SemanticModel) -> str:
         return f"by `{use.by}` (which passes it on to `{use.passed_to}`, which may draw from it)"
     if use.kind == CALL:
         return f"by `{use.by}` (which receives it and may draw from it)"
+    if use.kind == LOCAL and use.splits_key:
+        return f"by `{use.by}` (which splits it)"
     if use.kind == LOCAL:
         return f"by `{use.by}` (which draws from it)"
     return f"by `{use.by}`"
@@ -337,7 +339,9 @@ class PrngKeyReuseChecks:
         if SPLIT in (first.qualname, second.qualname):
             draw = second if first.qualname == SPLIT else first
             return _own_draws_only(draw) and self._split_key_unused(reuse) is None
-        return self.ctx.keys.draws_compared(reuse) == "other" and reuse.split_and_own_draw
+        # (``None``: a function of this file that only splits, jax-moseq's
+        # ``sample_invwishart``, and a draw from the key itself)
+        return reuse.split_and_own_draw and self.ctx.keys.draws_compared(reuse) in ("other", None)
 
     def _commented_on_purpose(self, reuse: Reuse) -> bool:
         """A comment in the paragraph of either use (its line and the lines above it up
@@ -619,7 +623,8 @@ class PrngKeyReuseChecks:
                     f" ({_rejects(reuse, 'a key both drawn from and split')})"
                 )
             return _draw_and_split(draw, _raw(reuse))
-        if relation == "other" and reuse.split_and_own_draw:
+        splits = SPLIT in (reuse.first.qualname, reuse.second.qualname)
+        if (relation == "other" or (relation is None and not splits)) and reuse.split_and_own_draw:
             splitter, draw = (
                 (reuse.first, reuse.second)
                 if reuse.first.splits_key

@@ -78,6 +78,14 @@ INVALID_EXAMPLES = [
         note="`randint` splits its key itself; `normal` draws from the key itself",
     ),
     EXAMPLES.invalid(
+        "invalid_helper_splits_then_own_draw.py",
+        line=14,
+        message_contains="`sample_scale` splits its key itself and `jax.random.normal` draws",
+        raises="KeyReuseError",
+        note="a function of the file that only splits its key (jax-moseq's"
+        " `sample_invwishart`, fresh-2026-12q), then a draw from the key itself",
+    ),
+    EXAMPLES.invalid(
         "invalid_helper_draws_then_split.py",
         line=13,
         message_contains="`noise_components` draws from the key itself, with `normal`",
