@@ -538,6 +538,14 @@ class ProjectContext:
     x64_sources: Any = None
     """Where the project switches x64 on (``analysis/x64.py``), made on first ask."""
 
+    def module_of(self, path: Path) -> ModuleId | None:
+        """The module ``path`` holds (for the modules below this one that read files)."""
+        return module_id(path)
+
+    def absolute(self, module: ModuleId, level: int, target: str | None) -> str | None:
+        """What ``from <level dots><target> import ...`` in ``module`` names."""
+        return absolute_module(module, level, target) if level else target
+
     def calls_into(self, module: str) -> list[dict[str, Any]]:
         """The traced calls into ``module``'s functions recorded in the summaries the run
         holds (kept up to date as summaries arrive: :mod:`jaxlint.analysis.callers`)."""

@@ -449,10 +449,8 @@ class X64Sources:
         """The project's modules that ``path`` imports when it runs (its top level, also
         inside ``try``/``if``/``with`` but not under ``if TYPE_CHECKING:``), each after the
         packages above it."""
-        from jaxlint.analysis.project import absolute_module, module_id
-
         tree = self._tree(path)
-        mid = module_id(path)
+        mid = self.project.module_of(path)
         if tree is None or mid is None:
             return
         names: list[str] = []
@@ -460,7 +458,7 @@ class X64Sources:
             if isinstance(stmt, ast.Import):
                 names.extend(a.name for a in stmt.names)
             elif isinstance(stmt, ast.ImportFrom):
-                base = absolute_module(mid, stmt.level, stmt.module) if stmt.level else stmt.module
+                base = self.project.absolute(mid, stmt.level, stmt.module)
                 if base is None:
                     continue
                 names.append(base)
