@@ -491,12 +491,7 @@ def test_x64_from_a_project_module_or_function(
             'def disable():\n    jax.config.update("jax_enable_x64", False)\n',
         },
     )
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_sum.py").write_text(
-        "import jax.numpy as jnp\n"
-        + test
-        + "\n\ndef test_sum():\n    assert jnp.zeros(3, dtype=jnp.float64).sum() == 0\n"
-    )
+    _float64_test(tmp_path, "test_sum.py", test)
     del pkg
     found = check(
         tmp_path, "--no-cache", "--select", "JAX603", ".", capsys=capsys, monkeypatch=monkeypatch
@@ -529,12 +524,7 @@ def test_x64_from_a_reexported_project_function(
         'import jax\n\n\ndef enable():\n    jax.config.update("jax_enable_x64", True)\n\n\n'
         'def disable():\n    jax.config.update("jax_enable_x64", False)\n'
     )
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_sum.py").write_text(
-        "import jax.numpy as jnp\n"
-        + test
-        + "\n\ndef test_sum():\n    assert jnp.zeros(3, dtype=jnp.float64).sum() == 0\n"
-    )
+    _float64_test(tmp_path, "test_sum.py", test)
     found = check(
         tmp_path, "--no-cache", "--select", "JAX603", ".", capsys=capsys, monkeypatch=monkeypatch
     )
@@ -542,6 +532,40 @@ def test_x64_from_a_reexported_project_function(
 
 
 _X64_ON = 'import jax\n\njax.config.update("jax_enable_x64", True)\n'
+
+
+def _float64_test(root: Path, name: str, head: str) -> None:
+    """``tests/<name>``: a test asking for float64 after the lines ``head``."""
+    (root / "tests").mkdir(exist_ok=True)
+    (root / "tests" / name).write_text(
+        "import jax.numpy as jnp\n"
+        + head
+        + "\n\ndef test_sum():\n    assert jnp.zeros(3, dtype=jnp.float64).sum() == 0\n"
+    )
+
+
+def test_x64_through_an_import_cycle_does_not_depend_on_which_file_asks_first(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """``a`` imports ``b`` and ``c`` (which switches x64 on), ``b`` imports ``a``: both run
+    with x64 on. A walk from ``a`` that met ``b`` while ``a`` was still open must not
+    leave ``b`` remembered as "never switches it on" for the next file that asks."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    for name, text in {
+        "__init__.py": "",
+        "a.py": "from . import b  # noqa: F401\nfrom . import c  # noqa: F401\n",
+        "b.py": "from . import a  # noqa: F401\n",
+        "c.py": _X64_ON,
+    }.items():
+        (pkg / name).write_text(text)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
+    for test, module in (("test_a.py", "pkg.a"), ("test_b.py", "pkg.b")):
+        _float64_test(tmp_path, test, f"from pkg import {module[4:]}  # noqa: F401\n")
+    found = check(
+        tmp_path, "--no-cache", "--select", "JAX603", ".", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert found == [], found
 
 
 @pytest.mark.parametrize(
@@ -581,12 +605,7 @@ def test_x64_through_the_modules_an_imported_package_imports(
         (pkg / name).parent.mkdir(parents=True, exist_ok=True)
         (pkg / name).write_text(text)
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'pkg'\n")
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_sum.py").write_text(
-        "import jax.numpy as jnp\n"
-        + test
-        + "\n\ndef test_sum():\n    assert jnp.zeros(3, dtype=jnp.float64).sum() == 0\n"
-    )
+    _float64_test(tmp_path, "test_sum.py", test)
     found = check(
         tmp_path, "--no-cache", "--select", "JAX603", ".", capsys=capsys, monkeypatch=monkeypatch
     )

@@ -207,10 +207,6 @@ def _reexported(tree: ast.Module, name: str, module: str, path: Path) -> str | N
     return None
 
 
-_MAX_IMPORT_DEPTH = 8
-"""How many imports deep a module's import is followed to where it switches x64 on."""
-
-
 def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """The statements that run when the module is imported: the top level, and the blocks
     of ``try``/``if``/``with`` there (not ``if TYPE_CHECKING:``)."""
@@ -403,52 +399,60 @@ class X64Sources:
         above = parts if module.package else parts[:-1]
         for i in range(1, len(above) + (0 if module.package else 1)):
             yield Path(module.search_root, *above[:i], "__init__.py")
-        seen: set[str] = {module.name}
-        for name in sorted(set(imports)):
-            parts_of = name.split(".")
-            if not all(p.isidentifier() for p in parts_of):
-                continue
-            # ``from pkg.gpu import f``: ``pkg/__init__.py``, then ``pkg/gpu.py`` run
-            for i in range(1, len(parts_of) + 1):
-                prefix = ".".join(parts_of[:i])
-                if prefix in seen:
-                    continue
-                seen.add(prefix)
-                found = self.project.index.find_module(prefix)
-                if found is None:
-                    break
-                yield found
+        yield from self._modules_along(sorted(set(imports)), {module.name})
 
     def _where(self, path: Path, line: int) -> str:
         return f"{self.project.display(path)}:{line}"
 
-    def _init(self, path: Path, depth: int = 0) -> str | None:
+    def _init(self, path: Path) -> str | None:
         """Where importing the module ``path`` switches x64 on: at its own top level, or
         in a module of the project it imports at its top level, and so on
         (``chronax/utils/__init__.py`` imports ``.utils``, whose line 57 switches it on:
-        chronax, fresh-2026-12q). Each module is read once per run; a cycle of imports
-        ends where it started."""
-        key = os.path.abspath(path)
-        if key in self._inits:
-            return self._inits[key]
-        self._inits[key] = None  # while its imports are followed (an import cycle)
+        chronax, fresh-2026-12q). A walk of the imports from ``path``, each module read
+        once per run: when it finds nothing, no module it reached can (their imports are
+        among those walked), and all are remembered as such; the answer never depends on
+        which file asked first (an import cycle included)."""
+        root = os.path.abspath(path)
+        if root in self._inits:
+            return self._inits[root]
+        seen = {root}
+        queue = [Path(root)]
         found = None
-        if os.path.isfile(key):
-            text = self.project.store.text_of(Path(key))
-            line = scan_python(text, conftest=False) if text else None
-            found = self._where(path, line) if line is not None else None
-            if found is None and text and depth < _MAX_IMPORT_DEPTH:
-                for module in self._imported_modules(Path(key)):
-                    found = self._init(module, depth + 1)
-                    if found is not None:
-                        break
-        self._inits[key] = found
+        for module in queue:  # grows while it is read: breadth first
+            key = os.path.abspath(module)
+            if key in self._inits and key != root:
+                found = self._inits[key]  # a whole walk already ran from here
+                if found is not None:
+                    break
+                continue
+            found = self._own_switch(module)
+            if found is not None:
+                break
+            for imported in self._imported_modules(module):
+                other = os.path.abspath(imported)
+                if other not in seen:
+                    seen.add(other)
+                    queue.append(imported)
+        if found is None:
+            for key in seen:
+                self._inits[key] = None
+        self._inits[root] = found
         return found
+
+    def _own_switch(self, path: Path) -> str | None:
+        """Where the module ``path`` itself switches x64 on at its top level."""
+        if not os.path.isfile(path):
+            return None
+        text = self.project.store.text_of(path)
+        line = scan_python(text, conftest=False) if text else None
+        return self._where(path, line) if line is not None else None
 
     def _imported_modules(self, path: Path) -> Iterator[Path]:
         """The project's modules that ``path`` imports when it runs (its top level, also
         inside ``try``/``if``/``with`` but not under ``if TYPE_CHECKING:``), each after the
         packages above it."""
+        if not os.path.isfile(path):
+            return
         tree = self._tree(path)
         mid = self.project.module_of(path)
         if tree is None or mid is None:
@@ -463,9 +467,16 @@ class X64Sources:
                     continue
                 names.append(base)
                 names.extend(f"{base}.{a.name}" for a in stmt.names if a.name != "*")
-        seen: set[str] = {mid.name}
+        yield from self._modules_along(names, {mid.name})
+
+    def _modules_along(self, names: Iterable[str], seen: set[str]) -> Iterator[Path]:
+        """The files of the project's modules that importing each of ``names`` runs: the
+        packages above it, then the module (``pkg.gpu``: ``pkg/__init__.py``, then
+        ``pkg/gpu.py``), each once (``seen`` holds those already given)."""
         for name in names:
             parts = name.split(".")
+            if not all(p.isidentifier() for p in parts):
+                continue
             for i in range(1, len(parts) + 1):
                 prefix = ".".join(parts[:i])
                 if prefix in seen:
