@@ -351,10 +351,30 @@ def sibling_unused(model: SemanticModel, reuse: Reuse) -> str | None:
             continue
         if model.call_name(node.value) != SPLIT:
             return None
-        others = [n for n in names if n.value != arg.value and not n.value.startswith("_")]
-        read = {n.value for n in body if type(n) is cst.Name and all(n is not t for t in names)}
-        return next((n.value for n in others if n.value not in read), None)
+        return unread_target(model, reuse.fn, node, skip=arg.value)
     return None
+
+
+def unread_target(
+    model: SemanticModel,
+    fn: cst.FunctionDef | cst.Lambda | None,
+    assign: cst.CSTNode | None,
+    skip: str = "",
+) -> str | None:
+    """The first name ``assign`` unpacks (``k1, k2 = split(key)``), not ``_``-named nor
+    ``skip``, that the function ``fn`` (``None``: the module) never reads."""
+    if type(assign) is not cst.Assign or len(assign.targets) != 1:
+        return None
+    target = assign.targets[0].target
+    if type(target) not in (cst.Tuple, cst.List):
+        return None
+    names = [el.value for el in target.elements if type(el.value) is cst.Name]
+    wanted = [n for n in names if n.value != skip and not n.value.startswith("_")]
+    if not wanted:
+        return None
+    body = _body(model, fn)
+    read = {n.value for n in body if type(n) is cst.Name and all(n is not t for t in names)}
+    return next((n.value for n in wanted if n.value not in read), None)
 
 
 def stacked(model: SemanticModel, reuse: Reuse) -> bool:

@@ -9,7 +9,12 @@ import libcst as cst
 
 from jaxlint.analysis.cases import configurations
 from jaxlint.analysis.key_checker import KeyChecker
-from jaxlint.analysis.key_purpose import sibling_unused, stacked, stages_of_one_step
+from jaxlint.analysis.key_purpose import (
+    sibling_unused,
+    stacked,
+    stages_of_one_step,
+    unread_target,
+)
 from jaxlint.analysis.key_values import layer_family
 from jaxlint.analysis.keys import (
     CALL,
@@ -428,27 +433,7 @@ class PrngKeyReuseChecks:
         """The ``split`` of the pair is unpacked into names (``k1, k2 = split(key)``) and one
         of them (not ``_``-named) is never read in the function: that name."""
         use = reuse.first if reuse.first.qualname == SPLIT else reuse.second
-        model = self.ctx.model
-        parent = model.parents.get(id(use.call))
-        if type(parent) is not cst.Assign or len(parent.targets) != 1:
-            return None
-        target = parent.targets[0].target
-        if type(target) not in (cst.Tuple, cst.List):
-            return None
-        names = [
-            el.value
-            for el in target.elements  # type: ignore[attr-defined]
-            if type(el.value) is cst.Name and not el.value.value.startswith("_")
-        ]
-        if not names:
-            return None
-        body = (
-            model.body_nodes(reuse.fn)
-            if reuse.fn is not None
-            else [n for n, entering in model.events if entering]
-        )
-        read = {n.value for n in body if type(n) is cst.Name and all(n is not t for t in names)}
-        return next((name.value for name in names if name.value not in read), None)
+        return unread_target(self.ctx.model, reuse.fn, self.ctx.model.parents.get(id(use.call)))
 
     def _name(self, reuse: Reuse) -> str:
         arg = reuse.second.arg
