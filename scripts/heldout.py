@@ -561,6 +561,39 @@ FRESH_2026_12Q: dict[str, tuple[str, str]] = {
     "copulax": ("3.0.0", "copula and distribution fitting"),
 }
 
+# An eighteenth fresh set, pinned on 2026-12-07 (later still) before any of its code was
+# downloaded, linted or read: 19 projects from the package index, the eighteen that
+# heldout-fresh-q.md left for a later set (each checked again on the index that day) and
+# pbhc, found as before (2025-2026 packages whose name or summary names JAX or a JAX
+# library), application-style where possible (samplers, simulations, solvers, fitting and
+# forecasting code), disjoint from every set above, from PINNED, from mujoco-mjx and from
+# every other project whose name appears in docs/precision/ (and from projects of the same
+# authors). Chosen from the package index's names, versions, upload dates, summaries,
+# declared dependencies, authors, home pages and sdist sizes only; latest non-prerelease
+# sdist of each on the index that day (docs/precision/heldout-fresh-r.md says which
+# candidates were left out and why). The largest sdist is jaqsi's (4.14 MB).
+FRESH_2026_12R: dict[str, tuple[str, str]] = {
+    "difforb": ("0.1.1", "small-body orbit determination"),
+    "autograv": ("0.1.1", "numerical relativity (autodiff of metrics)"),
+    "umapjax": ("0.1.0", "UMAP embedding optimisation"),
+    "tbats-jax": ("0.1.1", "multi-seasonal forecasting (TBATS)"),
+    "streamax": ("0.4.0", "stellar stream generation"),
+    "nlsq": ("0.7.6", "nonlinear least-squares curve fitting"),
+    "jaxparrow": ("1.1.1", "ocean-current inversion (cyclogeostrophic balance)"),
+    "jax-sn": ("0.1.0", "discrete-ordinates transport"),
+    "jaxfmm": ("0.6.0", "fast multipole method"),
+    "fastropop": ("0.1.0", "astrophysical population generation"),
+    "jaqsi": ("0.1.1", "quantum circuit and pulse simulation"),
+    "itlog": ("0.1.0", "discrete-choice models (estimation)"),
+    "pattingalloang": ("0.0.2", "chaotic attractor analysis (Aizawa)"),
+    "tarjuman": ("0.5.1", "NeuroML models on the Jaxley simulator"),
+    "tmmax": ("1.1.4", "thin-film optics (transfer matrices)"),
+    "norax": ("1.0.1", "neural operators"),
+    "microjaxx": ("0.1.1", "microlensing light curves"),
+    "hwosim": ("0.0.1", "HWO mission simulation (glue)"),
+    "pbhc": ("0.1.0", "Bayesian hierarchical clustering on graphs"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -678,6 +711,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12q",
         ROOT / "docs" / "precision" / "heldout-fresh-q.md",
         "_results-fresh-2026-12q",
+    ),
+    "fresh-2026-12r": HeldoutSet(
+        FRESH_2026_12R,
+        "jaxlint-heldout-fresh-2026-12r",
+        ROOT / "docs" / "precision" / "heldout-fresh-r.md",
+        "_results-fresh-2026-12r",
     ),
 }
 DEFAULT_SET = "original"
