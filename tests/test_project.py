@@ -892,6 +892,42 @@ def test_a_branch_that_a_default_keeps_off_the_traced_path_traces_nothing(
     assert [f for f in found if f[0] == "pkg/interp.py"] == [("pkg/interp.py", 13, "JAX101")]
 
 
+@pytest.mark.parametrize("grid", ["grid=grid", "grid=None", "left out"])
+def test_an_optional_argument_every_traced_caller_passes_selects_the_traced_path(
+    tmp_path: Path, capsys, monkeypatch, grid: str
+) -> None:
+    """``turbulence(..., grid=grid)`` from another module's traced step: in it, ``if grid
+    is not None: return on_device(x, grid)`` takes the traced path, so the host path after
+    it (``float()`` in the helper it calls) never runs traced (clm-ml-jax's
+    ``CanopyTurbulence``, fresh-2026-12q), and the helper on the path taken is traced.
+    Given ``None``, or left at ``None``, the host path is the traced one."""
+    arg = "" if grid == "left out" else f", {grid}"
+    pkg = write_package(tmp_path, {})
+    (pkg / "turb.py").write_text(
+        "import numpy as np\n"
+        "import jax.numpy as jnp\n\n\n"
+        "def turbulence(x, grid=None):\n"
+        "    if grid is not None:\n"
+        "        return on_device(x, grid)\n"
+        "    return on_host(x)\n\n\n"
+        "def on_device(x, grid):\n"
+        "    return jnp.sum(x * grid), np.asarray(x)\n\n\n"
+        "def on_host(x):\n"
+        "    return float(jnp.sum(x))\n"
+    )
+    (pkg / "model.py").write_text(
+        "import jax\n"
+        "import jax.numpy as jnp\n\n"
+        "from pkg.turb import turbulence\n\n\n"
+        "@jax.jit\n"
+        "def step(k, grid):\n"
+        f"    return turbulence(jnp.sin(k){arg})\n"
+    )
+    found = codes(check(tmp_path, "--no-cache", "pkg", capsys=capsys, monkeypatch=monkeypatch))
+    expected = [("pkg/turb.py", 12 if grid == "grid=grid" else 16, "JAX101")]
+    assert [f for f in found if f[0] == "pkg/turb.py"] == expected
+
+
 def test_pytest_loads_the_conftest_of_a_tests_folder_for_a_plain_subfolder(
     tmp_path: Path,
 ) -> None:

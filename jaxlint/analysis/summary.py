@@ -351,6 +351,10 @@ def _assigned(
             summary["functions"][name] = entry
 
 
+def _is_none_literal(expr: cst.BaseExpression) -> bool:
+    return type(expr) is cst.Name and expr.value == "None"
+
+
 def _foreign_calls(trace: Any, facts: Any, model: Any, lines: _LineFinder) -> list[dict[str, Any]]:
     """Calls from this module's traced functions to functions imported from the project."""
     out: list[dict[str, Any]] = []
@@ -382,6 +386,9 @@ def _foreign_calls(trace: Any, facts: Any, model: Any, lines: _LineFinder) -> li
         )
         if caller.presumed():
             out[-1]["presumed"] = True
+        nones = [i for i, a in enumerate(call.args) if _is_none_literal(a.value)]
+        if nones:  # ``turbulence(x, grid=None)``: given, but as ``None``
+            out[-1]["none_args"] = nones
     for wrap, call in trace.foreign_seeds:
         func = next(a.value for a in call.args if a.keyword is None and not a.star)
         target = facts.qualified_name(model, func)

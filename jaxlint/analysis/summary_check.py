@@ -108,7 +108,12 @@ def _args(v: Any) -> bool:
 
 _CALL = (
     {"target": _str, "caller": _str, "caller_how": _opt_str, "line": _int, "args": _args},
-    {"staging": _bool, "abstract": _bool, "presumed": _bool},
+    {
+        "staging": _bool,
+        "abstract": _bool,
+        "presumed": _bool,
+        "none_args": lambda v: type(v) is list and all(type(i) is int for i in v),
+    },
 )
 _SEED = (
     {"target": _str, "caller": lambda v: v is None, "transform": _str, "line": _int},

@@ -100,7 +100,8 @@ class _Seeds:
         positional = positional_params(fn)
         traced: set[str] = set()
         i = 0
-        for keyword, level in call.get("args", []):
+        nones = set(call.get("none_args", ()))
+        for index, (keyword, level) in enumerate(call.get("args", [])):
             lvl = Level(min(max(int(level), 0), 2))
             names: list[str] = []
             if keyword is None:
@@ -113,7 +114,9 @@ class _Seeds:
                 info.external_passed = None
             elif keyword in info.param_levels:
                 names = [keyword]
-            if info.external_passed is not None:
+            if index in nones:  # ``grid=None``: the same as the default ``None``
+                info.external_none.update(names)
+            elif info.external_passed is not None:
                 info.external_passed.update(names)
             for pname in names:
                 if pname in info.static_params:

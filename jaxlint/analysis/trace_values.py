@@ -67,6 +67,9 @@ class TracedFunction:
     external_passed: set[str] | None = field(default_factory=set)
     """The parameters those calls pass (``None``: unknown, a ``*args``/``**kw`` call);
     the others keep their defaults in every traced call."""
+    external_none: set[str] = field(default_factory=set)
+    """The parameters those calls give as a literal ``None`` (not in ``external_passed``
+    unless a call passes something else)."""
     contract: bool = False
     """Traced by a framework's contract (a Flax module's ``__call__``, an optax
     ``update``; see :mod:`jaxlint.analysis.trace_contract`): it runs traced whenever the

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from jaxlint.analysis.decided import Decided, external_facts, literal_params
 from jaxlint.analysis.flags import constant_flags, decided_if
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.trace_contract import _Contract
@@ -59,7 +60,6 @@ from jaxlint.analysis.trace_values import (
     _transform_phrase,
     _Wrap,
     all_param_names,
-    bind_arguments,
     passed_as_is,
     positional_params,
 )
@@ -73,7 +73,6 @@ from jaxlint.analysis.transforms import (
     TRANSFORMS,
     Transform,
 )
-from jaxlint.analysis.walk import BLOCK_EXITS
 
 if TYPE_CHECKING:
     from jaxlint.analysis.project import ProjectFacts
@@ -88,64 +87,6 @@ __all__ = [
     "_literal_strs",
     "positional_params",
 ]
-
-
-def _literal_truth(expr: cst.BaseExpression) -> bool | None:
-    """The truth of a literal default: ``True``, ``False``, ``None``, a number, a string."""
-    kind = type(expr)
-    if kind is cst.Name and expr.value in ("True", "False", "None"):  # type: ignore[attr-defined]
-        return expr.value == "True"  # type: ignore[attr-defined]
-    if kind is cst.Integer or kind is cst.Float:
-        return bool(expr.evaluated_value)  # type: ignore[attr-defined]  # 0xA24BAED4, 1_000, 1e-3
-    if kind is cst.SimpleString:
-        return bool(expr.evaluated_value)  # type: ignore[attr-defined]
-    return None
-
-
-def _literal_params(fn: cst.FunctionDef, calls: Sequence[cst.CSTNode]) -> dict[str, bool]:
-    """The parameters of ``fn`` that every call in ``calls`` gives the same literal truth
-    (see ``_literal_truth``): by keyword, by position (a plain ``name(...)`` call) or
-    left at a literal default. Nothing when a call spreads ``*args``/``**kwargs``."""
-    params = fn.params
-    defaults = {
-        p.name.value: p.default
-        for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-    }
-    positional = positional_params(fn)
-    found: dict[str, bool | None] = {}
-    for call in calls:
-        if type(call) is not cst.Call or any(a.star for a in call.args):
-            return {}
-        # a plain ``name(...)`` call binds by position; a method's positions shift by
-        # ``self``, so there a positional argument binds a parameter not known here
-        plain = type(call.func) is cst.Name
-        given: dict[str, cst.BaseExpression] = {}
-        unplaced = False
-        for arg, param in bind_arguments(call, positional if plain else None):
-            if isinstance(param, str):
-                given[param] = arg.value
-            else:
-                unplaced = True
-        if unplaced:  # positions unknown: a positional parameter not given by keyword
-            for name in positional:
-                if name not in given:
-                    found[name] = None
-        for name, default in defaults.items():
-            value = given.get(name, default)
-            truth = _literal_truth(value) if value is not None else None
-            if name not in found:
-                found[name] = truth
-            elif found[name] is not truth:
-                found[name] = None
-    return {name: truth for name, truth in found.items() if truth is not None}
-
-
-def _one_str(expr: cst.BaseExpression) -> str | None:
-    """The value of a single string literal."""
-    if type(expr) is not cst.SimpleString:
-        return None
-    found = _literal_strs(expr)
-    return found[0] if found else None
 
 
 class TraceAnalysis(_Seeds, _Contract, _Rounds):
@@ -214,6 +155,7 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
         self._module_sites: dict[int, list[cst.Call]] | None = None
         """Class -> its calls ``Cls(...)(...)``, when that is all its name is used for."""
         self._flags: dict[str, bool] | None = None
+        self._decide = Decided(model)
         self._collect()
         self._find_seeds()
         if contracts:  # not in tests, which call their modules and optimizers eagerly
@@ -390,98 +332,11 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
     def _is_dead(self, node: cst.CSTNode) -> bool:
         """``node`` lies in a statement that never runs: one after a statement that always
         leaves its block (``return``, ``raise``, ``break``, ``continue``), or in the branch
-        of an ``if`` whose test this file decides against it (:meth:`_decided`), so a
+        of an ``if`` whose test this file decides against it (:meth:`Decided.decided`), so a
         transform applied there traces nothing (``return f(x)`` left above an old
         ``lax.cond(p, f, g, x)``). Asked only of the calls that would make a function
         traced."""
-        return self._never_runs(node, None, {})
-
-    def _never_runs(
-        self, node: cst.CSTNode, stop: cst.CSTNode | None, values: dict[str, bool]
-    ) -> bool:
-        """``node``, climbing its parents up to ``stop``, follows a statement that always
-        leaves its block, or lies in a branch of an ``if`` that :meth:`_decided` (with the
-        truth of the names ``values`` gives) keeps from running."""
-        parents = self.model.parents
-        child = node
-        current = parents.get(id(node))
-        while current is not None and current is not stop:
-            kind = type(current)
-            if kind is cst.IndentedBlock or kind is cst.Module:
-                for stmt in current.body:  # type: ignore[attr-defined]
-                    if stmt is child:
-                        break
-                    if type(stmt) is cst.SimpleStatementLine and type(stmt.body[-1]) in BLOCK_EXITS:
-                        return True
-                    if values and type(stmt) is cst.If and self._leaves(stmt, values):
-                        return True
-            elif kind is cst.If:
-                truth = self._decided(current.test, values)  # type: ignore[attr-defined]
-                if truth is not None and (child is current.body) is not truth:  # type: ignore[attr-defined]
-                    return True
-            child = current
-            current = parents.get(id(current))
-        return False
-
-    def _leaves(self, stmt: cst.If, values: dict[str, bool]) -> bool:
-        """``if for_jit: return total`` where ``values`` decides the test: the branch it
-        takes ends with ``return``/``raise`` (or the like), so what follows never runs."""
-        truth = self._decided(stmt.test, values)
-        if truth is None:
-            return False
-        branch = stmt.body if truth else stmt.orelse
-        if branch is None or type(branch) is cst.If:
-            return False
-        body = branch.body if type(branch) is cst.Else else branch
-        last = body.body[-1] if type(body) is cst.IndentedBlock and body.body else None
-        return type(last) is cst.SimpleStatementLine and type(last.body[-1]) in BLOCK_EXITS
-
-    def _decided(self, test: cst.BaseExpression, values: dict[str, bool]) -> bool | None:
-        """The truth of an ``if`` test this file decides, else ``None``: a name whose truth
-        ``values`` gives (a parameter left at its literal default), or a comparison of
-        string literals and names of modules the file imports (``if "jax" in
-        np.__name__:`` with ``import numpy as np``, the switch of code written for NumPy
-        or JAX), negated or not."""
-        kind = type(test)
-        if kind is cst.Name:
-            return values.get(test.value)  # type: ignore[attr-defined]
-        if kind is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[attr-defined]
-            inner = self._decided(test.expression, values)  # type: ignore[attr-defined]
-            return None if inner is None else not inner
-        if kind is not cst.Comparison or len(test.comparisons) != 1:  # type: ignore[attr-defined]
-            return None
-        target = test.comparisons[0]  # type: ignore[attr-defined]
-        left = _one_str(test.left) or self._module_name(test.left)  # type: ignore[attr-defined]
-        right = _one_str(target.comparator) or self._module_name(target.comparator)
-        if left is None or right is None:
-            return None
-        op = type(target.operator)
-        if op is cst.In:
-            return left in right
-        if op is cst.NotIn:
-            return left not in right
-        if op is cst.Equal:
-            return left == right
-        if op is cst.NotEqual:
-            return left != right
-        return None
-
-    def _module_name(self, expr: cst.BaseExpression) -> str | None:
-        """``np.__name__`` where ``np`` is bound only by ``import numpy as np``: ``numpy``."""
-        if type(expr) is not cst.Attribute or expr.attr.value != "__name__":  # type: ignore[attr-defined]
-            return None
-        base = expr.value  # type: ignore[attr-defined]
-        if type(base) is not cst.Name:
-            return None
-        found = self.model.lookup(base.value, self.model.scope_for(base))
-        if found is None:
-            return None
-        bindings = found[1]
-        if len(bindings) != 1 or bindings[0].kind != "import":
-            return None
-        if type(bindings[0].node) is not cst.Import:  # ``from m import x``: maybe not a module
-            return None
-        return bindings[0].qualname
+        return self._decide.never_runs(node, None, {})
 
     def _collect_wrapped(self, node: cst.Assign, classes: list[cst.ClassDef | None]) -> None:
         """Names and ``self`` attributes that ``node`` binds to a transformed function;
@@ -827,7 +682,16 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
         for info in self.functions.values():
             if not info.external or info.caller is not None or info.transforms:
                 continue
-            for node in _conditional_nodes(info.node):
+            nodes = _conditional_nodes(info.node)
+            facts = self._external_facts(info)
+            if facts:  # ``if grid is not None: return ...``, the callers passing ``grid``
+                fn = info.node
+                nodes += [
+                    n
+                    for n in self.model.body_nodes(fn)  # type: ignore[arg-type]
+                    if self.owner.get(id(n)) is info and self._decide.never_runs(n, fn, facts)
+                ]
+            for node in nodes:
                 key = id(node)
                 val = self.values.get(key)
                 if val is not None and val.level is Level.TRACED:
@@ -847,12 +711,12 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
                 continue
             if type(fn) is not cst.FunctionDef:
                 continue
-            values = _literal_params(fn, [edge.call for edge in info.calls.values()])
+            values = literal_params(fn, [edge.call for edge in info.calls.values()])
             if not values:
                 continue
             for node in self.model.body_nodes(fn):
                 key = id(node)
-                if self.owner.get(key) is not info or not self._never_runs(node, fn, values):
+                if self.owner.get(key) is not info or not self._decide.never_runs(node, fn, values):
                     continue
                 val = self.values.get(key)
                 if val is not None and val.level is Level.TRACED:
@@ -871,20 +735,19 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
         """In a function traced only because another module's traced code calls it,
         ``call`` lies in the branch of an ``if`` on a parameter that no such call passes,
         which its default (a literal) keeps from running: ``if use_jax: ... else:
-        host_helper(x)`` with ``use_jax=True`` left at its default."""
-        passed = caller.external_passed
-        if not caller.external or caller.caller is not None or caller.transforms:
-            return False
-        if passed is None or type(caller.node) is not cst.FunctionDef:
-            return False
-        defaults: dict[str, bool] = {}
-        params = caller.node.params
-        for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
-            if param.default is not None and param.name.value not in passed:
-                truth = _literal_truth(param.default)
-                if truth is not None:
-                    defaults[param.name.value] = truth
-        return bool(defaults) and self._never_runs(call, caller.node, defaults)
+        host_helper(x)`` with ``use_jax=True`` left at its default; or after ``if grid is
+        not None: return ...`` where the callers pass ``grid``."""
+        facts = self._external_facts(caller)
+        return bool(facts) and self._decide.never_runs(call, caller.node, facts)
+
+    def _external_facts(self, info: TracedFunction) -> dict[str, bool]:
+        """What a function traced only because another module's traced code calls it
+        knows of its parameters (:func:`external_facts`)."""
+        if not info.external or info.caller is not None or info.transforms:
+            return {}
+        if info.external_passed is None or type(info.node) is not cst.FunctionDef:
+            return {}
+        return external_facts(info.node, info.external_passed, info.external_none)
 
     def _module_walker(self) -> _FunctionWalker:
         return _FunctionWalker(self, None)

@@ -4,11 +4,10 @@ truth-tested leaves of a condition, the static hint, and the :class:`TracerQueri
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.trace_values import bind_arguments, positional_params
 from jaxlint.analysis.tracing import Val
 from jaxlint.analysis.transforms import TRANSFORMS
 
@@ -148,59 +147,3 @@ class TracerQueries:
 
     def why(self, val: Val) -> object:
         return self.ctx.trace.why(val)
-
-
-def host_only_right(trace: Any, test: cst.BaseExpression) -> cst.BaseExpression | None:
-    """``if grid is None and jnp.any(x <= 0):`` in a function traced only through callers
-    that all pass ``grid`` (a parameter whose default is ``None``), none as a literal
-    ``None``: the optional argument selects the host path, and under the trace ``and``
-    stops at ``grid is None`` before the traced test (clm-ml-jax's ``SolarRadiation``,
-    whose traced caller passes ``grid=grid``; fresh-2026-12q). That right operand, else
-    ``None``."""
-    if type(test) is not cst.BooleanOperation or type(test.operator) is not cst.And:
-        return None
-    left = test.left
-    if (
-        type(left) is not cst.Comparison
-        or len(left.comparisons) != 1
-        or type(left.comparisons[0].operator) is not cst.Is
-        or type(left.left) is not cst.Name
-        or not _is_none(left.comparisons[0].comparator)
-    ):
-        return None
-    info = trace.traced_function_of(test)
-    fn = info.node if info is not None else None
-    if type(fn) is not cst.FunctionDef or info.transforms:
-        return None  # jitted itself: the argument may be left at None
-    name = left.left.value
-    params = fn.params
-    default = next(
-        (
-            p.default
-            for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-            if p.name.value == name
-        ),
-        None,
-    )
-    if default is None or not _is_none(default):
-        return None
-    entries = 0
-    if info.external:
-        if info.external_passed is None or name not in info.external_passed:
-            return None
-        entries += 1
-    positional = positional_params(fn)
-    for edge in info.calls.values():
-        call = edge.call
-        if type(call) is not cst.Call:
-            return None
-        plain = type(call.func) is cst.Name
-        given = {
-            param: arg.value
-            for arg, param in bind_arguments(call, positional if plain else None)
-            if isinstance(param, str)
-        }
-        if name not in given or _is_none(given[name]):
-            return None
-        entries += 1
-    return test.right if entries else None

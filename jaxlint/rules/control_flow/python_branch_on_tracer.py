@@ -14,7 +14,6 @@ from jaxlint.rules.control_flow.helpers import (
     BOOL_ERRORS,
     PROBE,
     TracerQueries,
-    host_only_right,
     static_hint,
     truth_leaves,
 )
@@ -478,9 +477,6 @@ JAX201.
     # checks -----------------------------------------------------------------------------
 
     def _condition(self, test: cst.BaseExpression, construct: str, kind: str, fix) -> None:  # type: ignore[no-untyped-def]
-        host = host_only_right(self.ctx.trace, test)
-        if host is not None:  # ``if grid is None and ...``: the traced callers pass grid
-            test = test.left  # type: ignore[attr-defined]
         leaves = list(truth_leaves(test))
         whole = len(leaves) == 1 and leaves[0] is test
         for leaf in leaves:

@@ -146,6 +146,12 @@ your file and line and `"rule": "JAX101"`.
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_optional_argument_given_by_the_traced_caller.py",
+            note="the traced caller passes `grid`: `if grid is not None: return` takes the"
+            " traced path, and the host path after it runs only for host callers",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_equinox_init_optax_init_eager.py",
             note="an Equinox module's `__init__` and an optax `init_fn` usually run eagerly:"
             " not traced by contract",
@@ -242,6 +248,12 @@ your file and line and `"rule": "JAX101"`.
             line=8,
             raises="ConcretizationTypeError",
             note="one jitted caller leaves `for_jit` at its default, `False`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_optional_argument_given_as_none.py",
+            line=8,
+            raises="ConcretizationTypeError",
+            note="the jitted caller gives `grid=None`: the host path is the traced one",
         ),
         EXAMPLES.invalid(
             "invalid_haiku_transformed_function_numpy.py",

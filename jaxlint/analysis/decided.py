@@ -1,0 +1,234 @@
+"""The statements a module decides never run: those after a statement that always
+leaves its block, and the branches of an ``if`` whose test the module decides, from
+literal values (a parameter every traced call gives the same literal, or leaves at a
+literal default) or from the names of the modules it imports (``if "jax" in
+np.__name__:``). The trace analysis asks it which calls trace nothing and which values
+of a traced function never exist under the trace."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import libcst as cst
+
+from jaxlint.analysis.names import SemanticModel
+from jaxlint.analysis.trace_values import _literal_strs, bind_arguments, positional_params
+from jaxlint.analysis.walk import BLOCK_EXITS
+
+
+def literal_truth(expr: cst.BaseExpression) -> bool | None:
+    """The truth of a literal default: ``True``, ``False``, ``None``, a number, a string."""
+    kind = type(expr)
+    if kind is cst.Name and expr.value in ("True", "False", "None"):  # type: ignore[attr-defined]
+        return expr.value == "True"  # type: ignore[attr-defined]
+    if kind is cst.Integer or kind is cst.Float:
+        return bool(expr.evaluated_value)  # type: ignore[attr-defined]  # 0xA24BAED4, 1_000, 1e-3
+    if kind is cst.SimpleString:
+        return bool(expr.evaluated_value)  # type: ignore[attr-defined]
+    return None
+
+
+def literal_params(fn: cst.FunctionDef, calls: Sequence[cst.CSTNode]) -> dict[str, bool]:
+    """The parameters of ``fn`` that every call in ``calls`` gives the same literal truth
+    (see ``literal_truth``): by keyword, by position (a plain ``name(...)`` call) or
+    left at a literal default; and, under :func:`is_none_key`, those that every call gives
+    or leaves ``None``, or gives something else (:func:`none_fact`). Nothing when a call
+    spreads ``*args``/``**kwargs``."""
+    params = fn.params
+    defaults = {
+        p.name.value: p.default
+        for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+    }
+    positional = positional_params(fn)
+    found: dict[str, bool | None] = {}
+    for call in calls:
+        if type(call) is not cst.Call or any(a.star for a in call.args):
+            return {}
+        # a plain ``name(...)`` call binds by position; a method's positions shift by
+        # ``self``, so there a positional argument binds a parameter not known here
+        plain = type(call.func) is cst.Name
+        given: dict[str, cst.BaseExpression] = {}
+        unplaced = False
+        for arg, param in bind_arguments(call, positional if plain else None):
+            if isinstance(param, str):
+                given[param] = arg.value
+            else:
+                unplaced = True
+        if unplaced:  # positions unknown: a positional parameter not given by keyword
+            for name in positional:
+                if name not in given:
+                    found[name] = found[is_none_key(name)] = None
+        for name, default in defaults.items():
+            value = given.get(name, default)
+            truth = literal_truth(value) if value is not None else None
+            facts = [(name, truth)]
+            if default is not None:
+                facts.append((is_none_key(name), none_fact(value, default)))
+            for key, fact in facts:
+                if key not in found:
+                    found[key] = fact
+                elif found[key] is not fact:
+                    found[key] = None
+    return {name: truth for name, truth in found.items() if truth is not None}
+
+
+def external_facts(fn: cst.FunctionDef, passed: set[str], nones: set[str]) -> dict[str, bool]:
+    """The facts of :func:`literal_params` for a function traced only by another module's
+    traced calls, which name the parameters they pass (``passed``) and those they give as
+    a literal ``None`` (``nones``), not their values: a parameter none of them passes (or
+    only as ``None``, where that is its default) keeps its literal default; an optional one
+    (default ``None``) that they pass is taken to be given (:func:`none_fact`)."""
+    params = fn.params
+    out: dict[str, bool] = {}
+    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        name, default = param.name.value, param.default
+        if default is None or (name in nones and (name in passed or not _is_none(default))):
+            continue
+        if name not in passed:
+            truth = literal_truth(default)
+            if truth is not None:
+                out[name] = truth
+                out[is_none_key(name)] = _is_none(default)
+        elif _is_none(default):
+            out[is_none_key(name)] = False
+    return out
+
+
+def is_none_key(name: str) -> str:
+    """The key of the facts of :func:`literal_params` that says whether the parameter
+    ``name`` is ``None``."""
+    return f"{name} is None"
+
+
+def _is_none(expr: cst.BaseExpression | None) -> bool:
+    return type(expr) is cst.Name and expr.value == "None"  # type: ignore[union-attr]
+
+
+def none_fact(value: cst.BaseExpression, default: cst.BaseExpression) -> bool | None:
+    """Whether a parameter given ``value`` (its default is ``default``) is ``None``: a
+    literal says; an expression given to an optional parameter (default ``None``) is taken
+    to be given, so not ``None``, the way the code reads (``CanopyTurbulence(...,
+    grid=grid)`` from the traced step, and ``if grid is not None: return
+    _HF2008_diff(...)`` in it: clm-ml-jax, fresh-2026-12q); else unknown."""
+    if _is_none(value):
+        return True
+    if literal_truth(value) is not None:
+        return False
+    return False if _is_none(default) else None
+
+
+def _one_str(expr: cst.BaseExpression) -> str | None:
+    """The value of a single string literal."""
+    if type(expr) is not cst.SimpleString:
+        return None
+    found = _literal_strs(expr)
+    return found[0] if found else None
+
+
+class Decided:
+    """Which statements of one module never run (see the module's docstring)."""
+
+    def __init__(self, model: SemanticModel) -> None:
+        self.model = model
+
+    def never_runs(
+        self, node: cst.CSTNode, stop: cst.CSTNode | None, values: dict[str, bool]
+    ) -> bool:
+        """``node``, climbing its parents up to ``stop``, follows a statement that always
+        leaves its block, or lies in a branch of an ``if`` (or of a conditional expression,
+        or on the right of an ``and``/``or``) that :meth:`decided` (with the truth of the
+        names ``values`` gives) keeps from running."""
+        parents = self.model.parents
+        child = node
+        current = parents.get(id(node))
+        while current is not None and current is not stop:
+            kind = type(current)
+            if kind is cst.IndentedBlock or kind is cst.Module:
+                for stmt in current.body:  # type: ignore[attr-defined]
+                    if stmt is child:
+                        break
+                    if type(stmt) is cst.SimpleStatementLine and type(stmt.body[-1]) in BLOCK_EXITS:
+                        return True
+                    if values and type(stmt) is cst.If and self.leaves(stmt, values):
+                        return True
+            elif kind is cst.If:
+                truth = self.decided(current.test, values)  # type: ignore[attr-defined]
+                if truth is not None and (child is current.body) is not truth:  # type: ignore[attr-defined]
+                    return True
+            elif kind is cst.IfExp and child is not current.test:  # type: ignore[attr-defined]
+                truth = self.decided(current.test, values)  # type: ignore[attr-defined]
+                if truth is not None and (child is current.body) is not truth:  # type: ignore[attr-defined]
+                    return True
+            elif kind is cst.BooleanOperation and child is current.right:  # type: ignore[attr-defined]
+                truth = self.decided(current.left, values)  # type: ignore[attr-defined]
+                if truth is not None and truth is (type(current.operator) is cst.Or):  # type: ignore[attr-defined]
+                    return True  # ``grid is None and ...`` where ``grid`` is given
+            child = current
+            current = parents.get(id(current))
+        return False
+
+    def leaves(self, stmt: cst.If, values: dict[str, bool]) -> bool:
+        """``if for_jit: return total`` where ``values`` decides the test: the branch it
+        takes ends with ``return``/``raise`` (or the like), so what follows never runs."""
+        truth = self.decided(stmt.test, values)
+        if truth is None:
+            return False
+        branch = stmt.body if truth else stmt.orelse
+        if branch is None or type(branch) is cst.If:
+            return False
+        body = branch.body if type(branch) is cst.Else else branch
+        last = body.body[-1] if type(body) is cst.IndentedBlock and body.body else None
+        return type(last) is cst.SimpleStatementLine and type(last.body[-1]) in BLOCK_EXITS
+
+    def decided(self, test: cst.BaseExpression, values: dict[str, bool]) -> bool | None:
+        """The truth of an ``if`` test this file decides, else ``None``: a name whose truth
+        ``values`` gives (a parameter left at its literal default), ``name is None`` or
+        ``name is not None`` where ``values`` says (:func:`is_none_key`), or a comparison of
+        string literals and names of modules the file imports (``if "jax" in
+        np.__name__:`` with ``import numpy as np``, the switch of code written for NumPy
+        or JAX), negated or not."""
+        kind = type(test)
+        if kind is cst.Name:
+            return values.get(test.value)  # type: ignore[attr-defined]
+        if kind is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[attr-defined]
+            inner = self.decided(test.expression, values)  # type: ignore[attr-defined]
+            return None if inner is None else not inner
+        if kind is not cst.Comparison or len(test.comparisons) != 1:  # type: ignore[attr-defined]
+            return None
+        target = test.comparisons[0]  # type: ignore[attr-defined]
+        op = type(target.operator)
+        if (op is cst.Is or op is cst.IsNot) and type(test.left) is cst.Name:  # type: ignore[attr-defined]
+            if not _is_none(target.comparator):
+                return None
+            fact = values.get(is_none_key(test.left.value))  # type: ignore[attr-defined]
+            return None if fact is None else fact is (op is cst.Is)
+        left = _one_str(test.left) or self.module_name(test.left)  # type: ignore[attr-defined]
+        right = _one_str(target.comparator) or self.module_name(target.comparator)
+        if left is None or right is None:
+            return None
+        if op is cst.In:
+            return left in right
+        if op is cst.NotIn:
+            return left not in right
+        if op is cst.Equal:
+            return left == right
+        if op is cst.NotEqual:
+            return left != right
+        return None
+
+    def module_name(self, expr: cst.BaseExpression) -> str | None:
+        """``np.__name__`` where ``np`` is bound only by ``import numpy as np``: ``numpy``."""
+        if type(expr) is not cst.Attribute or expr.attr.value != "__name__":  # type: ignore[attr-defined]
+            return None
+        base = expr.value  # type: ignore[attr-defined]
+        if type(base) is not cst.Name:
+            return None
+        found = self.model.lookup(base.value, self.model.scope_for(base))
+        if found is None:
+            return None
+        bindings = found[1]
+        if len(bindings) != 1 or bindings[0].kind != "import":
+            return None
+        if type(bindings[0].node) is not cst.Import:  # ``from m import x``: maybe not a module
+            return None
+        return bindings[0].qualname
