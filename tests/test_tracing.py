@@ -1789,3 +1789,31 @@ def test_a_factory_call_in_host_code_traces_nothing() -> None:
         """
     )
     assert p.fn("loss") is None
+
+
+@pytest.mark.parametrize(
+    ("assignment", "dim_level"),
+    [
+        ("padded, dim = jnp.pad(up, 1), up.shape[1]", S),
+        ("dim, padded = up[0, 0], up.shape[1]", T),
+        ("[padded, dim] = [jnp.pad(up, 1), up.shape[1]]", S),
+    ],
+)
+def test_a_tuple_assignment_pairs_names_and_elements_by_position(
+    assignment: str, dim_level: Level
+) -> None:
+    """``Ma, dim = _pad(up), up.shape[1]`` binds ``dim`` to the static shape alone, not to
+    the whole display (jaxfmm's ``block_m2l``, fresh-2026-12r: two JAX203 false alarms on
+    ``.reshape(-1, dim)``)."""
+    p = Probe(
+        f"""
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def sweep(up):
+            {assignment}
+            return padded.reshape(-1, dim)
+        """
+    )
+    assert p.level_of("dim", 1) is dim_level  # in ``reshape``

@@ -371,13 +371,13 @@ class _FunctionWalker:
         if kind is cst.Assign:
             val = self._eval(small.value)
             parts = self.a.call_parts.get(id(small.value))
+            star = self.a.call_star.get(id(small.value))
+            if parts is None and type(small.value) in (cst.Tuple, cst.List):
+                # ``Ma, dim = _pad(up), up.shape[1]``: ``dim`` is the static shape
+                parts, star = _display_parts(self.a.values, small.value, val)
             for t in small.targets:
                 target = t.target
-                placed = (
-                    _by_position(target, parts, self.a.call_star.get(id(small.value)))
-                    if parts is not None
-                    else None
-                )
+                placed = _by_position(target, parts, star) if parts is not None else None
                 if placed is not None:
                     # ``n, y = helper(x)`` for ``return x.shape[0], x * 2``: by position
                     for el, part in placed:
@@ -890,6 +890,22 @@ def _short(qn: str) -> str:
         if qn.startswith(long):
             return short + qn[len(long) :]
     return qn
+
+
+def _display_parts(
+    values: dict[int, Val], display: cst.Tuple | cst.List, whole: Val
+) -> tuple[list[Val] | None, int | None]:
+    """The value of each element of a tuple or list display, and the position of its one
+    starred element (``None``: none); ``None`` for the parts when it has two."""
+    parts: list[Val] = []
+    star: int | None = None
+    for i, el in enumerate(display.elements):
+        if type(el) is cst.StarredElement:
+            if star is not None:
+                return None, None
+            star = i
+        parts.append(values.get(id(el.value), whole))
+    return parts, star
 
 
 def _by_position(
