@@ -1817,3 +1817,33 @@ def test_a_tuple_assignment_pairs_names_and_elements_by_position(
         """
     )
     assert p.level_of("dim", 1) is dim_level  # in ``reshape``
+
+
+@pytest.mark.parametrize(
+    ("read", "level"),
+    [
+        ('hierarchy["mem_limit"]', S),
+        ('hierarchy.get("mem_limit")', S),
+        ('hierarchy.pop("mem_limit", None)', S),
+        ('hierarchy["pts"]', T),
+        ('other["mem_limit"]', T),
+    ],
+)
+def test_a_static_argname_given_through_kwargs_is_static(read: str, level: Level) -> None:
+    """``static_argnames=["mem_limit"]`` on a function that takes ``mem_limit`` through
+    ``**hierarchy``: JAX treats the keyword as static (checked on JAX 0.12), so
+    ``hierarchy["mem_limit"]`` is the caller's Python value (jaxfmm's ``eval_strayfield``,
+    fresh-2026-12r: three false alarms); other keys, and other dicts, stay traced."""
+    p = Probe(
+        f"""
+        from functools import partial
+        import jax
+        import numpy as np
+
+        @partial(jax.jit, static_argnames=["mem_limit"])
+        def evaluate(m, other, **hierarchy):
+            value = {read}
+            return m * value
+        """
+    )
+    assert p.level_of(read) is level

@@ -547,3 +547,99 @@ def _filter_level(param: cst.Param) -> Level:
 
 
 # -- the per-function walk -----------------------------------------------------------------
+
+
+def _display_parts(
+    values: dict[int, Val], display: cst.Tuple | cst.List, whole: Val
+) -> tuple[list[Val] | None, int | None]:
+    """The value of each element of a tuple or list display, and the position of its one
+    starred element (``None``: none); ``None`` for the parts when it has two."""
+    parts: list[Val] = []
+    star: int | None = None
+    for i, el in enumerate(display.elements):
+        if type(el) is cst.StarredElement:
+            if star is not None:
+                return None, None
+            star = i
+        parts.append(values.get(id(el.value), whole))
+    return parts, star
+
+
+def _by_position(
+    target: cst.BaseAssignTargetExpression, parts: list[Val], star: int | None
+) -> list[tuple[cst.BaseExpression, Val]] | None:
+    """Each name of a tuple target with the part of a returned tuple display it gets:
+    ``n, y = helper(x)`` for ``return x.shape[0], x * 2``, and, when the display holds one
+    starred element (``return (*rows, n, rep)``), the names before it from the start, the
+    names after it from the end and the names in between from the starred value.
+    ``None``: not a tuple target of a length that lines up (or a starred target)."""
+    if type(target) not in (cst.Tuple, cst.List):
+        return None
+    elements = target.elements  # type: ignore[attr-defined]
+    if any(type(el) is cst.StarredElement for el in elements):
+        return None
+    if star is None:
+        if len(elements) != len(parts):
+            return None
+        return [(el.value, part) for el, part in zip(elements, parts, strict=True)]
+    after = len(parts) - star - 1
+    if len(elements) < star + after:
+        return None
+    out = []
+    for i, el in enumerate(elements):
+        if i < star:
+            part = parts[i]
+        elif i >= len(elements) - after:
+            part = parts[len(parts) - (len(elements) - i)]
+        else:
+            part = parts[star]
+        out.append((el.value, part))
+    return out
+
+
+_STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+
+
+def _against_strings(expr: cst.Comparison) -> bool:
+    """``mode == "train"``, ``kind != "sum"``, ``mode in ("a", "b")``: a string on one side
+    of ``==``/``!=``/``in``. JAX arrays and tracers are never equal to a string (the
+    comparison falls back to Python's and gives ``False``, checked on JAX 0.12 under
+    ``jit``), so the result is a Python bool, decided when JAX traces."""
+    left = expr.left
+    for comp in expr.comparisons:
+        op = type(comp.operator)
+        right = comp.comparator
+        if op in (cst.Equal, cst.NotEqual):
+            if isinstance(left, _STRINGS) or isinstance(right, _STRINGS):
+                return True
+        elif op in (cst.In, cst.NotIn) and type(right) in (cst.Tuple, cst.List, cst.Set):
+            elements = right.elements  # type: ignore[attr-defined]
+            if elements and all(isinstance(e.value, _STRINGS) for e in elements):
+                return True
+        left = right
+    return False
+
+
+def _string_annotation(fn: cst.FunctionDef | cst.Lambda | None, name: str) -> bool:
+    """The parameter is annotated as a string (``str``, ``Optional[str]``, ``str | None``,
+    ``Literal["a", "b"]``): no JAX transform traces a string (``jit`` rejects one as an
+    argument unless it is static)."""
+    if fn is None or type(fn) is not cst.FunctionDef:
+        return False
+    for param in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params):
+        if param.name.value != name:
+            continue
+        parts = annotation_parts(_annotation_text(param))
+        return bool(parts) and all(
+            p in ("str", "builtins.str") or _string_literal(p) for p in parts
+        )
+    return False
+
+
+def _string_literal(ann: str) -> bool:
+    """``Literal["a", "b"]``: a ``Literal`` of strings only."""
+    for head in ("Literal[", "typing.Literal["):
+        if ann.startswith(head) and ann.endswith("]"):
+            items = ann[len(head) : -1].split(",")
+            return all(i[:1] in ("'", '"') for i in items)
+    return False

@@ -19,10 +19,12 @@ from jaxlint.analysis.trace_values import (
     Origin,
     TracedFunction,
     Val,
-    _annotation_text,
+    _against_strings,
     _array_annotation,
+    _by_position,
+    _display_parts,
     _params,
-    annotation_parts,
+    _string_annotation,
     join,
 )
 from jaxlint.analysis.transforms import (
@@ -542,10 +544,33 @@ class _FunctionWalker:
                     if part is not None:
                         index = join(index, self._eval(part))
         if base.level > Level.STATIC:
+            if len(expr.slice) == 1 and self._static_keyword(expr.value, expr.slice[0].slice):
+                return STATIC
             return Val(base.level, base.origin, False, base.array, base.computed)
         if index.level > Level.STATIC:
             return Val(Level.MAYBE, index.origin, False, index.array, index.computed)
         return STATIC
+
+    def _static_keyword(self, base: cst.BaseExpression, key: cst.CSTNode) -> bool:
+        """``hierarchy["mem_limit"]`` where ``hierarchy`` is the ``**`` parameter of a
+        function jitted with ``static_argnames=[..., "mem_limit"]``: JAX treats that
+        keyword as static, so the value is the caller's Python value (jaxfmm's
+        ``eval_strayfield``, fresh-2026-12r)."""
+        info, fn = self.info, self.fn
+        if info is None or type(fn) is not cst.FunctionDef or type(base) is not cst.Name:
+            return False
+        star = fn.params.star_kwarg
+        if star is None or star.name.value != base.value:
+            return False
+        if type(key) is cst.Index:
+            key = key.value
+        if type(key) is not cst.SimpleString:
+            return False
+        name = key.evaluated_value
+        if not isinstance(name, str) or name not in info.static_params:
+            return False
+        val = self.env.get(base.value)
+        return val is None or val.origin is None or val.origin.param == base.value
 
     def _eval_binary(self, expr: cst.BinaryOperation) -> Val:
         val = join(self._eval(expr.left), self._eval(expr.right))
@@ -716,6 +741,9 @@ class _FunctionWalker:
                 method = func.attr.value
                 if method in ("item", "tolist", "__bool__", "__float__", "__int__", "__index__"):
                     return STATIC
+                if method in ("get", "pop") and args and args[0][0] is None:
+                    if self._static_keyword(func.value, call.args[0].value):
+                        return STATIC  # ``hierarchy.get("mem_limit")``, a static keyword
                 array = base.array or base.traced
                 return Val(base.level, base.origin, False, array, base.computed)
         if info is None and self.a.transformed_callee(call, self.fn) is not None:
@@ -890,99 +918,3 @@ def _short(qn: str) -> str:
         if qn.startswith(long):
             return short + qn[len(long) :]
     return qn
-
-
-def _display_parts(
-    values: dict[int, Val], display: cst.Tuple | cst.List, whole: Val
-) -> tuple[list[Val] | None, int | None]:
-    """The value of each element of a tuple or list display, and the position of its one
-    starred element (``None``: none); ``None`` for the parts when it has two."""
-    parts: list[Val] = []
-    star: int | None = None
-    for i, el in enumerate(display.elements):
-        if type(el) is cst.StarredElement:
-            if star is not None:
-                return None, None
-            star = i
-        parts.append(values.get(id(el.value), whole))
-    return parts, star
-
-
-def _by_position(
-    target: cst.BaseAssignTargetExpression, parts: list[Val], star: int | None
-) -> list[tuple[cst.BaseExpression, Val]] | None:
-    """Each name of a tuple target with the part of a returned tuple display it gets:
-    ``n, y = helper(x)`` for ``return x.shape[0], x * 2``, and, when the display holds one
-    starred element (``return (*rows, n, rep)``), the names before it from the start, the
-    names after it from the end and the names in between from the starred value.
-    ``None``: not a tuple target of a length that lines up (or a starred target)."""
-    if type(target) not in (cst.Tuple, cst.List):
-        return None
-    elements = target.elements  # type: ignore[attr-defined]
-    if any(type(el) is cst.StarredElement for el in elements):
-        return None
-    if star is None:
-        if len(elements) != len(parts):
-            return None
-        return [(el.value, part) for el, part in zip(elements, parts, strict=True)]
-    after = len(parts) - star - 1
-    if len(elements) < star + after:
-        return None
-    out = []
-    for i, el in enumerate(elements):
-        if i < star:
-            part = parts[i]
-        elif i >= len(elements) - after:
-            part = parts[len(parts) - (len(elements) - i)]
-        else:
-            part = parts[star]
-        out.append((el.value, part))
-    return out
-
-
-_STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
-
-
-def _against_strings(expr: cst.Comparison) -> bool:
-    """``mode == "train"``, ``kind != "sum"``, ``mode in ("a", "b")``: a string on one side
-    of ``==``/``!=``/``in``. JAX arrays and tracers are never equal to a string (the
-    comparison falls back to Python's and gives ``False``, checked on JAX 0.12 under
-    ``jit``), so the result is a Python bool, decided when JAX traces."""
-    left = expr.left
-    for comp in expr.comparisons:
-        op = type(comp.operator)
-        right = comp.comparator
-        if op in (cst.Equal, cst.NotEqual):
-            if isinstance(left, _STRINGS) or isinstance(right, _STRINGS):
-                return True
-        elif op in (cst.In, cst.NotIn) and type(right) in (cst.Tuple, cst.List, cst.Set):
-            elements = right.elements  # type: ignore[attr-defined]
-            if elements and all(isinstance(e.value, _STRINGS) for e in elements):
-                return True
-        left = right
-    return False
-
-
-def _string_annotation(fn: cst.FunctionDef | cst.Lambda | None, name: str) -> bool:
-    """The parameter is annotated as a string (``str``, ``Optional[str]``, ``str | None``,
-    ``Literal["a", "b"]``): no JAX transform traces a string (``jit`` rejects one as an
-    argument unless it is static)."""
-    if fn is None or type(fn) is not cst.FunctionDef:
-        return False
-    for param in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params):
-        if param.name.value != name:
-            continue
-        parts = annotation_parts(_annotation_text(param))
-        return bool(parts) and all(
-            p in ("str", "builtins.str") or _string_literal(p) for p in parts
-        )
-    return False
-
-
-def _string_literal(ann: str) -> bool:
-    """``Literal["a", "b"]``: a ``Literal`` of strings only."""
-    for head in ("Literal[", "typing.Literal["):
-        if ann.startswith(head) and ann.endswith("]"):
-            items = ann[len(head) : -1].split(",")
-            return all(i[:1] in ("'", '"') for i in items)
-    return False

@@ -152,6 +152,12 @@ your file and line and `"rule": "JAX101"`.
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_static_argname_given_through_kwargs.py",
+            note="`static_argnames` names a keyword taken through `**hierarchy`: JAX"
+            ' treats it as static, so `hierarchy["mem_limit"]` is a Python float',
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_equinox_init_optax_init_eager.py",
             note="an Equinox module's `__init__` and an optax `init_fn` usually run eagerly:"
             " not traced by contract",
@@ -248,6 +254,12 @@ your file and line and `"rule": "JAX101"`.
             line=8,
             raises="ConcretizationTypeError",
             note="one jitted caller leaves `for_jit` at its default, `False`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_kwargs_key_not_static.py",
+            line=10,
+            raises="ConcretizationTypeError",
+            note="`pts` is not among the `static_argnames`: an array, traced",
         ),
         EXAMPLES.invalid(
             "invalid_optional_argument_given_as_none.py",
