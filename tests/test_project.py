@@ -451,6 +451,21 @@ def test_x64_in_pytest_configuration(name: str, text: str, on: bool) -> None:
         # at the top level a computed value may switch it on (feax: an environment default)
         ('import jax\njax.config.update("jax_enable_x64", _resolve())\n', False, 2),
         ('import jax\njax.config.update("jax_enable_x64", None)\n', False, None),
+        # a module-level object whose constructor switches it on, through a method (nlsq)
+        ("class Config:\n    def __init__(self):\n        self._init_jax()\n\n"
+         "    def _init_jax(self):\n        from jax import config\n\n"
+         '        config.update("jax_enable_x64", True)\n\n\n_config = Config()\n',
+         False, 8),
+        # ... a module-level function called there, and one it calls
+        ('import jax\ndef on():\n    _on()\ndef _on():\n    jax.config.update("jax_enable_x64", 1)\n'
+         "on()\n", False, 5),
+        # a class never instantiated, a method only called later, a switch that turns it off
+        ("import jax\nclass Config:\n    def enable(self):\n"
+         '        jax.config.update("jax_enable_x64", True)\n\n\n_config = Config()\n',
+         False, None),
+        ("import jax\nclass Config:\n    def __init__(self):\n"
+         '        jax.config.update("jax_enable_x64", False)\n\n\n_config = Config()\n',
+         False, None),
     ],
 )  # fmt: skip
 def test_x64_in_python_files(text: str, conftest: bool, line: int | None) -> None:

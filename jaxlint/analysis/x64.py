@@ -22,7 +22,9 @@ switched on for a file, with the scope that is honest for each source:
   that imports the package at its top level; so does any module of the project that the
   file imports at its top level (``from pkg.gpu import f`` runs ``pkg/gpu.py``). At a
   module's top level a computed value counts (``update("jax_enable_x64",
-  _resolve_x64_env())`` may switch it on);
+  _resolve_x64_env())`` may switch it on), and so does a function or class of the module
+  called there, whose body (a class: its constructor, and the methods it calls) switches
+  it on;
 - a function of the project that the file calls and that switches x64 on, with any
   value but a literal false (``configure(double_precision=True)``, whose body runs
   ``update("jax_enable_x64", double_precision)``), applies to the file, also when the
@@ -169,6 +171,7 @@ def scan_python(text: str, conftest: bool) -> int | None:
     tree = _parse(text)
     if tree is None:
         return None
+    defs: dict[str, ast.AST] | None = None
     for body, top in _runs(tree, conftest):
         jax_seen = not top
         for stmt in body:
@@ -176,7 +179,72 @@ def scan_python(text: str, conftest: bool) -> int | None:
             for node in nodes:
                 if _enables(node, env=not jax_seen, computed=top):
                     return getattr(node, "lineno", 1)
+            if top:
+                for node in nodes:
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                        if defs is None:
+                            defs = _definitions(tree.body)
+                        line = _switch_when_called(defs, node.func.id)
+                        if line is not None:
+                            return line
             jax_seen = jax_seen or any(_imports_jax(node) for node in nodes)
+    return None
+
+
+def _definitions(body: list[ast.stmt]) -> dict[str, ast.AST]:
+    return {
+        stmt.name: stmt
+        for stmt in body
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
+
+
+_MAX_CALL_DEPTH = 4
+"""How many calls deep :func:`_switch_when_called` follows a call made at the top level."""
+
+
+def _switch_when_called(defs: dict[str, ast.AST], name: str) -> int | None:
+    """The line where calling the module's function or class ``name`` at its top level
+    switches x64 on: in the function, or in the class's ``__new__``/``__init__``/
+    ``__post_init__``, and in the module's functions and the class's methods (``self.x()``)
+    they call, up to :data:`_MAX_CALL_DEPTH` calls deep (nlsq's ``_config = JAXConfig()``,
+    whose ``__init__`` calls ``self._initialize_jax()``, which calls
+    ``config.update("jax_enable_x64", True)``: fresh-2026-12r)."""
+    target = defs.get(name)
+    if target is None:
+        return None
+    methods: dict[str, ast.AST] = {}
+    if isinstance(target, ast.ClassDef):
+        methods = _definitions(target.body)
+        todo = [methods[m] for m in ("__new__", "__init__", "__post_init__") if m in methods]
+    else:
+        todo = [target]
+    seen: set[int] = set()
+    for _ in range(_MAX_CALL_DEPTH):
+        calls: list[ast.AST] = []
+        for fn in todo:
+            if id(fn) in seen:
+                continue
+            seen.add(id(fn))
+            for node in _walk_code(fn.body):  # type: ignore[attr-defined]
+                if _enables(node, env=False, computed=True):
+                    return getattr(node, "lineno", 1)
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                if isinstance(func, ast.Name) and func.id in defs:
+                    callee = defs[func.id]
+                elif (
+                    isinstance(func, ast.Attribute)
+                    and isinstance(func.value, ast.Name)
+                    and func.value.id in ("self", "cls")
+                ):
+                    callee = methods.get(func.attr)
+                else:
+                    continue
+                if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    calls.append(callee)
+        todo = calls
     return None
 
 

@@ -272,7 +272,9 @@ file before it runs, each with the scope where that is true:
   the project's modules it imports at its top level (`from pkg.gpu import f`
   runs `pkg/__init__.py`, then `pkg/gpu.py`), when they switch x64 on when
   imported (at their top level, with any value but a literal false: a computed
-  one such as `_resolve_x64_env()` may be true), and those they import at their top
+  one such as `_resolve_x64_env()` may be true; or in a function or class of the module
+  called there, up to four calls deep: nlsq's `_config = JAXConfig()`, whose
+  `__init__` calls `self._initialize_jax()`), and those they import at their top
   level, and so on (not under `if TYPE_CHECKING:`): importing the module runs them first;
 - for any file, a function of the project that it calls and that switches x64
   on with any value but a literal false (`configure_jax_platform()`, whose body
