@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.cases import configurations
 from jaxlint.analysis.keys import (
     CALL,
     LEGACY,
@@ -20,6 +21,7 @@ from jaxlint.rules.prng.helpers import line
 from jaxlint.rules.prng.key_hygiene import KEY_HYGIENE
 
 if TYPE_CHECKING:
+    from jaxlint.analysis.names import SemanticModel
     from jaxlint.engine import FileContext
 
 EXAMPLES = Examples(__file__)
@@ -48,7 +50,7 @@ class _LoopStack:
         self._loops.pop()
 
     def visit_For(self, node: cst.For) -> None:
-        if repeats(node.iter, self.ctx.model) and not _sweep(node.iter):
+        if repeats(node.iter, self.ctx.model) and not _sweep(node, self.ctx.model):
             self._loops[-1].append((node, node.body))
 
     def leave_For(self, node: cst.For) -> None:
@@ -68,7 +70,7 @@ class _LoopStack:
         while comp is not None:
             comps.append(comp)
             comp = comp.inner_for_in
-        if any(repeats(c.iter, self.ctx.model) for c in comps) and not _sweep(comps[0].iter):
+        if any(repeats(c.iter, self.ctx.model) for c in comps) and not _sweep(node, self.ctx.model):
             body = node.elt if not isinstance(node, cst.DictComp) else node.value  # type: ignore[attr-defined]
             self._loops[-1].append((node, body))
 
@@ -87,10 +89,13 @@ class _LoopStack:
         return None
 
 
-def _sweep(iterable: cst.BaseExpression) -> bool:
-    """A loop over a literal collection (``for lr in (0.1, 0.01):``): a parameter sweep,
-    where the same seed on every run keeps the runs comparable."""
-    return type(iterable) in (cst.Tuple, cst.List, cst.Set)
+def _sweep(loop: cst.For | cst.BaseComprehension, model: SemanticModel) -> bool:
+    """A loop over a literal collection (``for lr in (0.1, 0.01):``) or over
+    configurations (:func:`configurations`: ``for n_params in param_counts`` with
+    ``param_counts = [100, 500, 1000]``, nlsq's tests, fresh-2026-12r): a parameter
+    sweep, where the same seed on every run keeps the runs comparable."""
+    first = loop.iter if type(loop) is cst.For else loop.for_in.iter  # type: ignore[union-attr]
+    return type(first) in (cst.Tuple, cst.List, cst.Set) or configurations(loop, model)
 
 
 def _constant_seed(rule: Rule, call: cst.Call) -> str | None:
@@ -192,7 +197,9 @@ flagged; neither is a constant key only passed to a function of another module
 (it may fold in its own data), nor a key made in a loop over a literal collection
 (`for lr in (0.1, 0.01):`, a parameter sweep, where the same seed for every
 setting keeps the runs comparable), nor one whose draw each iteration uses on its
-own (the fixed input of each configuration of a benchmark).
+own (the fixed input of each configuration of a benchmark), nor one made in a loop
+over configurations (`for n_params in param_counts` with `param_counts = [100, 500,
+1000]`, or a target named for a configuration: `for cfg in configs`).
 
 ## Fix safety
 No fix: the key has to come from outside the loop or the function, which changes
@@ -253,6 +260,13 @@ Print two iterations' samples: they are equal. Under jit,
             note="in a test, each iteration repeats the same work on the same keys",
             runs=True,
             filename="tests/test_leak.py",
+        ),
+        EXAMPLES.valid(
+            "valid_test_loop_over_named_sizes.py",
+            note="in a test, a loop over sizes named in a literal list: one fixed input per"
+            " configuration, on purpose",
+            runs=True,
+            filename="tests/test_mem.py",
         ),
         *KEY_HYGIENE,
     ]
