@@ -1847,3 +1847,46 @@ def test_a_static_argname_given_through_kwargs_is_static(read: str, level: Level
         """
     )
     assert p.level_of(read) is level
+
+
+@pytest.mark.parametrize(
+    ("between", "second_test", "level"),
+    [
+        ("", "MODE == 0", S),
+        ("", "not MODE == 1 and MODE == 0", T),  # another test: nothing known
+        ("se = se + t", "MODE == 0", T),  # bound again since the first ``if``
+        ("MODE = t", "MODE == 0", T),  # the test's own name bound again
+        ("", "mode_of(MODE) == 0", T),  # a call may answer differently
+    ],
+)
+def test_a_second_if_on_the_same_test_takes_the_branch_the_first_took(
+    between: str, second_test: str, level: Level
+) -> None:
+    """``if acclim_type == 0: vcmaxse = <constant> else: vcmaxse = <traced>``, then later
+    ``if acclim_type == 0: math.exp(... vcmaxse ...)``: the second ``if`` runs its body
+    only where the first ran its own, so there ``vcmaxse`` is the constant (clm-ml-jax,
+    fresh-2026-12q)."""
+    p = Probe(
+        f"""
+        import math
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def rate(t, MODE=0):
+            if MODE == 0:
+                se = 1.5
+            elif MODE == 1:
+                se = t * 2.0
+            else:
+                se = 0.0
+            {between or "pass"}
+            if {second_test}:
+                c = math.exp(se)
+            else:
+                c = jnp.exp(se)
+            return c
+        """
+    )
+    before = 3 + (2 if between.startswith("se") else 0)  # the ``se`` before ``math.exp(se)``
+    assert p.level_of("se", before) is level

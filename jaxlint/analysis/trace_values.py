@@ -643,3 +643,24 @@ def _string_literal(ann: str) -> bool:
             items = ann[len(head) : -1].split(",")
             return all(i[:1] in ("'", '"') for i in items)
     return False
+
+
+_TEST_PARTS = (
+    cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.SimpleString, cst.Comparison,
+    cst.ComparisonTarget, cst.BooleanOperation, cst.UnaryOperation, cst.BinaryOperation,
+)  # fmt: skip
+
+
+def _test_key(module: cst.Module, test: cst.BaseExpression) -> tuple[str, list[str]] | None:
+    """An ``if`` test that gives the same answer again while its names keep their values
+    (names, attributes, literals and operators: no call), as its code and its names."""
+    from jaxlint.analysis.walk import descendants
+
+    names: list[str] = []
+    for node in descendants(test):
+        if isinstance(node, (cst.BaseExpression, cst.ComparisonTarget)):
+            if not isinstance(node, _TEST_PARTS):
+                return None
+            if type(node) is cst.Name:
+                names.append(node.value)
+    return module.code_for_node(test), names

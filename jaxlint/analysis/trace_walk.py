@@ -25,6 +25,7 @@ from jaxlint.analysis.trace_values import (
     _display_parts,
     _params,
     _string_annotation,
+    _test_key,
     join,
 )
 from jaxlint.analysis.transforms import (
@@ -82,6 +83,9 @@ class _FunctionWalker:
         self.parts_read: list[tuple[int, tuple[Level, ...]]] = []
         self.parts_calls: list[int] = []
         self.foreign: list[tuple[TracedFunction, cst.Call, list[tuple[str | None, Val]]]] = []
+        self._branches: dict[str, tuple[Env, Env, Env, list[str]]] = {}
+        """An ``if`` test's code -> the environments after its two branches and after the
+        ``if`` (see ``_same_test``)."""
 
     # entry points -------------------------------------------------------------------
 
@@ -249,16 +253,46 @@ class _FunctionWalker:
                 self._block(stmt.orelse.body.body)
             return
         before = dict(self.env)
+        key = _test_key(self.a.model.module, stmt.test)
+        earlier = self._same_test(key) if key is not None else None
         for name in python_scalars(self.a.model, stmt.test):
             self.env[name] = STATIC  # ``if isinstance(e, (int, float)):``
+        if earlier is not None:
+            self._as_in(earlier[0], earlier[2])
         self._block(stmt.body.body)
         then_env = self.env
         self.env = dict(before)
+        if earlier is not None:
+            self._as_in(earlier[1], earlier[2])
         if type(stmt.orelse) is cst.If:
             self._if(stmt.orelse)
         elif type(stmt.orelse) is cst.Else:
             self._block(stmt.orelse.body.body)
+        else_env = self.env
         self.env = _join_env(then_env, self.env)
+        if key is not None:
+            self._branches[key[0]] = (then_env, else_env, dict(self.env), key[1])
+
+    def _same_test(self, key: tuple[str, list[str]]) -> tuple[Env, Env, Env, list[str]] | None:
+        """An earlier ``if`` of this walk with the same test (the same code, made of names,
+        attributes, literals and operators, none of its names bound again since): its
+        branch taken again is the branch taken then (clm-ml-jax's two ``if acclim_type ==
+        0:``, where ``vcmaxse`` is a module constant in the first branch and traced in the
+        other; fresh-2026-12q)."""
+        earlier = self._branches.get(key[0])
+        if earlier is None:
+            return None
+        after = earlier[2]
+        if any(self.env.get(n) is not after.get(n) for n in key[1]):
+            return None
+        return earlier
+
+    def _as_in(self, branch: Env, after: Env) -> None:
+        """The values a branch of an earlier ``if`` on the same test left, for the names
+        not bound again since that ``if``."""
+        for name, val in branch.items():
+            if name in after and self.env.get(name) is after[name]:
+                self.env[name] = val
 
     def _for(self, stmt: cst.For) -> None:
         self._own(stmt)
