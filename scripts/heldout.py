@@ -594,6 +594,40 @@ FRESH_2026_12R: dict[str, tuple[str, str]] = {
     "pbhc": ("0.1.0", "Bayesian hierarchical clustering on graphs"),
 }
 
+# A nineteenth fresh set, pinned on 2026-12-07 (later still) before any of its code was
+# downloaded, linted or read: 20 projects from the package index (2024-2026 packages whose
+# name or summary names JAX or a JAX library; the lists of projects left for a later set by
+# earlier pages are used up, so every project is a new candidate), application-style where
+# possible (training loops, samplers, simulations, scientific models), disjoint from every set
+# above, from PINNED, from mujoco-mjx and from every other project whose name appears in
+# docs/precision/ (and from projects of the same authors or organisations). Chosen from the
+# package index's names, versions, upload dates, summaries, declared dependencies, authors,
+# home pages and sdist sizes only; latest non-prerelease sdist of each on the index that day
+# (docs/precision/heldout-fresh-s.md says which candidates were left out and why). The
+# largest sdist is jaxglitches's (4.61 MB).
+FRESH_2026_12S: dict[str, tuple[str, str]] = {
+    "paltax": ("1.0.1", "strong-lensing simulation and neural posterior training"),
+    "pantea": ("0.11.0", "machine-learned interatomic potentials (training)"),
+    "mess-jax": ("0.1.2", "electronic structure (Hartree-Fock, DFT)"),
+    "rheplicant": ("0.2.0", "radio-antenna instrument modelling (differentiable pipeline)"),
+    "pylimid": ("0.2.0", "limited-memory influence diagrams (NumPyro)"),
+    "pod-rbf": ("2.0.1", "reduced-order modelling (POD-RBF)"),
+    "jaxglitches": ("0.1.0", "LISA glitch waveforms and parameter estimation"),
+    "tenax-tn": ("0.8.3", "tensor networks (block-sparse, variational optimisation)"),
+    "dense-armor": ("1.2.0", "online learning and command safety for robots"),
+    "jaxhps": ("0.2", "elliptic PDE solver (hierarchical Poincare-Steklov)"),
+    "jaxsne": ("0.3.1", "dimensionality reduction (SNE in curved spaces)"),
+    "rema-jax": ("0.6.0", "galaxy-cluster finding (red-sequence matched filter)"),
+    "qurveros": ("1.0.0", "quantum control (space-curve pulse design)"),
+    "awen-dlmax": ("0.3.0", "dynamic linear models (forecasting)"),
+    "discretax": ("0.3.0", "state-space sequence models"),
+    "kompot": ("0.8.0", "single-cell differential abundance and expression"),
+    "feedbax": ("0.1.2", "optimal feedback control (neural controllers, training)"),
+    "generax": ("0.1.2", "generative models (flows, diffusion) and training"),
+    "perihelion": ("0.0.1", "deep-learning training framework (Equinox)"),
+    "jaxdpopt": ("0.0.1", "differentially private training"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -717,6 +751,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12r",
         ROOT / "docs" / "precision" / "heldout-fresh-r.md",
         "_results-fresh-2026-12r",
+    ),
+    "fresh-2026-12s": HeldoutSet(
+        FRESH_2026_12S,
+        "jaxlint-heldout-fresh-2026-12s",
+        ROOT / "docs" / "precision" / "heldout-fresh-s.md",
+        "_results-fresh-2026-12s",
     ),
 }
 DEFAULT_SET = "original"
