@@ -253,7 +253,8 @@ class _FunctionWalker:
                 self._block(stmt.orelse.body.body)
             return
         before = dict(self.env)
-        key = _test_key(self.a.model.module, stmt.test)
+        # (in traced code only: host code holds no traced value to tell apart)
+        key = _test_key(self.a.model.module, stmt.test) if self.info is not None else None
         earlier = self._same_test(key) if key is not None else None
         for name in python_scalars(self.a.model, stmt.test):
             self.env[name] = STATIC  # ``if isinstance(e, (int, float)):``
