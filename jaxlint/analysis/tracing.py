@@ -704,19 +704,48 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
         on a parameter that every such call gives the same literal truth (by keyword,
         by position, or left at a literal default) never runs traced:
         ``energy(out, for_jit=True)`` from both jitted callers, and ``if not for_jit:
-        float(...)`` in ``energy``, which host callers reach with ``for_jit=False``."""
+        float(...)`` in ``energy``, which host callers reach with ``for_jit=False``.
+        A helper whose every traced call lies where its caller never runs traced is not
+        traced at all (``return host_helper(x)`` after ``if grid is not None: return
+        ...``, the jitted caller passing ``grid``), nor what only it calls."""
+        facts: dict[int, dict[str, bool]] = {}
+        helpers: list[TracedFunction] = []
         for info in self.functions.values():
             fn = info.node
+            if info.external:
+                facts[id(info)] = self._external_facts(info)
             if info.caller is None or info.transforms or info.external or not info.calls:
                 continue
             if type(fn) is not cst.FunctionDef:
                 continue
-            values = literal_params(fn, [edge.call for edge in info.calls.values()])
-            if not values:
+            helpers.append(info)
+            facts[id(info)] = literal_params(fn, [edge.call for edge in info.calls.values()])
+        dead: set[int] = set()
+        changed = True
+        while changed:
+            changed = False
+            for info in helpers:
+                if id(info) in dead or info.contract:
+                    continue
+                if all(
+                    id(edge.caller) in dead
+                    or self._decide.never_runs(
+                        edge.call, edge.caller.node, facts.get(id(edge.caller), {})
+                    )
+                    for edge in info.calls.values()
+                ):
+                    dead.add(id(info))
+                    changed = True
+        for info in helpers:
+            fn = info.node
+            values = facts[id(info)]
+            if not values and id(info) not in dead:
                 continue
-            for node in self.model.body_nodes(fn):
+            for node in self.model.body_nodes(fn):  # type: ignore[arg-type]
                 key = id(node)
-                if self.owner.get(key) is not info or not self._decide.never_runs(node, fn, values):
+                if self.owner.get(key) is not info:
+                    continue
+                if id(info) not in dead and not self._decide.never_runs(node, fn, values):
                     continue
                 val = self.values.get(key)
                 if val is not None and val.level is Level.TRACED:

@@ -148,7 +148,8 @@ your file and line and `"rule": "JAX101"`.
         EXAMPLES.valid(
             "valid_optional_argument_given_by_the_traced_caller.py",
             note="the traced caller passes `grid`: `if grid is not None: return` takes the"
-            " traced path, and the host path after it runs only for host callers",
+            " traced path, and the host path after it (and the helper only it calls) runs"
+            " only for host callers",
             runs=True,
         ),
         EXAMPLES.valid(
@@ -263,7 +264,7 @@ your file and line and `"rule": "JAX101"`.
         ),
         EXAMPLES.invalid(
             "invalid_optional_argument_given_as_none.py",
-            line=8,
+            line=12,
             raises="ConcretizationTypeError",
             note="the jitted caller gives `grid=None`: the host path is the traced one",
         ),
