@@ -466,6 +466,9 @@ def test_x64_in_pytest_configuration(name: str, text: str, on: bool) -> None:
         ("import jax\nclass Config:\n    def __init__(self):\n"
          '        jax.config.update("jax_enable_x64", False)\n\n\n_config = Config()\n',
          False, None),
+        # a script's main() runs when the file is run, not when it is imported
+        ('import jax\ndef main():\n    jax.config.update("jax_enable_x64", True)\n'
+         'if __name__ == "__main__":\n    main()\n', False, None),
     ],
 )  # fmt: skip
 def test_x64_in_python_files(text: str, conftest: bool, line: int | None) -> None:
