@@ -54,12 +54,16 @@ def constant_flags(model: SemanticModel) -> dict[str, bool]:
 def decided_if(
     model: SemanticModel, flags: dict[str, bool], test: cst.BaseExpression
 ) -> bool | None:
-    """The truth of an ``if`` test made of one flag (``FLAG``, ``not FLAG``), else ``None``
-    (a local name that shadows the flag decides nothing)."""
+    """The truth of an ``if`` test made of one flag (``FLAG``, ``not FLAG``) or a literal
+    (``if False:``, ``if 0:``: code switched off by hand), else ``None`` (a local name that
+    shadows the flag decides nothing)."""
     negate = False
     while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         negate = not negate
         test = test.expression
+    literal = _truth(test)
+    if literal is not None:
+        return literal is not negate
     if type(test) is not cst.Name or test.value not in flags:
         return None
     found = model.lookup(test.value, model.scope_for(test))

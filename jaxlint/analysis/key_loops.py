@@ -5,12 +5,22 @@ an array of keys one key at a time (``maps_each_key``). Asked by the key walk
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.key_values import INERT_SPLIT, LOOP_BODIES, SPLIT, Reuse, _literal_int
+from jaxlint.analysis.key_values import (
+    INDEX_DRAWS,
+    INERT_SPLIT,
+    LOOP_BODIES,
+    SPLIT,
+    Reuse,
+    _literal_int,
+    _State,
+    _target_names,
+)
+from jaxlint.analysis.walk import descendants
 
 if TYPE_CHECKING:
     from jaxlint.analysis.key_values import FunctionNode, KeyValue, Use, _Mark
@@ -274,3 +284,41 @@ def element_overlap(
         if mark is not None and not mark.use.weak:
             return Reuse(element, mark.use, use, "again", fn=fn, array=val)
     return None
+
+
+_DATA = frozenset({"x", "a"})
+"""The array an index draw shuffles or picks from (``permutation(key, x)``, ``choice(key, a)``)."""
+
+
+class _Loop:
+    """Bookkeeping for the loop being walked."""
+
+    def __init__(
+        self, node: cst.CSTNode, how: str, targets: Iterable[cst.BaseExpression | None] = ()
+    ) -> None:
+        self.node = node
+        self.how = how
+        self.breaks: list[_State] = []
+        self.continues: list[_State] = []
+        self.uses: set[int] = set()
+        """``id`` of the uses recorded while walking the body the first time."""
+        self.elements: frozenset[str] = frozenset(
+            n for t in targets if t is not None for n in _target_names(t)
+        )
+        """The names the loop binds to each element (``for a in arrays``)."""
+
+    def aligns(self, use: Use) -> bool:
+        """``[permutation(key, a) for a in arrays]``: an index draw over each element with
+        one key gives every element the same shuffle, keeping them aligned on purpose (as
+        ``tree.map(lambda a: permutation(key, a), arrays)`` does)."""
+        if use.index is not None and self.elements:
+            # ``split(key, n)[i]`` in ``for i in ...``: another key of the split each time
+            return any(
+                type(n) is cst.Name and n.value in self.elements
+                for n in (use.index, *descendants(use.index))
+            )
+        if use.qualname not in INDEX_DRAWS or not self.elements:
+            return False
+        data = [a for a in use.call.args if a.keyword is None and not a.star][1:2]
+        data += [a for a in use.call.args if a.keyword is not None and a.keyword.value in _DATA]
+        return any(type(a.value) is cst.Name and a.value.value in self.elements for a in data)

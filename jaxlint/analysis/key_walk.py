@@ -4,7 +4,7 @@ statements, branches, loops, assignments and expressions (calls are in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -12,11 +12,10 @@ import libcst as cst
 from jaxlint.analysis.key_attr_walk import _AttrWalker
 from jaxlint.analysis.key_attrs import ClassAttrs, dotted
 from jaxlint.analysis.key_calls import _CallWalker
-from jaxlint.analysis.key_loops import element_overlap
+from jaxlint.analysis.key_loops import _Loop, element_overlap
 from jaxlint.analysis.key_purpose import _COMPREHENSIONS, _OwnFacts
 from jaxlint.analysis.key_values import (
     CALL,
-    INDEX_DRAWS,
     RANDOM,
     SPLIT,
     Fact,
@@ -36,49 +35,10 @@ from jaxlint.analysis.key_values import (
     _target_names,
 )
 from jaxlint.analysis.trace_values import _params
-from jaxlint.analysis.walk import descendants
 
 if TYPE_CHECKING:
     from jaxlint.analysis.key_values import FunctionNode
     from jaxlint.analysis.keys import KeyAnalysis
-
-
-_DATA = frozenset({"x", "a"})
-"""The array an index draw shuffles or picks from (``permutation(key, x)``, ``choice(key, a)``)."""
-
-
-class _Loop:
-    """Bookkeeping for the loop being walked."""
-
-    def __init__(
-        self, node: cst.CSTNode, how: str, targets: Iterable[cst.BaseExpression | None] = ()
-    ) -> None:
-        self.node = node
-        self.how = how
-        self.breaks: list[_State] = []
-        self.continues: list[_State] = []
-        self.uses: set[int] = set()
-        """``id`` of the uses recorded while walking the body the first time."""
-        self.elements: frozenset[str] = frozenset(
-            n for t in targets if t is not None for n in _target_names(t)
-        )
-        """The names the loop binds to each element (``for a in arrays``)."""
-
-    def aligns(self, use: Use) -> bool:
-        """``[permutation(key, a) for a in arrays]``: an index draw over each element with
-        one key gives every element the same shuffle, keeping them aligned on purpose (as
-        ``tree.map(lambda a: permutation(key, a), arrays)`` does)."""
-        if use.index is not None and self.elements:
-            # ``split(key, n)[i]`` in ``for i in ...``: another key of the split each time
-            return any(
-                type(n) is cst.Name and n.value in self.elements
-                for n in (use.index, *descendants(use.index))
-            )
-        if use.qualname not in INDEX_DRAWS or not self.elements:
-            return False
-        data = [a for a in use.call.args if a.keyword is None and not a.star][1:2]
-        data += [a for a in use.call.args if a.keyword is not None and a.keyword.value in _DATA]
-        return any(type(a.value) is cst.Name and a.value.value in self.elements for a in data)
 
 
 class _Walker(_CallWalker, _AttrWalker):
@@ -516,6 +476,14 @@ class _Walker(_CallWalker, _AttrWalker):
         self._eval(stmt.test)
         before = self.state
         if before is None:
+            return
+        truth = self.a.test_truth(stmt.test)
+        if truth is not None:  # ``if False:``: the other branch never runs
+            branch = stmt.body if truth else stmt.orelse
+            if type(branch) is cst.If:
+                self._if(branch)
+            elif branch is not None:
+                self._block(_suite(branch.body if type(branch) is cst.Else else branch))  # type: ignore[union-attr]
             return
         self.depth += 1
         self.state = before.copy()

@@ -88,6 +88,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.flags import constant_flags, decided_if
 from jaxlint.analysis.key_attrs import CONSTRUCTORS, ClassAttrs, dotted
 from jaxlint.analysis.key_calls import SELECTS
 from jaxlint.analysis.key_purpose import (
@@ -195,6 +196,7 @@ class KeyAnalysis:
         """The module imports Flax: ``x.init(key, ...)`` is a Flax module's init."""
         self._module_env: dict[str, KeyValue] = {}
         self._module_walker: _Walker | None = None
+        self._flags: dict[str, bool] | None = None
         self._defs: list[FunctionNode] = []
         self._parent: dict[int, FunctionNode | None] = {}
         self._class_of: dict[int, cst.ClassDef] = {}
@@ -219,6 +221,14 @@ class KeyAnalysis:
         self._run()
 
     # -- public queries ----------------------------------------------------------------
+
+    def test_truth(self, test: cst.BaseExpression) -> bool | None:
+        """The truth of an ``if`` test the module decides: ``if False:`` (code switched off
+        by hand: generax's ``misc/vi/cnf.py``, fresh-2026-12s) or a module flag bound once
+        (:mod:`jaxlint.analysis.flags`); its other branch never runs."""
+        if self._flags is None:
+            self._flags = constant_flags(self.model)
+        return decided_if(self.model, self._flags, test)
 
     def value(self, expr: cst.CSTNode) -> KeyValue | None:
         """The key ``expr`` evaluates to (its last walked evaluation), if it is one."""

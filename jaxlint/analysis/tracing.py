@@ -758,7 +758,7 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
         the branch it rules out never runs, and traces nothing."""
         if self._flags is None:
             self._flags = constant_flags(self.model)
-        return decided_if(self.model, self._flags, test) if self._flags else None
+        return decided_if(self.model, self._flags, test)
 
     def _skipped_by_defaults(self, caller: TracedFunction, call: cst.Call) -> bool:
         """In a function traced only because another module's traced code calls it,

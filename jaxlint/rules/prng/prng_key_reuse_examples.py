@@ -13,6 +13,12 @@ EXAMPLES = Examples(Path(__file__).with_name("prng_key_reuse.py"))
 # its class under 400: tests/test_rule_examples.py); the class names them as VALID/INVALID.
 VALID_EXAMPLES = [
     EXAMPLES.valid(
+        "valid_first_use_switched_off_by_if_false.py",
+        note="the first draw is under `if False:`: it never runs (generax's research"
+        " scripts)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_where_keeps_one_of_two_draws.py",
         note="`jnp.where` keeps one of the two draws at every position: a mixture, no reuse",
         runs=True,
