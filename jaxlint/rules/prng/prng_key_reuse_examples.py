@@ -14,8 +14,7 @@ EXAMPLES = Examples(Path(__file__).with_name("prng_key_reuse.py"))
 VALID_EXAMPLES = [
     EXAMPLES.valid(
         "valid_first_use_switched_off_by_if_false.py",
-        note="the first draw is under `if False:`: it never runs (generax's research"
-        " scripts)",
+        note="the first draw is under `if False:`: it never runs (generax's research scripts)",
         runs=True,
     ),
     EXAMPLES.valid(
