@@ -946,6 +946,35 @@ def test_an_optional_argument_every_traced_caller_passes_selects_the_traced_path
     assert [f for f in found if f[0] == "pkg/turb.py"] == expected
 
 
+@pytest.mark.parametrize("given", ["check=False", "check=True", "check=flag"])
+def test_a_literal_flag_from_another_module_decides_the_branch(
+    tmp_path: Path, capsys, monkeypatch, given: str
+) -> None:
+    """``linear_operator(..., check=False)`` from another module's jitted ``transition``:
+    the ``if check:`` branch, which calls a host-side check, never runs traced
+    (rheplicant, fresh-2026-12s). Given ``True``, or a name, the branch may run."""
+    pkg = write_package(tmp_path, {})
+    (pkg / "linear.py").write_text(
+        "import jax.numpy as jnp\n\n\n"
+        "def linear_operator(x, check=True):\n"
+        "    if check:\n"
+        "        check_linearity(x)\n"
+        "    return x * 2.0\n\n\n"
+        "def check_linearity(x):\n"
+        "    return float(jnp.max(jnp.abs(x)))\n"
+    )
+    (pkg / "engines.py").write_text(
+        "import jax\n\n"
+        "from pkg.linear import linear_operator\n\n\n"
+        "@jax.jit\n"
+        "def transition(x, flag=True):\n"
+        f"    return linear_operator(x, {given})\n"
+    )
+    found = codes(check(tmp_path, "--no-cache", "pkg", capsys=capsys, monkeypatch=monkeypatch))
+    expected = [] if given == "check=False" else [("pkg/linear.py", 11, "JAX101")]
+    assert [f for f in found if f[0] == "pkg/linear.py"] == expected
+
+
 def test_pytest_loads_the_conftest_of_a_tests_folder_for_a_plain_subfolder(
     tmp_path: Path,
 ) -> None:

@@ -72,25 +72,34 @@ def literal_params(fn: cst.FunctionDef, calls: Sequence[cst.CSTNode]) -> dict[st
     return {name: truth for name, truth in found.items() if truth is not None}
 
 
-def external_facts(fn: cst.FunctionDef, passed: set[str], nones: set[str]) -> dict[str, bool]:
+def external_facts(
+    fn: cst.FunctionDef, passed: set[str], nones: set[str], literals: dict[str, bool | None]
+) -> dict[str, bool]:
     """The facts of :func:`literal_params` for a function traced only by another module's
     traced calls, which name the parameters they pass (``passed``) and those they give as
-    a literal ``None`` (``nones``), not their values: a parameter none of them passes (or
-    only as ``None``, where that is its default) keeps its literal default; an optional one
-    (default ``None``) that they pass is taken to be given (:func:`none_fact`)."""
+    a literal ``None`` (``nones``), and the truth of the literal every one of them gives a
+    parameter (``literals``, ``check=False``): a parameter none of them passes (or only as
+    ``None``, where that is its default) keeps its literal default; one they all give the
+    same literal has its truth; an optional one (default ``None``) that they pass is taken
+    to be given (:func:`none_fact`)."""
     params = fn.params
     out: dict[str, bool] = {}
     for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
         name, default = param.name.value, param.default
-        if default is None or (name in nones and (name in passed or not _is_none(default))):
+        if name in nones and (name in passed or not _is_none(default)):
             continue
-        if name not in passed:
-            truth = literal_truth(default)
+        if name in passed:
+            truth = literals.get(name)
             if truth is not None:
                 out[name] = truth
-                out[is_none_key(name)] = _is_none(default)
-        elif _is_none(default):
-            out[is_none_key(name)] = False
+                out[is_none_key(name)] = False
+            elif _is_none(default):
+                out[is_none_key(name)] = False
+            continue
+        truth = literal_truth(default) if default is not None else None
+        if truth is not None:
+            out[name] = truth
+            out[is_none_key(name)] = _is_none(default)
     return out
 
 

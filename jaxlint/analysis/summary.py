@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import libcst as cst
 
+from jaxlint.analysis.decided import literal_truth
 from jaxlint.analysis.jit_params import module_jit_params
 from jaxlint.analysis.methods import properties
 from jaxlint.analysis.names import Binding
@@ -389,6 +390,13 @@ def _foreign_calls(trace: Any, facts: Any, model: Any, lines: _LineFinder) -> li
         nones = [i for i, a in enumerate(call.args) if _is_none_literal(a.value)]
         if nones:  # ``turbulence(x, grid=None)``: given, but as ``None``
             out[-1]["none_args"] = nones
+        literals = [
+            [i, int(truth)]
+            for i, a in enumerate(call.args)
+            if i not in nones and (truth := literal_truth(a.value)) is not None
+        ]
+        if literals:  # ``linear_operator(..., check=False)``: the branch it decides
+            out[-1]["literal_args"] = literals
     for wrap, call in trace.foreign_seeds:
         func = next(a.value for a in call.args if a.keyword is None and not a.star)
         target = facts.qualified_name(model, func)

@@ -113,6 +113,10 @@ _CALL = (
         "abstract": _bool,
         "presumed": _bool,
         "none_args": lambda v: type(v) is list and all(type(i) is int for i in v),
+        "literal_args": lambda v: (
+            type(v) is list
+            and all(type(p) is list and len(p) == 2 and all(type(i) is int for i in p) for p in v)
+        ),
     },
 )
 _SEED = (

@@ -101,6 +101,7 @@ class _Seeds:
         traced: set[str] = set()
         i = 0
         nones = set(call.get("none_args", ()))
+        literals = {i: bool(t) for i, t in call.get("literal_args", ())}
         for index, (keyword, level) in enumerate(call.get("args", [])):
             lvl = Level(min(max(int(level), 0), 2))
             names: list[str] = []
@@ -118,6 +119,10 @@ class _Seeds:
                 info.external_none.update(names)
             elif info.external_passed is not None:
                 info.external_passed.update(names)
+                truth = literals.get(index)
+                for pname in names:  # the same literal from every call, or unknown
+                    seen = info.external_literal.get(pname, truth)
+                    info.external_literal[pname] = truth if seen is truth else None
             for pname in names:
                 if pname in info.static_params:
                     continue

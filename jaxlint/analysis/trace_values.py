@@ -70,6 +70,9 @@ class TracedFunction:
     external_none: set[str] = field(default_factory=set)
     """The parameters those calls give as a literal ``None`` (not in ``external_passed``
     unless a call passes something else)."""
+    external_literal: dict[str, bool | None] = field(default_factory=dict)
+    """The parameters in ``external_passed`` -> the truth of the literal every such call
+    gives it (``check=False``), or ``None`` when one gives something else."""
     contract: bool = False
     """Traced by a framework's contract (a Flax module's ``__call__``, an optax
     ``update``; see :mod:`jaxlint.analysis.trace_contract`): it runs traced whenever the

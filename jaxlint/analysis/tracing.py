@@ -776,7 +776,9 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
             return {}
         if info.external_passed is None or type(info.node) is not cst.FunctionDef:
             return {}
-        return external_facts(info.node, info.external_passed, info.external_none)
+        return external_facts(
+            info.node, info.external_passed, info.external_none, info.external_literal
+        )
 
     def _module_walker(self) -> _FunctionWalker:
         return _FunctionWalker(self, None)
