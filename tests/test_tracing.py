@@ -1890,3 +1890,49 @@ def test_a_second_if_on_the_same_test_takes_the_branch_the_first_took(
     )
     before = 3 + (2 if between.startswith("se") else 0)  # the ``se`` before ``math.exp(se)``
     assert p.level_of("se", before) is level
+
+
+@pytest.mark.parametrize(
+    ("guard", "level"),
+    [
+        ("if is_traced and blocks:\n                return traced_normalized(blocks)", M),
+        (
+            "if isinstance(blocks[0], jax.core.Tracer):\n                return traced_normalized(blocks)",
+            M,
+        ),
+        ("if not is_traced:\n                return sorted(blocks)", T),  # host path returns first
+        (
+            "if len(blocks) > 3:\n                return traced_normalized(blocks)",
+            T,
+        ),  # no tracer test
+    ],
+)
+def test_code_after_a_tracer_test_that_returns_does_not_run_traced(
+    guard: str, level: Level
+) -> None:
+    """``is_traced = any(isinstance(b, jax.core.Tracer) for b in blocks)``, then ``if
+    is_traced and blocks: return traced_variant(...)``: under a trace the rest of the
+    function never runs, only on concrete arrays (tenax-tn's ``_truncated_svd_symmetric``,
+    fresh-2026-12s: a JAX201 false alarm on ``if jnp.sum(s_final) > 0``)."""
+    p = Probe(
+        f"""
+        import jax
+        import jax.numpy as jnp
+
+        def normalized(blocks):
+            is_traced = any(isinstance(b, jax.core.Tracer) for b in blocks)
+            {guard}
+            s = jnp.array([b.sum() for b in blocks])
+            if jnp.sum(s) > 0:
+                s = s / jnp.sum(s)
+            return s
+
+        def traced_normalized(blocks):
+            return jnp.stack([b.sum() for b in blocks])
+
+        @jax.jit
+        def step(blocks):
+            return normalized(blocks)
+        """
+    )
+    assert p.level_of("jnp.sum(s) > 0") is level

@@ -13,7 +13,7 @@ import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.trace_values import _literal_strs, bind_arguments, positional_params
-from jaxlint.analysis.walk import BLOCK_EXITS
+from jaxlint.analysis.walk import BLOCK_EXITS, descendants
 
 
 def literal_truth(expr: cst.BaseExpression) -> bool | None:
@@ -103,6 +103,11 @@ def external_facts(
     return out
 
 
+TRACED = "<traced>"
+"""The key of the facts that say the code runs traced: a test for a tracer
+(``isinstance(x, jax.core.Tracer)``) is then true (see :meth:`Decided.tracer_truth`)."""
+
+
 def is_none_key(name: str) -> str:
     """The key of the facts of :func:`literal_params` that says whether the parameter
     ``name`` is ``None``."""
@@ -132,6 +137,10 @@ def _one_str(expr: cst.BaseExpression) -> str | None:
         return None
     found = _literal_strs(expr)
     return found[0] if found else None
+
+
+_CONCRETE_TESTS = frozenset({"jax.core.is_concrete", "jax._src.core.is_concrete"})
+_TRACER_WORDS = frozenset({"Tracer", "is_concrete"})
 
 
 class Decided:
@@ -197,6 +206,10 @@ class Decided:
         np.__name__:`` with ``import numpy as np``, the switch of code written for NumPy
         or JAX), negated or not."""
         kind = type(test)
+        if values.get(TRACED):
+            truth = self.tracer_truth(test)
+            if truth is not None:
+                return truth
         if kind is cst.Name:
             return values.get(test.value)  # type: ignore[attr-defined]
         if kind is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[attr-defined]
@@ -224,6 +237,54 @@ class Decided:
         if op is cst.NotEqual:
             return left != right
         return None
+
+    def tracer_truth(self, test: cst.BaseExpression, depth: int = 0) -> bool | None:
+        """The truth of a test for tracers in code that runs traced: ``isinstance(x,
+        jax.core.Tracer)`` (alone, in ``any(...)``, or through a name bound once to it:
+        ``is_traced = any(isinstance(b, Tracer) for b in blocks)``) is true, ``not`` of
+        it false, ``jax.core.is_concrete(x)`` false (tenax-tn's host paths, taken only
+        for concrete arrays; fresh-2026-12s); joined by ``and``/``or`` with a test it
+        cannot decide, the tracer test decides. ``None`` for any other test."""
+        if depth > 8:
+            return None
+        kind = type(test)
+        if kind is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[attr-defined]
+            inner = self.tracer_truth(test.expression, depth + 1)  # type: ignore[attr-defined]
+            return None if inner is None else not inner
+        if kind is cst.Name:
+            value = self.model.bound_once(test)  # type: ignore[arg-type]
+            return self.tracer_truth(value, depth + 1) if value is not None else None
+        if kind is cst.BooleanOperation:  # ``is_traced and tensor.blocks``: the tracer test
+            sides = [self.tracer_truth(s, depth + 1) for s in (test.left, test.right)]  # type: ignore[attr-defined]
+            known = [t for t in sides if t is not None]
+            if not known:
+                return None
+            return all(known) if type(test.operator) is cst.And else any(known)  # type: ignore[attr-defined]
+        if kind is not cst.Call:
+            return None
+        qn = self.model.call_name(test)  # type: ignore[arg-type]
+        args = [a.value for a in test.args if a.keyword is None and not a.star]  # type: ignore[attr-defined]
+        if qn in ("builtins.any", "builtins.all") and len(args) == 1:
+            inner = args[0]
+            if type(inner) in (cst.GeneratorExp, cst.ListComp):
+                return self.tracer_truth(inner.elt, depth + 1)  # type: ignore[attr-defined]
+            return None
+        if qn == "builtins.isinstance" and len(args) == 2:
+            kinds = args[1]
+            items = [e.value for e in kinds.elements] if type(kinds) is cst.Tuple else [kinds]
+            names = [self.model.qualified_name(k) or "" for k in items]
+            return True if any(n.split(".")[-1] == "Tracer" for n in names) else None
+        if qn in _CONCRETE_TESTS:
+            return False
+        return None
+
+    def tests_tracers(self, fn: cst.CSTNode) -> bool:
+        """``fn``'s code spells a test for tracers (``Tracer``, ``is_concrete``)."""
+        return any(
+            (type(n) is cst.Name and n.value in _TRACER_WORDS)
+            or (type(n) is cst.Attribute and n.attr.value in _TRACER_WORDS)
+            for n in descendants(fn)
+        )
 
     def module_name(self, expr: cst.BaseExpression) -> str | None:
         """``np.__name__`` where ``np`` is bound only by ``import numpy as np``: ``numpy``."""

@@ -361,6 +361,8 @@ def _foreign_calls(trace: Any, facts: Any, model: Any, lines: _LineFinder) -> li
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
     for caller, call, args in trace.foreign_calls:
+        if trace.never_traced(call, caller):  # after ``if isinstance(x, Tracer): return``
+            continue
         target = facts.qualified_name(model, call.func)
         if target is None or target.startswith(_LIBRARIES):
             continue

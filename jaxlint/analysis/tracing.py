@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from jaxlint.analysis.decided import Decided, external_facts, literal_params
+from jaxlint.analysis.decided import TRACED, Decided, external_facts, literal_params
 from jaxlint.analysis.flags import constant_flags, decided_if
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.trace_contract import _Contract
@@ -156,6 +156,8 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
         """Class -> its calls ``Cls(...)(...)``, when that is all its name is used for."""
         self._flags: dict[str, bool] | None = None
         self._decide = Decided(model)
+        self._facts: dict[int, dict[str, bool]] = {}
+        """Per traced function (``id``): what decides its branches (``_decided_by_callers``)."""
         self._collect()
         self._find_seeds()
         if contracts:  # not in tests, which call their modules and optimizers eagerly
@@ -708,18 +710,23 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
         A helper whose every traced call lies where its caller never runs traced is not
         traced at all (``return host_helper(x)`` after ``if grid is not None: return
         ...``, the jitted caller passing ``grid``), nor what only it calls."""
-        facts: dict[int, dict[str, bool]] = {}
+        facts = self._facts
         helpers: list[TracedFunction] = []
+        guarded: list[TracedFunction] = []
         for info in self.functions.values():
             fn = info.node
             if info.external:
                 facts[id(info)] = self._external_facts(info)
-            if info.caller is None or info.transforms or info.external or not info.calls:
-                continue
             if type(fn) is not cst.FunctionDef:
                 continue
+            if self._decide.tests_tracers(fn):  # ``if isinstance(x, Tracer): return ...``
+                facts[id(info)] = {**facts.get(id(info), {}), TRACED: True}
+                guarded.append(info)
+            if info.caller is None or info.transforms or info.external or not info.calls:
+                continue
             helpers.append(info)
-            facts[id(info)] = literal_params(fn, [edge.call for edge in info.calls.values()])
+            called = literal_params(fn, [edge.call for edge in info.calls.values()])
+            facts[id(info)] = {**called, **facts.get(id(info), {})}
         dead: set[int] = set()
         changed = True
         while changed:
@@ -736,9 +743,9 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
                 ):
                     dead.add(id(info))
                     changed = True
-        for info in helpers:
+        for info in (*helpers, *(g for g in guarded if g not in helpers)):
             fn = info.node
-            values = facts[id(info)]
+            values = facts.get(id(info), {})
             if not values and id(info) not in dead:
                 continue
             for node in self.model.body_nodes(fn):  # type: ignore[arg-type]
@@ -769,14 +776,24 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
         facts = self._external_facts(caller)
         return bool(facts) and self._decide.never_runs(call, caller.node, facts)
 
+    def never_traced(self, call: cst.CSTNode, caller: TracedFunction) -> bool:
+        """``call``, in traced ``caller``, lies where ``caller`` never runs traced (after
+        the analysis: the facts of ``_decided_by_callers``)."""
+        facts = self._facts.get(id(caller))
+        return bool(facts) and self._decide.never_runs(call, caller.node, facts)  # type: ignore[arg-type]
+
     def _external_facts(self, info: TracedFunction) -> dict[str, bool]:
         """What a function traced only because another module's traced code calls it
-        knows of its parameters (:func:`external_facts`)."""
+        knows of its parameters (:func:`external_facts`), and whether it tests for
+        tracers (:data:`TRACED`)."""
+        if type(info.node) is not cst.FunctionDef:
+            return {}
+        traced = {TRACED: True} if self._decide.tests_tracers(info.node) else {}
         if not info.external or info.caller is not None or info.transforms:
-            return {}
-        if info.external_passed is None or type(info.node) is not cst.FunctionDef:
-            return {}
-        return external_facts(
+            return traced
+        if info.external_passed is None:
+            return traced
+        return traced | external_facts(
             info.node, info.external_passed, info.external_none, info.external_literal
         )
 
