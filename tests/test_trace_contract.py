@@ -181,6 +181,69 @@ def test_a_module_call_that_returns_a_report_or_a_table_is_not_traced() -> None:
     assert set(traced(code)) == {"Mixed.__call__", "Nested.__call__", "Outputs.__call__"}
 
 
+def test_a_module_call_that_loops_over_a_jitted_step_is_a_host_loop() -> None:
+    """An Equinox module's ``__call__`` whose loop calls a jitted method of its class
+    (directly, or through a name bound to it or to a wrapper of it) or a jitted function
+    of the module is a training loop that drives compiled steps (feedbax's
+    ``TaskTrainer.__call__``, fresh-2026-12s); one that calls a jitted step once, or a
+    plain method in a loop, keeps the contract."""
+    code = """
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def sgd(p, g):
+        return p - 0.1 * g
+
+    class Trainer(eqx.Module):
+        def __call__(self, model, batches):
+            for batch in batches:
+                model = self._step(model, batch)
+            return model
+
+        @eqx.filter_jit
+        def _step(self, model, batch):
+            return model - batch
+
+    class Aliased(eqx.Module):
+        def __call__(self, model, batches, ensembled=False):
+            step = eqx.filter_vmap(self._step) if ensembled else self._step
+            for batch in batches:
+                model = step(model, batch)
+            return model
+
+        @eqx.filter_jit
+        def _step(self, model, batch):
+            return model - batch
+
+    class Plain(eqx.Module):
+        def __call__(self, p, grads):
+            for g in grads:
+                p = sgd(p, g)
+            return p
+
+    class Once(eqx.Module):
+        def __call__(self, model, batch):
+            return self._step(model, batch)
+
+        @eqx.filter_jit
+        def _step(self, model, batch):
+            return model - batch
+
+    class Layers(eqx.Module):
+        def __call__(self, x):
+            for _ in range(3):
+                x = self.layer(x)
+            return x
+
+        def layer(self, x):
+            return jnp.tanh(x)
+    """
+    calls = {n for n in traced(code) if n.endswith("__call__")}
+    assert calls == {"Once.__call__", "Layers.__call__"}
+
+
 def test_base_classes_of_this_module_and_a_namespace_class() -> None:
     code = """
     from haiku._src import module

@@ -28,7 +28,8 @@ itself says it runs eagerly (JAX101: a host generator seeded from a key).
 
 A method whose every ``return`` gives a string or a pandas (or plotting) object is not
 taken either: it is a report, not a model (apebench's ``BaseScenario.__call__`` runs a
-whole experiment and returns a DataFrame).
+whole experiment and returns a DataFrame); nor one whose loop calls a jitted step of its
+class or module: it is a training loop (feedbax's ``TaskTrainer.__call__``).
 
 An Equinox module's ``__init__`` is not taken: it usually runs eagerly, and under
 ``eqx.filter_vmap`` (the ensemble idiom) operations on constants stay concrete. An optax
@@ -55,7 +56,12 @@ from jaxlint.analysis.trace_values import (
     _params,
     annotation_parts,
 )
-from jaxlint.analysis.walk import own_nodes
+from jaxlint.analysis.walk import descendants, own_nodes
+
+_STEP_JITS = frozenset(
+    {"jax.jit", "equinox.filter_jit", "flax.nnx.jit", "jax.experimental.pjit.pjit", "jax.pmap"}
+)
+"""The transforms that compile a step a host loop calls (see ``_drives_jitted``)."""
 
 FRAMEWORK_METHODS: dict[str, frozenset[str]] = {
     "flax.linen": frozenset({"__call__", "setup"}),
@@ -257,8 +263,61 @@ class _Contract:
         if any(d in NOT_WRAPPED for d in decorators):
             return False
         if fn.name.value in FRAMEWORK_METHODS[framework]:
-            return not _returns_host_objects(self.model, fn)
+            return not _returns_host_objects(self.model, fn) and not self._drives_jitted(fn)
         return framework == "flax.linen" and any(d in COMPACT for d in decorators)
+
+    def _drives_jitted(self, fn: cst.FunctionDef) -> bool:
+        """A loop of ``fn``'s own body calls a jitted method of its class
+        (``self._train_step`` under ``@eqx.filter_jit``, also through a name bound to it
+        or to a wrapper of it in ``fn``) or a jitted function of this module: ``fn`` is a
+        host loop that drives compiled steps (feedbax's ``TaskTrainer.__call__``, a
+        training loop over batches with a progress bar; fresh-2026-12s), not a model
+        that runs inside one."""
+        cls = self._class_of.get(id(fn))
+        jitted = {
+            s.name.value
+            for s in (cls.body.body if cls is not None else ())
+            if type(s) is cst.FunctionDef and self._step_jitted(s)
+        }
+        aliases: set[str] = set()
+        for node in own_nodes(fn):
+            if type(node) is cst.Assign and any(
+                type(n) is cst.Attribute
+                and type(n.value) is cst.Name
+                and n.value.value == "self"
+                and n.attr.value in jitted
+                for n in descendants(node.value)  # type: ignore[attr-defined]
+            ):
+                aliases |= {
+                    t.target.value
+                    for t in node.targets  # type: ignore[attr-defined]
+                    if type(t.target) is cst.Name
+                }
+        for node in own_nodes(fn):
+            if type(node) not in (cst.For, cst.While):
+                continue
+            for inner in own_nodes(node):  # type: ignore[arg-type]
+                if type(inner) is not cst.Call:
+                    continue
+                func = inner.func  # type: ignore[attr-defined]
+                if type(func) is cst.Attribute and type(func.value) is cst.Name:
+                    if func.value.value == "self" and func.attr.value in jitted:
+                        return True
+                elif type(func) is cst.Name:
+                    if func.value in aliases:
+                        return True
+                    resolved = self._resolve_callable(func)
+                    target = resolved[0] if resolved is not None else None
+                    if type(target) is cst.FunctionDef and self._step_jitted(target):
+                        return True
+        return False
+
+    def _step_jitted(self, fn: cst.FunctionDef) -> bool:
+        return any(
+            (wrap := self._transform_of(d.decorator)) is not None
+            and wrap.transform.qualname in _STEP_JITS
+            for d in fn.decorators
+        )
 
     def _framework(self, cls: cst.ClassDef, depth: int) -> str | None:
         """The framework whose module ``cls`` is, through its bases (classes of this
