@@ -487,6 +487,8 @@ def test_x64_in_python_files(text: str, conftest: bool, line: int | None) -> Non
         # ... also when the test imports and calls it inside a function
         ("def setup_module():\n    from pkg.setup import configure\n\n    configure()\n",
          False),
+        # ... and a module that switches it on, imported inside a function (awen-dlmax)
+        ("def setup_module():\n    from pkg.gpu import solve  # noqa: F401\n", False),
         # one that switches it off, or one never called, does not
         ("from pkg.setup import disable\n\ndisable()\n", True),
         ("from pkg.setup import configure  # noqa: F401\n", True),
@@ -1120,3 +1122,24 @@ def test_a_project_wrapper_named_enable_x64_scopes_x64_in_a_test(imports: str) -
     )
     result = lint_text(bare, "tests/test_sum.py", settings, settings.enabled_rules(all_rules()))
     assert [d.code for d in result.diagnostics] == ["JAX603"]
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        ('    jax.config.update("jax_enable_x64", flag)\n', 5),
+        # rema-jax's ``_float64``: the context manager through a name (fresh-2026-12s)
+        ('    ctx = getattr(jax, "enable_x64", None)\n    with ctx(True):\n        yield\n', 6),
+        ("    from jax.experimental import enable_x64 as ctx\n    with ctx():\n        yield\n", 6),
+        ('    ctx = getattr(jax, "enable_x64", None)\n    with ctx(False):\n        yield\n', None),
+        ('    ctx = getattr(jax, "disable_jit", None)\n    with ctx():\n        yield\n', None),
+    ],
+)
+def test_x64_switched_on_by_a_project_function(body: str, line: int | None) -> None:
+    """What JAX603 reads of a project function the file calls (``analysis/x64.py``)."""
+    import ast
+
+    from jaxlint.analysis.x64 import scan_function
+
+    tree = ast.parse(f"import jax\n\n\ndef on(flag=True):\n{body}")
+    assert scan_function(tree, "on") == line

@@ -317,10 +317,40 @@ def scan_function(tree: ast.Module, name: str) -> int | None:
     ``None``."""
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
-            for node in _walk_code(stmt.body):
+            nodes = list(_walk_code(stmt.body))
+            aliases = _context_aliases(nodes)
+            for node in nodes:
                 if _enables(node, env=False, computed=True):
                     return getattr(node, "lineno", 1)
+                if (  # ``ctx = getattr(jax, "enable_x64", None)``, then ``with ctx(True):``
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id in aliases
+                    and not (node.args and _false(node.args[0]))
+                ):
+                    return node.lineno
     return None
+
+
+def _context_aliases(nodes: list[ast.AST]) -> set[str]:
+    """The names a function binds to ``jax.enable_x64``: ``ctx = getattr(jax,
+    "enable_x64", None)``, ``from jax.experimental import enable_x64 as ctx`` (rema-jax's
+    ``_float64`` context manager, fresh-2026-12s)."""
+    out: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom):
+            out |= {a.asname or a.name for a in node.names if a.name == "enable_x64"}
+        elif (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "getattr"
+            and len(node.value.args) >= 2
+            and isinstance(node.value.args[1], ast.Constant)
+            and node.value.args[1].value == "enable_x64"
+        ):
+            out |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return out
 
 
 def _setting_on(text: str) -> bool:

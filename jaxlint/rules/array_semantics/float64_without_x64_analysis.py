@@ -62,11 +62,9 @@ class X64Checks:
         if facts is None:
             return None
         model = self.model
-        imported = {
-            binding.qualname
-            for node, binding in model.imports
-            if binding.qualname and model.scope_of_import.get(id(node)) is model.module_scope
-        }
+        # every import, a function's too: ``from pkg.core import f`` first thing in a test
+        # runs ``pkg/core.py`` before the test asks for float64 (awen-dlmax, fresh-2026-12s)
+        imported = {binding.qualname for _, binding in model.imports if binding.qualname}
         roots = {b.qualname.split(".")[0] for _, b in model.imports if b.qualname}
         roots -= _LIBRARIES
         calls: set[str] = set()
