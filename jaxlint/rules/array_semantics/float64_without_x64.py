@@ -269,21 +269,17 @@ file before it runs, each with the scope where that is true:
   sets `JAX_ENABLE_X64` to a value other than `0`/`false` (pytest-env's
   `env = JAX_ENABLE_X64=1`) or passes `--jax_enable_x64`;
 - for any file, the `__init__.py` of each package the module belongs to, and
-  the project's modules it imports (at its top level, or in a function: a test that
-  first runs `from pkg.core import f`) (`from pkg.gpu import f`
+  the project's modules it imports (also in a function) (`from pkg.gpu import f`
   runs `pkg/__init__.py`, then `pkg/gpu.py`), when they switch x64 on when
-  imported (at their top level, with any value but a literal false: a computed
-  one such as `_resolve_x64_env()` may be true; or in a function or class of the module
-  called there, up to four calls deep: nlsq's `_config = JAXConfig()`, whose
-  `__init__` calls `self._initialize_jax()`), and those they import at their top
-  level, and so on (not under `if TYPE_CHECKING:`): importing the module runs them first;
+  imported (at their top level, with any value but a literal false, or in what a
+  top-level call runs, four calls deep: nlsq's `_config = JAXConfig()`), and those
+  they import, and so on (not under `if TYPE_CHECKING:`): importing runs them first;
 - for any file, a function of the project that it calls and that switches x64
   on with any value but a literal false (`configure_jax_platform()`, whose body
   runs `jax.config.update("jax_enable_x64", double_precision)`), also through a
   package that re-exports it (`gv.enable_float64()`, imported into the package's
-  `__init__.py` from `core/config.py`: gridvoting-jax), or a context manager of the
-  project that enters `jax.enable_x64(True)`, also through a name
-  (`ctx = getattr(jax, "enable_x64", None)`, then `with ctx(True): yield`: rema-jax).
+  `__init__.py` from `core/config.py`: gridvoting-jax), or a project context manager
+  that enters `jax.enable_x64(True)`, also as `ctx = getattr(jax, "enable_x64", None)`.
 
 Each folder and `__init__.py` is read once per run. What they say is recorded
 with the file's result like the project's other facts, so a cached result is
