@@ -15,12 +15,13 @@ from jaxlint.analysis.key_values import (
     KEY_TAKERS,
     SPLIT,
     Reuse,
+    Use,
     _code,
     _key_arg,
     _target_names,
 )
 from jaxlint.analysis.names import SemanticModel
-from jaxlint.analysis.walk import children, descendants
+from jaxlint.analysis.walk import children, descendants, own_nodes
 
 _SCOPE_NODES = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
 """Tested with ``type(node) in``: ``isinstance`` on libcst classes goes through ABCMeta."""
@@ -403,3 +404,28 @@ def stacked(model: SemanticModel, reuse: Reuse) -> bool:
         if all(mark & inside for mark in marks):
             return True
     return False
+
+
+def unused_result(model: SemanticModel, use: Use) -> bool:
+    """What the consuming call makes reaches nothing: a draw, or a call of a function of
+    this file that returns a value, on a line of its own (``loss(flow, data, key)``, a
+    smoke run whose result is thrown away: generax's examples, fresh-2026-12s). A method
+    or a function of another module may act through its object, and counts; so does a
+    split whose names are never read (``k1, k2 = split(key)``, then ``normal(key)``: most
+    likely the key meant for the draw)."""
+    if type(model.parents.get(id(use.call))) is not cst.Expr:
+        return False
+    func = use.call.func
+    if (use.qualname or "").startswith("jax.random."):
+        return True
+    if type(func) is not cst.Name:
+        return False
+    found = model.lookup(func.value, model.scope_for(func))
+    if found is None or len(found[1]) != 1 or found[1][0].kind != "def":
+        return False
+    target = found[1][0].node
+    if type(target) is not cst.FunctionDef:
+        return False
+    nodes = list(own_nodes(target))
+    returns = any(type(n) is cst.Return and n.value is not None for n in nodes)  # type: ignore[attr-defined]
+    return returns and not any(type(n) in (cst.Global, cst.Nonlocal) for n in nodes)

@@ -14,6 +14,7 @@ from jaxlint.analysis.key_purpose import (
     stacked,
     stages_of_one_step,
     unread_target,
+    unused_result,
 )
 from jaxlint.analysis.key_values import layer_family
 from jaxlint.analysis.keys import (
@@ -210,6 +211,12 @@ class PrngKeyReuseChecks:
                 self._only_awaited(use, reuse.fn) for use in (reuse.first, reuse.second)
             ):
                 continue  # a run made to compile or to time: its draws are never used
+            if (
+                reuse.how == "again"
+                and any(unused_result(self.ctx.model, u) for u in (reuse.first, reuse.second))
+                and not self._checker_on(reuse)
+            ):
+                continue  # a smoke run whose value is thrown away: its draws reach nothing
             if (
                 reuse.how == "again"
                 and any(self._only_metadata(u, reuse.fn) for u in (reuse.first, reuse.second))

@@ -13,6 +13,12 @@ EXAMPLES = Examples(Path(__file__).with_name("prng_key_reuse.py"))
 # its class under 400: tests/test_rule_examples.py); the class names them as VALID/INVALID.
 VALID_EXAMPLES = [
     EXAMPLES.valid(
+        "valid_smoke_call_result_thrown_away.py",
+        note="a smoke run of a function of the file whose value is thrown away: its draws"
+        " reach nothing (generax's examples)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_first_use_switched_off_by_if_false.py",
         note="the first draw is under `if False:`: it never runs (generax's research scripts)",
         runs=True,
@@ -391,6 +397,12 @@ VALID_EXAMPLES = [
     ),
 ]
 INVALID_EXAMPLES = [
+    EXAMPLES.invalid(
+        "invalid_smoke_call_result_kept.py",
+        line=18,
+        message_contains="consumed by `unbatched_loss` (which splits it) at line 16",
+        note="the first call's value is kept: its draws share bits with the split's",
+    ),
     EXAMPLES.invalid(
         "invalid_comment_names_the_bug.py",
         line=8,
