@@ -1724,3 +1724,27 @@ def test_a_loop_that_certainly_runs_matches_jax() -> None:
         {"literal": program.format(loop="range(2)"), "empty": program.format(loop="range(n)")}
     )
     assert results == {"literal": "ok", "empty": "KeyReuseError"}
+
+
+@pytest.mark.parametrize(
+    ("loop", "compared"),
+    [
+        ("for policy in policy_space(rules):", True),  # pylimid, fresh-2026-12s
+        ("for candidate in candidates:", True),
+        ("for name, cfg in configs.items():", True),
+        ("for lr in [1e-3, 1e-2]:", True),
+        ("for batch in batches:", False),  # data, one batch per step
+        ("for shape in layer_shapes:", False),  # one model's layers
+    ],
+)
+def test_loops_over_configurations_to_compare(loop: str, compared: bool) -> None:
+    """What JAX301 and JAX304 read as a loop over configurations compared on the same
+    random state (``analysis/cases.py``)."""
+    import libcst as cst
+
+    from jaxlint.analysis.cases import configurations
+    from jaxlint.analysis.names import SemanticModel
+
+    module = cst.parse_module(f"{loop}\n    run(key)\n")
+    node = module.body[0]
+    assert configurations(node, SemanticModel(module)) is compared

@@ -108,11 +108,14 @@ CONFIG_WORDS = frozenset(
         "config", "configs", "cfg", "cfgs", "case", "cases", "mode", "modes", "method",
         "methods", "preset", "presets", "setting", "settings", "variant", "variants",
         "strategy", "strategies", "fn", "fns", "func", "funcs", "function", "functions",
-        "impl",
+        "impl", "policy", "policies", "candidate", "candidates",
     }
 )  # fmt: skip
 """Words of a loop target that say it holds a configuration to compare (not a shape or
-a dtype: ``for shape in layer_shapes: init(key, shape)`` builds one model's layers)."""
+a dtype: ``for shape in layer_shapes: init(key, shape)`` builds one model's layers); a
+policy or a candidate evaluated on the same random draws is the common-random-numbers
+comparison of decision analysis (pylimid's ``for policy in policy_space(rules)``,
+fresh-2026-12s)."""
 
 
 _SCALARS = (cst.Integer, cst.Float, cst.SimpleString)
