@@ -1143,3 +1143,35 @@ def test_x64_switched_on_by_a_project_function(body: str, line: int | None) -> N
 
     tree = ast.parse(f"import jax\n\n\ndef on(flag=True):\n{body}")
     assert scan_function(tree, "on") == line
+
+
+@pytest.mark.parametrize(
+    ("where", "reported"),
+    [
+        ("pkg/layers.py", False),  # a library module's self-test block
+        ("pkg/examples/train.py", True),  # a package of programs: the block is the program
+        ("train.py", True),  # a script: the block is the program
+    ],
+)
+def test_the_main_block_of_a_package_module_is_judged_as_test_code(
+    tmp_path: Path, capsys, monkeypatch, where: str, reported: bool
+) -> None:
+    """``if __name__ == "__main__":`` at the end of a module of a package is its
+    developer's self-test (generax's ``generax/nn/layers.py``: a layer built from one key,
+    called once; 20 debatable JAX301 rows of the fresh-2026-12s read): JAX301 applies the
+    test-code policy there, as in tests. A script's own block, or one under ``examples/``,
+    is the program, and is judged as such."""
+    write_package(tmp_path, {})
+    (tmp_path / "pkg" / "examples").mkdir()
+    (tmp_path / "pkg" / "examples" / "__init__.py").write_text("")
+    path = tmp_path / where
+    path.write_text(
+        "import jax\n\n\ndef scale(x):\n    return 2 * x\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    key = jax.random.PRNGKey(0)\n"
+        "    x = jax.random.normal(key, (3,))\n"
+        "    w = jax.random.uniform(key, (3,))\n"
+        "    print(scale(x) * w)\n"
+    )
+    found = codes(check(tmp_path, "--no-cache", where, capsys=capsys, monkeypatch=monkeypatch))
+    assert bool([f for f in found if f[2] == "JAX301"]) is reported, found

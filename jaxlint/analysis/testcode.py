@@ -8,7 +8,13 @@ in any file, a function named ``test*`` or decorated as a pytest fixture.
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 import libcst as cst
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.names import SemanticModel
 
 TEST_FOLDERS = frozenset({"tests", "test", "testing"})
 
@@ -57,3 +63,42 @@ def is_benchmark_function(fn: cst.FunctionDef) -> bool:
         )
         for d in fn.decorators
     )
+
+
+PROGRAM_FOLDERS = frozenset(
+    {
+        "examples", "example", "scripts", "script", "demos", "demo", "tutorials",
+        "tutorial", "benchmarks", "benchmark", "experiments", "notebooks", "bin", "apps",
+    }
+)  # fmt: skip
+"""Folders of programs: a module there is run, not imported, also in a package."""
+
+
+def self_test_block(filename: str, model: SemanticModel, node: cst.CSTNode) -> bool:
+    """``node`` lies in the ``if __name__ == "__main__":`` block of a module of a package
+    (its folder holds an ``__init__.py``): a library module's self-test, run by hand by
+    its developer (generax's ``generax/nn/layers.py``: build a layer from one key, call
+    it, ``pdb.set_trace()``; 20 of fresh-2026-12s's JAX301 rows), which the rules judge
+    as test code. A script's own block (no package, or a folder of programs such as
+    ``examples/``) is the program, and is not."""
+    path = os.path.abspath(filename)
+    if os.path.basename(path) == "__main__.py":
+        return False
+    folder, packages = os.path.dirname(path), []
+    while os.path.isfile(os.path.join(folder, "__init__.py")) and len(packages) < 16:
+        packages.append(os.path.basename(folder).lower())
+        folder = os.path.dirname(folder)
+    if not packages or PROGRAM_FOLDERS.intersection(packages):
+        return False  # no package, or a package of programs (``examples/``): it is run
+    parents = model.parents
+    current = parents.get(id(node))
+    while current is not None:
+        if type(current) is cst.If and type(parents.get(id(current))) is cst.Module:
+            test = current.test
+            return (
+                type(test) is cst.Comparison
+                and type(test.left) is cst.Name
+                and test.left.value == "__name__"
+            )
+        current = parents.get(id(current))
+    return False

@@ -201,8 +201,9 @@ it), whose weights a draw of the same key then replaces (`eqx.tree_at`), measure
 the layers' jaxprs. Two such layers built from one key split it the same way: their
 weights come from the same keys, which JAX301 reports.
 
-In tests (files under `tests/`, `test_*.py`, `*_test.py`, `conftest.py`, and
-`test*` functions and pytest fixtures anywhere) the rule reports what makes a test
+In tests (files under `tests/`, `test_*.py`, `*_test.py`, `conftest.py`, `test*`
+functions and pytest fixtures anywhere, and the `if __name__ == "__main__":` block of a
+package's module, its developer's self-test) the rule reports what makes a test
 check less than it seems to, or fail: every reuse where the file switches JAX's
 checker on (`jax.config.update("jax_debug_key_reuse", True)`, or inside `with
 jax.debug_key_reuse(True):`), where JAX raises; draws collected across a loop, and a

@@ -30,7 +30,7 @@ from jaxlint.analysis.keys import (
     Use,
 )
 from jaxlint.analysis.names import SemanticModel
-from jaxlint.analysis.testcode import is_test_function
+from jaxlint.analysis.testcode import is_test_function, self_test_block
 from jaxlint.analysis.walk import descendants
 from jaxlint.rules.prng.helpers import line
 
@@ -376,7 +376,11 @@ class PrngKeyReuseChecks:
         return False
 
     def _test_code(self, reuse: Reuse) -> bool:
-        return self.ctx.is_test_file or self.ctx.keys.in_test_function(reuse.fn)
+        return (
+            self.ctx.is_test_file
+            or self.ctx.keys.in_test_function(reuse.fn)
+            or self_test_block(self.ctx.filename, self.ctx.model, reuse.second.call)
+        )
 
     def _reported_in_tests(self, reuse: Reuse) -> bool:
         """In test code: a key also given to a function the file cannot see (the code
