@@ -148,6 +148,7 @@ class Decided:
 
     def __init__(self, model: SemanticModel) -> None:
         self.model = model
+        self._tests: dict[int, bool] = {}
 
     def never_runs(
         self, node: cst.CSTNode, stop: cst.CSTNode | None, values: dict[str, bool]
@@ -279,12 +280,16 @@ class Decided:
         return None
 
     def tests_tracers(self, fn: cst.CSTNode) -> bool:
-        """``fn``'s code spells a test for tracers (``Tracer``, ``is_concrete``)."""
-        return any(
-            (type(n) is cst.Name and n.value in _TRACER_WORDS)
-            or (type(n) is cst.Attribute and n.attr.value in _TRACER_WORDS)
-            for n in descendants(fn)
-        )
+        """``fn``'s code spells a test for tracers (``Tracer``, ``is_concrete``); read
+        once per function."""
+        found = self._tests.get(id(fn))
+        if found is None:
+            found = self._tests[id(fn)] = any(
+                (type(n) is cst.Name and n.value in _TRACER_WORDS)
+                or (type(n) is cst.Attribute and n.attr.value in _TRACER_WORDS)
+                for n in descendants(fn)
+            )
+        return found
 
     def module_name(self, expr: cst.BaseExpression) -> str | None:
         """``np.__name__`` where ``np`` is bound only by ``import numpy as np``: ``numpy``."""
