@@ -628,6 +628,40 @@ FRESH_2026_12S: dict[str, tuple[str, str]] = {
     "jaxdpopt": ("0.0.1", "differentially private training"),
 }
 
+# A twentieth fresh set, pinned on 2026-12-07 (later still) before any of its code was
+# downloaded, linted or read: 20 projects from the package index, taken from the 38
+# candidates that docs/precision/heldout-fresh-s.md left for a later set (each checked again
+# on the index that day), application-style where possible (training loops, samplers,
+# simulations, scientific models), disjoint from every set above, from PINNED, from
+# mujoco-mjx and from every other project whose name appears in docs/precision/ (and from
+# projects of the same authors or organisations). Chosen from the package index's names,
+# versions, upload dates, summaries, declared dependencies, authors, home pages and sdist
+# sizes only; latest non-prerelease sdist of each on the index that day
+# (docs/precision/heldout-fresh-t.md says which candidates were left out and why). The
+# largest sdist is binary-galactica's (1.41 MB).
+FRESH_2026_12T: dict[str, tuple[str, str]] = {
+    "cryojax-eo": ("0.3.2", "cryo-EM ensemble optimisation (with molecular dynamics)"),
+    "binary-galactica": ("0.6.0", "LISA galactic-binary waveforms"),
+    "mwa-jaxbeam": ("0.2.0", "radio-telescope beam models (differentiable inference)"),
+    "propax": ("0.3.0", "fluid thermodynamic properties (equation-of-state solvers)"),
+    "zoomy-jax": ("0.1.0", "PDE simulation solver backend (free-surface flows)"),
+    "iitx": ("0.1.0", "integrated information theory"),
+    "jaxqtl": ("0.3.1", "eQTL mapping with count models (GLM fitting)"),
+    "jax-pcmci": ("1.4.0", "causal discovery (PCMCI)"),
+    "jaxfvld": ("0.1.0", "antibody structure prediction (Flax)"),
+    "nflojax": ("0.1.1", "normalizing flows"),
+    "extro-torx": ("0.0.3", "stochastic circuits and factor graphs (sampling)"),
+    "starccato-sampler": ("0.0.15", "parameter estimation with a VAE signal model"),
+    "moojoco": ("1.1.7", "MuJoCo and MJX simulation environments"),
+    "cfrx": ("0.0.2", "counterfactual regret minimisation (games)"),
+    "pyqg-jax": ("0.8.1", "quasigeostrophic ocean model"),
+    "slax": ("0.0.1", "spiking and recurrent network training"),
+    "jaxampler": ("0.0.7", "statistical sampling"),
+    "mccube": ("0.0.3", "Markov chain cubature"),
+    "jaxfm": ("0.1.3", "flow matching (training)"),
+    "jax-control-algorithms": ("0.6.3", "state estimation, control and system identification"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -757,6 +791,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12s",
         ROOT / "docs" / "precision" / "heldout-fresh-s.md",
         "_results-fresh-2026-12s",
+    ),
+    "fresh-2026-12t": HeldoutSet(
+        FRESH_2026_12T,
+        "jaxlint-heldout-fresh-2026-12t",
+        ROOT / "docs" / "precision" / "heldout-fresh-t.md",
+        "_results-fresh-2026-12t",
     ),
 }
 DEFAULT_SET = "original"
