@@ -161,6 +161,14 @@ VALID_EXAMPLES = [
 ]
 INVALID_EXAMPLES = [
     EXAMPLES.invalid(
+        "invalid_equinox_wrapper_rebuilt_around_same_function.py",
+        line=12,
+        message_contains="a new wrapper around the same function",
+        note="`eqx.filter_jit` compares Equinox wrappers by value: a new"
+        " `eqx.filter_vmap(f)` around the same `f` hits its cache (no retrace, measured);"
+        " only the wrapper is rebuilt",
+    ),
+    EXAMPLES.invalid(
         "invalid_decorated_def_in_loop.py",
         line=6,
         message_contains="the `def` makes a new function `step` on every iteration",

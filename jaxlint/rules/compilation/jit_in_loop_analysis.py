@@ -11,7 +11,12 @@ from jaxlint.analysis.cases import case_like, literal_cases, sweep
 from jaxlint.analysis.growing import growing_argument
 from jaxlint.analysis.names import Binding, Scope, dotted
 from jaxlint.analysis.testcode import is_benchmark_function, is_test_function
-from jaxlint.analysis.transforms import COLLECTIVE_AXIS_NAME_AT, PARTIAL
+from jaxlint.analysis.transforms import (
+    COLLECTIVE_AXIS_NAME_AT,
+    EQUINOX_CACHED_BY_VALUE,
+    EQUINOX_WRAPPERS_BY_VALUE,
+    PARTIAL,
+)
 from jaxlint.analysis.trips import (
     SHORT_LOOP,
     rare_test,
@@ -79,7 +84,9 @@ class LoopDependencies(Queries):
             if deps:
                 break
             hoist_to = loop
-        kind, what = self._kind(fexpr, loops[0], scope, scope_node)
+        kind, what = self._kind(
+            fexpr, loops[0], scope, scope_node, transform in EQUINOX_CACHED_BY_VALUE
+        )
         reused = self._reused(node, loops[0], scope)
         roots: list[str] = []
         if hoist_to is None:
@@ -656,7 +663,12 @@ class LoopDependencies(Queries):
         loop: cst.CSTNode,
         scope: Scope,
         scope_node: cst.CSTNode | None,
+        by_value: bool = False,
     ) -> tuple[str, str]:
+        """The kind of the wrapped callable; ``by_value``: under ``eqx.filter_jit``, which
+        compares an Equinox wrapper (``eqx.filter_vmap(f)``) by value, so a new one around
+        the same ``f`` hits its cache (one trace in four iterations, measured on Equinox
+        0.13: jaxqtl's ``map/trans.py``, fresh-2026-12t): its kind is ``f``'s."""
         model = self.ctx.model
         if isinstance(fexpr, cst.Lambda):
             return Callable.FRESH, "lambda"
@@ -664,6 +676,9 @@ class LoopDependencies(Queries):
             text = short(self.ctx.code(fexpr), 32)
             if model.call_name(fexpr) in PARTIAL:
                 return Callable.FRESH, f"`{text}`"
+            args = positional(fexpr)
+            if by_value and args and model.call_name(fexpr) in EQUINOX_WRAPPERS_BY_VALUE:
+                return self._kind(args[0].value, loop, scope, scope_node)[0], f"`{text}`"
             if self.ctx.trace.transform_of(fexpr.func) is not None:
                 return Callable.FRESH, f"`{text}` result"
             # a wrapper built around a function that is itself new on every iteration
