@@ -8,7 +8,7 @@ in any file, a function named ``test*`` or decorated as a pytest fixture.
 
 from __future__ import annotations
 
-import os
+import ast
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -74,31 +74,48 @@ PROGRAM_FOLDERS = frozenset(
 """Folders of programs: a module there is run, not imported, also in a package."""
 
 
-def self_test_block(filename: str, model: SemanticModel, node: cst.CSTNode) -> bool:
+def self_test_block(module: str | None, model: SemanticModel, node: cst.CSTNode) -> bool:
     """``node`` lies in the ``if __name__ == "__main__":`` block of a module of a package
     (its folder holds an ``__init__.py``): a library module's self-test, run by hand by
     its developer (generax's ``generax/nn/layers.py``: build a layer from one key, call
     it, ``pdb.set_trace()``; 20 of fresh-2026-12s's JAX301 rows), which the rules judge
     as test code. A script's own block (no package, or a folder of programs such as
-    ``examples/``) is the program, and is not."""
-    path = os.path.abspath(filename)
-    if os.path.basename(path) == "__main__.py":
+    ``examples/``) is the program, and is not. ``module``: the file's dotted name as the
+    project sees it (``ProjectFacts.module``; ``None`` outside a project)."""
+    if module is None or "." not in module or module.endswith((".__main__", ".__init__")):
         return False
-    folder, packages = os.path.dirname(path), []
-    while os.path.isfile(os.path.join(folder, "__init__.py")) and len(packages) < 16:
-        packages.append(os.path.basename(folder).lower())
-        folder = os.path.dirname(folder)
-    if not packages or PROGRAM_FOLDERS.intersection(packages):
-        return False  # no package, or a package of programs (``examples/``): it is run
+    if PROGRAM_FOLDERS.intersection(p.lower() for p in module.split(".")[:-1]):
+        return False  # a package of programs (``examples/``): the module is run
     parents = model.parents
     current = parents.get(id(node))
     while current is not None:
         if type(current) is cst.If and type(parents.get(id(current))) is cst.Module:
-            test = current.test
-            return (
-                type(test) is cst.Comparison
-                and type(test.left) is cst.Name
-                and test.left.value == "__name__"
-            )
+            return is_main_guard(current)
         current = parents.get(id(current))
     return False
+
+
+def is_main_guard(stmt: cst.CSTNode) -> bool:
+    """``if __name__ == "__main__":`` (either side)."""
+    if type(stmt) is not cst.If or type(stmt.test) is not cst.Comparison:  # type: ignore[attr-defined]
+        return False
+    test = stmt.test  # type: ignore[attr-defined]
+    if len(test.comparisons) != 1 or type(test.comparisons[0].operator) is not cst.Equal:
+        return False
+    sides = (test.left, test.comparisons[0].comparator)
+    names = [s.value for s in sides if type(s) is cst.Name]
+    strings = [s.evaluated_value for s in sides if type(s) is cst.SimpleString]
+    return names == ["__name__"] and strings == ["__main__"]
+
+
+def is_main_guard_ast(stmt: ast.AST) -> bool:
+    """:func:`is_main_guard` for Python's own ``ast`` (the modules read as text)."""
+    if not isinstance(stmt, ast.If) or not isinstance(stmt.test, ast.Compare):
+        return False
+    test = stmt.test
+    if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = (test.left, test.comparators[0])
+    names = [s.id for s in sides if isinstance(s, ast.Name)]
+    strings = [s.value for s in sides if isinstance(s, ast.Constant) and isinstance(s.value, str)]
+    return names == ["__name__"] and strings == ["__main__"]

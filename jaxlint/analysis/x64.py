@@ -45,7 +45,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jaxlint.analysis.testcode import TEST_FOLDERS
+from jaxlint.analysis.testcode import TEST_FOLDERS, is_main_guard_ast
 
 if TYPE_CHECKING:
     from jaxlint.analysis.project import ModuleId, ProjectContext
@@ -179,7 +179,7 @@ def scan_python(text: str, conftest: bool) -> int | None:
             for node in nodes:
                 if _enables(node, env=not jax_seen, computed=top):
                     return getattr(node, "lineno", 1)
-            if top and not _main_guard(stmt):  # ``if __name__ == "__main__": main()``
+            if top and not is_main_guard_ast(stmt):  # ``if __name__ == "__main__": main()``
                 for node in nodes:
                     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                         if defs is None:
@@ -189,16 +189,6 @@ def scan_python(text: str, conftest: bool) -> int | None:
                             return line
             jax_seen = jax_seen or any(_imports_jax(node) for node in nodes)
     return None
-
-
-def _main_guard(stmt: ast.stmt) -> bool:
-    """``if __name__ == "__main__":``: runs when the file is run, not when imported."""
-    test = stmt.test if isinstance(stmt, ast.If) else None
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == "__name__"
-    )
 
 
 def _definitions(body: list[ast.stmt]) -> dict[str, ast.AST]:

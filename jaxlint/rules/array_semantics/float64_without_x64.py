@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 import libcst as cst
 
 from jaxlint.analysis.arrays import ArrayEvidence
-from jaxlint.analysis.testcode import is_test_function
+from jaxlint.analysis.testcode import is_main_guard, is_test_function
 from jaxlint.analysis.transforms import ARRAY_MODULES, STATIC_CALLS
 from jaxlint.rules.array_semantics.float64_without_x64_analysis import X64Checks
 from jaxlint.rules.base import Examples, Option, Raises, Rule
@@ -50,19 +50,6 @@ _WHY = {
         " `jax_enable_x64`, or JAX warns and makes float32"
     ),
 }
-
-
-def _is_main_guard(stmt: cst.BaseStatement) -> bool:
-    """``if __name__ == "__main__":`` (either side)."""
-    if not isinstance(stmt, cst.If) or not isinstance(stmt.test, cst.Comparison):
-        return False
-    test = stmt.test
-    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.Equal):
-        return False
-    sides = (test.left, test.comparisons[0].comparator)
-    names = [s.value for s in sides if isinstance(s, cst.Name)]
-    strings = [s.evaluated_value for s in sides if isinstance(s, cst.SimpleString)]
-    return names == ["__name__"] and strings == ["__main__"]
 
 
 def _top_level(body: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:
@@ -138,7 +125,7 @@ def _module_kind(ctx) -> str:  # type: ignore[no-untyped-def]
     if basename == "__main__.py" or ctx.text.startswith("#!"):
         return _SCRIPT
     body = ctx.module.body
-    if any(_is_main_guard(stmt) for stmt in body):
+    if any(is_main_guard(stmt) for stmt in body):
         return _SCRIPT
     if any(_prints(stmt) for stmt in _top_level(body)):
         return _SCRIPT  # prints when run: libraries do not print on import

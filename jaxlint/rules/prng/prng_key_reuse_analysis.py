@@ -379,7 +379,11 @@ class PrngKeyReuseChecks:
         return (
             self.ctx.is_test_file
             or self.ctx.keys.in_test_function(reuse.fn)
-            or self_test_block(self.ctx.filename, self.ctx.model, reuse.second.call)
+            or self_test_block(
+                self.ctx.project.module.name if self.ctx.project is not None else None,
+                self.ctx.model,
+                reuse.second.call,
+            )
         )
 
     def _reported_in_tests(self, reuse: Reuse) -> bool:
