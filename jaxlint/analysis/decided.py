@@ -86,20 +86,20 @@ def external_facts(
     out: dict[str, bool] = {}
     for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
         name, default = param.name.value, param.default
-        if name in nones and (name in passed or not _is_none(default)):
+        if name in nones and (name in passed or not is_none(default)):
             continue
         if name in passed:
             truth = literals.get(name)
             if truth is not None:
                 out[name] = truth
                 out[is_none_key(name)] = False
-            elif _is_none(default):
+            elif is_none(default):
                 out[is_none_key(name)] = False
             continue
         truth = literal_truth(default) if default is not None else None
         if truth is not None:
             out[name] = truth
-            out[is_none_key(name)] = _is_none(default)
+            out[is_none_key(name)] = is_none(default)
     return out
 
 
@@ -114,7 +114,8 @@ def is_none_key(name: str) -> str:
     return f"{name} is None"
 
 
-def _is_none(expr: cst.BaseExpression | None) -> bool:
+def is_none(expr: cst.BaseExpression | None) -> bool:
+    """``expr`` is the literal ``None``."""
     return type(expr) is cst.Name and expr.value == "None"  # type: ignore[union-attr]
 
 
@@ -124,11 +125,11 @@ def none_fact(value: cst.BaseExpression, default: cst.BaseExpression) -> bool | 
     to be given, so not ``None``, the way the code reads (``CanopyTurbulence(...,
     grid=grid)`` from the traced step, and ``if grid is not None: return
     _HF2008_diff(...)`` in it: clm-ml-jax, fresh-2026-12q); else unknown."""
-    if _is_none(value):
+    if is_none(value):
         return True
     if literal_truth(value) is not None:
         return False
-    return False if _is_none(default) else None
+    return False if is_none(default) else None
 
 
 def _one_str(expr: cst.BaseExpression) -> str | None:
@@ -221,7 +222,7 @@ class Decided:
         target = test.comparisons[0]  # type: ignore[attr-defined]
         op = type(target.operator)
         if (op is cst.Is or op is cst.IsNot) and type(test.left) is cst.Name:  # type: ignore[attr-defined]
-            if not _is_none(target.comparator):
+            if not is_none(target.comparator):
                 return None
             fact = values.get(is_none_key(test.left.value))  # type: ignore[attr-defined]
             return None if fact is None else fact is (op is cst.Is)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import libcst as cst
 
-from jaxlint.analysis.decided import literal_truth
+from jaxlint.analysis.decided import is_none, literal_truth
 from jaxlint.analysis.jit_params import module_jit_params
 from jaxlint.analysis.methods import properties
 from jaxlint.analysis.names import Binding
@@ -352,10 +352,6 @@ def _assigned(
             summary["functions"][name] = entry
 
 
-def _is_none_literal(expr: cst.BaseExpression) -> bool:
-    return type(expr) is cst.Name and expr.value == "None"
-
-
 def _foreign_calls(trace: Any, facts: Any, model: Any, lines: _LineFinder) -> list[dict[str, Any]]:
     """Calls from this module's traced functions to functions imported from the project."""
     out: list[dict[str, Any]] = []
@@ -389,7 +385,7 @@ def _foreign_calls(trace: Any, facts: Any, model: Any, lines: _LineFinder) -> li
         )
         if caller.presumed():
             out[-1]["presumed"] = True
-        nones = [i for i, a in enumerate(call.args) if _is_none_literal(a.value)]
+        nones = [i for i, a in enumerate(call.args) if is_none(a.value)]
         if nones:  # ``turbulence(x, grid=None)``: given, but as ``None``
             out[-1]["none_args"] = nones
         literals = [

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxlint.analysis.methods import assigned_self_attrs, module_class
+from jaxlint.analysis.methods import assigned_self_attrs, module_class, self_attr
 from jaxlint.analysis.names import SemanticModel
 from jaxlint.analysis.static_uses import size_params
 from jaxlint.analysis.trace_values import (
@@ -282,10 +282,7 @@ class _Contract:
         aliases: set[str] = set()
         for node in own_nodes(fn):
             if type(node) is cst.Assign and any(
-                type(n) is cst.Attribute
-                and type(n.value) is cst.Name
-                and n.value.value == "self"
-                and n.attr.value in jitted
+                self_attr(n) in jitted
                 for n in descendants(node.value)  # type: ignore[attr-defined]
             ):
                 aliases |= {
@@ -300,10 +297,9 @@ class _Contract:
                 if type(inner) is not cst.Call:
                     continue
                 func = inner.func  # type: ignore[attr-defined]
-                if type(func) is cst.Attribute and type(func.value) is cst.Name:
-                    if func.value.value == "self" and func.attr.value in jitted:
-                        return True
-                elif type(func) is cst.Name:
+                if self_attr(func) in jitted:
+                    return True
+                if type(func) is cst.Name:
                     if func.value in aliases:
                         return True
                     resolved = self._resolve_callable(func)

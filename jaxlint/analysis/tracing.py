@@ -727,21 +727,25 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
             helpers.append(info)
             called = literal_params(fn, [edge.call for edge in info.calls.values()])
             facts[id(info)] = {**called, **facts.get(id(info), {})}
+        # each call is placed once (the expensive part); then a helper is dead when every
+        # call into it is placed where its caller never runs traced, or comes from a dead one
+        live: dict[int, list[TracedFunction]] = {}
+        for info in helpers:
+            if not info.contract:
+                live[id(info)] = [
+                    edge.caller
+                    for edge in info.calls.values()
+                    if not self._decide.never_runs(
+                        edge.call, edge.caller.node, facts.get(id(edge.caller), {})
+                    )
+                ]
         dead: set[int] = set()
         changed = True
         while changed:
             changed = False
-            for info in helpers:
-                if id(info) in dead or info.contract:
-                    continue
-                if all(
-                    id(edge.caller) in dead
-                    or self._decide.never_runs(
-                        edge.call, edge.caller.node, facts.get(id(edge.caller), {})
-                    )
-                    for edge in info.calls.values()
-                ):
-                    dead.add(id(info))
+            for key, callers in live.items():
+                if key not in dead and all(id(c) in dead for c in callers):
+                    dead.add(key)
                     changed = True
         for info in (*helpers, *(g for g in guarded if g not in helpers)):
             fn = info.node
