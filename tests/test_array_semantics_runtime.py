@@ -317,3 +317,30 @@ def test_jax604_the_lost_update_is_dead_code_in_the_jaxpr_and_the_lowered_progra
     out = json.loads(found[-1][len("RESULT ") :])
     assert out["dropped"] and out["dropped"][0].split("=")[1].strip().startswith("scatter-add")
     assert out["lowered"] is False and out["kept"] is True
+
+
+def test_a_context_manager_entering_enable_x64_through_a_name_switches_it_on(
+    tmp_path: Path,
+) -> None:
+    """What JAX603 reads of a project context manager (rema-jax's ``_float64``,
+    fresh-2026-12s): ``ctx = getattr(jax, "enable_x64", None)``, then ``with ctx(True):
+    yield`` gives float64 inside the block, and float32 after it, on the installed JAX."""
+    path = tmp_path / "x64_alias.py"
+    path.write_text(
+        "import contextlib\nimport jax\nimport jax.numpy as jnp\n\n\n"
+        "@contextlib.contextmanager\ndef _float64():\n"
+        '    ctx = getattr(jax, "enable_x64", None)\n'
+        "    with ctx(True):\n        yield\n\n\n"
+        "with _float64():\n    inside = jnp.zeros(2, jnp.float64).dtype\n"
+        "outside = jnp.zeros(2, jnp.float32).dtype\n"
+        'print("RESULT", inside, outside)\n'
+    )
+    proc = subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "JAX_PLATFORMS": "cpu", "JAX_ENABLE_X64": "0"},
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "RESULT float64 float32" in proc.stdout

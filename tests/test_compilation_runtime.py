@@ -606,3 +606,61 @@ def test_equinox_wrapper_of_a_module_function_is_cached_by_filter_jit(
     lines = [ln for ln in capsys.readouterr().out.splitlines() if "JAX402" in ln]
     outers = sorted(ln.split("every call of `")[1].split("`")[0] for ln in lines)
     assert outers == ["run_jax", "run_lambda"]
+
+
+EQUINOX_LOOP = """
+import equinox as eqx
+import jax.numpy as jnp
+
+traces = []
+
+
+def f(x):
+    traces.append(1)
+    return x * 2
+
+
+def run(batches):
+    out = []
+    for b in batches:
+        g = eqx.filter_jit(eqx.filter_vmap(f))
+        out.append(float(g(b).sum()))
+    return out
+
+
+print("RESULT", run([jnp.ones((2, 3))] * 4), len(traces))
+"""
+
+
+def test_an_equinox_wrapper_rebuilt_in_a_loop_around_the_same_function_traces_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JAX401's claim for ``eqx.filter_jit(eqx.filter_vmap(f))`` built in a loop around a
+    module-level ``f`` (jaxqtl, fresh-2026-12t): ``f`` is traced once over four
+    iterations (Equinox compares the wrapper by value), so the message says only the
+    wrapper is rebuilt; the safe hoist keeps the output and the single trace."""
+    pytest.importorskip("equinox")
+    path = _write(tmp_path, "eqx_loop.py", EQUINOX_LOOP)
+
+    def result() -> str:
+        proc = subprocess.run(
+            [sys.executable, str(path)],
+            capture_output=True,
+            text=True,
+            env=probe_env(),
+            timeout=300,
+        )
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        return [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT")][-1]
+
+    before = result()
+    assert before == "RESULT [12.0, 12.0, 12.0, 12.0] 1"
+    jaxlint_main(
+        ["check", "--select", "JAX401", "--output-format", "concise", "--exit-zero", str(path)]
+    )
+    out = capsys.readouterr().out
+    assert "a new wrapper around the same function" in out and "compiles it again" not in out
+    status = jaxlint_main(["check", "--fix", "--select", "JAX401", "--exit-zero", str(path)])
+    assert status == 0
+    assert "for b in batches:\n        out.append" in path.read_text()  # hoisted (a safe fix)
+    assert result() == before

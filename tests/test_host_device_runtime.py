@@ -470,3 +470,55 @@ def test_a_numpy_generator_rejects_a_traced_seed() -> None:
     from jax_support import run_result
 
     assert run_result(SEED_FROM_TRACER) == {"traced": "TypeError"}
+
+
+TRACER_GUARD = """
+import jax
+import jax.numpy as jnp
+
+
+def normalized(blocks):
+    is_traced = any(isinstance(b, jax.core.Tracer) for b in blocks)
+    if is_traced and blocks:
+        return traced_normalized(blocks)
+    s = jnp.array([float(b.sum()) for b in blocks])  # concrete blocks only
+    if jnp.sum(s) > 0:
+        s = s / jnp.sum(s)
+    return s
+
+
+def traced_normalized(blocks):
+    s = jnp.stack([b.sum() for b in blocks])
+    return jnp.where(jnp.sum(s) > 0, s / jnp.sum(s), s)
+
+
+blocks = [jnp.ones(2), jnp.zeros(2)]
+eager = normalized(blocks)
+jitted = jax.jit(normalized)(blocks)
+mapped = jax.vmap(lambda a: normalized([a, a]))(jnp.ones((3, 2)))
+grads = jax.grad(lambda a: normalized([a, a]).sum())(jnp.ones(2))
+print("RESULT", eager.tolist(), jitted.tolist(), mapped.shape, grads.shape)
+"""
+
+
+def test_a_test_for_tracers_takes_the_traced_path_under_every_transform(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What the trace model decides (``analysis/decided.py``, tenax-tn, fresh-2026-12s):
+    under ``jit``, ``vmap`` and ``grad`` a value is a ``jax.core.Tracer``, so ``if
+    is_traced: return ...`` leaves before the host path, whose ``float()`` and Python
+    ``if`` on an array would raise under the trace. JAX101 and JAX201 stay silent there."""
+    path = tmp_path / "guard.py"
+    path.write_text(TRACER_GUARD.lstrip())
+    proc = subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "RESULT [1.0, 0.0] [1.0, 0.0] (3, 2) (2,)" in proc.stdout
+    jaxlint_main(["check", "--select", "JAX101,JAX201", "--output-format", "concise", str(path)])
+    out = capsys.readouterr().out
+    assert "JAX101" not in out and "JAX201" not in out, out
