@@ -662,6 +662,37 @@ FRESH_2026_12T: dict[str, tuple[str, str]] = {
     "jax-control-algorithms": ("0.6.3", "state estimation, control and system identification"),
 }
 
+# A twenty-first fresh set, pinned on 2026-12-07 (later still) before any of its code was
+# downloaded, linted or read: the 18 projects that docs/precision/heldout-fresh-t.md left for a
+# later set (each checked again on the index that day; all 18 still meet the criteria, so all
+# are kept), disjoint from every set above, from PINNED, from mujoco-mjx and from every other
+# project whose name appears in docs/precision/ (and from projects of the same authors or
+# organisations). Chosen from the package index's names, versions, upload dates, summaries,
+# declared dependencies, authors, home pages and sdist sizes only; latest non-prerelease sdist
+# of each on the index that day (docs/precision/heldout-fresh-u.md says how). Smaller libraries
+# of formulas, kernels, layers or single algorithms, not application-style code; the largest
+# sdist is fpt-jax's (0.19 MB).
+FRESH_2026_12U: dict[str, tuple[str, str]] = {
+    "jact": ("0.1.14", "transition probabilities of multi-state models"),
+    "jdca": ("0.1.1", "direct-coupling analysis of protein sequences"),
+    "cpax": ("2026.10.0", "computational physics library"),
+    "qoraphase": ("0.2.0", "phase retrieval for coherent diffraction imaging"),
+    "libsalty": ("0.1.0", "thermodynamics of water and electrolyte solutions"),
+    "lightningbo": ("0.1.3", "Bayesian optimisation (Gaussian processes)"),
+    "metalog-jax": ("2.2.0", "the metalog distribution (probability modelling)"),
+    "fpt-jax": ("0.2.0", "Fermat path tracing"),
+    "jax-sbgeom": ("0.1.1", "differentiable stellarator geometry"),
+    "heal-swin-nnx": ("0.2.0", "spherical HEALPix Swin U-Net (Flax NNX)"),
+    "dire-jax": ("0.2.1", "dimension reduction"),
+    "gmmx": ("0.7", "Gaussian mixture models"),
+    "tsnex": ("0.0.3", "t-SNE embedding"),
+    "galtab": ("1.1.0", "galaxy counts-in-cells statistics (HOD)"),
+    "fracjax": ("0.1.1", "fractal and econophysics time-series tools"),
+    "wnmfx": ("1.0.3", "weighted non-negative matrix factorisation"),
+    "synthax": ("0.2.2", "modular audio synthesiser"),
+    "elrpy": ("0.0.5", "individual-level election inference"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -797,6 +828,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12t",
         ROOT / "docs" / "precision" / "heldout-fresh-t.md",
         "_results-fresh-2026-12t",
+    ),
+    "fresh-2026-12u": HeldoutSet(
+        FRESH_2026_12U,
+        "jaxlint-heldout-fresh-2026-12u",
+        ROOT / "docs" / "precision" / "heldout-fresh-u.md",
+        "_results-fresh-2026-12u",
     ),
 }
 DEFAULT_SET = "original"
