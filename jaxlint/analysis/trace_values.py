@@ -568,6 +568,25 @@ def _display_parts(
     return parts, star
 
 
+def _if_exp_parts(
+    values: dict[int, Val], expr: cst.IfExp, whole: Val
+) -> tuple[list[Val] | None, int | None]:
+    """The value of each position of a conditional expression whose two alternatives are
+    tuple or list displays of one length, none starred (``(val1, kind2) if k1 == K else
+    (val2, kind1)``): each position joins the two elements there. ``None`` for the parts
+    otherwise."""
+    body, orelse = expr.body, expr.orelse
+    if type(body) not in (cst.Tuple, cst.List) or type(orelse) not in (cst.Tuple, cst.List):
+        return None, None
+    first, star1 = _display_parts(values, body, whole)  # type: ignore[arg-type]
+    second, star2 = _display_parts(values, orelse, whole)  # type: ignore[arg-type]
+    if first is None or second is None or star1 is not None or star2 is not None:
+        return None, None
+    if len(first) != len(second):
+        return None, None
+    return [join(a, b) for a, b in zip(first, second, strict=True)], None
+
+
 def _by_position(
     target: cst.BaseAssignTargetExpression, parts: list[Val], star: int | None
 ) -> list[tuple[cst.BaseExpression, Val]] | None:

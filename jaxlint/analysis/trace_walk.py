@@ -23,6 +23,7 @@ from jaxlint.analysis.trace_values import (
     _array_annotation,
     _by_position,
     _display_parts,
+    _if_exp_parts,
     _params,
     _string_annotation,
     _test_key,
@@ -412,6 +413,9 @@ class _FunctionWalker:
             if parts is None and type(small.value) in (cst.Tuple, cst.List):
                 # ``Ma, dim = _pad(up), up.shape[1]``: ``dim`` is the static shape
                 parts, star = _display_parts(self.a.values, small.value, val)
+            elif parts is None and type(small.value) is cst.IfExp:
+                # ``v, kind = (a, k2) if k1 == K else (b, k1)``: by position in both
+                parts, star = _if_exp_parts(self.a.values, small.value, val)
             for t in small.targets:
                 target = t.target
                 placed = _by_position(target, parts, star) if parts is not None else None

@@ -46,6 +46,12 @@ _ADVICE = {
 # stays under 400 lines: tests/test_rule_examples.py).
 VALID_EXAMPLES = [
     EXAMPLES.valid(
+        "valid_conditional_tuple_pairs_by_position.py",
+        note="`a, kind = (v1, k2) if ... else (v2, k1)`: each name gets its position's"
+        " elements, so `kind` stays static (propax's flash routes)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_optional_argument_selects_the_host_path.py",
         note="`grid is None and ...` where every traced caller passes `grid`: `and` stops"
         " before the traced test (clm-ml-jax's host and differentiable modes)",
@@ -251,6 +257,13 @@ JAX201.
 """
     VALID = VALID_EXAMPLES
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_conditional_tuple_traced_at_its_position.py",
+            line=13,
+            message_contains="`val` is traced",
+            note="a conditional tuple assignment: the traced elements' position stays traced",
+            raises="TracerBoolConversionError",
+        ),
         EXAMPLES.invalid(
             "invalid_field_of_jax_result_tuple.py",
             line=8,
