@@ -210,6 +210,13 @@ shapes, which match what `pmap` returned.
             "invalid_outs_j_pmap_f_devices_d.py", message_contains="migrate_pmap.html"
         ),
         EXAMPLES.invalid(
+            "invalid_named_in_axes_static_broadcast_no_fix.py",
+            line=8,
+            message_contains="no automatic rewrite: `static_broadcasted_argnums`",
+            note="the option with no `shard_map` spelling is the reason, not the `in_axes`"
+            " given through a name (jact's solvers)",
+        ),
+        EXAMPLES.invalid(
             "invalid_scalar_per_device_vmap_keeps.py",
             line=8,
             unsafe_fix=True,

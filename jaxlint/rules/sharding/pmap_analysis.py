@@ -76,12 +76,14 @@ class PmapChecks(Facts):
             call.axis = positional.pop(0)
         if positional:
             return "more positional arguments than `fun, axis_name`"
+        # an option with no `shard_map` spelling is the reason, wherever it stands
+        for arg in args:
+            if arg.keyword is not None and arg.keyword.value not in _PMAP_OPTIONS:
+                return f"`{arg.keyword.value}`"
         for arg in args:
             if arg.keyword is None:
                 continue
             key = arg.keyword.value
-            if key not in _PMAP_OPTIONS:
-                return f"`{key}`"
             if key == "axis_name":
                 call.axis = arg.value
             elif key == "in_axes":
@@ -96,6 +98,8 @@ class PmapChecks(Facts):
                         for el in value.elements
                     )
                 ):
+                    if not isinstance(value, (cst.Tuple, cst.Integer)):
+                        return "`in_axes` not written out as 0 or a tuple of 0/None"
                     return "`in_axes` other than 0 or a tuple of 0/None"
                 call.in_axes = value
             elif key == "out_axes":
