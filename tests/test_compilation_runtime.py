@@ -198,6 +198,13 @@ class Model:
 def double(v):
     return v * 2.0
 
+def by_mapped(x):
+    @jax.jit
+    def mapped(v, k):
+        return v * k
+    vectorized = jax.vmap(mapped, in_axes=(0, None))
+    return vectorized(x, 3.0)
+
 def by_vmap(x):
     return jax.jit(jax.vmap(double))(x)
 
@@ -213,7 +220,7 @@ out = []
 for _ in range(3):
     x = jnp.arange(3.0)
     for fn in (by_lambda, by_partial, by_nested, by_decorated, m.by_method, by_vmap,
-               by_module_level):
+               by_mapped, by_module_level):
         out.append(fn(x).sum())
 """
 
@@ -225,7 +232,8 @@ def test_jax402_each_call_of_the_outer_function_compiles_again(tmp_path: Path) -
     result = _count(path)
     compiles = result["compiles"]
     # three calls of each outer function: three compilations of each fresh callable
-    for name in ("<lambda>", "scale", "nested", "decorated", "method", "double"):
+    # (a nested jitted function mapped by jax.vmap included: the map traces it again)
+    for name in ("<lambda>", "scale", "nested", "decorated", "method", "double", "mapped"):
         assert compiles.get(f"jit({name})") == 3, (name, compiles)
     assert compiles.get("jit(fixed)") == 1  # the VALID form compiles once
 
@@ -240,7 +248,15 @@ def test_jax402_reports_each_fresh_form_and_not_the_module_level_one(
     lines = [ln for ln in capsys.readouterr().out.splitlines() if "JAX402" in ln]
     outers = sorted(ln.split("every call of `")[1].split("`")[0] for ln in lines)
     assert outers == sorted(
-        ["by_lambda", "by_partial", "by_nested", "by_decorated", "by_method", "by_vmap"]
+        [
+            "by_lambda",
+            "by_partial",
+            "by_nested",
+            "by_decorated",
+            "by_method",
+            "by_vmap",
+            "by_mapped",
+        ]
     )
 
 

@@ -37,7 +37,8 @@ function that the body creates on every call, and then called there:
 - `jax.jit(lambda x: ...)(x)` or `f = jax.jit(lambda ...)` followed by `f(...)`;
 - `jax.jit(functools.partial(g, a))(x)`;
 - `jax.jit(inner)(x)` where `inner` is defined in the function, and a nested
-  `@jax.jit def inner(...)` called by the function;
+  `@jax.jit def inner(...)` called by the function, also through `jax.vmap(inner)`
+  called there (the map traces the new function again);
 - `jax.jit(self.method)(x)` (a new bound method each time),
   `jax.jit(jax.vmap(g))(x)` (a new wrapper each time) and any call built around
   one of these (`jax.jit(checkify.checkify(lambda ...))`: whatever wraps a new
@@ -282,6 +283,14 @@ events): a fresh function compiles on every call, not only the first.
             "invalid_return_jax_jit_inner_params.py",
             line=6,
             message_contains="the nested function `inner`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_nested_jit_mapped_with_vmap.py",
+            line=6,
+            message_contains="jits the nested function `uniform`, created anew on every call"
+            " of `rvs`",
+            note="mapped by `jax.vmap` and called: the map traces the new function again"
+            " (metalog-jax's `rvs`)",
         ),
         EXAMPLES.invalid(
             "invalid_jit.py",

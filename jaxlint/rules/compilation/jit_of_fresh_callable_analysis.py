@@ -331,10 +331,13 @@ class FreshCallableChecks(Queries):
                 return f"the bound method `{method}`"
         return None
 
-    def _only_called(self, name: cst.Name, outer: cst.FunctionDef) -> bool:
+    def _only_called(self, name: cst.Name, outer: cst.FunctionDef, depth: int = 0) -> bool:
         """``name``, bound once in ``outer``, is only ever called there, outside loops (never
         returned, stored, passed on or captured): the jitted function dies with the call,
-        and its compilation serves a single use."""
+        and its compilation serves a single use. Mapping it with ``jax.vmap`` and calling
+        the result counts as a call (``jax.vmap(_uniform, in_axes=(0, None))(trials, n)``,
+        or through a name bound to the map): the map traces the new jitted function again
+        and compiles it once per call of ``outer`` (tests/test_compilation_runtime.py)."""
         model = self.ctx.model
         scope = model.scope_of_node.get(id(outer))
         if scope is None:
@@ -358,8 +361,34 @@ class FreshCallableChecks(Queries):
                     return False  # called in a loop: one compile per call, used many times
                 calls += 1
                 continue
+            if depth < 2 and self._mapped_and_called(node, parent, outer, depth):
+                calls += 1
+                continue
             return False
         return calls > 0
+
+    def _mapped_and_called(
+        self, node: cst.Name, arg: cst.CSTNode | None, outer: cst.FunctionDef, depth: int
+    ) -> bool:
+        """``node`` is the function ``jax.vmap`` maps (its first argument), and the map is
+        called at once or bound once to a name only called (see :meth:`_only_called`)."""
+        if not isinstance(arg, cst.Arg) or arg.keyword is not None or arg.star:
+            return False
+        vmap = self.index.parent.get(id(arg))
+        if not isinstance(vmap, cst.Call) or not vmap.args or vmap.args[0] is not arg:
+            return False
+        if self.ctx.model.call_name(vmap) != "jax.vmap":
+            return False
+        if self.function_scope(vmap)[1]:
+            return False
+        parent = self.index.parent.get(id(vmap))
+        if isinstance(parent, cst.Call) and parent.func is vmap:
+            return True
+        if not (isinstance(parent, cst.Assign) and parent.value is vmap):
+            return False
+        if len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+            return False
+        return self._only_called(parent.targets[0].target, outer, depth + 1)
 
     def _enclosing_function(self, fn: cst.FunctionDef) -> cst.FunctionDef | None:
         """The function whose body defines ``fn`` (a closure a factory returns), if any."""
