@@ -181,6 +181,41 @@ def test_a_module_call_that_returns_a_report_or_a_table_is_not_traced() -> None:
     assert set(traced(code)) == {"Mixed.__call__", "Nested.__call__", "Outputs.__call__"}
 
 
+def test_a_module_call_annotated_to_return_a_string_is_not_traced() -> None:
+    """A return annotation that gives a string, alone or as an element of the returned
+    tuple (cryojax-eo's ``SteeredMDSimulator.__call__``, ``-> tuple[Float[Array, "n 3"],
+    str]``: an OpenMM run that returns the next state file), declares host work; an
+    annotation of arrays, or of a string nested deeper, keeps the contract."""
+    code = """
+    from typing import List, Tuple
+
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    class Path(eqx.Module):
+        def __call__(self, x) -> str:
+            return self.name
+
+    class Pair(eqx.Module):
+        def __call__(self, x, state: str) -> tuple[jax.Array, str]:
+            return jnp.tanh(x), state
+
+    class Paths(eqx.Module):
+        def __call__(self, x, states) -> Tuple[jax.Array, List[str]]:
+            return jnp.tanh(x), states
+
+    class Arrays(eqx.Module):
+        def __call__(self, x) -> tuple[jax.Array, jax.Array]:
+            return x, jnp.tanh(x)
+
+    class Deeper(eqx.Module):
+        def __call__(self, x) -> dict[str, jax.Array]:
+            return {"y": jnp.tanh(x)}
+    """
+    assert set(traced(code)) == {"Arrays.__call__", "Deeper.__call__"}
+
+
 def test_a_module_call_that_loops_over_a_jitted_step_is_a_host_loop() -> None:
     """An Equinox module's ``__call__`` whose loop calls a jitted method of its class
     (directly, or through a name bound to it or to a wrapper of it) or a jitted function

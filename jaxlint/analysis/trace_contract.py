@@ -460,6 +460,8 @@ def _returns_host_objects(model: SemanticModel, fn: cst.FunctionDef) -> bool:
     result (``TypeError: ... not a valid JAX type``) and ``eqx.filter_jit`` would fix it at
     trace time, so the framework's contract (traced whenever the model runs in a jitted
     step) does not hold (tests/test_contract_runtime.py runs both)."""
+    if fn.returns is not None and _declares_string(fn.returns.annotation, 0):
+        return True
     returns: list[cst.Return] = []
     for node in own_nodes(fn):
         if type(node) is cst.Return:
@@ -467,6 +469,30 @@ def _returns_host_objects(model: SemanticModel, fn: cst.FunctionDef) -> bool:
                 return False  # ``return`` alone: None is a valid result
             returns.append(node)  # type: ignore[arg-type]
     return bool(returns) and all(_host_object(model, r.value) for r in returns)  # type: ignore[arg-type]
+
+
+_STRING_SEQUENCES = frozenset({"list", "List", "tuple", "Tuple", "Sequence"})
+
+
+def _declares_string(ann: cst.BaseExpression, depth: int) -> bool:
+    """A return annotation that gives a string, alone or as an element of the tuple
+    returned (``-> tuple[Float[Array, "n 3"], str]``, ``-> tuple[Array, list[str]]``):
+    cryojax-eo's ``SteeredMDSimulator.__call__`` runs OpenMM and returns the next state
+    file's path. Under ``jax.jit`` a string result raises; under ``eqx.filter_jit`` it would
+    be the string of the first trace, on every call."""
+    if type(ann) is cst.Name:
+        return ann.value == "str"
+    if type(ann) is not cst.Subscript or depth > 1:
+        return False
+    head = ann.value
+    name = head.value if type(head) is cst.Name else getattr(head, "attr", None)
+    name = name.value if isinstance(name, cst.Name) else name
+    if name not in _STRING_SEQUENCES:
+        return False
+    elements = [el.slice.value for el in ann.slice if type(el.slice) is cst.Index]
+    if name in ("tuple", "Tuple") and depth == 0:
+        return any(_declares_string(el, depth + 1) for el in elements)
+    return depth > 0 and any(type(el) is cst.Name and el.value == "str" for el in elements)
 
 
 def _host_object(model: SemanticModel, expr: cst.BaseExpression, depth: int = 0) -> bool:

@@ -176,6 +176,12 @@ your file and line and `"rule": "JAX101"`.
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_module_call_declared_to_return_a_path.py",
+            note="a module's `__call__` annotated to return a string (`-> tuple[Array, str]`)"
+            " wraps host work: not traced by contract (cryojax-eo's OpenMM simulator)",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_module_call_returning_a_report.py",
             note="a module's `__call__` that returns a string (or a pandas table) is no "
             "model: it runs eagerly, so it is not traced by contract",
