@@ -693,6 +693,40 @@ FRESH_2026_12U: dict[str, tuple[str, str]] = {
     "elrpy": ("0.0.5", "individual-level election inference"),
 }
 
+# A twenty-second fresh set, pinned on 2026-12-07 (later still) before any of its code was
+# downloaded, linted or read: twenty new candidates (none named in this script, in
+# scripts/fetch_corpus.py or in docs/precision/), found in the machine's list of the package
+# index's names and summaries as for fresh-2026-12k and s, disjoint from every set above, from
+# PINNED, from mujoco-mjx and from every other project whose name appears in docs/precision/
+# (and from projects of the same authors or organisations). Chosen from the package index's
+# names, versions, upload dates, summaries, declared dependencies, authors, home pages and
+# sdist sizes only; latest non-prerelease sdist of each on the index that day
+# (docs/precision/heldout-fresh-v.md says how). Application-style where possible (fitting
+# pipelines, samplers, simulations, training code); the largest sdist is logpsplinepsd's
+# (4.48 MB).
+FRESH_2026_12V: dict[str, tuple[str, str]] = {
+    "logpsplinepsd": ("0.2.0", "Bayesian power-spectral-density estimation (P-splines, sampling)"),
+    "homodyne": ("2.23.3", "XPCS scattering analysis (least-squares and MCMC fitting)"),
+    "irtk-jax": ("0.1.0", "mechanistic-interpretability research toolkit (Equinox)"),
+    "fibermc": ("0.0.4", "differentiable Monte Carlo (simulation, topology optimisation)"),
+    "bobbin": ("0.0.2", "training loops for Flax models"),
+    "normix": ("0.4.5", "generalized hyperbolic distributions (EM fitting)"),
+    "nanodl": ("0.0.0", "transformer models and their training"),
+    "ptyrodactyl": ("2026.3.24", "ptychography reconstruction (differentiable optimisation)"),
+    "jax-dips": ("0.2.1", "interfacial PDE solvers trained by neural bootstrapping"),
+    "diff-biophys": ("0.2.1", "differentiable biophysical modelling"),
+    "zlynx": ("0.1.11", "deep-learning library with training loops (Flax NNX)"),
+    "teneva-jax": ("0.1.1", "tensor-train approximation, optimisation and sampling"),
+    "jax-f16": ("0.0.2", "F-16 aircraft dynamics simulation"),
+    "jnlr": ("0.1.2", "nonlinear forecast reconciliation and learning"),
+    "raytrace-jax": ("0.0.2", "ray-tracing sampler (MCMC)"),
+    "jax-lnn": ("0.1.3", "logical neural networks (neuro-symbolic training)"),
+    "jax-chmc": ("0.0.7", "constrained Hamiltonian Monte Carlo on implicit manifolds"),
+    "autodiscjax": ("0.4.1", "automated exploration and simulation of biological models"),
+    "jit-env": ("0.1.5", "reinforcement-learning environment interface"),
+    "vijax": ("0.0.3", "variational inference"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -834,6 +868,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12u",
         ROOT / "docs" / "precision" / "heldout-fresh-u.md",
         "_results-fresh-2026-12u",
+    ),
+    "fresh-2026-12v": HeldoutSet(
+        FRESH_2026_12V,
+        "jaxlint-heldout-fresh-2026-12v",
+        ROOT / "docs" / "precision" / "heldout-fresh-v.md",
+        "_results-fresh-2026-12v",
     ),
 }
 DEFAULT_SET = "original"
