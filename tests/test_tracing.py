@@ -1936,3 +1936,54 @@ def test_code_after_a_tracer_test_that_returns_does_not_run_traced(
         """
     )
     assert p.level_of("jnp.sum(s) > 0") is level
+
+
+def test_dict_entries_keep_their_own_values() -> None:
+    """A dict display with string keys keeps each entry's value: reading an entry by its
+    key gives that entry (static settings stay static beside traced weights); setting an
+    entry replaces it; a computed key or ``update`` forgets the keys; at a join with a
+    parameter, an entry is at most maybe traced; passed whole to a helper, a dict that
+    mixes traced and static entries makes the parameter maybe traced."""
+    p = Probe(
+        """
+        import jax
+
+        def _helper(q):
+            return q
+
+        def _whole(q):
+            return q
+
+        @jax.jit
+        def f(x, params, key):
+            p = {"w": x * 2.0, "steps": 3}
+            a = p["steps"]
+            b = p.get("steps", 1)
+            c = p["w"]
+            p["steps"] = x
+            d = p["steps"]
+            e = p.get("other", 0)
+            r = {"n": 2, "v": x}
+            r[key] = 1
+            g = r["n"]
+            s = {"n": 2, "v": x}
+            s.update(params)
+            h = s["n"]
+            t = {"n": 2} if key else params
+            i = t["n"]
+            j = _whole(s)
+            k = _helper({"n": 2, "v": x})
+            return a
+        """
+    )
+    assert p.level_of('p["steps"]') is S
+    assert p.level_of('p.get("steps", 1)') is S
+    assert p.level_of('p["w"]') is T
+    assert p.level_of('p["steps"]', 2) is T  # after ``p["steps"] = x``
+    # no such entry: a method of a dict not known to be one array, maybe (as before)
+    assert p.level_of('p.get("other", 0)') is M
+    assert p.level_of('r["n"]') is T  # a computed key was set: keys forgotten
+    assert p.level_of('s["n"]') is T  # ``update``: keys forgotten
+    assert p.level_of('t["n"]') is M  # a parameter's entry: maybe
+    assert p.fn("_helper").param_levels["q"] is M  # a mixed dict passed whole
+    assert p.fn("_whole").param_levels["q"] is T  # a dict whose keys are forgotten

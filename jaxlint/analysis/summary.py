@@ -35,7 +35,7 @@ from jaxlint.analysis.names import Binding
 from jaxlint.analysis.project import ModuleId, empty_summary
 from jaxlint.analysis.records import defines, post_init_reads
 from jaxlint.analysis.static_params import module_static_forwards
-from jaxlint.analysis.trace_values import passed_as_is
+from jaxlint.analysis.trace_values import passed_as_is, passed_level
 from jaxlint.analysis.transforms import DEVICE_LOOPS, TRANSFORMS
 from jaxlint.analysis.walk import descendants
 
@@ -380,7 +380,7 @@ def _foreign_calls(trace: Any, facts: Any, model: Any, lines: _LineFinder) -> li
                 "line": line,
                 "staging": caller.staging,
                 "abstract": caller.abstract,
-                "args": [[key, int(val.level)] for key, val in args],
+                "args": [[key, int(passed_level(val))] for key, val in args],
             }
         )
         if caller.presumed():

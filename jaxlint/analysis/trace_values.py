@@ -276,10 +276,32 @@ class Val:
     """The result of an array operation (arithmetic, a comparison, a ``jnp``/``lax`` call,
     an array method) or an array-annotated parameter: one array, never a pytree of
     arrays, a Python container or ``None`` (whose truth value is static)."""
+    keys: tuple[tuple[str, Val], ...] | None = None
+    """A dict built here with string keys (``{"w": jnp.ones(3), "steps": int(n)}``): the
+    value of each entry, so that ``p["steps"]`` and ``p.get("steps", n)`` read the entry's
+    own value rather than the whole dict's (zoomy-jax's dicts of weights and Python
+    hyperparameters, fresh-2026-12t)."""
 
     @property
     def traced(self) -> bool:
         return self.level is Level.TRACED
+
+    def entry(self, key: str) -> Val | None:
+        """The value of entry ``key``, when this is a dict of known keys that has it."""
+        if self.keys is None:
+            return None
+        for k, v in self.keys:
+            if k == key:
+                return v
+        return None
+
+    @property
+    def mixed(self) -> bool:
+        """A dict of known keys that holds both traced and static entries: passed whole
+        to a function, each entry there is only maybe traced."""
+        if self.keys is None or self.level is not Level.TRACED:
+            return False
+        return any(v.level is Level.STATIC for _, v in self.keys)
 
 
 STATIC = Val()
@@ -289,13 +311,50 @@ MAYBE = Val(Level.MAYBE)
 def join(*vals: Val) -> Val:
     best = STATIC
     array = False
+    keyed = False
     for v in vals:
         array = array or v.array
+        keyed = keyed or v.keys is not None
         if v.level > best.level or (v.level == best.level and best.origin is None):
             best = v
+    if keyed:
+        return _join_keys(vals, best, array)
     if best.array != array:
         best = Val(best.level, best.origin, best.container, array, best.computed)
     return best
+
+
+def passed_level(val: Val) -> Level:
+    """The level an argument gives the parameter it is passed to: a dict of known keys
+    that mixes traced and static entries gives only maybe traced (an entry read there
+    may be either)."""
+    return Level.MAYBE if val.mixed else val.level
+
+
+def _join_keys(vals: Sequence[Val], best: Val, array: bool) -> Val:
+    """The join of values some of which are dicts of known keys: each key's entry joins
+    the entries of those that have it and, at most maybe traced, those that are not such
+    dicts (a parameter's dict may hold anything under that key: a Python value as well as
+    an array); a dict of known keys that lacks the key adds nothing (the lookup fails or
+    gives the default there)."""
+    names: dict[str, None] = {}
+    for v in vals:
+        for k, _ in v.keys or ():
+            names[k] = None
+    entries = []
+    for k in names:
+        parts = []
+        for v in vals:
+            if v.keys is None:
+                if v.level is Level.TRACED:
+                    v = Val(Level.MAYBE, v.origin, False, v.array, False)
+                parts.append(v)
+            else:
+                got = v.entry(k)
+                if got is not None:
+                    parts.append(got)
+        entries.append((k, join(*parts)))
+    return Val(best.level, best.origin, best.container, array, best.computed, tuple(entries))
 
 
 class LazyWhy:
@@ -686,3 +745,32 @@ def _test_key(module: cst.Module, test: cst.BaseExpression) -> tuple[str, list[s
             if type(node) is cst.Name:
                 names.append(node.value)
     return module.code_for_node(test), names
+
+
+DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__"})
+"""Methods that change which entries a dict holds."""
+
+
+def string_key(expr: cst.Subscript) -> str | None:
+    """``"k"`` of ``p["k"]``: the one index, a string literal."""
+    if len(expr.slice) != 1:
+        return None
+    sl = expr.slice[0].slice
+    if type(sl) is not cst.Index or type(sl.value) is not cst.SimpleString:
+        return None
+    name = sl.value.evaluated_value
+    return name if isinstance(name, str) else None
+
+
+def _entry_named(entry: Val, owner: cst.BaseExpression, key: str) -> Val:
+    """An entry of a dict of known keys, its origin named as the code reads it
+    (``p["w"]`` is traced: computed from ``x``)."""
+    origin = entry.origin
+    if origin is None or entry.level is Level.STATIC or type(owner) is not cst.Name:
+        return entry
+    name = f'{owner.value}["{key}"]'
+    if origin.name == name:
+        return entry
+    role = f"computed from `{origin.name}` ({origin.role})"
+    renamed = Origin(name, role, origin.func, origin.param)
+    return Val(entry.level, renamed, entry.container, entry.array, entry.computed, entry.keys)

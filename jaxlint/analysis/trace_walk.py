@@ -13,6 +13,7 @@ import libcst as cst
 from jaxlint.analysis.flags import python_scalars
 from jaxlint.analysis.methods import method_call
 from jaxlint.analysis.trace_values import (
+    DICT_CHANGES,
     MAYBE,
     STATIC,
     Level,
@@ -23,11 +24,13 @@ from jaxlint.analysis.trace_values import (
     _array_annotation,
     _by_position,
     _display_parts,
+    _entry_named,
     _if_exp_parts,
     _params,
     _string_annotation,
     _test_key,
     join,
+    string_key,
 )
 from jaxlint.analysis.transforms import (
     ARRAY_ATTRIBUTES,
@@ -146,7 +149,7 @@ class _FunctionWalker:
                         origin.func,
                         origin.param,
                     )
-                val = Val(val.level, origin, val.container, val.array, val.computed)
+                val = Val(val.level, origin, val.container, val.array, val.computed, val.keys)
             self._set(target.value, val)
             self.a.values[id(target)] = val
         elif type(target) in (cst.Tuple, cst.List):
@@ -159,6 +162,23 @@ class _FunctionWalker:
         else:
             # attribute / subscript targets: evaluate their parts
             self._eval(target)
+            if type(target) is cst.Subscript and type(target.value) is cst.Name:
+                self._set_entry(target.value.value, string_key(target), val)
+
+    def _set_entry(self, name: str, key: str | None, val: Val = STATIC) -> None:
+        """``p["k"] = v`` on a dict of known keys: entry ``k`` is now ``v``; any other
+        change (a computed key, ``p.update(...)``) forgets the keys."""
+        current = self.env.get(name)
+        if current is None or current.keys is None:
+            return
+        if key is None:
+            entries = None
+            level, origin = current.level, current.origin
+        else:
+            entries = tuple((k, v) for k, v in current.keys if k != key) + ((key, val),)
+            whole = join(*(v for _, v in entries))
+            level, origin = whole.level, whole.origin
+        self.env[name] = Val(level, origin, current.container, current.array, False, entries)
 
     # statements ------------------------------------------------------------------------
 
@@ -582,6 +602,11 @@ class _FunctionWalker:
                 for part in (sl.lower, sl.upper, sl.step):
                     if part is not None:
                         index = join(index, self._eval(part))
+        if base.keys is not None:
+            key = string_key(expr)
+            entry = base.entry(key) if key is not None else None
+            if entry is not None:  # ``p["steps"]`` in a dict of known keys: that entry
+                return _entry_named(entry, expr.value, key)
         if base.level > Level.STATIC:
             if len(expr.slice) == 1 and self._static_keyword(expr.value, expr.slice[0].slice):
                 return STATIC
@@ -658,16 +683,26 @@ class _FunctionWalker:
 
     def _eval_dict(self, expr: cst.Dict) -> Val:
         vals = []
+        entries: dict[str, Val] | None = {}
         for el in expr.elements:
             if type(el) is cst.DictElement:
                 self._eval(el.key)
                 vals.append(self._eval(el.value))
+                key = el.key
+                if entries is not None and type(key) is cst.SimpleString:
+                    name = key.evaluated_value
+                    if isinstance(name, str):
+                        entries[name] = vals[-1]
+                        continue
+                entries = None
             else:
                 vals.append(self._eval(el.value))
+                entries = None  # ``**other``: keys not known
+        keys = tuple(entries.items()) if entries is not None else None
         if not vals:
-            return Val(container=True)
+            return Val(container=True, keys=keys)
         val = join(*vals)
-        return Val(val.level, val.origin, True, False, val.computed)
+        return Val(val.level, val.origin, True, False, val.computed, keys)
 
     def _eval_named(self, expr: cst.NamedExpr) -> Val:
         val = self._eval(expr.value)
@@ -783,6 +818,25 @@ class _FunctionWalker:
                 if method in ("get", "pop") and args and args[0][0] is None:
                     if self._static_keyword(func.value, call.args[0].value):
                         return STATIC  # ``hierarchy.get("mem_limit")``, a static keyword
+                    first = call.args[0].value
+                    owner = self.a.values.get(id(func.value))  # the dict, not ``p.get``
+                    entry = None
+                    if (
+                        method == "get"
+                        and owner is not None
+                        and owner.keys is not None
+                        and type(first) is cst.SimpleString
+                    ):
+                        name = first.evaluated_value
+                        entry = owner.entry(name) if isinstance(name, str) else None
+                    if entry is not None:
+                        # ``p.get("steps", n)`` in a dict of known keys: the entry, or the
+                        # default where a path left it out
+                        default = args[1][1] if len(args) > 1 and args[1][0] is None else None
+                        entry = _entry_named(entry, func.value, name)
+                        return join(entry, default) if default is not None else entry
+                if method in DICT_CHANGES and type(func.value) is cst.Name:
+                    self._set_entry(func.value.value, None)
                 array = base.array or base.traced
                 return Val(base.level, base.origin, False, array, base.computed)
         if info is None and self.a.transformed_callee(call, self.fn) is not None:

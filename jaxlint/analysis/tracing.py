@@ -61,6 +61,7 @@ from jaxlint.analysis.trace_values import (
     _Wrap,
     all_param_names,
     passed_as_is,
+    passed_level,
     positional_params,
 )
 from jaxlint.analysis.trace_walk import _FunctionWalker
@@ -859,6 +860,10 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
         names = all_param_names(target)
         i = 0
         for keyword, val in args:
+            if val.mixed:
+                # a dict of weights and Python values passed whole: an entry read there is
+                # only maybe traced (``int(p.get("steps", 1))`` reads a Python int)
+                val = Val(passed_level(val), val.origin, val.container, val.array, False)
             if keyword is None:
                 if i < len(positional):
                     pname = positional[i]

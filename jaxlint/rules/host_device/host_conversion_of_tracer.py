@@ -30,6 +30,131 @@ HOST_CONVERSION_HINTS = (
 # -- JAX101 ----------------------------------------------------------------------------------
 
 
+VALID_EXAMPLES = [
+    EXAMPLES.valid(
+        "valid_flag_every_traced_caller_passes.py",
+        note="every traced call passes `for_jit=True`: the `if not for_jit:` branch runs"
+        " only for host callers",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_optional_argument_given_by_the_traced_caller.py",
+        note="the traced caller passes `grid`: `if grid is not None: return` takes the"
+        " traced path, and the host path after it (and the helper only it calls) runs"
+        " only for host callers",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_static_argname_given_through_kwargs.py",
+        note="`static_argnames` names a keyword taken through `**hierarchy`: JAX"
+        ' treats it as static, so `hierarchy["mem_limit"]` is a Python float',
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_equinox_init_optax_init_eager.py",
+        note="an Equinox module's `__init__` and an optax `init_fn` usually run eagerly:"
+        " not traced by contract",
+    ),
+    EXAMPLES.valid(
+        "valid_early_return_on_tracer_guards_rest.py",
+        note="`if has_tracer(x): return` first: the rest of the function runs only on"
+        " concrete values (jax-hf's validation helper)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_module_call_seeds_host_generator.py",
+        note="a module's `__call__` that seeds a NumPy generator from its key samples on"
+        " the host (xwm's mask samplers): it runs eagerly, so it is not traced by contract",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_dict_of_weights_and_python_settings.py",
+        note="a dict of weights and Python settings: an entry read by its key is that"
+        " entry's own value, here and in a function the dict is passed to (zoomy-jax)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_module_call_declared_to_return_a_path.py",
+        note="a module's `__call__` annotated to return a string (`-> tuple[Array, str]`)"
+        " wraps host work: not traced by contract (cryojax-eo's OpenMM simulator)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_module_call_returning_a_report.py",
+        note="a module's `__call__` that returns a string (or a pandas table) is no "
+        "model: it runs eagerly, so it is not traced by contract",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_host_conversions_after_inside_jitted.py",
+        note="host conversions after, not inside, the jitted call",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_shapes_ranks_static_int_float.py",
+        note="shapes and ranks are static: int/float/np.prod on them are fine",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_np_sum_np_mean_np.py",
+        note="np.sum/np.mean/np.max/np.reshape call the array's own method on a tracer",
+        runs=True,
+    ),
+    EXAMPLES.valid("valid_compile_time_eval_concrete.py", runs=True),
+    EXAMPLES.valid(
+        "valid_static_arguments_static_argnums_static.py",
+        note="static arguments (static_argnums and static_argnames) are Python values",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_callbacks_run_host_concrete_numpy.py",
+        note="callbacks run on the host with concrete NumPy arrays",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_under_grad_alone_primal_concrete.py",
+        note="under grad alone the primal is concrete: int() works (float() would not)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_result_unknown_function_only_maybe.py",
+        note="the result of an unknown function is only maybe traced",
+    ),
+    EXAMPLES.valid(
+        "valid_numpy_constants_traced_code_concrete.py",
+        note="NumPy constants in traced code are concrete",
+    ),
+    EXAMPLES.valid(
+        "valid_module_attribute_self_features_static.py",
+        note="a module attribute (self.features) is static metadata, not a tracer",
+    ),
+    EXAMPLES.valid(
+        "valid_parameter_default_keeps_python_value.py",
+        note="a parameter with a default keeps its Python value when not passed",
+    ),
+    EXAMPLES.valid(
+        "valid_runtime_check_tracers_guards_conversion.py",
+        note="a runtime check for tracers guards the conversion",
+    ),
+    EXAMPLES.valid(
+        "valid_try_except_typeerror_guards_conversion.py",
+        note="`except TypeError` expects the tracer's conversion error: a runtime check",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_isinstance_host_type_branch_dead.py",
+        note="`isinstance(x, np.ndarray)` / `(int, float)` is False for a tracer: the"
+        " branch never runs under jit",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_isinstance_module_alias_host_type.py",
+        note="the host type is resolved through the import (`numbers as nums`)",
+        runs=True,
+    ),
+]
+
+
 class HostConversionOfTracer(NumpyFix, Shared, Rule):
     code = "JAX101"
     name = "host-conversion-of-tracer"
@@ -138,124 +263,15 @@ stay an array or the conversion must move out of the traced function.
 raises (`jax.errors.TracerArrayConversionError`, `ConcretizationTypeError`) with
 your file and line and `"rule": "JAX101"`.
 """
-    VALID = [
-        EXAMPLES.valid(
-            "valid_flag_every_traced_caller_passes.py",
-            note="every traced call passes `for_jit=True`: the `if not for_jit:` branch runs"
-            " only for host callers",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_optional_argument_given_by_the_traced_caller.py",
-            note="the traced caller passes `grid`: `if grid is not None: return` takes the"
-            " traced path, and the host path after it (and the helper only it calls) runs"
-            " only for host callers",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_static_argname_given_through_kwargs.py",
-            note="`static_argnames` names a keyword taken through `**hierarchy`: JAX"
-            ' treats it as static, so `hierarchy["mem_limit"]` is a Python float',
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_equinox_init_optax_init_eager.py",
-            note="an Equinox module's `__init__` and an optax `init_fn` usually run eagerly:"
-            " not traced by contract",
-        ),
-        EXAMPLES.valid(
-            "valid_early_return_on_tracer_guards_rest.py",
-            note="`if has_tracer(x): return` first: the rest of the function runs only on"
-            " concrete values (jax-hf's validation helper)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_module_call_seeds_host_generator.py",
-            note="a module's `__call__` that seeds a NumPy generator from its key samples on"
-            " the host (xwm's mask samplers): it runs eagerly, so it is not traced by contract",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_module_call_declared_to_return_a_path.py",
-            note="a module's `__call__` annotated to return a string (`-> tuple[Array, str]`)"
-            " wraps host work: not traced by contract (cryojax-eo's OpenMM simulator)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_module_call_returning_a_report.py",
-            note="a module's `__call__` that returns a string (or a pandas table) is no "
-            "model: it runs eagerly, so it is not traced by contract",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_host_conversions_after_inside_jitted.py",
-            note="host conversions after, not inside, the jitted call",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_shapes_ranks_static_int_float.py",
-            note="shapes and ranks are static: int/float/np.prod on them are fine",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_np_sum_np_mean_np.py",
-            note="np.sum/np.mean/np.max/np.reshape call the array's own method on a tracer",
-            runs=True,
-        ),
-        EXAMPLES.valid("valid_compile_time_eval_concrete.py", runs=True),
-        EXAMPLES.valid(
-            "valid_static_arguments_static_argnums_static.py",
-            note="static arguments (static_argnums and static_argnames) are Python values",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_callbacks_run_host_concrete_numpy.py",
-            note="callbacks run on the host with concrete NumPy arrays",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_under_grad_alone_primal_concrete.py",
-            note="under grad alone the primal is concrete: int() works (float() would not)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_result_unknown_function_only_maybe.py",
-            note="the result of an unknown function is only maybe traced",
-        ),
-        EXAMPLES.valid(
-            "valid_numpy_constants_traced_code_concrete.py",
-            note="NumPy constants in traced code are concrete",
-        ),
-        EXAMPLES.valid(
-            "valid_module_attribute_self_features_static.py",
-            note="a module attribute (self.features) is static metadata, not a tracer",
-        ),
-        EXAMPLES.valid(
-            "valid_parameter_default_keeps_python_value.py",
-            note="a parameter with a default keeps its Python value when not passed",
-        ),
-        EXAMPLES.valid(
-            "valid_runtime_check_tracers_guards_conversion.py",
-            note="a runtime check for tracers guards the conversion",
-        ),
-        EXAMPLES.valid(
-            "valid_try_except_typeerror_guards_conversion.py",
-            note="`except TypeError` expects the tracer's conversion error: a runtime check",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_isinstance_host_type_branch_dead.py",
-            note="`isinstance(x, np.ndarray)` / `(int, float)` is False for a tracer: the"
-            " branch never runs under jit",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_isinstance_module_alias_host_type.py",
-            note="the host type is resolved through the import (`numbers as nums`)",
-            runs=True,
-        ),
-    ]
+    VALID = VALID_EXAMPLES
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_traced_entry_of_a_settings_dict.py",
+            line=9,
+            message_contains='`p["w"]` is traced: computed from `x`',
+            note="the traced entry of a dict that also holds a Python setting",
+            raises="TracerArrayConversionError",
+        ),
         EXAMPLES.invalid(
             "invalid_flag_one_traced_caller_leaves_off.py",
             line=8,
