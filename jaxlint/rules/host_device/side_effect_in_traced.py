@@ -78,7 +78,8 @@ To stay precise, the rule does not flag: logging of static values at trace time
 (`logging.info("compiling for %s", x.shape)` is a common, deliberate pattern);
 a `nonlocal` that belongs to a traced function and is set by a helper traced only
 because that function calls it (the name is made again on every trace, and set and read
-within it); a one-time flag, a global set to a constant and read only in `if` tests
+within it); a global cache filled once under `if G is None:` (or `if not G:`) with a
+static value (an optional import); a one-time flag, a global set to a constant and read only in `if` tests
 (`if _WARNED: return` ... `_WARNED = True` around a warning: set at the first trace, which
 is what "once" asks for; checked: two traces, one warning); write-only
 `global`/`nonlocal` counters (`n += 1`) and appending static values
@@ -197,6 +198,12 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
         ),
         EXAMPLES.valid(
             "valid_global_assignment_host_code.py", note="global assignment in host code"
+        ),
+        EXAMPLES.valid(
+            "valid_global_cache_filled_once.py",
+            note="a global cache filled once under `if _sqrt is None:` with a static value"
+            " (zlynx's optional scikit-learn import)",
+            runs=True,
         ),
         EXAMPLES.valid(
             "valid_write_only_counter_counts_traces.py",

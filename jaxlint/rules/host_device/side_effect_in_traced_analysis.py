@@ -54,7 +54,11 @@ class AssignmentChecks:
                         "return the value from the traced function instead",
                         extra=", and the stored tracer escapes the trace",
                     )
-                elif _read_elsewhere(fn, target) and not _once_flag(fn, target, value):
+                elif (
+                    _read_elsewhere(fn, target)
+                    and not _once_flag(fn, target, value)
+                    and not self._lazy_global(target, value)
+                ):
                     self._emit(
                         target,
                         owner,
@@ -94,6 +98,24 @@ class AssignmentChecks:
         if outer is None or outer.kind != "function":
             return False
         return self.ctx.trace.functions.get(id(outer.node)) is not None
+
+    def _lazy_global(self, target: cst.Name, value: cst.BaseExpression) -> bool:
+        """``if _svd is None: from sklearn... import randomized_svd; _svd = randomized_svd``:
+        a global cache filled once, under an ``if`` that tests that it is still empty
+        (``G is None``, ``not G``), with a static value (an imported function, a table):
+        that it is filled at the first trace is what the cache is for (zlynx's optional
+        scikit-learn import, fresh-2026-12v). A traced value would escape the trace."""
+        found = self.ctx.trace.value(value)
+        if found is not None and found.level is not Level.STATIC:
+            return False
+        if self._traced_inside(value) is not None:
+            return False
+        node = self.model.parents.get(id(target))
+        while node is not None and type(node) not in (cst.FunctionDef, cst.Lambda):
+            if type(node) is cst.If and _tests_empty(node.test, target.value):
+                return True
+            node = self.model.parents.get(id(node))
+        return False
 
     def _once_setup(self, target: cst.Attribute, value: cst.BaseExpression) -> bool:
         """``if not self.ready: self.table = np.arange(n); self.ready = True``: an
@@ -161,6 +183,23 @@ def _guards_itself(stmt: cst.If, base: str) -> bool:
                 ):
                     return True
     return False
+
+
+def _tests_empty(test: cst.BaseExpression, name: str) -> bool:
+    """``name is None`` or ``not name``."""
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        inner = test.expression
+        return type(inner) is cst.Name and inner.value == name
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        return False
+    comp = test.comparisons[0]
+    return (
+        type(test.left) is cst.Name
+        and test.left.value == name
+        and type(comp.operator) is cst.Is
+        and type(comp.comparator) is cst.Name
+        and comp.comparator.value == "None"
+    )
 
 
 def _once_flag(
