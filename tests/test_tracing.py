@@ -1987,3 +1987,126 @@ def test_dict_entries_keep_their_own_values() -> None:
     assert p.level_of('t["n"]') is M  # a parameter's entry: maybe
     assert p.fn("_helper").param_levels["q"] is M  # a mixed dict passed whole
     assert p.fn("_whole").param_levels["q"] is T  # a dict whose keys are forgotten
+
+
+def test_a_string_every_traced_call_passes_on_decides_the_branch() -> None:
+    """A string parameter every traced call gives the same value (a literal, a literal
+    default, or the caller's own parameter of known value: ``backend=backend``) decides
+    ``backend == "cpu"``, ``!=``, ``in (...)`` and ``and``/``or`` of them: a helper called
+    only in the branch that never runs is not traced (normix's ``_cpu_solve``)."""
+    p = Probe(
+        """
+        import jax
+        import numpy as np
+
+        @jax.jit
+        def fit(x):
+            return solve(x, method="bfgs")
+
+        def solve(x, backend: str = "jax", method: str = "newton"):
+            if backend != "jax" or method == "bfgs":
+                return _each(x, backend)
+            return x
+
+        def _each(x, backend):
+            return _solve(x, backend=backend)
+
+        def _solve(x, *, backend):
+            if backend == "jax":
+                return x * 2
+            elif backend in ("cpu", "numpy"):
+                return _cpu(x)
+            return x
+
+        def _cpu(host):
+            return np.asarray(host)
+        """
+    )
+    assert p.level_of("host") is not T
+    assert p.level_of("x * 2") is T
+
+
+def test_a_name_that_may_hold_none_says_nothing_of_an_optional_parameter() -> None:
+    """``grid_h = None`` then ``if shape is not None: grid_h = ...`` and the call
+    ``dims(x, grid_h)``: the parameter may be ``None``, so ``if grid_h is not None and ...:
+    return`` does not decide what follows (ptyrodactyl's ``_compute_grid_dimensions``,
+    whose ``int(width)`` of a traced width is a real error there)."""
+    p = Probe(
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def _dims(x, grid_h=None, grid_w=None):
+            if grid_h is not None and grid_w is not None:
+                return grid_h, grid_w
+            w = jnp.ceil(jnp.max(x)).astype(jnp.int32)
+            return int(w), int(w)
+
+        @jax.jit
+        def run(x, shape=None):
+            grid_h = None
+            grid_w = None
+            if shape is not None:
+                grid_h, grid_w = shape
+            return _dims(x, grid_h, grid_w)
+        """
+    )
+    assert p.level_of("w", 1) is T  # ``int(w)`` runs traced
+
+
+def test_a_chain_of_helpers_defined_before_their_callers_is_walked_to_its_end() -> None:
+    """Each round walks the functions in the file's order, so a chain of helpers defined
+    above their callers gains one level a round: the fifth function of
+    ``fit -> solve -> _retry -> _solve -> _cpu`` had no traced values with four rounds."""
+    p = Probe(
+        """
+        import jax
+        import numpy as np
+
+        def _cpu(deep):
+            return np.asarray(deep)
+
+        def _solve(x):
+            return _cpu(x)
+
+        def _retry(x):
+            return _solve(x)
+
+        def _again(x):
+            return _retry(x)
+
+        def solve(x):
+            return _again(x)
+
+        @jax.jit
+        def fit(x):
+            return solve(x)
+        """
+    )
+    assert p.level_of("deep") is T
+
+
+def test_a_tuple_of_traced_and_static_elements_passed_whole() -> None:
+    """A tuple display that mixes traced and static elements keeps them by position:
+    unpacked by name it gives each its own level, and passed whole to a helper it makes
+    the parameter only maybe traced (ptyrodactyl's ``grid_params``); a traced array
+    unpacked where a path gives a non-display stays traced."""
+    p = Probe(
+        """
+        import jax
+        import jax.numpy as jnp
+
+        def _slices(x, grid):
+            lo, n = grid
+            return jnp.zeros((n,)) + lo
+
+        @jax.jit
+        def run(x):
+            t = (x.min(), 3)
+            low, count = t
+            return _slices(x, (x.min(), 4)), low, count
+        """
+    )
+    assert p.level_of("count", 1) is S
+    assert p.level_of("low", 1) is T
+    assert p.fn("_slices").param_levels["grid"] is M

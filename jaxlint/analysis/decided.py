@@ -7,6 +7,7 @@ of a traced function never exist under the trace."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Sequence
 
 import libcst as cst
@@ -28,12 +29,22 @@ def literal_truth(expr: cst.BaseExpression) -> bool | None:
     return None
 
 
-def literal_params(fn: cst.FunctionDef, calls: Sequence[cst.CSTNode]) -> dict[str, bool]:
+def literal_params(
+    fn: cst.FunctionDef,
+    calls: Sequence[cst.CSTNode],
+    callers: Sequence[dict[str, bool]] | None = None,
+    model: SemanticModel | None = None,
+) -> dict[str, bool]:
     """The parameters of ``fn`` that every call in ``calls`` gives the same literal truth
     (see ``literal_truth``): by keyword, by position (a plain ``name(...)`` call) or
     left at a literal default; and, under :func:`is_none_key`, those that every call gives
-    or leaves ``None``, or gives something else (:func:`none_fact`). Nothing when a call
-    spreads ``*args``/``**kwargs``."""
+    or leaves ``None``, or gives something else (:func:`none_fact`); and, under
+    :func:`eq_key`, those that every call gives the same string (``backend="jax"``).
+    ``callers``, beside ``calls``: the facts of each call's caller, so that an argument
+    that is a parameter of the caller with a known value passes that value on
+    (``backend=backend``); with ``model``, a name that may hold ``None`` where the call
+    is (:func:`may_be_none`) says nothing of whether the parameter is ``None``. Nothing
+    when a call spreads ``*args``/``**kwargs``."""
     params = fn.params
     defaults = {
         p.name.value: p.default
@@ -41,9 +52,11 @@ def literal_params(fn: cst.FunctionDef, calls: Sequence[cst.CSTNode]) -> dict[st
     }
     positional = positional_params(fn)
     found: dict[str, bool | None] = {}
-    for call in calls:
+    strings: dict[str, str | None] = {}
+    for n, call in enumerate(calls):
         if type(call) is not cst.Call or any(a.star for a in call.args):
             return {}
+        outer = callers[n] if callers is not None else {}
         # a plain ``name(...)`` call binds by position; a method's positions shift by
         # ``self``, so there a positional argument binds a parameter not known here
         plain = type(call.func) is cst.Name
@@ -61,15 +74,62 @@ def literal_params(fn: cst.FunctionDef, calls: Sequence[cst.CSTNode]) -> dict[st
         for name, default in defaults.items():
             value = given.get(name, default)
             truth = literal_truth(value) if value is not None else None
+            text = _one_str(value) if value is not None else None
+            if type(value) is cst.Name and name in given and outer:
+                # ``backend=backend``: the caller's own fact about its parameter
+                truth = outer.get(value.value)
+                text = string_fact(outer, value.value)
             facts = [(name, truth)]
             if default is not None:
-                facts.append((is_none_key(name), none_fact(value, default)))
+                fact = none_fact(value, default)
+                if type(value) is cst.Name and name in given:
+                    fact = outer.get(is_none_key(value.value), fact)
+                    if model is not None and is_none_key(value.value) not in outer:
+                        fact = None if may_be_none(model, value) else fact
+                facts.append((is_none_key(name), fact))
             for key, fact in facts:
                 if key not in found:
                     found[key] = fact
                 elif found[key] is not fact:
                     found[key] = None
-    return {name: truth for name, truth in found.items() if truth is not None}
+            if name not in strings:
+                strings[name] = text
+            elif strings[name] != text:
+                strings[name] = None
+    out = {name: truth for name, truth in found.items() if truth is not None}
+    for name, text in strings.items():
+        if text is not None:
+            out.update(string_facts(name, text))
+    return out
+
+
+def eq_key(name: str, text: str) -> str:
+    """The key of the fact that parameter ``name`` holds the string ``text``."""
+    return f"{name} == {text!r}"
+
+
+def _string_known(name: str) -> str:
+    return f"{name} =="
+
+
+def string_facts(name: str, text: str) -> dict[str, bool]:
+    """The facts that say parameter ``name`` holds the string ``text``."""
+    return {_string_known(name): True, eq_key(name, text): True}
+
+
+def string_fact(values: dict[str, bool], name: str) -> str | None:
+    """The string that ``values`` says parameter ``name`` holds, if any."""
+    if not values.get(_string_known(name)):
+        return None
+    prefix = f"{name} == "
+    for key, fact in values.items():
+        if fact and key.startswith(prefix) and key != _string_known(name):
+            try:
+                text = ast.literal_eval(key[len(prefix) :])
+            except (ValueError, SyntaxError):
+                return None
+            return text if isinstance(text, str) else None
+    return None
 
 
 def external_facts(
@@ -100,6 +160,9 @@ def external_facts(
         if truth is not None:
             out[name] = truth
             out[is_none_key(name)] = is_none(default)
+        text = _one_str(default) if default is not None else None
+        if text is not None:  # ``backend: str = "jax"`` that no traced call passes
+            out.update(string_facts(name, text))
     return out
 
 
@@ -132,12 +195,51 @@ def none_fact(value: cst.BaseExpression, default: cst.BaseExpression) -> bool | 
     return False if is_none(default) else None
 
 
+def may_be_none(model: SemanticModel, name: cst.Name) -> bool:
+    """``name`` may hold ``None`` where it is read: a binding of it assigns ``None``
+    (``grid_height = None``, then ``if grid_shape is not None: grid_height, ... =
+    grid_shape``: ptyrodactyl, fresh-2026-12v), or it is a parameter whose default is
+    ``None``, or no binding is found."""
+    found = model.lookup(name.value, model.scope_for(name))
+    if found is None:
+        return True
+    for binding in found[1]:
+        parent = model.parents.get(id(binding.node))
+        if binding.kind == "param":
+            if type(parent) is cst.Param and is_none(parent.default):
+                return True
+        elif binding.kind == "assign":
+            if type(parent) is cst.AssignTarget:
+                parent = model.parents.get(id(parent))
+            if type(parent) in (cst.Assign, cst.AnnAssign) and is_none(parent.value):  # type: ignore[union-attr]
+                return True
+    return False
+
+
 def _one_str(expr: cst.BaseExpression) -> str | None:
     """The value of a single string literal."""
     if type(expr) is not cst.SimpleString:
         return None
     found = _literal_strs(expr)
     return found[0] if found else None
+
+
+def _compare_string(text: str | None, op: type, other: cst.BaseExpression) -> bool | None:
+    """``text == "cpu"``, ``!=``, ``in ("newton", "lbfgs")``, ``not in``: their truth for
+    a known string ``text``; ``None`` otherwise."""
+    if text is None:
+        return None
+    if op is cst.Equal or op is cst.NotEqual:
+        lit = _one_str(other)
+        return None if lit is None else (text == lit) is (op is cst.Equal)
+    if op is cst.In or op is cst.NotIn:
+        if type(other) not in (cst.Tuple, cst.List, cst.Set):
+            return None
+        lits = [_one_str(el.value) for el in other.elements]  # type: ignore[attr-defined]
+        if not lits or None in lits:
+            return None
+        return (text in lits) is (op is cst.In)
+    return None
 
 
 _CONCRETE_TESTS = frozenset({"jax.core.is_concrete", "jax._src.core.is_concrete"})
@@ -217,10 +319,25 @@ class Decided:
         if kind is cst.UnaryOperation and type(test.operator) is cst.Not:  # type: ignore[attr-defined]
             inner = self.decided(test.expression, values)  # type: ignore[attr-defined]
             return None if inner is None else not inner
+        if kind is cst.BooleanOperation and values:
+            # ``backend == "jax" and method in (...)``: a false side decides ``and``
+            sides = (self.decided(test.left, values), self.decided(test.right, values))  # type: ignore[attr-defined]
+            deciding = type(test.operator) is cst.Or  # type: ignore[attr-defined]
+            if deciding in sides:
+                return deciding
+            return None if None in sides else not deciding
         if kind is not cst.Comparison or len(test.comparisons) != 1:  # type: ignore[attr-defined]
             return None
         target = test.comparisons[0]  # type: ignore[attr-defined]
         op = type(target.operator)
+        if values and type(test.left) is cst.Name:  # type: ignore[attr-defined]
+            truth = _compare_string(
+                string_fact(values, test.left.value),  # type: ignore[attr-defined]
+                op,
+                target.comparator,
+            )
+            if truth is not None:  # ``backend == "cpu"`` where the callers give "jax"
+                return truth
         if (op is cst.Is or op is cst.IsNot) and type(test.left) is cst.Name:  # type: ignore[attr-defined]
             if not is_none(target.comparator):
                 return None

@@ -16,6 +16,14 @@ import libcst as cst
 from jaxlint.analysis.trace_values import Level, TracedFunction, Val
 from jaxlint.analysis.trace_walk import _FunctionWalker
 
+_ROUNDS = 16
+"""At most this many rounds. A round walks the functions in the file's order, so a chain
+of helpers defined before their callers (the usual layout) gains one level a round: four
+rounds left the fifth function of ``fit -> solve -> _retry -> _solve -> _cpu_solve``
+unwalked (traced, but with no traced values). Rounds after the first walk only what
+changed, so a bound well above the chains real code has costs nothing where it converges
+sooner."""
+
 
 class _Rounds:
     functions: dict[int, TracedFunction]
@@ -47,7 +55,8 @@ class _Rounds:
         self.call_parts.clear()
         self.call_star.clear()
         walks = self._walks
-        for first in (True, False, False, False):
+        for round_ in range(_ROUNDS):
+            first = round_ == 0
             before = {
                 k: (dict(v.param_levels), v.staging, v.abstract) for k, v in self.functions.items()
             }

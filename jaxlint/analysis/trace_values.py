@@ -297,8 +297,9 @@ class Val:
 
     @property
     def mixed(self) -> bool:
-        """A dict of known keys that holds both traced and static entries: passed whole
-        to a function, each entry there is only maybe traced."""
+        """A dict of known keys (or a tuple or list display, by position) that holds both
+        traced and static entries: passed whole to a function, each entry there is only
+        maybe traced."""
         if self.keys is None or self.level is not Level.TRACED:
             return False
         return any(v.level is Level.STATIC for _, v in self.keys)
@@ -324,6 +325,14 @@ def join(*vals: Val) -> Val:
     return best
 
 
+def positions(val: Val) -> list[Val] | None:
+    """The elements, by position, of a tuple or list display that mixes traced and static
+    elements (kept as the entries ``#0``, ``#1``...), else ``None``."""
+    if val.keys is None or not val.keys or not all(k.startswith("#") for k, _ in val.keys):
+        return None
+    return [v for _, v in val.keys]
+
+
 def passed_level(val: Val) -> Level:
     """The level an argument gives the parameter it is passed to: a dict of known keys
     that mixes traced and static entries gives only maybe traced (an entry read there
@@ -336,7 +345,8 @@ def _join_keys(vals: Sequence[Val], best: Val, array: bool) -> Val:
     the entries of those that have it and, at most maybe traced, those that are not such
     dicts (a parameter's dict may hold anything under that key: a Python value as well as
     an array); a dict of known keys that lacks the key adds nothing (the lookup fails or
-    gives the default there)."""
+    gives the default there). Positions of a tuple (``#0``...) join the whole of a value
+    that is not a display as it is: a traced array unpacked gives traced elements."""
     names: dict[str, None] = {}
     for v in vals:
         for k, _ in v.keys or ():
@@ -346,9 +356,9 @@ def _join_keys(vals: Sequence[Val], best: Val, array: bool) -> Val:
         parts = []
         for v in vals:
             if v.keys is None:
-                if v.level is Level.TRACED:
+                if v.level is Level.TRACED and not k.startswith("#"):
                     v = Val(Level.MAYBE, v.origin, False, v.array, False)
-                parts.append(v)
+                parts.append(v)  # (a traced array unpacked by position: traced elements)
             else:
                 got = v.entry(k)
                 if got is not None:
@@ -774,3 +784,55 @@ def _entry_named(entry: Val, owner: cst.BaseExpression, key: str) -> Val:
     role = f"computed from `{origin.name}` ({origin.role})"
     renamed = Origin(name, role, origin.func, origin.param)
     return Val(entry.level, renamed, entry.container, entry.array, entry.computed, entry.keys)
+
+
+def with_entry(current: Val, key: str | None, val: Val) -> Val:
+    """A dict of known keys after ``p["k"] = v`` (entry ``k`` is now ``v``); any other
+    change (``key`` ``None``: a computed key, ``p.update(...)``) forgets the keys."""
+    if key is None:
+        entries = None
+        level, origin = current.level, current.origin
+    else:
+        entries = tuple((k, v) for k, v in current.keys or () if k != key) + ((key, val),)
+        whole = join(*(v for _, v in entries))
+        level, origin = whole.level, whole.origin
+    return Val(level, origin, current.container, current.array, False, entries)
+
+
+def dict_get(
+    owner: Val | None,
+    method: str,
+    receiver: cst.BaseExpression,
+    call: cst.Call,
+    args: list[tuple[str | None, Val]],
+) -> Val | None:
+    """``p.get("steps", n)`` on a dict of known keys that has the entry: the entry, joined
+    with the default (a path may have left the entry out); ``None`` otherwise."""
+    if method != "get" or owner is None or owner.keys is None or not call.args:
+        return None
+    first = call.args[0].value
+    if type(first) is not cst.SimpleString:
+        return None
+    name = first.evaluated_value
+    entry = owner.entry(name) if isinstance(name, str) else None
+    if entry is None:
+        return None
+    entry = _entry_named(entry, receiver, name)  # type: ignore[arg-type]
+    default = args[1][1] if len(args) > 1 and args[1][0] is None else None
+    return join(entry, default) if default is not None else entry
+
+
+def sequence_positions(
+    expr: cst.Tuple | cst.List | cst.Set, vals: list[Val], whole: Val
+) -> tuple[tuple[str, Val], ...] | None:
+    """``(x_min, pixel_size, height, width)``: a tuple or list display of traced and static
+    elements keeps them by position (``#0``, ``#1``..., see :func:`positions`), so that
+    passed whole it is ``mixed``; ``None`` for any other display."""
+    if (
+        whole.level is not Level.TRACED
+        or type(expr) is cst.Set
+        or not any(v.level is Level.STATIC for v in vals)
+        or any(type(el) is cst.StarredElement for el in expr.elements)
+    ):
+        return None
+    return tuple((f"#{i}", v) for i, v in enumerate(vals))

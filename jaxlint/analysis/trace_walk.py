@@ -29,8 +29,12 @@ from jaxlint.analysis.trace_values import (
     _params,
     _string_annotation,
     _test_key,
+    dict_get,
     join,
+    positions,
+    sequence_positions,
     string_key,
+    with_entry,
 )
 from jaxlint.analysis.transforms import (
     ARRAY_ATTRIBUTES,
@@ -166,19 +170,10 @@ class _FunctionWalker:
                 self._set_entry(target.value.value, string_key(target), val)
 
     def _set_entry(self, name: str, key: str | None, val: Val = STATIC) -> None:
-        """``p["k"] = v`` on a dict of known keys: entry ``k`` is now ``v``; any other
-        change (a computed key, ``p.update(...)``) forgets the keys."""
+        """``p["k"] = v`` or ``p.update(...)`` (``key`` ``None``) on a dict of known keys."""
         current = self.env.get(name)
-        if current is None or current.keys is None:
-            return
-        if key is None:
-            entries = None
-            level, origin = current.level, current.origin
-        else:
-            entries = tuple((k, v) for k, v in current.keys if k != key) + ((key, val),)
-            whole = join(*(v for _, v in entries))
-            level, origin = whole.level, whole.origin
-        self.env[name] = Val(level, origin, current.container, current.array, False, entries)
+        if current is not None and current.keys is not None:
+            self.env[name] = with_entry(current, key, val)
 
     # statements ------------------------------------------------------------------------
 
@@ -436,6 +431,8 @@ class _FunctionWalker:
             elif parts is None and type(small.value) is cst.IfExp:
                 # ``v, kind = (a, k2) if k1 == K else (b, k1)``: by position in both
                 parts, star = _if_exp_parts(self.a.values, small.value, val)
+            elif parts is None:
+                parts, star = positions(val), None  # ``a, n = t`` for ``t = (x, 3)``
             for t in small.targets:
                 target = t.target
                 placed = _by_position(target, parts, star) if parts is not None else None
@@ -679,7 +676,8 @@ class _FunctionWalker:
         if not vals:
             return Val(container=True)
         val = join(*vals)
-        return Val(val.level, val.origin, True, False, val.computed)
+        keys = sequence_positions(expr, vals, val)
+        return Val(val.level, val.origin, True, False, val.computed, keys)
 
     def _eval_dict(self, expr: cst.Dict) -> Val:
         vals = []
@@ -818,23 +816,11 @@ class _FunctionWalker:
                 if method in ("get", "pop") and args and args[0][0] is None:
                     if self._static_keyword(func.value, call.args[0].value):
                         return STATIC  # ``hierarchy.get("mem_limit")``, a static keyword
-                    first = call.args[0].value
-                    owner = self.a.values.get(id(func.value))  # the dict, not ``p.get``
-                    entry = None
-                    if (
-                        method == "get"
-                        and owner is not None
-                        and owner.keys is not None
-                        and type(first) is cst.SimpleString
-                    ):
-                        name = first.evaluated_value
-                        entry = owner.entry(name) if isinstance(name, str) else None
-                    if entry is not None:
-                        # ``p.get("steps", n)`` in a dict of known keys: the entry, or the
-                        # default where a path left it out
-                        default = args[1][1] if len(args) > 1 and args[1][0] is None else None
-                        entry = _entry_named(entry, func.value, name)
-                        return join(entry, default) if default is not None else entry
+                    entry = dict_get(
+                        self.a.values.get(id(func.value)), method, func.value, call, args
+                    )
+                    if entry is not None:  # ``p.get("steps", n)``: the entry (or the default)
+                        return entry
                 if method in DICT_CHANGES and type(func.value) is cst.Name:
                     self._set_entry(func.value.value, None)
                 array = base.array or base.traced

@@ -726,8 +726,25 @@ class TraceAnalysis(_Seeds, _Contract, _Rounds):
             if info.caller is None or info.transforms or info.external or not info.calls:
                 continue
             helpers.append(info)
-            called = literal_params(fn, [edge.call for edge in info.calls.values()])
-            facts[id(info)] = {**called, **facts.get(id(info), {})}
+        # what the callers give: a caller's own facts pass on through its parameters
+        # (``backend=backend``), so a few rounds, each linear in the calls
+        own = {id(info): facts.get(id(info), {}) for info in helpers}
+        for _ in range(4):
+            changed = False
+            for info in helpers:
+                edges = list(info.calls.values())
+                called = literal_params(
+                    info.node,  # type: ignore[arg-type]
+                    [edge.call for edge in edges],
+                    [facts.get(id(edge.caller), {}) for edge in edges],
+                    self.model,
+                )
+                new = {**called, **own[id(info)]}
+                if new != facts.get(id(info)):
+                    facts[id(info)] = new
+                    changed = True
+            if not changed:
+                break
         # each call is placed once (the expensive part); then a helper is dead when every
         # call into it is placed where its caller never runs traced, or comes from a dead one
         live: dict[int, list[TracedFunction]] = {}
