@@ -32,6 +32,12 @@ HOST_CONVERSION_HINTS = (
 
 VALID_EXAMPLES = [
     EXAMPLES.valid(
+        "valid_backend_string_decides_the_host_path.py",
+        note='the jitted caller leaves `backend` at "jax", passed on by name:'
+        ' `elif backend == "cpu":` never runs traced (normix\'s `_cpu_solve`)',
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_flag_every_traced_caller_passes.py",
         note="every traced call passes `for_jit=True`: the `if not for_jit:` branch runs"
         " only for host callers",
@@ -265,6 +271,13 @@ your file and line and `"rule": "JAX101"`.
 """
     VALID = VALID_EXAMPLES
     INVALID = [
+        EXAMPLES.invalid(
+            "invalid_backend_string_given_under_jit.py",
+            line=7,
+            message_contains="`x` is traced: parameter of `_cpu_solve`",
+            note='the jitted caller passes `backend="cpu"`: the NumPy path runs traced',
+            raises="TracerArrayConversionError",
+        ),
         EXAMPLES.invalid(
             "invalid_traced_entry_of_a_settings_dict.py",
             line=9,

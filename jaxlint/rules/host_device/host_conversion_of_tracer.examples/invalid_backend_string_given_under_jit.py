@@ -1,0 +1,34 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def _cpu_solve(x):
+    return np.asarray(x) * 2.0  # the host path: NumPy on concrete arrays
+
+
+def _solve(x, *, backend):
+    if backend == "jax":
+        return jnp.asarray(x) * 2.0
+    elif backend == "cpu":
+        return _cpu_solve(x)
+    raise ValueError(f"unknown backend {backend!r}")
+
+
+def _retry(x, *, backend, tries):
+    return _solve(x, backend=backend) * tries
+
+
+def solve(x, backend: str = "jax", method: str = "newton"):
+    if backend == "jax" and method in ("newton", "lbfgs"):
+        return jnp.asarray(x) * 2.0
+    return _retry(x, backend=backend, tries=2)
+
+
+@jax.jit
+def fit(x):
+    # "cpu" under jit: `_cpu_solve` gets a tracer
+    return solve(x, backend="cpu", method="bfgs")
+
+
+fit(jnp.ones(3))
