@@ -727,6 +727,38 @@ FRESH_2026_12V: dict[str, tuple[str, str]] = {
     "vijax": ("0.0.3", "variational inference"),
 }
 
+# fresh-2026-12w: twenty more real JAX projects, PINNED on 2026-12-07 before any of their
+# code was downloaded, linted or read; disjoint from the tuning corpus, from every earlier
+# held-out set (fresh-2026-12v included), from mujoco-mjx and from every other project whose
+# name appears in docs/precision/ (and from projects of the same authors or organisations).
+# Chosen from the package index's names, versions, upload dates, summaries, declared
+# dependencies, authors, home pages and sdist sizes only; latest non-prerelease sdist of each
+# on the index that day (docs/precision/heldout-fresh-w.md says how). Nine come from the list
+# fresh-2026-12v left for a later set, eleven are new candidates; application-style where
+# possible; the largest sdist is neojax-operators' (2.84 MB).
+FRESH_2026_12W: dict[str, tuple[str, str]] = {
+    "janus-sim": ("0.0.1", "neural simulator (Equinox)"),
+    "mamba2-jax": ("1.1.2", "Mamba2 state-space model, training and forecasting (Flax NNX)"),
+    "rscope": ("0.0.8", "RL training visualiser (MuJoCo Playground, Brax)"),
+    "oned-vlasov-poisson-jax-solver": ("0.1.1", "1D Vlasov-Poisson plasma simulation"),
+    "jaxkuramoto": ("0.0.8", "Kuramoto oscillator simulation"),
+    "cyscat-jax": ("0.1.0", "electromagnetic scattering by cylinder arrays (simulation)"),
+    "bqskit-qfactor-jax": ("1.0.1", "quantum-circuit instantiation by optimisation"),
+    "sfcalculator-jax": ("0.1.5", "differentiable crystallographic structure-factor pipeline"),
+    "crayopt": ("0.5.0", "optimisation toolkit"),
+    "tensorwrap": ("0.0.1.8", "high-level training interface"),
+    "nerva-jax": ("1.0.0", "multilayer perceptrons and their training"),
+    "flaxsr": ("0.0.7", "super-resolution models and training (Flax)"),
+    "neojax-operators": ("0.3.0", "neural operators (Equinox)"),
+    "mixed-precision-for-jax": ("0.1.8", "mixed-precision training toolbox"),
+    "jaxfit": ("0.0.5", "nonlinear least-squares curve fitting"),
+    "diff-em": ("0.1.2", "differentiable cryo-EM map fitting"),
+    "jaxlogit": ("1.0.0", "simulated maximum-likelihood estimation of logit models"),
+    "scikit-jax": ("0.0.2", "classical machine-learning algorithms"),
+    "tnkm": ("0.1.0", "tensor-network kernel machines (training)"),
+    "miniml-jax": ("0.11.0", "minimalistic machine-learning framework"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -874,6 +906,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12v",
         ROOT / "docs" / "precision" / "heldout-fresh-v.md",
         "_results-fresh-2026-12v",
+    ),
+    "fresh-2026-12w": HeldoutSet(
+        FRESH_2026_12W,
+        "jaxlint-heldout-fresh-2026-12w",
+        ROOT / "docs" / "precision" / "heldout-fresh-w.md",
+        "_results-fresh-2026-12w",
     ),
 }
 DEFAULT_SET = "original"
