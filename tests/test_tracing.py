@@ -2110,3 +2110,33 @@ def test_a_tuple_of_traced_and_static_elements_passed_whole() -> None:
     assert p.level_of("count", 1) is S
     assert p.level_of("low", 1) is T
     assert p.fn("_slices").param_levels["grid"] is M
+
+
+def test_may_be_none_reads_assignments_and_parameter_defaults() -> None:
+    """A name may hold ``None`` where an assignment in its scope gives ``None`` or where it
+    is a parameter defaulting to ``None``; not a required parameter, another default or a
+    name assigned something else."""
+    from jaxlint.analysis.decided import may_be_none
+
+    module = cst.parse_module(
+        textwrap.dedent(
+            """
+            def f(a, g=None, h=3, *, kw=None, r: int | None = None):
+                k = None
+                q = 2
+                return use(a, g, h, k, q, kw, r)
+            """
+        )
+    )
+    model = SemanticModel(module)
+    call = next(n for n, entering in model.events if entering and isinstance(n, cst.Call))
+    found = {a.value.value: may_be_none(model, a.value) for a in call.args}  # type: ignore[attr-defined]
+    assert found == {
+        "a": False,
+        "g": True,
+        "h": False,
+        "k": True,
+        "q": False,
+        "kw": True,
+        "r": True,
+    }

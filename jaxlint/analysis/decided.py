@@ -204,11 +204,12 @@ def may_be_none(model: SemanticModel, name: cst.Name) -> bool:
     if found is None:
         return True
     for binding in found[1]:
-        parent = model.parents.get(id(binding.node))
+        node = binding.node
         if binding.kind == "param":
-            if type(parent) is cst.Param and is_none(parent.default):
+            if type(node) is cst.Param and is_none(node.default):
                 return True
         elif binding.kind == "assign":
+            parent = model.parents.get(id(node))
             if type(parent) is cst.AssignTarget:
                 parent = model.parents.get(id(parent))
             if type(parent) in (cst.Assign, cst.AnnAssign) and is_none(parent.value):  # type: ignore[union-attr]
