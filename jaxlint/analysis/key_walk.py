@@ -13,6 +13,7 @@ from jaxlint.analysis.key_attr_walk import _AttrWalker
 from jaxlint.analysis.key_attrs import ClassAttrs, dotted
 from jaxlint.analysis.key_calls import _CallWalker
 from jaxlint.analysis.key_loops import _Loop, element_overlap
+from jaxlint.analysis.key_menus import menu
 from jaxlint.analysis.key_purpose import _COMPREHENSIONS, _OwnFacts
 from jaxlint.analysis.key_values import (
     CALL,
@@ -845,6 +846,11 @@ class _Walker(_CallWalker, _AttrWalker):
             return None
         if kind is cst.Dict:
             now = self.elements_now
+            if menu(self.model, expr):  # ``{"zero": ..., "random": normal(key, s)}[name]``
+                found = self._alternatives([el.value for el in expr.elements], expr)
+                for el, value in zip(expr.elements, found or (), strict=False):
+                    now[id(el.value)] = value
+                return None
             for el in expr.elements:
                 if type(el) is cst.DictElement:
                     self._eval(el.key)

@@ -13,6 +13,12 @@ EXAMPLES = Examples(Path(__file__).with_name("prng_key_reuse.py"))
 # its class under 400: tests/test_rule_examples.py); the class names them as VALID/INVALID.
 VALID_EXAMPLES = [
     EXAMPLES.valid(
+        "valid_dict_of_alternative_initialisers.py",
+        note="a dict of initialisers drawn from one key, of which one entry is kept: the"
+        " draws are alternatives (scikit-jax's `weights_init_dict[self.weights]`)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_smoke_call_result_thrown_away.py",
         note="a smoke run of a function of the file whose value is thrown away: its draws"
         " reach nothing (generax's examples)",
@@ -397,6 +403,12 @@ VALID_EXAMPLES = [
     ),
 ]
 INVALID_EXAMPLES = [
+    EXAMPLES.invalid(
+        "invalid_two_entries_of_one_dict_used_together.py",
+        line=10,
+        message_contains="the two draws are identical",
+        note="two entries of the dict are read: the draws are used together",
+    ),
     EXAMPLES.invalid(
         "invalid_smoke_call_result_kept.py",
         line=18,
