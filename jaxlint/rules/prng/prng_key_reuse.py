@@ -177,7 +177,9 @@ then `where(c, scale * z, exponential(k, s))`); if the first draw is read anywhe
 else (the condition, another result), or the two draws are the same function with the
 same arguments (the alternatives are then equal and the `where` selects nothing), it is
 reported. The choices and the default of `jnp.select(conditions, choices, default)`
-are alternatives in the same way. The layout is not checked: when one alternative reduces a draw of another
+are alternatives in the same way, and so are the values of a dict of which one entry is used
+(`{"zero": zeros(n), "random": normal(key, (n,))}[method]`, or the dict bound once and read
+by one subscript: a menu of initialisers). The layout is not checked: when one alternative reduces a draw of another
 shape to the position's (`normal(k, (n,))` against `gumbel(k, (n, m)).sum(-1)`), values
 kept at two different positions can still come from the same bits.
 
