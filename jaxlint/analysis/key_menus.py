@@ -14,6 +14,8 @@ twice.
 
 from __future__ import annotations
 
+import weakref
+
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
@@ -39,8 +41,8 @@ def menu(model: SemanticModel, expr: cst.Dict) -> bool:
     if len(scope.bindings.get(target.value, ())) != 1 or target.value in scope.global_names:
         return False
     reads = 0
-    for node in descendants(scope.node):
-        if type(node) is not cst.Name or node.value != target.value or node is target:
+    for node in _names(model, scope.node).get(target.value, ()):
+        if node is target:
             continue
         found = model.lookup(node.value, model.scope_for(node))
         if found is None or found[0] is not scope:
@@ -54,3 +56,21 @@ def menu(model: SemanticModel, expr: cst.Dict) -> bool:
             return False  # ``d["k"] = ...``: a store, not a choice
         reads += 1
     return reads == 1
+
+
+_NAMES: weakref.WeakKeyDictionary[SemanticModel, dict[int, dict[str, list[cst.Name]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _names(model: SemanticModel, node: cst.CSTNode) -> dict[str, list[cst.Name]]:
+    """The names under ``node`` (a scope's node), by spelling; made once per scope, so that
+    a module of many dicts is read once, not once per dict."""
+    cache = _NAMES.setdefault(model, {})
+    found = cache.get(id(node))
+    if found is None:
+        found = cache[id(node)] = {}
+        for inner in descendants(node):
+            if type(inner) is cst.Name:
+                found.setdefault(inner.value, []).append(inner)
+    return found
