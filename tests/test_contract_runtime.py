@@ -183,6 +183,46 @@ def test_a_module_call_that_returns_a_report_runs_eagerly_and_not_under_jit(
     ]
 
 
+def test_a_module_call_annotated_to_return_a_path_is_host_work(tmp_path: Path) -> None:
+    """The valid example whose ``__call__`` is annotated ``-> tuple[jax.Array, str]`` (a
+    host simulator): it runs eagerly; under ``jax.jit`` its string result raises
+    (``TypeError``) before anything else, and its ``np.asarray`` of a traced input raises
+    too; under ``eqx.filter_jit`` the string is a static output made when the function
+    traces, so host work in it runs once for two calls with the same arguments."""
+    if importlib.util.find_spec("equinox") is None:
+        pytest.skip("equinox is not installed")
+    example = (
+        "host_device/host_conversion_of_tracer.examples/"
+        "valid_module_call_declared_to_return_a_path.py"
+    )
+    driver = """
+    import equinox as eqx
+    sim = HostSimulator(n_steps=2)
+    eager = outcome(lambda: sim(jnp.ones((2, 3)), "run0.xml"))
+    under_jit = outcome(lambda: jax.jit(lambda w: sim(w, "run0.xml"))(jnp.ones((2, 3))))
+    runs = []
+
+    @eqx.filter_jit
+    def host_step(x, state: str) -> tuple[jax.Array, str]:
+        runs.append(state)  # host work: runs when the function traces
+        return x * 2.0, state + ".next"
+
+    first = host_step(jnp.ones(2), "a")[1]
+    second = host_step(jnp.ones(2), "a")[1]
+    print("RESULT " + json.dumps([eager, under_jit, first, second, len(runs)]))
+    """
+    path = tmp_path / "program.py"
+    path.write_text((RULES / example).read_text() + DRIVER + textwrap.dedent(driver))
+    lines = _result_lines(path)
+    assert json.loads(lines[-1][len("RESULT ") :]) == [
+        "ok",
+        "TracerArrayConversionError",
+        "a.next",
+        "a.next",
+        1,
+    ]
+
+
 def test_static_helper_and_constant_hyperparameter_run_under_jit(tmp_path: Path) -> None:
     """The valid example: a ``@staticmethod`` given the module's ``block_size`` through
     ``self`` and ``Head.__call__``'s ``features``, given only ``3`` by this file, are

@@ -478,8 +478,9 @@ def _declares_string(ann: cst.BaseExpression, depth: int) -> bool:
     """A return annotation that gives a string, alone or as an element of the tuple
     returned (``-> tuple[Float[Array, "n 3"], str]``, ``-> tuple[Array, list[str]]``):
     cryojax-eo's ``SteeredMDSimulator.__call__`` runs OpenMM and returns the next state
-    file's path. Under ``jax.jit`` a string result raises; under ``eqx.filter_jit`` it would
-    be the string of the first trace, on every call."""
+    file's path. Under ``jax.jit`` a string result raises; under ``eqx.filter_jit`` it is a
+    static output made when the function traces, so the host work runs at trace time, not
+    on every call (tests/test_contract_runtime.py runs both)."""
     if type(ann) is cst.Name:
         return ann.value == "str"
     if type(ann) is not cst.Subscript or depth > 1:
