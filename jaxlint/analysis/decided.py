@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from jaxlint.analysis.names import SemanticModel
-from jaxlint.analysis.trace_values import _literal_strs, bind_arguments, positional_params
+from jaxlint.analysis.trace_values import bind_arguments, one_string, positional_params
 from jaxlint.analysis.walk import BLOCK_EXITS, descendants
 
 
@@ -74,7 +74,7 @@ def literal_params(
         for name, default in defaults.items():
             value = given.get(name, default)
             truth = literal_truth(value) if value is not None else None
-            text = _one_str(value) if value is not None else None
+            text = one_string(value) if value is not None else None
             if type(value) is cst.Name and name in given and outer:
                 # ``backend=backend``: the caller's own fact about its parameter
                 truth = outer.get(value.value)
@@ -160,7 +160,7 @@ def external_facts(
         if truth is not None:
             out[name] = truth
             out[is_none_key(name)] = is_none(default)
-        text = _one_str(default) if default is not None else None
+        text = one_string(default) if default is not None else None
         if text is not None:  # ``backend: str = "jax"`` that no traced call passes
             out.update(string_facts(name, text))
     return out
@@ -217,26 +217,18 @@ def may_be_none(model: SemanticModel, name: cst.Name) -> bool:
     return False
 
 
-def _one_str(expr: cst.BaseExpression) -> str | None:
-    """The value of a single string literal."""
-    if type(expr) is not cst.SimpleString:
-        return None
-    found = _literal_strs(expr)
-    return found[0] if found else None
-
-
 def _compare_string(text: str | None, op: type, other: cst.BaseExpression) -> bool | None:
     """``text == "cpu"``, ``!=``, ``in ("newton", "lbfgs")``, ``not in``: their truth for
     a known string ``text``; ``None`` otherwise."""
     if text is None:
         return None
     if op is cst.Equal or op is cst.NotEqual:
-        lit = _one_str(other)
+        lit = one_string(other)
         return None if lit is None else (text == lit) is (op is cst.Equal)
     if op is cst.In or op is cst.NotIn:
         if type(other) not in (cst.Tuple, cst.List, cst.Set):
             return None
-        lits = [_one_str(el.value) for el in other.elements]  # type: ignore[attr-defined]
+        lits = [one_string(el.value) for el in other.elements]  # type: ignore[attr-defined]
         if not lits or None in lits:
             return None
         return (text in lits) is (op is cst.In)
@@ -344,8 +336,8 @@ class Decided:
                 return None
             fact = values.get(is_none_key(test.left.value))  # type: ignore[attr-defined]
             return None if fact is None else fact is (op is cst.Is)
-        left = _one_str(test.left) or self.module_name(test.left)  # type: ignore[attr-defined]
-        right = _one_str(target.comparator) or self.module_name(target.comparator)
+        left = one_string(test.left) or self.module_name(test.left)  # type: ignore[attr-defined]
+        right = one_string(target.comparator) or self.module_name(target.comparator)
         if left is None or right is None:
             return None
         if op is cst.In:

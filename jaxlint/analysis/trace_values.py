@@ -761,15 +761,19 @@ DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__
 """Methods that change which entries a dict holds."""
 
 
+def one_string(expr: cst.CSTNode | None) -> str | None:
+    """The value of a single string literal (``"k"``), else ``None``."""
+    if type(expr) is not cst.SimpleString:
+        return None
+    value = expr.evaluated_value  # type: ignore[attr-defined]
+    return value if isinstance(value, str) else None
+
+
 def string_key(expr: cst.Subscript) -> str | None:
     """``"k"`` of ``p["k"]``: the one index, a string literal."""
-    if len(expr.slice) != 1:
+    if len(expr.slice) != 1 or type(expr.slice[0].slice) is not cst.Index:
         return None
-    sl = expr.slice[0].slice
-    if type(sl) is not cst.Index or type(sl.value) is not cst.SimpleString:
-        return None
-    name = sl.value.evaluated_value
-    return name if isinstance(name, str) else None
+    return one_string(expr.slice[0].slice.value)  # type: ignore[attr-defined]
 
 
 def _entry_named(entry: Val, owner: cst.BaseExpression, key: str) -> Val:
@@ -810,14 +814,11 @@ def dict_get(
     with the default (a path may have left the entry out); ``None`` otherwise."""
     if method != "get" or owner is None or owner.keys is None or not call.args:
         return None
-    first = call.args[0].value
-    if type(first) is not cst.SimpleString:
+    name = one_string(call.args[0].value)
+    entry = owner.entry(name) if name is not None else None
+    if entry is None or name is None:
         return None
-    name = first.evaluated_value
-    entry = owner.entry(name) if isinstance(name, str) else None
-    if entry is None:
-        return None
-    entry = _entry_named(entry, receiver, name)  # type: ignore[arg-type]
+    entry = _entry_named(entry, receiver, name)
     default = args[1][1] if len(args) > 1 and args[1][0] is None else None
     return join(entry, default) if default is not None else entry
 

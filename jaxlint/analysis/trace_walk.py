@@ -31,6 +31,7 @@ from jaxlint.analysis.trace_values import (
     _test_key,
     dict_get,
     join,
+    one_string,
     positions,
     sequence_positions,
     string_key,
@@ -625,10 +626,8 @@ class _FunctionWalker:
             return False
         if type(key) is cst.Index:
             key = key.value
-        if type(key) is not cst.SimpleString:
-            return False
-        name = key.evaluated_value
-        if not isinstance(name, str) or name not in info.static_params:
+        name = one_string(key)
+        if name is None or name not in info.static_params:
             return False
         val = self.env.get(base.value)
         return val is None or val.origin is None or val.origin.param == base.value
@@ -686,12 +685,10 @@ class _FunctionWalker:
             if type(el) is cst.DictElement:
                 self._eval(el.key)
                 vals.append(self._eval(el.value))
-                key = el.key
-                if entries is not None and type(key) is cst.SimpleString:
-                    name = key.evaluated_value
-                    if isinstance(name, str):
-                        entries[name] = vals[-1]
-                        continue
+                name = one_string(el.key)
+                if entries is not None and name is not None:
+                    entries[name] = vals[-1]
+                    continue
                 entries = None
             else:
                 vals.append(self._eval(el.value))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxlint.analysis.decided import is_none
 from jaxlint.analysis.names import Scope, SemanticModel
 from jaxlint.analysis.trace_values import Level
 from jaxlint.analysis.tracing import TracedFunction
@@ -197,8 +198,7 @@ def _tests_empty(test: cst.BaseExpression, name: str) -> bool:
         type(test.left) is cst.Name
         and test.left.value == name
         and type(comp.operator) is cst.Is
-        and type(comp.comparator) is cst.Name
-        and comp.comparator.value == "None"
+        and is_none(comp.comparator)
     )
 
 
