@@ -213,6 +213,12 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
     ]
     INVALID = [
         EXAMPLES.invalid(
+            "invalid_global_cache_filled_with_a_tracer.py",
+            line=10,
+            message_contains="the stored tracer escapes the trace",
+            note="a cache under `if _scale is None:` filled with a traced value: reported",
+        ),
+        EXAMPLES.invalid(
             "invalid_global_in_loss_under_jit_of_grad.py",
             line=9,
             message_contains="jitted by `jax.jit` at line 12",
