@@ -759,6 +759,38 @@ FRESH_2026_12W: dict[str, tuple[str, str]] = {
     "miniml-jax": ("0.11.0", "minimalistic machine-learning framework"),
 }
 
+# fresh-2026-12x: twenty more real JAX projects, PINNED on 2026-12-07 before any of their
+# code was downloaded, linted or read; disjoint from the tuning corpus, from every earlier
+# held-out set (fresh-2026-12w included), from mujoco-mjx and from every other project whose
+# name appears in docs/precision/ (and from projects of the same authors or organisations).
+# Chosen from the package index's names, versions, upload dates, summaries, declared
+# dependencies, authors, home pages and sdist sizes only; latest non-prerelease sdist of each
+# on the index that day (docs/precision/heldout-fresh-x.md says how). All twenty are new
+# candidates (none from fresh-2026-12w's list left for a later set); application-style where
+# possible (fitting, sampling, simulation, training); the largest sdist is geojax's (3.42 MB).
+FRESH_2026_12X: dict[str, tuple[str, str]] = {
+    "ars-dev": ("0.1.0", "adaptive rejection sampling (sampler)"),
+    "glmax": ("0.1.1", "generalized linear modelling (fitting)"),
+    "robustbase-py-optimized": ("0.1.1", "port of R's robustbase (robust statistics)"),
+    "pyrsdr": ("0.1.2", "sufficient dimension reduction (fitting)"),
+    "n4ax": ("0.1.1", "N4 bias-field correction of MR images (fitting)"),
+    "qutip-jax": ("0.1.1", "JAX backend for QuTiP (quantum dynamics simulation)"),
+    "jacscanomaly": ("0.5.2", "scan anomaly detection in time-series residuals (fitting)"),
+    "mlgeometry-jax": ("2.2.2", "computational geometry with neural networks (Flax, Optax)"),
+    "sajax": ("1.1", "stellar activity grid for exoplanets (simulation)"),
+    "cosmologix": ("1.0.1", "cosmological distances in FLRW universes"),
+    "rkhs": ("0.0.1", "kernel two-sample and conditional testing"),
+    "geojax": ("0.1.1", "Riemannian geometry and manifold optimisation"),
+    "linrax": ("0.3.0", "simplex-method linear-program solver"),
+    "hyperiax": ("3.0.0", "tree traversals (evolutionary morphometry)"),
+    "numpyro-schechter": ("1.1.0", "Schechter luminosity distribution for NumPyro (sampling)"),
+    "decayamplitude": ("0.1.9", "particle-decay amplitude modelling"),
+    "beamax": ("0.2.1", "multiscale Gaussian beams (wave simulation)"),
+    "uncpy": ("0.3.0", "linear uncertainty propagation"),
+    "harmonix": ("0.1.0", "interferometry of stellar surfaces (spherical harmonics)"),
+    "javiche": ("0.0.6", "JAX wrapper of the ceviche photonics simulator"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -912,6 +944,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12w",
         ROOT / "docs" / "precision" / "heldout-fresh-w.md",
         "_results-fresh-2026-12w",
+    ),
+    "fresh-2026-12x": HeldoutSet(
+        FRESH_2026_12X,
+        "jaxlint-heldout-fresh-2026-12x",
+        ROOT / "docs" / "precision" / "heldout-fresh-x.md",
+        "_results-fresh-2026-12x",
     ),
 }
 DEFAULT_SET = "original"
