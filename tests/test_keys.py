@@ -582,7 +582,117 @@ FLOW = {
         """,
         [],
     ),
+    "split_keys_unread_on_a_branch": (
+        """
+        import jax
+        def f(key, c):
+            k1, k2 = jax.random.split(key)
+            if c:
+                return jax.random.normal(key)
+            return jax.random.normal(k1)
+        f(jax.random.key(0), True)
+        """,
+        [("again", 4, 6)],
+    ),
 }
+
+
+# A reuse after a split whose keys no path through it reads: ``Reuse.split_unused``
+# (still a reuse by JAX's rules, above; JAX301 reports it only with the checker on).
+SPLIT_READ = {
+    "never_read": (
+        """
+        import jax
+        def f(key):
+            k1, k2 = jax.random.split(key)
+            return jax.random.normal(key)
+        """,
+        True,
+    ),
+    "read_before": (
+        """
+        import jax
+        def f(key):
+            k1, k2 = jax.random.split(key)
+            a = jax.random.normal(k1)
+            return a + jax.random.normal(key)
+        """,
+        False,
+    ),
+    "read_after": (
+        """
+        import jax
+        def f(key):
+            k1, k2 = jax.random.split(key)
+            a = jax.random.normal(key)
+            return a, k2
+        """,
+        False,
+    ),
+    "read_on_another_branch_only": (
+        """
+        import jax
+        def f(key, c):
+            keys = jax.random.split(key)
+            if c:
+                return jax.random.normal(key)
+            return jax.random.normal(keys[0])
+        """,
+        True,
+    ),
+    "read_on_one_branch_before_the_join": (
+        """
+        import jax
+        def f(key, c):
+            k1, k2 = jax.random.split(key)
+            a = 0.0
+            if c:
+                a = jax.random.normal(k2)
+            return a + jax.random.normal(key)
+        """,
+        False,
+    ),
+    "read_on_one_branch_after": (
+        """
+        import jax
+        def f(key, c):
+            k1, k2 = jax.random.split(key)
+            a = jax.random.normal(key)
+            if c:
+                a = a + jax.random.normal(k1)
+            return a
+        """,
+        False,
+    ),
+    "merged_at_a_join": (
+        """
+        import jax
+        def f(key, c):
+            if c:
+                k = jax.random.split(key, 4)
+            else:
+                k = None
+            return jax.random.normal(key), k
+        """,
+        False,
+    ),
+    "stored_on_an_attribute": (
+        """
+        import jax
+        def f(self, key):
+            self.k1, self.k2 = jax.random.split(key)
+            return jax.random.normal(key)
+        """,
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SPLIT_READ))
+def test_split_keys_read(name: str) -> None:
+    code, unused = SPLIT_READ[name]
+    found = Probe(code).keys.reuses
+    assert [r.split_unused for r in found] == [unused], name
 
 
 @pytest.mark.parametrize("name", list(FLOW))

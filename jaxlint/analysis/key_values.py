@@ -380,6 +380,11 @@ class Reuse:
     ``xs``): that use draws from ``value`` too."""
     mapped_first: bool = False
     """With ``array``: the first use is the one that maps over the array."""
+    split_unused: bool = False
+    """``again`` after ``first``, a ``split`` whose keys were bound to names of which none
+    is read on any path through ``second`` (``k1, k2 = split(key)``, then only
+    ``normal(key)`` on that branch): no key of the split draws anything there, so no
+    bits are shared; JAX's key-reuse checker still rejects the pair."""
 
     @property
     def definite(self) -> bool:
@@ -445,20 +450,80 @@ def _contradicts(needs: frozenset[tuple[Fact, bool]], facts: dict[Fact, bool]) -
 
 
 class _State:
-    __slots__ = ("consumed", "env", "facts")
+    __slots__ = ("consumed", "env", "facts", "pending", "read")
 
     def __init__(
         self,
         env: dict[str, KeyValue],
         consumed: dict[KeyValue, _Mark],
         facts: dict[Fact, bool] | None = None,
+        pending: dict[int, tuple[Reuse, ...]] | None = None,
+        read: set[int] | None = None,
     ) -> None:
         self.env = env
         self.consumed = consumed
         self.facts: dict[Fact, bool] = facts if facts is not None else {}
+        self.pending: dict[int, tuple[Reuse, ...]] = pending if pending is not None else {}
+        """``id`` of the keys of a ``split`` (the array its call made) -> the reuses of
+        its key after it on this path, held until one of those keys is read here
+        (:attr:`Reuse.split_unused`)."""
+        self.read: set[int] = read if read is not None else set()
+        """``id`` of the keys read on this path, and of the arrays they are elements of."""
 
     def copy(self) -> _State:
-        return _State(dict(self.env), dict(self.consumed), dict(self.facts))
+        return _State(
+            dict(self.env),
+            dict(self.consumed),
+            dict(self.facts),
+            dict(self.pending),
+            set(self.read),
+        )
+
+    def defer(self, products: KeyValue, reuse: Reuse) -> bool:
+        """Hold ``reuse`` until a key of ``products`` is read; ``False`` if one was."""
+        if id(products) in self.read:
+            return False
+        self.pending[id(products)] = (*self.pending.get(id(products), ()), reuse)
+        return True
+
+    def read_key(self, val: KeyValue) -> tuple[Reuse, ...]:
+        """``val`` is read here: the reuses held for the split that made it, removed."""
+        self.read.add(id(val))
+        if val.parent is not None:
+            self.read.add(id(val.parent))
+        return taken(self.pending, val) if self.pending else ()
+
+
+def names_only(targets: Sequence[cst.AssignTarget]) -> bool:
+    """Every target a plain name or a tuple of them: the values bound can be read only
+    through those names."""
+    for t in targets:
+        target = t.target
+        parts = target.elements if type(target) in (cst.Tuple, cst.List) else [target]
+        for el in parts:
+            inner = el.value if isinstance(el, cst.BaseElement) else el
+            if type(inner) is not cst.Name:
+                return False
+    return True
+
+
+def taken(pending: dict[int, tuple[Reuse, ...]], val: KeyValue) -> tuple[Reuse, ...]:
+    """The reuses held for the split that made ``val`` (or whose element it is), removed:
+    a key of that split is read, so it may draw what the reused key drew."""
+    found = pending.pop(id(val), ())
+    if val.parent is not None:
+        found += pending.pop(id(val.parent), ())
+    return found
+
+
+def join_pending(states: Sequence[_State]) -> dict[int, tuple[Reuse, ...]]:
+    """The held reuses of every joined path (:meth:`_State.defer`)."""
+    joined: dict[int, tuple[Reuse, ...]] = {}
+    for st in states:
+        for key, reuses in st.pending.items():
+            have = joined.get(key, ())
+            joined[key] = have + tuple(r for r in reuses if r not in have)
+    return joined
 
 
 @dataclass

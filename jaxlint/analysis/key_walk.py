@@ -5,6 +5,7 @@ statements, branches, loops, assignments and expressions (calls are in
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -34,6 +35,8 @@ from jaxlint.analysis.key_values import (
     _suite,
     _Summary,
     _target_names,
+    join_pending,
+    names_only,
 )
 from jaxlint.analysis.trace_values import _params
 
@@ -91,6 +94,8 @@ class _Walker(_CallWalker, _AttrWalker):
         self.attr_touched: set[str] = set()
         """Paths assigned or possibly reassigned so far in the walk."""
         self.attr_draws: list[tuple[KeyValue, Use]] = []
+        self.split_keys: dict[int, KeyValue] = {}
+        """``split`` calls whose keys are all bound to plain names -> those keys."""
         """Draws from ``self.<attr>`` as the method found it (``where == "attr-entry"``)."""
         self.conditions = facts.conditions
         """Calls whose result is used as a truth value (``assert``, ``if``, ``not``...)."""
@@ -116,6 +121,10 @@ class _Walker(_CallWalker, _AttrWalker):
     def _exit(self) -> None:
         if self.state is not None:
             self.exits.append(self.state)
+        for st in self.exits:
+            for reuses in st.pending.values():
+                for reuse in reuses:  # no key of the split was read on this path
+                    self.a.report(replace(reuse, split_unused=True))
         env: dict[str, KeyValue] = {}
         for st in self.exits:
             for k, v in st.env.items():
@@ -169,7 +178,10 @@ class _Walker(_CallWalker, _AttrWalker):
     def _lookup(self, name: str, at: cst.Name | None) -> KeyValue | None:
         st = self.state
         if st is not None and name in st.env:
-            return st.env[name]
+            val = st.env[name]
+            for reuse in st.read_key(val):
+                self.a.report(reuse)
+            return val
         if self.fn is None or (name in self.local_names and name not in self.global_decl):
             return None
         found = self.model.lookup(name, self.scope) if self.scope is not None else None
@@ -293,7 +305,12 @@ class _Walker(_CallWalker, _AttrWalker):
                     return
                 self.a.report(Reuse(val, mark.use, use, loop.how, loop.node, fn=self.fn))
             else:
-                self.a.report(Reuse(val, mark.use, use, "again", fn=self.fn))
+                reuse = Reuse(val, mark.use, use, "again", fn=self.fn)
+                split = self.split_keys.get(id(mark.use.call))
+                if split is None or mark.use.qualname != SPLIT or mark.use.index is not None:
+                    self.a.report(reuse)
+                elif not st.defer(split, reuse):  # else reported once a split key is read
+                    self.a.report(reuse)
                 if mark.maybe_depth is None and not use.weak and not self.loops:
                     # the next reuse is named against this, the latest use
                     st.consumed[val] = _Mark(use, None, frozenset(st.facts.items()))
@@ -381,6 +398,8 @@ class _Walker(_CallWalker, _AttrWalker):
         kind = type(small)  # exact classes: see ``_eval_inner``
         if kind is cst.Assign:
             val = self._eval(small.value)
+            if val is not None and val.array and names_only(small.targets):
+                self.split_keys[id(small.value)] = val
             for t in small.targets:
                 self._assign(t.target, val, small.value)
         elif kind is cst.AnnAssign:
@@ -613,8 +632,8 @@ class _Walker(_CallWalker, _AttrWalker):
         names: set[str] = set()
         for s in states:
             names |= set(s.env)
-        env: dict[str, KeyValue] = {}
-        consumed: dict[KeyValue, _Mark] = {}
+        joined = _State({}, {}, None, join_pending(states), set().union(*(s.read for s in states)))
+        env, consumed = joined.env, joined.consumed
         for name in names:
             vals = [s.env.get(name) for s in states]
             present = [v for v in vals if v is not None]
@@ -624,6 +643,9 @@ class _Walker(_CallWalker, _AttrWalker):
             if all(v is first for v in vals):
                 env[name] = first
                 continue
+            for v in present:  # a split's key merged with another value: taken as read
+                for reuse in joined.read_key(v):
+                    self.a.report(reuse)
             merged = self._merged(at, name, present)
             env[name] = merged
             marks = [
@@ -640,10 +662,10 @@ class _Walker(_CallWalker, _AttrWalker):
             if mark is not None:
                 consumed[val] = mark
         first_facts = states[0].facts
-        facts = {
+        joined.facts = {
             k: v for k, v in first_facts.items() if all(s.facts.get(k) is v for s in states[1:])
         }
-        return _State(env, consumed, facts)
+        return joined
 
     def _join_marks(self, marks: list[_Mark | None]) -> _Mark | None:
         present = [m for m in marks if m is not None]

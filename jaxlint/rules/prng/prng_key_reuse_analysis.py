@@ -203,6 +203,8 @@ class PrngKeyReuseChecks:
                 continue
             if self._test_code(reuse) and not self._reported_in_tests(reuse):
                 continue
+            if reuse.split_unused and not self._checker_on(reuse):
+                continue  # no key of the split is read there: nothing shares the draw's bits
             if self._commented_on_purpose(reuse) or "dummy" in self._name(reuse).lower():
                 continue  # the author says so, or names the key a placeholder
             if type(reuse.fn) is cst.FunctionDef and _WARM_UP.search(reuse.fn.name.value):

@@ -19,6 +19,13 @@ VALID_EXAMPLES = [
         runs=True,
     ),
     EXAMPLES.valid(
+        "valid_split_keys_unread_on_that_branch.py",
+        note="a key split, then on one branch drawn from while no key of the split is read"
+        " there: nothing shares the draw's bits (crayopt's `propose`; JAX's checker, when"
+        " on, rejects it: the INVALID example with the checker)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_smoke_call_result_thrown_away.py",
         note="a smoke run of a function of the file whose value is thrown away: its draws"
         " reach nothing (generax's examples)",
@@ -669,6 +676,22 @@ INVALID_EXAMPLES = [
         note="a draw before `jnp.where` and the same draw (same function, same arguments)"
         " again in the other alternative: the alternatives are equal, so the `where`"
         " selects nothing",
+    ),
+    EXAMPLES.invalid(
+        "invalid_split_key_read_after_the_reuse.py",
+        line=6,
+        message_contains="consumed by `jax.random.split` at line 5 and again by"
+        " `jax.random.normal` at line 6",
+        note="a key drawn from after its split, and a key of that split drawn from later on"
+        " that path: the two draws share bits",
+    ),
+    EXAMPLES.invalid(
+        "invalid_split_keys_unread_checker_on.py",
+        line=9,
+        message_contains="consumed by `jax.random.split` at line 7",
+        raises="KeyReuseError",
+        note="the VALID branch-local draw after a split, in a module that switches JAX's"
+        " key-reuse checker on: JAX raises",
     ),
     EXAMPLES.invalid(
         "invalid_test_split_key_never_used.py",
