@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from jaxlint.analysis.testcode import is_test_function, is_test_path
+from jaxlint.analysis.testcode import is_test_function, is_test_path, program_module
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,24 @@ def test_is_test_function(source: str, expected: bool) -> None:
     fn = cst.parse_module(source).body[0]
     assert isinstance(fn, cst.FunctionDef)
     assert is_test_function(fn) is expected
+
+
+# Which modules are programs (run, not imported): JAX402 asks before taking a function
+# its ``__main__`` block calls once as run once.
+
+
+@pytest.mark.parametrize(
+    ("module", "program"),
+    [
+        ("train", True),  # a script outside any package
+        ("examples.three_body_jpsi", True),  # a folder of programs
+        ("pkg.scripts.fit", True),
+        ("pkg.utils.coeff_index", False),  # a library module of a package
+        ("pkg.__init__", False),
+        ("-", False),  # standard input: unknown
+        ("train-model", False),  # a name no import can spell: unknown
+        (None, False),  # outside a project: unknown
+    ],
+)
+def test_program_module(module: str | None, program: bool) -> None:
+    assert program_module(module) is program

@@ -74,6 +74,18 @@ PROGRAM_FOLDERS = frozenset(
 """Folders of programs: a module there is run, not imported, also in a package."""
 
 
+def program_module(module: str | None) -> bool:
+    """A module that is run, not imported: a script outside any package, or a module of a
+    folder of programs (``examples/``). ``module``: as for :func:`self_test_block`."""
+    if module is None or module.endswith(".__init__"):
+        return False
+    if not module.rsplit(".", 1)[-1].isidentifier():
+        return False  # ``-`` (standard input) or a name no import can spell: unknown
+    if "." not in module:
+        return True
+    return bool(PROGRAM_FOLDERS.intersection(p.lower() for p in module.split(".")[:-1]))
+
+
 def self_test_block(module: str | None, model: SemanticModel, node: cst.CSTNode) -> bool:
     """``node`` lies in the ``if __name__ == "__main__":`` block of a module of a package
     (its folder holds an ``__init__.py``): a library module's self-test, run by hand by

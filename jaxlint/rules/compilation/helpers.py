@@ -6,6 +6,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -13,6 +14,7 @@ import libcst as cst
 from jaxlint.analysis.jit_params import jit_facts_of, module_jit_params, project_wrapper
 from jaxlint.analysis.methods import STATICMETHOD, decorated, own_method
 from jaxlint.analysis.names import Binding, Scope, SemanticModel
+from jaxlint.analysis.testcode import program_module
 from jaxlint.analysis.trace_values import bind_arguments
 from jaxlint.analysis.tracing import _literal_ints, _literal_strs, positional_params
 from jaxlint.analysis.transforms import COMPILING, TRANSFORMS
@@ -32,6 +34,8 @@ _RUN_ONCE = frozenset(
 """Functions that run once per program or test: re-jitting there costs one compile."""
 SCOPE_NODES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_REPEATING = (cst.For, cst.While, *SCOPE_NODES, *COMPREHENSIONS)
+"""Code that may run a call in it many times (or at another time: a function body)."""
 _SCOPES_AND_MODULE = frozenset({cst.Module, *SCOPE_NODES, *COMPREHENSIONS})
 
 _NOT_BOUND_ANEW = (STATICMETHOD, "builtins.property", "functools.cached_property")
@@ -439,6 +443,32 @@ class Queries:
         """A test, ``main`` or set-up function: it runs once, so one compile is all it costs."""
         name = fn.name.value
         return name.startswith("test") or name in _RUN_ONCE
+
+    def program_entry(self, fn: cst.FunctionDef) -> bool:
+        """``fn`` is a top-level function of a program (:func:`program_module`) that the
+        program calls once, from its module-level code (``if __name__ == "__main__":
+        fit()``), outside any loop, and that the module names nowhere else: it runs once
+        per run, so a ``jit`` built in it compiles once per run (decayamplitude's
+        ``examples/three_body_jpsi.py``, fresh-2026-12x)."""
+        if type(self.index.parent.get(id(fn))) is not cst.Module:
+            return False
+        project = self.ctx.project
+        module = project.module.name if project is not None else None
+        if module is None:  # no project: the file's path as given
+            module = ".".join(PurePath(self.ctx.filename).with_suffix("").parts)
+        if not program_module(module):
+            return False
+        calls = 0
+        for node in self.index.nodes_in(self.ctx.module):
+            if type(node) is not cst.Name or node.value != fn.name.value or node is fn.name:
+                continue
+            call = self.index.parent.get(id(node))
+            if not (isinstance(call, cst.Call) and call.func is node):
+                return False  # passed on or stored: it may run any number of times
+            if any(type(p) in _REPEATING for _, p in self.index.ancestors(call)):
+                return False
+            calls += 1
+        return calls == 1
 
     def caches_result(self, fn: cst.FunctionDef) -> bool:
         model = self.ctx.model

@@ -197,6 +197,13 @@ events): a fresh function compiles on every call, not only the first.
             runs=True,
         ),
         EXAMPLES.valid(
+            "valid_program_entry_runs_once.py",
+            filename="examples/fit.py",
+            note="a program's function that its `__main__` block calls once: one compilation"
+            " per run (decayamplitude's `examples/three_body_jpsi.py`)",
+            runs=True,
+        ),
+        EXAMPLES.valid(
             "valid_test_file_helper_runs_per_test.py",
             filename="tests/test_branches.py",
             note="a helper of a test file: called once per test",
@@ -297,6 +304,13 @@ events): a fresh function compiles on every call, not only the first.
             line=4,
             column=5,
             message_contains="`@jit` jits the nested function `update`",
+        ),
+        EXAMPLES.invalid(
+            "invalid_program_function_called_twice.py",
+            filename="examples/fit.py",
+            line=9,
+            message_contains="created anew on every call of `fit`",
+            note="the same program calling `fit` in a loop: each call compiles again",
         ),
         EXAMPLES.invalid(
             "invalid_return_jax_jit_self_step_w.py",

@@ -55,6 +55,8 @@ class FreshCallableChecks(Queries):
         """``outer`` may run many times, each run outside an enclosing trace."""
         if self.ctx.is_test_file or self.runs_once(outer) or self.caches_result(outer):
             return False  # in a test file every helper runs a few times per test run
+        if self.program_entry(outer):
+            return False  # a program's entry point, called once per run
         name = outer.name.value.lower()
         if any(part.startswith(_SETUP_PREFIXES) for part in name.split("_")):
             return False  # ``init_params``, ``sharded_init``: runs once per model
