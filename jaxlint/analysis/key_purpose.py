@@ -5,7 +5,10 @@ them: conditions, comparisons of results, paired index draws, collectors (see
 from __future__ import annotations
 
 import re
+import weakref
+from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -336,24 +339,10 @@ def sibling_unused(model: SemanticModel, reuse: Reuse) -> str | None:
     arg = reuse.second.arg
     if type(arg) is not cst.Name:
         return None
-    body = _body(model, reuse.fn)
-    for node in body:
-        if type(node) is not cst.Assign or len(node.targets) != 1:
-            continue
-        target = node.targets[0].target
-        if type(target) not in (cst.Tuple, cst.List) or type(node.value) is not cst.Call:
-            continue
-        names = [
-            el.value
-            for el in target.elements  # type: ignore[attr-defined]
-            if type(el.value) is cst.Name
-        ]
-        if not any(n.value == arg.value for n in names):
-            continue
-        if model.call_name(node.value) != SPLIT:
-            return None
-        return unread_target(model, reuse.fn, node, skip=arg.value)
-    return None
+    node = _unpacks(model, reuse.fn).first.get(arg.value)
+    if node is None or model.call_name(node.value) != SPLIT:  # type: ignore[attr-defined]
+        return None
+    return unread_target(model, reuse.fn, node, skip=arg.value)
 
 
 def unread_target(
@@ -373,9 +362,47 @@ def unread_target(
     wanted = [n for n in names if n.value != skip and not n.value.startswith("_")]
     if not wanted:
         return None
-    body = _body(model, fn)
-    read = {n.value for n in body if type(n) is cst.Name and all(n is not t for t in names)}
-    return next((n.value for n in wanted if n.value not in read), None)
+    counts = _unpacks(model, fn).counts
+    own = Counter(n.value for n in names)
+    return next((n.value for n in wanted if counts[n.value] <= own[n.value]), None)
+
+
+@dataclass
+class _Unpacks:
+    """One function's tuple assignments from a call and its names, indexed once (the
+    questions above are asked once per reuse: a scan per question made a function with
+    thousands of reuses quadratic)."""
+
+    first: dict[str, cst.Assign]
+    """A name -> the first ``a, b = f(...)`` (one target) that unpacks it."""
+    counts: Counter[str]
+    """How many ``Name`` nodes of the body spell each name (reads and bindings)."""
+
+
+_UNPACKS: weakref.WeakKeyDictionary[SemanticModel, dict[int, _Unpacks]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _unpacks(model: SemanticModel, fn: cst.FunctionDef | cst.Lambda | None) -> _Unpacks:
+    per_model = _UNPACKS.setdefault(model, {})
+    found = per_model.get(id(fn))
+    if found is not None:
+        return found
+    first: dict[str, cst.Assign] = {}
+    counts: Counter[str] = Counter()
+    for node in _body(model, fn):
+        kind = type(node)
+        if kind is cst.Name:
+            counts[node.value] += 1  # type: ignore[attr-defined]
+        elif kind is cst.Assign and len(node.targets) == 1:  # type: ignore[attr-defined]
+            target = node.targets[0].target  # type: ignore[attr-defined]
+            if type(target) in (cst.Tuple, cst.List) and type(node.value) is cst.Call:  # type: ignore[attr-defined]
+                for el in target.elements:
+                    if type(el.value) is cst.Name:
+                        first.setdefault(el.value.value, node)  # type: ignore[arg-type]
+    found = per_model[id(fn)] = _Unpacks(first, counts)
+    return found
 
 
 def stacked(model: SemanticModel, reuse: Reuse) -> bool:

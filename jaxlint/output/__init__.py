@@ -95,7 +95,9 @@ def render_text(diags: Sequence[Diagnostic], opts: RenderOptions) -> str:
         shown = display_name(d)
         text = (opts.sources or {}).get(shown)
         if text is not None:
-            lines = line_cache.setdefault(shown, split_lines(text))
+            lines = line_cache.get(shown)
+            if lines is None:  # once per file (``setdefault`` would split it per finding)
+                lines = line_cache[shown] = split_lines(text)
             if 0 < d.start.row <= len(lines):
                 line = lines[d.start.row - 1].expandtabs(1)
                 num = str(d.start.row)
