@@ -791,6 +791,39 @@ FRESH_2026_12X: dict[str, tuple[str, str]] = {
     "javiche": ("0.0.6", "JAX wrapper of the ceviche photonics simulator"),
 }
 
+# fresh-2026-12y: twenty more real JAX projects, PINNED on 2026-12-07 before any of their
+# code was downloaded, linted or read; disjoint from the tuning corpus, from every earlier
+# held-out set (fresh-2026-12x included), from mujoco-mjx and from every other project whose
+# name appears in docs/precision/ (and from projects of the same authors or organisations).
+# Chosen from the package index's names, versions, upload dates, summaries, declared
+# dependencies, authors, home pages and sdist sizes only; latest non-prerelease sdist of each
+# on the index that day (docs/precision/heldout-fresh-y.md says how). The release window is
+# widened to 2021-2022: fifteen are projects last released then (old-JAX API drift likely);
+# five come from fresh-2026-12x's list left for a later set. Application-style where possible
+# (training, fitting, sampling); the largest sdist is tesseract-jax's (0.068 MB).
+FRESH_2026_12Y: dict[str, tuple[str, str]] = {
+    "jaxdsp": ("0.3.1", "differentiable audio processors (browser client for real-time control)"),
+    "jax-nca": ("0.1.2", "neural cellular automata (training)"),
+    "variationalhmm": ("0.1.0", "variational hidden Markov model (fitting)"),
+    "jaims": ("0.0.1", "affine-invariant MCMC sampling (sampler)"),
+    "jaxfss": ("0.1.0", "finite-size scaling analysis (Flax, fitting)"),
+    "bax": ("0.1.12", "trainer interface for Haiku (training loops)"),
+    "solstice-jax": ("0.0.1", "experiment framework for Equinox (training loops)"),
+    "jax-fid": ("0.0.2", "FID computation (Flax)"),
+    "jax-models": ("0.0.5", "implementations of deep-learning research papers (Flax)"),
+    "flax-vision-models": ("0.0.3", "vision models and their training (Flax)"),
+    "astax": ("0.1.3", "neural-network library for research"),
+    "x-mlps": ("0.5.0", "configurable MLPs (Haiku)"),
+    "diffjeom": ("0.0.1", "differential geometry"),
+    "palm-jax": ("0.1.2", "PaLM language model (Equinox)"),
+    "flax-extra": ("0.0.2", "Trax-style combinators for Flax"),
+    "classy-szlite": ("0.2.12", "differentiable cosmology with emulators"),
+    "jax-pt": ("1.0.0", "perturbation-theory power spectra (FAST-PT in JAX)"),
+    "gravlax": ("0.0.1", "training utilities"),
+    "tesseract-jax": ("0.5.1", "runs Tesseracts (external components) inside JAX programs"),
+    "inox": ("0.8.0", "neural-network library"),
+}
+
 DOCS = ROOT / "docs" / "precision" / "heldout.md"
 
 
@@ -950,6 +983,12 @@ SETS: dict[str, HeldoutSet] = {
         "jaxlint-heldout-fresh-2026-12x",
         ROOT / "docs" / "precision" / "heldout-fresh-x.md",
         "_results-fresh-2026-12x",
+    ),
+    "fresh-2026-12y": HeldoutSet(
+        FRESH_2026_12Y,
+        "jaxlint-heldout-fresh-2026-12y",
+        ROOT / "docs" / "precision" / "heldout-fresh-y.md",
+        "_results-fresh-2026-12y",
     ),
 }
 DEFAULT_SET = "original"
