@@ -71,6 +71,60 @@ def test_wrappers_of_another_module_are_seen_through(tmp_path: Path, capsys, mon
     assert "`fori_collect` jits its argument `body_fun`" in messages[2]
 
 
+_STATS = """\
+import jax
+import jax.numpy as jnp
+
+
+def stats(x):
+    @jax.jit
+    def moments(v):
+        return jnp.stack([v.mean(), v.var()])
+
+    return moments(x)
+"""
+_FIT = """\
+import jax
+
+from pkg.stats import stats
+
+
+def core(x):
+    return stats(x).sum()
+
+
+lml = jax.jit(core)
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "reported"),
+    [
+        ({}, False),  # only `lml`, jitted, reaches `stats`: the inner jit is inlined
+        ({"pkg/run.py": "import jax.numpy as jnp\nfrom pkg.stats import stats\n\n"
+          "print(stats(jnp.ones(3)))\n"}, True),  # another module calls it on the host
+        ({"pkg/run.py": "import jax.numpy as jnp\nfrom pkg.fit import core\n\n"
+          "print(core(jnp.ones(3)))\n"}, True),  # its traced caller is also run eagerly
+        ({"pkg/fit.py": _FIT + "\n\ndef evaluate(x):\n    return core(x)\n"}, True),
+        ({"pkg/fit.py": _FIT + "\nscore = jax.vmap(stats)\n"}, True),  # not staged
+    ],
+)  # fmt: skip
+def test_nested_jit_reached_only_from_other_modules_jitted_code(
+    tmp_path: Path, capsys, monkeypatch, extra: dict[str, str], reported: bool
+) -> None:
+    """A nested jit in a function that only other modules' staged code calls is inlined
+    there, never compiled per call (ace-jax's ``sufficient_statistics_sharded``,
+    fresh-2026-12l); a use anywhere on the host (a call, a caller run eagerly, a
+    non-staging transform) keeps the report (``ProjectFacts.host_reached``)."""
+    files = {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/stats.py": _STATS}
+    files |= {"pkg/fit.py": _FIT} | extra
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = [(f, row, code) for f, row, code, _ in _findings(tmp_path, capsys, monkeypatch)]
+    assert found == ([("pkg/stats.py", 6, "JAX402")] if reported else [])
+
+
 def test_the_summary_says_which_parameters_a_function_jits(tmp_path: Path) -> None:
     from jaxlint.analysis.project import module_id
     from jaxlint.engine import summarize_module

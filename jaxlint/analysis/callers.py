@@ -84,13 +84,14 @@ class CallersIndex:
         if held is None:
             return
         summary = held[1]
-        if not summary.get("calls") or not context.within(path):
+        host = [{"target": t, "host": True, "line": 0} for t in summary.get("host_calls", ())]
+        if not (summary.get("calls") or host) or not context.within(path):
             return
         display = context.display(Path(path))
         if is_test_path(display):
             return
         modules: list[str] = []
-        for call in summary["calls"]:
+        for call in [*summary.get("calls", ()), *host]:
             consulted: list[str] = []
             real = context.real_target(call.get("target", ""), consulted)
             for module in consulted:

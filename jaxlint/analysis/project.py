@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from jaxlint.analysis.host_reach import host_reached_by
 from jaxlint.analysis.names import SemanticModel, dotted
 from jaxlint.analysis.summary_check import is_summary
 from jaxlint.analysis.testcode import is_test_path
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from jaxlint.analysis.callers import CallersIndex
 
 PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
-SUMMARY_FORMAT = 2
+SUMMARY_FORMAT = 3
 MAX_SUMMARY_SOURCE = 4 * 1024 * 1024
 """A module larger than this is not parsed for its summary (generated code)."""
 _MAX_CHAIN = 8
@@ -730,10 +731,25 @@ class ProjectFacts:
 
     def traced_calls(self) -> list[dict[str, Any]]:
         """Calls from traced functions of other modules into this module's functions."""
+        return [c for c in self._all_calls() if not c.get("host")]
+
+    def _all_calls(self) -> list[dict[str, Any]]:
+        """:meth:`traced_calls` and the uses of this module's functions outside staged
+        traces (``host``), as one recorded answer."""
         if not self.callers:
             return []
         # an answer that failed (a module the run could not summarise) is ``None``: no calls
         return self._ask("callers", self.module.name, self._callers) or []
+
+    def host_reached(self, name: str) -> bool:
+        """Whether this module's function ``name`` may run outside a staged trace, as far
+        as the project shows: another module names it there (``host_calls``), a caller
+        only a framework's contract presumes traced or no transform stages calls it, or a
+        traced caller may itself run there (followed through other modules, a few
+        levels; a method as caller is taken to). Its own module's uses are the caller's
+        to check. ``True`` when unknown."""
+        key = f"{self.module.name}.{name}"
+        return self._ask("host", key, lambda: host_reached_by(self, key)) is not False
 
     def x64_enabled(self, key: str) -> str | None:
         """Where x64 is switched on for this file outside it (``file:line``): ``key`` is
@@ -892,28 +908,35 @@ class ProjectFacts:
         return out
 
     def _callers(self) -> list[dict[str, Any]]:
-        """Every recorded traced call into this module's functions: from the summaries
-        the run holds and, when the run is complete, from the project's other files."""
-        me = self.module.name
-        mine = os.path.abspath(self.path)
-        out = [
-            {k: v for k, v in c.items() if k != "path"}
-            for c in self.project.calls_into(me)
-            if c["path"] != mine
-        ]
-        for path, summary in self._importer_summaries():
-            for call in summary.get("calls", []):
+        return self.callers_of(self.module.name, self.path)
+
+    def callers_of(self, me: str, path: Path) -> list[dict[str, Any]]:
+        """Every recorded traced call into module ``me``'s functions (at ``path``), and
+        every use of them outside staged traces (``host``): from the summaries the run
+        holds and, when the run is complete, from the project's other files."""
+        mine = os.path.abspath(path)
+        out = []
+        for c in self.project.calls_into(me):
+            if c["path"] != mine:
+                caller = module_id(Path(c["path"]))
+                entry = {k: v for k, v in c.items() if k != "path"}
+                out.append({**entry, "from": caller.name} if caller is not None else entry)
+        for path, summary in self._importer_summaries(me, mine):
+            mid = module_id(path)
+            host = [{"target": t, "host": True, "line": 0} for t in summary.get("host_calls", ())]
+            for call in [*summary.get("calls", []), *host]:
                 target = self.project.real_target(call.get("target", ""))
                 if target is None or not target.startswith(me + "."):
                     continue
                 name = target[len(me) + 1 :]
                 if "." in name:
                     continue
-                out.append({**call, "name": name, "where": f"{self._display(path)}:{call['line']}"})
-        out.sort(key=lambda c: (c["where"], c["name"], c.get("caller") or ""))
+                entry = {**call, "name": name, "where": f"{self._display(path)}:{call['line']}"}
+                out.append({**entry, "from": mid.name} if mid is not None else entry)
+        out.sort(key=lambda c: (c["where"], c["name"], c.get("caller") or "", "host" in c))
         return out
 
-    def _importer_summaries(self) -> Iterator[tuple[Path, dict[str, Any]]]:
+    def _importer_summaries(self, module: str, mine: str) -> Iterator[tuple[Path, dict[str, Any]]]:
         """When the run is complete, the summaries of the project's files the run does not
         hold that may call this module's functions from traced code: those that mention
         JAX and spell this module's name. Test files do not count: they jit library
@@ -922,10 +945,9 @@ class ProjectFacts:
         if not self.project.final:
             return
         store = self.project.store
-        me = os.path.abspath(self.path)
-        last = self.module.name.rsplit(".", 1)[-1]
+        last = module.rsplit(".", 1)[-1]
         for path, abspath, text in self.project.unheld_jax_files():
-            if abspath == me or last not in text:
+            if abspath == mine or last not in text:
                 continue
             if is_test_path(self._display(path)):
                 continue
@@ -934,7 +956,7 @@ class ProjectFacts:
                 continue
             self.project.index.add_search_root(mid.search_root)
             summary = store.get(path, mid, True, self.project)
-            if summary is not None and summary.get("calls"):
+            if summary is not None and (summary.get("calls") or summary.get("host_calls")):
                 yield path, summary
 
 
@@ -944,7 +966,8 @@ def answers_changed(facts: ProjectFacts, recorded: dict[str, Any]) -> bool:
         "function": facts.function,
         "class": facts.class_,
         "value": facts.value,
-        "callers": lambda _key: facts.traced_calls(),
+        "callers": lambda _key: facts._all_calls(),
+        "host": lambda key: host_reached_by(facts, key),
         "x64": facts.x64_enabled,
     }
     for slot, answer in recorded.items():

@@ -36,7 +36,7 @@ from jaxlint.analysis.project import ModuleId, empty_summary
 from jaxlint.analysis.records import defines, post_init_reads
 from jaxlint.analysis.static_params import module_static_forwards
 from jaxlint.analysis.trace_values import passed_as_is, passed_level
-from jaxlint.analysis.transforms import DEVICE_LOOPS, TRANSFORMS
+from jaxlint.analysis.transforms import COMPILING, DEVICE_LOOPS, TRANSFORMS
 from jaxlint.analysis.walk import descendants
 
 if TYPE_CHECKING:
@@ -116,7 +116,98 @@ def build_summary(ctx: SummaryContext, module: ModuleId) -> dict[str, Any]:
             _assigned(name, binding, summary, trace, qualify, lines, model)
     if trace is not None and facts is not None:
         summary["calls"] = _foreign_calls(trace, facts, model, lines)
+    if facts is not None:  # also a script without functions: all of it runs on the host
+        host, local = _host_calls(trace, facts, model, imports)
+        if host:
+            summary["host_calls"] = host
+        if local:
+            summary["host_local"] = local
     return summary
+
+
+def _host_calls(
+    trace: Any, facts: Any, model: Any, imports: dict[str, str]
+) -> tuple[list[str], list[str]]:
+    """The project functions this module names outside every staged trace (imported:
+    their targets; its own top-level functions: their names): calls from module-level code
+    or from functions no transform stages (or only a framework's contract presumes
+    traced), and names passed on from there (a callback may run on the host). Not the
+    function given to a compiling transform (``jax.jit(f)``). A function whose every use
+    in the project is inside staged traces never runs on the host
+    (``ProjectFacts.host_reached``)."""
+    own = {
+        name
+        for name, bindings in model.module_scope.bindings.items()
+        if len(bindings) == 1 and bindings[0].kind == "def"
+    }
+    wanted = (set(imports) | own) & model.identifiers
+    if not wanted:
+        return [], []
+    parents = model.parents
+    out: set[str] = set()
+    local: set[str] = set()
+    staged: dict[int, bool] = {}
+    name_cls, attr_cls = cst.Name, cst.Attribute
+    for node, entering in model.events:
+        if not entering or type(node) is not name_cls:
+            continue
+        value = node.value
+        if value not in wanted:
+            continue
+        expr: cst.CSTNode = node
+        parent = parents.get(id(expr))
+        if type(parent) is cst.FunctionDef and parent.name is node:
+            continue  # the definition itself
+        while type(parent) is attr_cls and parent.value is expr:  # ``gravity.get_k``
+            expr, parent = parent, parents.get(id(parent))
+        if type(parent) in (cst.ImportAlias, cst.ImportFrom) or _compiled_there(
+            trace, model, expr, parent
+        ):
+            continue  # the import itself, or the function a compiling transform is given
+        scope = model.scope_for(node)
+        while scope.kind in ("class", "comprehension") and scope.parent is not None:
+            scope = scope.parent
+        fn = scope.node if scope.kind in ("function", "lambda") else None
+        if fn is not None and trace is not None:
+            inside = staged.get(id(fn))
+            if inside is None:
+                info = trace.info(fn)
+                inside = staged[id(fn)] = bool(
+                    info is not None and info.staging and not info.presumed()
+                )
+            if inside:
+                continue
+        if expr is node and value in own:
+            found = model.lookup(value, model.scope_for(node))
+            if found is not None and found[0] is model.module_scope:
+                local.add(value)
+            continue
+        target = facts.qualified_name(model, expr)
+        if target is None or target.startswith(_LIBRARIES) or target in out:
+            continue
+        if facts.project.index.locate(target) is not None:
+            out.add(target)
+    return sorted(out), sorted(local)
+
+
+def host_local(trace: Any, facts: Any, model: Any) -> list[str]:
+    """The module's own top-level functions it names outside every staged trace (the
+    summary's ``host_local``, for the module being linted)."""
+    return _host_calls(trace, facts, model, {})[1]
+
+
+def _compiled_there(trace: Any, model: Any, expr: cst.CSTNode, parent: Any) -> bool:
+    """``expr`` is the function a compiling transform is given (``jax.jit(f, ...)``): it
+    runs inside that trace."""
+    if type(parent) is not cst.Arg or parent.keyword is not None:
+        return False
+    call = model.parents.get(id(parent))
+    if type(call) is not cst.Call or not call.args or call.args[0] is not parent:
+        return False
+    if trace is None:
+        return model.qualified_name(call.func) in COMPILING
+    found = trace.transform_of(call.func)
+    return found is not None and found[0].qualname in COMPILING
 
 
 def _has_functions(model: Any) -> bool:

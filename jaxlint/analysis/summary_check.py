@@ -147,6 +147,10 @@ def is_summary(blob: Any, summary_format: int) -> bool:
             and _named(blob.get("classes"), _CLASS)
             and _named(blob.get("values"), _VALUE)
             and type(blob.get("calls")) is list
+            and type(blob.get("host_calls", [])) is list
+            and all(type(t) is str for t in blob.get("host_calls", []))
+            and type(blob.get("host_local", [])) is list
+            and all(type(t) is str for t in blob.get("host_local", []))
             and all(
                 _fields(c, *(_SEED if type(c) is dict and c.get("caller") is None else _CALL))
                 for c in blob["calls"]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis.jit_params import argument_for
+from jaxlint.analysis.summary import host_local
 from jaxlint.analysis.transforms import EQUINOX_WRAPPERS_BY_VALUE, LAX_LOOPS, PARTIAL
 from jaxlint.analysis.trips import SHORT_LOOP, trip_count
 from jaxlint.rules.compilation.helpers import SCOPE_NODES, Queries, positional, short
@@ -78,8 +79,24 @@ class FreshCallableChecks(Queries):
             if isinstance(parent, cst.FunctionDef) and self.runs_once(parent):
                 return False  # a helper of a test: runs a few times at most
         info = self.ctx.trace.info(outer)
+        if info is not None and info.staging and info.external and not info.presumed():
+            if not self._host_reached(outer):
+                return False  # only other modules' staged code calls it: the jit is inlined
         return not (info is not None and info.staging and not info.external) and not self.staged(
             node
+        )
+
+    def _host_reached(self, fn: cst.FunctionDef) -> bool:
+        """``fn`` (traced by other modules' jitted code) may also run on the host: this
+        module names it outside a staged trace, or the project does
+        (``ProjectFacts.host_reached``; pmpp's ``get_k_squared``, called only from
+        ``laplace`` inside the jitted solver, is not)."""
+        project = self.ctx.project
+        if project is None or type(self.index.parent.get(id(fn))) is not cst.Module:
+            return True
+        name = fn.name.value
+        return name in host_local(self.ctx.trace, project, self.ctx.model) or project.host_reached(
+            name
         )
 
     def _other_branch(self, loop: cst.CSTNode, node: cst.CSTNode, outer: cst.FunctionDef) -> bool:
