@@ -284,6 +284,8 @@ def test_every_kind_of_shape_use_raises_on_a_tracer(tmp_path: Path) -> None:
             "reshape": lambda x, n: x.reshape(n, -1),
             "range": lambda x, n: sum(x[i] for i in range(n)),
             "numpy.zeros": lambda x, n: x + onp.zeros(shape=(x.shape[0], n)).sum(),
+            "slice bound": lambda x, n: x[:, :n],
+            "int() as a slice bound": lambda x, n: x[:, : int(x.shape[1] * (1 - n))],
         }
         x = jnp.ones((2, 3))
         out = {}
@@ -297,7 +299,15 @@ def test_every_kind_of_shape_use_raises_on_a_tracer(tmp_path: Path) -> None:
     path = tmp_path / "program.py"
     path.write_text(program)
     found = json.loads(_result_lines(path)[-1][len("RESULT ") :])
-    assert set(found) == {"jnp.zeros", "shape=", "reshape", "range", "numpy.zeros"}
+    assert set(found) == {
+        "jnp.zeros",
+        "shape=",
+        "reshape",
+        "range",
+        "numpy.zeros",
+        "slice bound",
+        "int() as a slice bound",
+    }
     for name, (traced, static) in found.items():
         assert traced != "ok", name
         assert static == "ok", name

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.walk import descendants
+
 if TYPE_CHECKING:
     from jaxlint.analysis.names import SemanticModel
 
@@ -82,18 +84,26 @@ only for :func:`size_params`."""
 def size_params(
     model: SemanticModel, fn: cst.FunctionDef | cst.Lambda, params: set[str]
 ) -> set[str]:
-    """The names of ``params`` that ``fn``'s code gives as a shape or size: the argument
-    itself, an element of a tuple or list display given there, or of such a display
-    bound once to a local name (``quantiles_shape = [num_quantiles, 1]``). Calls of
+    """The names of ``params`` that ``fn``'s code gives as a shape or size, or as a
+    slice bound (``x[:, :n]``: a tracer there raises too): the argument itself, an
+    element of a tuple or list display given there, or of such a display bound once to a
+    local name (``quantiles_shape = [num_quantiles, 1]``), or a name in a Python number
+    bound once to one (``keep_len = int(length * (1 - mask_ratio))``, then
+    ``ids[:, :keep_len]``: jax-models' ``Mask.__call__``, fresh-2026-12y). Calls of
     nested functions count too: they run with the same value."""
     if not params:
         return set()
     found: set[str] = set()
-    call_cls = cst.Call
+    call_cls, slice_cls = cst.Call, cst.Slice
     for node in model.body_nodes(fn):
-        if type(node) is not call_cls:
+        kind = type(node)
+        if kind is call_cls:
+            args = _size_args(model, node)  # type: ignore[arg-type]
+        elif kind is slice_cls:
+            args = [b for b in (node.lower, node.upper, node.step) if b is not None]  # type: ignore[attr-defined]
+        else:
             continue
-        for arg in _size_args(model, node):  # type: ignore[arg-type]
+        for arg in args:
             for name in _named(model, arg):
                 if name in params:
                     found.add(name)
@@ -133,6 +143,8 @@ def _named(model: SemanticModel, expr: cst.BaseExpression, depth: int = 0) -> li
             value = model.bound_once(expr)  # type: ignore[arg-type]
             if value is not None and type(value) in (cst.Tuple, cst.List):
                 names += _named(model, value, depth + 1)
+            elif value is not None and _python_number(model, value):
+                names += [n.value for n in descendants(value) if type(n) is cst.Name]
         return names
     if kind is cst.Tuple or kind is cst.List:
         out: list[str] = []
@@ -141,3 +153,12 @@ def _named(model: SemanticModel, expr: cst.BaseExpression, depth: int = 0) -> li
                 out.append(el.value.value)
         return out
     return []
+
+
+_NUMBER_CALLS = frozenset({"builtins.int", "builtins.round", "math.floor", "math.ceil"})
+
+
+def _python_number(model: SemanticModel, expr: cst.BaseExpression) -> bool:
+    """``int(...)``, ``round(...)``, ``math.floor(...)``/``ceil(...)``: a Python number
+    made of what it is given (a tracer given there raises)."""
+    return type(expr) is cst.Call and model.call_name(expr) in _NUMBER_CALLS  # type: ignore[arg-type]

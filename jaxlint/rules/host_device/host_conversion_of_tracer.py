@@ -32,6 +32,12 @@ HOST_CONVERSION_HINTS = (
 
 VALID_EXAMPLES = [
     EXAMPLES.valid(
+        "valid_linen_param_made_a_slice_bound.py",
+        note="a Linen `__call__` parameter its code turns into a slice bound: a Python"
+        " number at every call that runs (jax-models' `Mask.__call__`)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
         "valid_backend_string_decides_the_host_path.py",
         note='the jitted caller leaves `backend` at "jax", passed on by name:'
         ' `elif backend == "cpu":` never runs traced (normix\'s `_cpu_solve`)',
@@ -277,6 +283,14 @@ your file and line and `"rule": "JAX101"`.
             message_contains="`x` is traced: parameter of `_cpu_solve`",
             note='the jitted caller passes `backend="cpu"`: the NumPy path runs traced',
             raises="TracerArrayConversionError",
+        ),
+        EXAMPLES.invalid(
+            "invalid_linen_param_converted_not_a_size.py",
+            line=8,
+            message_contains="`scale` is traced: parameter of `Scale.__call__`",
+            note="the same conversion of a Linen `__call__` parameter that reaches no"
+            " shape or slice bound: an array given there raises",
+            raises="ConcretizationTypeError",
         ),
         EXAMPLES.invalid(
             "invalid_traced_entry_of_a_settings_dict.py",
