@@ -54,7 +54,9 @@ class SideEffectInTraced(AssignmentChecks, Shared, Rule):
 Flags side effects in code traced by a `jit`-like transform (`jax.jit`, `pjit`,
 `pmap`, `nnx.jit`, `eqx.filter_jit`, and lax bodies such as `lax.scan`'s):
 
-- `open(...)`;
+- `open(...)` for writing or appending (a file opened only to read, such as pretrained
+  weights loaded in a Linen `setup`, is read once at trace time, which is what loading
+  constants means);
 - a logging call (`logging.info`, `logger.warning` for a `logging.getLogger`
   logger, `absl.logging`) that logs a traced value;
 - assigning a `global` or `nonlocal` name a traced value, or one that the function
@@ -142,6 +144,13 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
 """
     VALID = [
         EXAMPLES.valid("valid_self_x_init.py", note="self.x = ... in __init__", runs=True),
+        EXAMPLES.valid(
+            "valid_setup_reads_pretrained_weights.py",
+            note="a file opened only to read constants in a Linen `setup` (jax-fid's"
+            " pretrained Inception weights): read once at trace time, as meant; opened for"
+            " appending, it is reported (`invalid_open_log_txt_fh.py`)",
+            runs=True,
+        ),
         EXAMPLES.valid(
             "valid_nonlocal_of_a_traced_enclosing_function.py",
             note="a nonlocal of a traced enclosing function: set and read in one trace",
@@ -308,6 +317,8 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
             return
         code = self.ctx.code
         if qn in ("builtins.open", "io.open", "pathlib.Path.open"):
+            if _reads_only(node, qn):
+                return  # reading constants (pretrained weights) once, at trace time
             self._emit(
                 node,
                 owner,
@@ -410,3 +421,23 @@ update keeps its trace-time value, and a tracer appended to an outside list rais
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
             self._assignment(node, node.target, node.value)
+
+
+def _reads_only(call: cst.Call, qn: str) -> bool:
+    """``open(path)``, ``open(path, "rb")``: a literal mode (or none) that neither writes,
+    appends, creates nor updates."""
+    position = 0 if qn == "pathlib.Path.open" else 1
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    keyword = [a for a in call.args if a.keyword is not None and a.keyword.value == "mode"]
+    if any(a.star for a in call.args):
+        return False
+    mode = (
+        keyword[0].value
+        if keyword
+        else (positional[position].value if len(positional) > position else None)
+    )
+    if mode is None:
+        return True
+    if type(mode) is not cst.SimpleString:
+        return False
+    return not set(mode.evaluated_value) & set("wax+")
