@@ -730,16 +730,15 @@ class ProjectFacts:
         return self._ask("value", qualname, lambda: self._entry(qualname, "values"))
 
     def traced_calls(self) -> list[dict[str, Any]]:
-        """Calls from traced functions of other modules into this module's functions."""
-        return [c for c in self._all_calls() if not c.get("host")]
-
-    def _all_calls(self) -> list[dict[str, Any]]:
-        """:meth:`traced_calls` and the uses of this module's functions outside staged
-        traces (``host``), as one recorded answer."""
+        """Calls from traced functions of other modules into this module's functions (the
+        uses outside staged traces, ``host``, are :meth:`host_reached`'s own question)."""
         if not self.callers:
             return []
         # an answer that failed (a module the run could not summarise) is ``None``: no calls
-        return self._ask("callers", self.module.name, self._callers) or []
+        return self._ask("callers", self.module.name, self._traced_callers) or []
+
+    def _traced_callers(self) -> list[dict[str, Any]]:
+        return [c for c in self.callers_of(self.module.name, self.path) if not c.get("host")]
 
     def host_reached(self, name: str) -> bool:
         """Whether this module's function ``name`` may run outside a staged trace, as far
@@ -907,9 +906,6 @@ class ProjectFacts:
             out["properties"] = sorted(properties)
         return out
 
-    def _callers(self) -> list[dict[str, Any]]:
-        return self.callers_of(self.module.name, self.path)
-
     def callers_of(self, me: str, path: Path) -> list[dict[str, Any]]:
         """Every recorded traced call into module ``me``'s functions (at ``path``), and
         every use of them outside staged traces (``host``): from the summaries the run
@@ -966,7 +962,7 @@ def answers_changed(facts: ProjectFacts, recorded: dict[str, Any]) -> bool:
         "function": facts.function,
         "class": facts.class_,
         "value": facts.value,
-        "callers": lambda _key: facts._all_calls(),
+        "callers": lambda _key: facts.traced_calls(),
         "host": lambda key: host_reached_by(facts, key),
         "x64": facts.x64_enabled,
     }

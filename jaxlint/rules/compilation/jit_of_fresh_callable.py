@@ -17,6 +17,226 @@ from jaxlint.rules.compilation.jit_of_fresh_callable_analysis import (
 EXAMPLES = Examples(__file__)
 
 
+VALID_EXAMPLES = [
+    EXAMPLES.valid(
+        "valid_fix_jit_module_level_closed.py",
+        note="the fix: jit at module level, closed-over values as arguments",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_eqx_filter_jit_of_eqx_wrapper.py",
+        note="`eqx.filter_vmap(solve)` compares equal to the last one: filter_jit's cache hits",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_factory_returns_jitted_function_built.py",
+        note="a factory returns the jitted function: built once by the caller",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_module_level_jax_jit_lambda.py",
+        note="module-level jax.jit(lambda ...)",
+        runs=True,
+    ),
+    EXAMPLES.valid("valid_cached_builder.py", note="a cached builder", runs=True),
+    EXAMPLES.valid(
+        "valid_jit_module_level_function_cached.py",
+        note="jit of a module-level function: cached on g",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_inside_jit_inner_wrapper_traced.py",
+        note="inside jit the inner wrapper is traced inline",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_jitted_lambda_stored_object_built.py",
+        note="the jitted lambda is stored on the object: built once per object",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_tests_their_helpers_main_run.py",
+        note="tests, their helpers and main run once",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_program_entry_runs_once.py",
+        filename="examples/fit.py",
+        note="a program's function that its `__main__` block calls once: one compilation"
+        " per run (decayamplitude's `examples/three_body_jpsi.py`)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_test_file_helper_runs_per_test.py",
+        filename="tests/test_branches.py",
+        note="a helper of a test file: called once per test",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_sharded_init_runs_once_per_model.py",
+        note="`sharded_init`: a word of the name says it initialises (once per model)",
+        runs=True,
+    ),
+    EXAMPLES.valid("valid_loop_jax401_reports.py", note="in a loop: JAX401 reports it"),
+    EXAMPLES.valid(
+        "valid_returned_after_warm_up_call.py", note="returned after a warm-up call: a factory"
+    ),
+    EXAMPLES.valid(
+        "valid_vmap_grad_compile_nothing_their.py",
+        note="vmap and grad compile nothing on their own",
+    ),
+    EXAMPLES.valid(
+        "valid_built_once_per_call_train.py",
+        note="built once per call of train, called in its loop: the compile is amortised",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_initialiser_runs_once_per_model.py",
+        note="an initialiser runs once per model",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_pmap_may_inner_map_under.py",
+        note="a pmap that may be an inner map under an outer pmap (brax replay_buffers.py)",
+    ),
+    EXAMPLES.valid(
+        "valid_compiled_scan_over_whole_run.py",
+        note="a compiled scan over the whole run, inline=True, ahead-of-time lowering",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_module_s_method_usually_runs.py",
+        note="a module's method usually runs under a transform",
+    ),
+    EXAMPLES.valid(
+        "valid_numpyro_model_runs_traced.py",
+        note="a numpyro model runs under the inference's trace: the inner jit is inlined "
+        "(evofr's renewal model)",
+    ),
+    EXAMPLES.valid(
+        "valid_built_from_function_parameter.py",
+        note="built from the caller's function `f`: each call's function compiles anyway "
+        "(brainpy's brentq_roots)",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_module_level_function_to_project_wrapper.py",
+        note="a module-level function given to a project function that jits it: compiled once",
+        runs=True,
+    ),
+    EXAMPLES.valid(
+        "valid_static_argument_module_level_function.py",
+        note="a module-level function as a static argument: hashed the same every call",
+        runs=True,
+    ),
+]
+
+INVALID_EXAMPLES = [
+    EXAMPLES.invalid(
+        "invalid_checkify_of_lambda.py",
+        line=6,
+        message_contains="result, built around a lambda, created anew on every call of "
+        "`checked_scale`",
+        note="a wrapper around a new lambda is new too (`checkify.checkify(lambda ...)`)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_return_jax_jit_lambda_v_v.py",
+        line=5,
+        column=12,
+        message_contains="jits a lambda, created anew on every call of `normalize`",
+    ),
+    EXAMPLES.invalid(
+        "invalid_f_jax_jit_functools_partial_scale.py",
+        line=8,
+        message_contains="`functools.partial(scale, k=k)`",
+    ),
+    EXAMPLES.invalid(
+        "invalid_return_jax_jit_inner_params.py",
+        line=6,
+        message_contains="the nested function `inner`",
+    ),
+    EXAMPLES.invalid(
+        "invalid_nested_jit_mapped_with_vmap.py",
+        line=6,
+        message_contains="jits the nested function `uniform`, created anew on every call of `rvs`",
+        note="mapped by `jax.vmap` and called: the map traces the new function again"
+        " (metalog-jax's `rvs`)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_jit.py",
+        line=4,
+        column=5,
+        message_contains="`@jit` jits the nested function `update`",
+    ),
+    EXAMPLES.invalid(
+        "invalid_program_function_called_twice.py",
+        filename="examples/fit.py",
+        line=9,
+        message_contains="created anew on every call of `fit`",
+        note="the same program calling `fit` in a loop: each call compiles again",
+    ),
+    EXAMPLES.invalid(
+        "invalid_return_jax_jit_self_step_w.py",
+        line=8,
+        message_contains="the bound method `self.step`",
+    ),
+    EXAMPLES.invalid(
+        "invalid_return_eqx_filter_jit_jax_vmap.py",
+        line=8,
+        message_contains="the `jax.vmap(g)` result",
+    ),
+    EXAMPLES.invalid(
+        "invalid_closure_of_factory_rewraps.py",
+        line=10,
+        message_contains="build the wrapper once in `make_loss`, outside `loss`",
+        note="a closure made by a factory: what it wraps belongs to the factory",
+    ),
+    EXAMPLES.invalid(
+        "invalid_host_code_device_get_assert.py",
+        line=6,
+        column=24,
+        message_contains="pmaps a lambda, created anew on every call of `synchronize_hosts`",
+        note="host code (device_get, assert): a new compilation per call (brax pmap.py)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_loop_over_devices_not_a_driver.py",
+        line=14,
+        message_contains="jits a lambda, created anew on every call of `global_max`",
+        note="a loop over the devices does not make a driver (orbax d8a2a638, a fixed bug)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_pmap_called_from_host_loop.py",
+        line=6,
+        message_contains="pmaps a lambda, created anew on every call of `sync_batch_stats`",
+        note="called from the host training loop of the module (flax 266052cb, a fixed bug)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_project_jit_wrapper.py",
+        line=16,
+        message_contains="jits the nested function `loop_fn` (`maybe_jit` jits its "
+        "argument `fn`), created anew on every call of `collect`",
+        note="a jit wrapper of the project; the loop is in the other branch, so it does "
+        "not amortise the compilation (numpyro e10f6648, a fixed bug)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_passed_to_function_that_jits.py",
+        line=11,
+        column=42,
+        message_contains="`collect` jits its argument `transform` (through a function "
+        "that calls it), here a lambda, created anew on every call of `run`",
+        note="a function of the project that jits what it is given (numpyro 947d6984, "
+        "a fixed bug: `fori_collect(..., transform=lambda ...)`)",
+    ),
+    EXAMPLES.invalid(
+        "invalid_fresh_static_argument.py",
+        line=7,
+        message_contains="is given, as its static argument 2, a lambda, created anew on "
+        "every call of `warmup`",
+        note="a fresh function as a static argument: hashed by identity (numpyro 40442d08)",
+    ),
+]
+
+
 class JitOfFreshCallable(FreshCallableChecks, Queries, Rule):
     code = "JAX402"
     name = "jit-of-fresh-callable"
@@ -154,224 +374,8 @@ closes over into arguments, and deciding which of them must be static.
 function three times and counts XLA compilations per call (from `jax.monitoring`
 events): a fresh function compiles on every call, not only the first.
 """
-    VALID = [
-        EXAMPLES.valid(
-            "valid_fix_jit_module_level_closed.py",
-            note="the fix: jit at module level, closed-over values as arguments",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_eqx_filter_jit_of_eqx_wrapper.py",
-            note="`eqx.filter_vmap(solve)` compares equal to the last one: filter_jit's cache hits",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_factory_returns_jitted_function_built.py",
-            note="a factory returns the jitted function: built once by the caller",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_module_level_jax_jit_lambda.py",
-            note="module-level jax.jit(lambda ...)",
-            runs=True,
-        ),
-        EXAMPLES.valid("valid_cached_builder.py", note="a cached builder", runs=True),
-        EXAMPLES.valid(
-            "valid_jit_module_level_function_cached.py",
-            note="jit of a module-level function: cached on g",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_inside_jit_inner_wrapper_traced.py",
-            note="inside jit the inner wrapper is traced inline",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_jitted_lambda_stored_object_built.py",
-            note="the jitted lambda is stored on the object: built once per object",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_tests_their_helpers_main_run.py",
-            note="tests, their helpers and main run once",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_program_entry_runs_once.py",
-            filename="examples/fit.py",
-            note="a program's function that its `__main__` block calls once: one compilation"
-            " per run (decayamplitude's `examples/three_body_jpsi.py`)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_test_file_helper_runs_per_test.py",
-            filename="tests/test_branches.py",
-            note="a helper of a test file: called once per test",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_sharded_init_runs_once_per_model.py",
-            note="`sharded_init`: a word of the name says it initialises (once per model)",
-            runs=True,
-        ),
-        EXAMPLES.valid("valid_loop_jax401_reports.py", note="in a loop: JAX401 reports it"),
-        EXAMPLES.valid(
-            "valid_returned_after_warm_up_call.py", note="returned after a warm-up call: a factory"
-        ),
-        EXAMPLES.valid(
-            "valid_vmap_grad_compile_nothing_their.py",
-            note="vmap and grad compile nothing on their own",
-        ),
-        EXAMPLES.valid(
-            "valid_built_once_per_call_train.py",
-            note="built once per call of train, called in its loop: the compile is amortised",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_initialiser_runs_once_per_model.py",
-            note="an initialiser runs once per model",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_pmap_may_inner_map_under.py",
-            note="a pmap that may be an inner map under an outer pmap (brax replay_buffers.py)",
-        ),
-        EXAMPLES.valid(
-            "valid_compiled_scan_over_whole_run.py",
-            note="a compiled scan over the whole run, inline=True, ahead-of-time lowering",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_module_s_method_usually_runs.py",
-            note="a module's method usually runs under a transform",
-        ),
-        EXAMPLES.valid(
-            "valid_numpyro_model_runs_traced.py",
-            note="a numpyro model runs under the inference's trace: the inner jit is inlined "
-            "(evofr's renewal model)",
-        ),
-        EXAMPLES.valid(
-            "valid_built_from_function_parameter.py",
-            note="built from the caller's function `f`: each call's function compiles anyway "
-            "(brainpy's brentq_roots)",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_module_level_function_to_project_wrapper.py",
-            note="a module-level function given to a project function that jits it: compiled once",
-            runs=True,
-        ),
-        EXAMPLES.valid(
-            "valid_static_argument_module_level_function.py",
-            note="a module-level function as a static argument: hashed the same every call",
-            runs=True,
-        ),
-    ]
-    INVALID = [
-        EXAMPLES.invalid(
-            "invalid_checkify_of_lambda.py",
-            line=6,
-            message_contains="result, built around a lambda, created anew on every call of "
-            "`checked_scale`",
-            note="a wrapper around a new lambda is new too (`checkify.checkify(lambda ...)`)",
-        ),
-        EXAMPLES.invalid(
-            "invalid_return_jax_jit_lambda_v_v.py",
-            line=5,
-            column=12,
-            message_contains="jits a lambda, created anew on every call of `normalize`",
-        ),
-        EXAMPLES.invalid(
-            "invalid_f_jax_jit_functools_partial_scale.py",
-            line=8,
-            message_contains="`functools.partial(scale, k=k)`",
-        ),
-        EXAMPLES.invalid(
-            "invalid_return_jax_jit_inner_params.py",
-            line=6,
-            message_contains="the nested function `inner`",
-        ),
-        EXAMPLES.invalid(
-            "invalid_nested_jit_mapped_with_vmap.py",
-            line=6,
-            message_contains="jits the nested function `uniform`, created anew on every call"
-            " of `rvs`",
-            note="mapped by `jax.vmap` and called: the map traces the new function again"
-            " (metalog-jax's `rvs`)",
-        ),
-        EXAMPLES.invalid(
-            "invalid_jit.py",
-            line=4,
-            column=5,
-            message_contains="`@jit` jits the nested function `update`",
-        ),
-        EXAMPLES.invalid(
-            "invalid_program_function_called_twice.py",
-            filename="examples/fit.py",
-            line=9,
-            message_contains="created anew on every call of `fit`",
-            note="the same program calling `fit` in a loop: each call compiles again",
-        ),
-        EXAMPLES.invalid(
-            "invalid_return_jax_jit_self_step_w.py",
-            line=8,
-            message_contains="the bound method `self.step`",
-        ),
-        EXAMPLES.invalid(
-            "invalid_return_eqx_filter_jit_jax_vmap.py",
-            line=8,
-            message_contains="the `jax.vmap(g)` result",
-        ),
-        EXAMPLES.invalid(
-            "invalid_closure_of_factory_rewraps.py",
-            line=10,
-            message_contains="build the wrapper once in `make_loss`, outside `loss`",
-            note="a closure made by a factory: what it wraps belongs to the factory",
-        ),
-        EXAMPLES.invalid(
-            "invalid_host_code_device_get_assert.py",
-            line=6,
-            column=24,
-            message_contains="pmaps a lambda, created anew on every call of `synchronize_hosts`",
-            note="host code (device_get, assert): a new compilation per call (brax pmap.py)",
-        ),
-        EXAMPLES.invalid(
-            "invalid_loop_over_devices_not_a_driver.py",
-            line=14,
-            message_contains="jits a lambda, created anew on every call of `global_max`",
-            note="a loop over the devices does not make a driver (orbax d8a2a638, a fixed bug)",
-        ),
-        EXAMPLES.invalid(
-            "invalid_pmap_called_from_host_loop.py",
-            line=6,
-            message_contains="pmaps a lambda, created anew on every call of `sync_batch_stats`",
-            note="called from the host training loop of the module (flax 266052cb, a fixed bug)",
-        ),
-        EXAMPLES.invalid(
-            "invalid_project_jit_wrapper.py",
-            line=16,
-            message_contains="jits the nested function `loop_fn` (`maybe_jit` jits its "
-            "argument `fn`), created anew on every call of `collect`",
-            note="a jit wrapper of the project; the loop is in the other branch, so it does "
-            "not amortise the compilation (numpyro e10f6648, a fixed bug)",
-        ),
-        EXAMPLES.invalid(
-            "invalid_passed_to_function_that_jits.py",
-            line=11,
-            column=42,
-            message_contains="`collect` jits its argument `transform` (through a function "
-            "that calls it), here a lambda, created anew on every call of `run`",
-            note="a function of the project that jits what it is given (numpyro 947d6984, "
-            "a fixed bug: `fori_collect(..., transform=lambda ...)`)",
-        ),
-        EXAMPLES.invalid(
-            "invalid_fresh_static_argument.py",
-            line=7,
-            message_contains="is given, as its static argument 2, a lambda, created anew on "
-            "every call of `warmup`",
-            note="a fresh function as a static argument: hashed by identity (numpyro 40442d08)",
-        ),
-    ]
+    VALID = VALID_EXAMPLES
+    INVALID = INVALID_EXAMPLES
 
     def visit_Call(self, node: cst.Call) -> None:
         found = self.wrapper(node)
