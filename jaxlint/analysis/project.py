@@ -735,9 +735,9 @@ class ProjectFacts:
         if not self.callers:
             return []
         # an answer that failed (a module the run could not summarise) is ``None``: no calls
-        return self._ask("callers", self.module.name, self._traced_callers) or []
+        return self._ask("callers", self.module.name, self._callers) or []
 
-    def _traced_callers(self) -> list[dict[str, Any]]:
+    def _callers(self) -> list[dict[str, Any]]:
         return [c for c in self.callers_of(self.module.name, self.path) if not c.get("host")]
 
     def host_reached(self, name: str) -> bool:
