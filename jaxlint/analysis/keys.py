@@ -307,12 +307,7 @@ class KeyAnalysis:
                 name = name.value
             else:
                 return None
-        scope = self.model.scope_for(name)
-        while scope is not None and scope.kind in ("comprehension", "class"):
-            scope = scope.parent
-        if scope is None or scope.kind == "module":
-            return None
-        return scope.node  # type: ignore[return-value]
+        return self.model.function_of_name(name)  # type: ignore[return-value]
 
     def in_test_function(self, fn: FunctionNode | None) -> bool:
         """``fn`` is, or is nested in, a test function or a pytest fixture."""

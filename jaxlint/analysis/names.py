@@ -143,6 +143,16 @@ class SemanticModel:
     def scope_for(self, name: cst.Name) -> Scope:
         return self.scope_of_name.get(id(name), self.module_scope)
 
+    def function_of_name(self, name: cst.Name) -> cst.CSTNode | None:
+        """The ``def`` or lambda whose own code holds ``name`` (class bodies and
+        comprehensions belong to the function around them); ``None`` for the module."""
+        scope: Scope | None = self.scope_for(name)
+        while scope is not None and scope.kind in ("comprehension", "class"):
+            scope = scope.parent
+        if scope is None or scope.kind == "module":
+            return None
+        return scope.node
+
     def lookup(self, name: str, scope: Scope) -> tuple[Scope, list[Binding]] | None:
         """Python's LEGB lookup of ``name`` from ``scope`` (class scopes do not enclose)."""
         current: Scope | None = scope

@@ -164,10 +164,7 @@ def _host_calls(
             trace, model, expr, parent
         ):
             continue  # the import itself, or the function a compiling transform is given
-        scope = model.scope_for(node)
-        while scope.kind in ("class", "comprehension") and scope.parent is not None:
-            scope = scope.parent
-        fn = scope.node if scope.kind in ("function", "lambda") else None
+        fn = model.function_of_name(node)
         if fn is not None and trace is not None:
             inside = staged.get(id(fn))
             if inside is None:

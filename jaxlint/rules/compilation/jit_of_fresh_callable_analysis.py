@@ -94,10 +94,10 @@ class FreshCallableChecks(Queries):
         project = self.ctx.project
         if project is None or type(self.index.parent.get(id(fn))) is not cst.Module:
             return True
-        name = fn.name.value
-        return name in host_local(self.ctx.trace, project, self.ctx.model) or project.host_reached(
-            name
-        )
+        local: list[str] | None = getattr(self, "_host_local", None)
+        if local is None:  # one pass over the module, however many functions ask
+            local = self._host_local = host_local(self.ctx.trace, project, self.ctx.model)
+        return fn.name.value in local or project.host_reached(fn.name.value)
 
     def _other_branch(self, loop: cst.CSTNode, node: cst.CSTNode, outer: cst.FunctionDef) -> bool:
         """``loop`` and ``node`` are in two branches of one ``if`` (``if not progbar:``
