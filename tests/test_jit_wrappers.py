@@ -125,6 +125,17 @@ def test_nested_jit_reached_only_from_other_modules_jitted_code(
     assert found == ([("pkg/stats.py", 6, "JAX402")] if reported else [])
 
 
+def test_nested_jit_compiles_only_when_its_function_runs_on_the_host(tmp_path: Path) -> None:
+    """What the cases above rely on, on the installed JAX: `stats`'s nested `jit` is
+    inlined when `stats` runs under the jitted `lml` (no compilation of `moments` on
+    later calls), and compiled on every eager call of `core` (a new function each time)."""
+    pytest.importorskip("jax")
+    program = tmp_path / "program.py"
+    program.write_text(_STATS + _FIT.replace("from pkg.stats import stats\n", ""))
+    assert _compiles(program, "lambda: lml(jnp.ones(3))").get("jit(moments)", 0) == 0
+    assert _compiles(program, "lambda: core(jnp.ones(3))").get("jit(moments)", 0) == 3
+
+
 def test_the_summary_says_which_parameters_a_function_jits(tmp_path: Path) -> None:
     from jaxlint.analysis.project import module_id
     from jaxlint.engine import summarize_module
